@@ -1,0 +1,15 @@
+import { defineConfig } from 'vitest/config';
+
+// One run covers unit, conformance (emulator over PGlite and PostgreSQL), CLI and browser tests.
+// The global setup starts a throwaway PostgreSQL server on loopback (or uses
+// NAMECARD_TEST_DATABASE_URL) and stops it at the end.
+export default defineConfig({
+  test: {
+    include: ['tests/**/*.test.ts'],
+    globalSetup: ['tests/support/global-setup.ts'],
+    testTimeout: 30_000,
+    hookTimeout: 120_000,
+    maxWorkers: 2,
+    reporters: ['default'],
+  },
+});
