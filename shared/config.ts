@@ -1,0 +1,125 @@
+import { ConfigError } from './errors.js';
+import { resolveTargets, type Targets } from './rules.js';
+
+/**
+ * The emulator's API URL: Supabase's local API port, so the same settings work with
+ * `supabase start` (DESIGN.md, Configuration).
+ */
+export const DEFAULT_SUPABASE_URL = 'http://127.0.0.1:54321';
+
+/**
+ * Supabase's well-known local-development anon key (HS256 over
+ * `{"iss":"supabase-demo","role":"anon","exp":1983812996}` with the local secret; see the
+ * Supabase CLI's `pkg/config/apikeys.go`). It is public by design; the emulator accepts it.
+ */
+export const LOCAL_ANON_KEY =
+  'eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJpc3MiOiJzdXBhYmFzZS1kZW1vIiwicm9sZSI6ImFub24iLCJleHAiOjE5ODM4MTI5OTZ9.CRXP1A7WOeoJeXxjNni43kdQwgnWNReilDMblYTn_I0';
+
+/** The demo main card site that `npm start` serves. */
+export const DEFAULT_MAIN_URL = 'http://127.0.0.1:4174/';
+
+/** The photo section, resolved against the main URL. */
+export const DEFAULT_PHOTO_PATH = 'photo';
+
+/** The names of the settings, as environment variables (DESIGN.md, Configuration). */
+export const SETTING_NAMES = [
+  'SUPABASE_URL',
+  'SUPABASE_ANON_KEY',
+  'NAMECARD_MAIN_URL',
+  'NAMECARD_PHOTO_PATH',
+] as const;
+
+export type SettingName = (typeof SETTING_NAMES)[number];
+
+/** Raw settings by name; missing or empty values take the defaults. */
+export type RawSettings = Partial<Record<SettingName, string | undefined>>;
+
+/** Validated settings. URLs are absolute http(s) URLs; `supabaseUrl` has no trailing slash. */
+export interface NamecardConfig {
+  supabaseUrl: string;
+  anonKey: string;
+  mainUrl: string;
+  photoPath: string;
+  /** Both targets, resolved once. */
+  targets: Targets;
+}
+
+function httpUrl(setting: SettingName, value: string, example: string): URL {
+  let url: URL | undefined;
+  try {
+    url = new URL(value);
+  } catch {
+    url = undefined;
+  }
+  if (
+    !url ||
+    (url.protocol !== 'http:' && url.protocol !== 'https:') ||
+    url.username ||
+    url.password
+  ) {
+    throw new ConfigError(
+      setting,
+      `\`${setting}\` must be an http(s) URL such as ${example}, got \`${value}\``,
+    );
+  }
+  return url;
+}
+
+// A JWT (three base64url parts) or one of Supabase's publishable keys.
+const KEY_FORM = /^([A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+|sb_publishable_[A-Za-z0-9_-]+)$/;
+
+/**
+ * Validates the settings in one place and fills in the defaults, which point at the local
+ * emulator (DESIGN.md, Configuration). Values are trimmed; empty means unset.
+ *
+ * @param raw settings by their environment names, e.g. `process.env`
+ * @returns the validated config with both targets resolved
+ * @throws ConfigError naming the bad setting and the expected form. The anon key's value is
+ *   never repeated in a message.
+ * @example loadConfig({ NAMECARD_MAIN_URL: 'https://me.example/' }).targets.photo
+ * // → 'https://me.example/photo'
+ */
+export function loadConfig(raw: RawSettings = {}): NamecardConfig {
+  const get = (name: SettingName) => {
+    const v = raw[name]?.trim();
+    return v ? v : undefined;
+  };
+  const api = httpUrl(
+    'SUPABASE_URL',
+    get('SUPABASE_URL') ?? DEFAULT_SUPABASE_URL,
+    DEFAULT_SUPABASE_URL,
+  );
+  const supabaseUrl = api.href.replace(/\/+$/, '');
+
+  const anonKey = get('SUPABASE_ANON_KEY') ?? LOCAL_ANON_KEY;
+  if (!KEY_FORM.test(anonKey)) {
+    throw new ConfigError(
+      'SUPABASE_ANON_KEY',
+      "`SUPABASE_ANON_KEY` must be the project's anon key (a JWT like eyJ….….…) or an sb_publishable_… key",
+    );
+  }
+
+  const mainUrl = httpUrl(
+    'NAMECARD_MAIN_URL',
+    get('NAMECARD_MAIN_URL') ?? DEFAULT_MAIN_URL,
+    'https://me.example/',
+  ).href;
+
+  const photoPath = get('NAMECARD_PHOTO_PATH') ?? DEFAULT_PHOTO_PATH;
+  const targets = resolveTargets({ mainUrl, photoPath });
+  // The photo target must stay on the main site: a scheme, `//host` or `..` escaping it is refused.
+  const main = new URL(mainUrl);
+  const photo = new URL(targets.photo);
+  const mainFolder = main.pathname.endsWith('/') ? main.pathname : `${main.pathname}/`;
+  if (
+    photo.origin !== main.origin ||
+    !photo.pathname.startsWith(mainFolder) ||
+    /^[a-z][a-z0-9+.-]*:/i.test(photoPath)
+  ) {
+    throw new ConfigError(
+      'NAMECARD_PHOTO_PATH',
+      `\`NAMECARD_PHOTO_PATH\` must be a path under the main site such as \`photo\` or \`#photo\`, got \`${photoPath}\``,
+    );
+  }
+  return { supabaseUrl, anonKey, mainUrl, photoPath, targets };
+}
