@@ -1,0 +1,86 @@
+import { describe, expect, it } from 'vitest';
+import {
+  ConfigError,
+  DEFAULT_SUPABASE_URL,
+  LOCAL_ANON_KEY,
+  loadConfig,
+} from '../../shared/index.js';
+
+describe('loadConfig', () => {
+  it('defaults to the local emulator and the demo card site', () => {
+    const config = loadConfig({});
+    expect(config.supabaseUrl).toBe(DEFAULT_SUPABASE_URL);
+    expect(config.anonKey).toBe(LOCAL_ANON_KEY);
+    expect(config.targets).toEqual({
+      main: 'http://127.0.0.1:4174/',
+      photo: 'http://127.0.0.1:4174/photo',
+    });
+  });
+
+  it('takes each setting from its environment name and trims a trailing slash off the API URL', () => {
+    const config = loadConfig({
+      SUPABASE_URL: 'https://abc.supabase.co/',
+      SUPABASE_ANON_KEY: 'sb_publishable_abc123',
+      NAMECARD_MAIN_URL: 'https://me.example/',
+      NAMECARD_PHOTO_PATH: 'gallery/',
+    });
+    expect(config.supabaseUrl).toBe('https://abc.supabase.co');
+    expect(config.targets.photo).toBe('https://me.example/gallery/');
+  });
+
+  it('treats empty values as unset', () => {
+    expect(loadConfig({ SUPABASE_URL: '  ' }).supabaseUrl).toBe(DEFAULT_SUPABASE_URL);
+  });
+
+  it.each([
+    [
+      'SUPABASE_URL',
+      'localhost:54321',
+      '`SUPABASE_URL` must be an http(s) URL such as http://127.0.0.1:54321, got `localhost:54321`',
+    ],
+    [
+      'SUPABASE_URL',
+      'ftp://x.example',
+      '`SUPABASE_URL` must be an http(s) URL such as http://127.0.0.1:54321, got `ftp://x.example`',
+    ],
+    [
+      'NAMECARD_MAIN_URL',
+      'me.example',
+      '`NAMECARD_MAIN_URL` must be an http(s) URL such as https://me.example/, got `me.example`',
+    ],
+    [
+      'NAMECARD_PHOTO_PATH',
+      '//evil.example/x',
+      '`NAMECARD_PHOTO_PATH` must be a path under the main site',
+    ],
+    [
+      'NAMECARD_PHOTO_PATH',
+      'https://evil.example/',
+      '`NAMECARD_PHOTO_PATH` must be a path under the main site',
+    ],
+    ['NAMECARD_PHOTO_PATH', '../other', '`NAMECARD_PHOTO_PATH` must be a path under the main site'],
+  ])('rejects %s=%j naming the setting', (setting, value, message) => {
+    const error = (() => {
+      try {
+        loadConfig({ NAMECARD_MAIN_URL: 'https://me.example/card/', [setting]: value });
+      } catch (e) {
+        return e as ConfigError;
+      }
+      throw new Error('expected a ConfigError');
+    })();
+    expect(error).toBeInstanceOf(ConfigError);
+    expect(error.setting).toBe(setting);
+    expect(error.message).toContain(message);
+  });
+
+  it('rejects a malformed anon key without repeating it', () => {
+    expect(() => loadConfig({ SUPABASE_ANON_KEY: 'not a key' })).toThrow(
+      /^`SUPABASE_ANON_KEY` must be the project's anon key/,
+    );
+    try {
+      loadConfig({ SUPABASE_ANON_KEY: 'secret-looking value' });
+    } catch (error) {
+      expect((error as Error).message).not.toContain('secret-looking');
+    }
+  });
+});
