@@ -1,0 +1,4 @@
+import { mount } from '../mount.js';
+import { LoginPage } from './LoginPage.js';
+
+mount(<LoginPage />);

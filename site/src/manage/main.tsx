@@ -1,0 +1,4 @@
+import { mount } from '../mount.js';
+import { ManagePage } from './ManagePage.js';
+
+mount(<ManagePage />);

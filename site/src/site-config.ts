@@ -1,0 +1,19 @@
+/** The public settings baked into the site at build time (site/build-config.ts). */
+export interface SiteConfig {
+  /** API base URL, no trailing slash. */
+  supabaseUrl: string;
+  /** The public anon key. */
+  anonKey: string;
+  /** The main card site. */
+  mainUrl: string;
+  /** The photo sub-path, resolved against `mainUrl`. */
+  photoPath: string;
+  /** Where the site is hosted, with a leading and a trailing slash, e.g. `/` or `/card/`. */
+  basePath: string;
+}
+
+// Replaced by the build (`define` in site/vite.config.ts) with the validated public settings.
+declare const __NAMECARD_SITE__: SiteConfig;
+
+/** The settings this build of the site was made with. */
+export const siteConfig: SiteConfig = __NAMECARD_SITE__;

@@ -1,0 +1,85 @@
+import { fileURLToPath } from 'node:url';
+import react from '@vitejs/plugin-react';
+import { defineConfig, type Plugin, type UserConfig } from 'vite';
+import { siteConfigFrom } from './build-config.js';
+import type { SiteConfig } from './src/site-config.js';
+
+const root = fileURLToPath(new URL('.', import.meta.url));
+const defaultOutDir = fileURLToPath(new URL('../dist/site', import.meta.url));
+
+/** One HTML file per route, so every route works on a static host without rewrite rules. */
+const PAGES = {
+  home: 'index.html',
+  login: 'login/index.html',
+  manage: 'manage/index.html',
+  go: 'go/index.html',
+  notFound: '404.html',
+};
+
+const escapeHtml = (value: string) =>
+  value.replace(
+    /[&<>"']/g,
+    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c,
+  );
+
+/**
+ * Fills `%NAMECARD_BASE%` and `%NAMECARD_MAIN_URL%` into the static HTML, so links work
+ * before (and without) any script.
+ */
+function staticHtml(config: SiteConfig): Plugin {
+  const values: Record<string, string> = {
+    NAMECARD_BASE: config.basePath,
+    NAMECARD_MAIN_URL: config.mainUrl,
+  };
+  return {
+    name: 'namecard-static-html',
+    transformIndexHtml: {
+      order: 'pre',
+      handler: (html, ctx) =>
+        html.replace(/%(NAMECARD_[A-Z_]+)%/g, (match, name: string) => {
+          const value = values[name];
+          if (value === undefined) throw new Error(`${ctx.path}: unknown placeholder ${match}`);
+          return escapeHtml(value);
+        }),
+    },
+  };
+}
+
+/**
+ * The Vite config of the site for the given settings (`process.env` for `vite build`).
+ * Scripts and tests build with their own settings and output folder through Vite's `build()`.
+ *
+ * @param env settings by their environment names; only the public ones are read
+ * @param outDir where the static files go (default `dist/site/`)
+ * @throws ConfigError naming the bad setting, which fails the build
+ */
+export function siteViteConfig(
+  env: Record<string, string | undefined>,
+  outDir: string = defaultOutDir,
+): UserConfig {
+  const config = siteConfigFrom(env);
+  return {
+    root,
+    base: config.basePath,
+    // Nothing from the environment or .env files reaches the bundle except the settings
+    // passed through `define` below: no .env loading, and a prefix no variable has.
+    envDir: false,
+    envPrefix: 'NAMECARD_SITE_EXPOSES_NO_ENV_',
+    publicDir: false,
+    plugins: [react(), staticHtml(config)],
+    define: { __NAMECARD_SITE__: JSON.stringify(config) },
+    build: {
+      outDir,
+      emptyOutDir: true,
+      // Every browser the site supports has modulepreload; the polyfill would cost /go bytes.
+      modulePreload: { polyfill: false },
+      rolldownOptions: {
+        input: Object.fromEntries(
+          Object.entries(PAGES).map(([name, file]) => [name, `${root}${file}`]),
+        ),
+      },
+    },
+  };
+}
+
+export default defineConfig(() => siteViteConfig(process.env));
