@@ -1,0 +1,40 @@
+import { Command } from 'commander';
+import { NetworkError, TimeoutError } from '../../shared/errors.js';
+import { SessionError } from '../errors.js';
+import { print, warn } from '../output.js';
+import { resolveConfig } from '../settings.js';
+
+export const logoutCommand = new Command('logout')
+  .description('revoke the session on the server and delete it from this machine')
+  .action(async (_options: object, command: Command) => {
+    const config = resolveConfig(command.optsWithGlobals());
+    const { openStore, restore } = await import('../session.js');
+    const store = openStore();
+    const stored = store.get('session');
+    if (!stored) {
+      print('You are not signed in.');
+      return;
+    }
+
+    // Revoke on the server first (it needs a fresh access token), then always delete locally.
+    let note: string | undefined;
+    if (stored.api_url !== config.supabaseUrl) {
+      note = `the session for ${stored.api_url} was not revoked on the server, since the API URL is now ${config.supabaseUrl}`;
+    } else {
+      try {
+        const { client, transport } = await restore(store, config, stored);
+        const { error } = await transport.guard(() => client.auth.signOut({ scope: 'local' }));
+        if (error) note = `the server did not revoke the session: ${error.message}`;
+      } catch (error) {
+        if (error instanceof NetworkError || error instanceof TimeoutError) {
+          note = `${error.message}, so the session was deleted here but not revoked on the server`;
+        } else if (!(error instanceof SessionError)) {
+          // An expired session needs no revoking; anything else is worth a word.
+          note = `the server did not revoke the session: ${error instanceof Error ? error.message : String(error)}`;
+        }
+      }
+    }
+    store.delete('session');
+    if (note) warn(note);
+    print(`Signed out ${stored.email}.`);
+  });

@@ -1,0 +1,43 @@
+import { Command } from 'commander';
+import { fetchActiveEntry } from '../../shared/lookup.js';
+import { targetUrl } from '../../shared/rules.js';
+import { PROFILE_LABELS, isProfileType } from '../../shared/types.js';
+import { out, print, printJson } from '../output.js';
+import { resolveConfig } from '../settings.js';
+import { REQUEST_TIMEOUT_MS } from '../transport.js';
+
+export const statusCommand = new Command('status')
+  .description('show what visitors get now: the active entry, until when, and the target URL')
+  .option('--json', 'print the result as one JSON document')
+  .action(async (_options: object, command: Command) => {
+    const options = command.optsWithGlobals<{ json?: boolean; apiUrl?: string }>();
+    const config = resolveConfig(options);
+    // The Redirecting.. page's own lookup with the anon key: no sign-in, no supabase-js.
+    const now = Date.now();
+    const active = await fetchActiveEntry({
+      supabaseUrl: config.supabaseUrl,
+      anonKey: config.anonKey,
+      now,
+      timeoutMs: REQUEST_TIMEOUT_MS,
+    });
+    const target = targetUrl(active?.type, config);
+    if (options.json) {
+      printJson({
+        active,
+        target,
+        ends_at: active ? new Date(active.stamp_end).toISOString() : null,
+        remaining_ms: active ? active.stamp_end - now : null,
+      });
+      return;
+    }
+    if (!active) {
+      print(`Nothing is active: visitors go to the main site ${out.cyan(target)}`);
+      return;
+    }
+    const { formatDuration, formatStamp } = await import('../../shared/time.js');
+    const label = isProfileType(active.type) ? ` (${PROFILE_LABELS[active.type]})` : '';
+    print(
+      `Active: ${out.bold(active.type)}${label} until ${formatStamp(active.stamp_end)}, ${formatDuration(active.stamp_end - now)} left`,
+      `Visitors go to ${out.cyan(target)}`,
+    );
+  });

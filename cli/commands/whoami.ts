@@ -1,0 +1,26 @@
+import { Command } from 'commander';
+import { SessionError } from '../errors.js';
+import { out, print } from '../output.js';
+import { ciCredentials, readStoredState, resolveConfig } from '../settings.js';
+
+export const whoamiCommand = new Command('whoami')
+  .description('show the signed-in email and API URL (exit 1 when signed out)')
+  .action((_options: object, command: Command) => {
+    const stored = readStoredState();
+    const config = resolveConfig(command.optsWithGlobals(), process.env, stored);
+    const ci = ciCredentials();
+    if (ci) {
+      print(`${out.bold(ci.email)} at ${config.supabaseUrl} (from NAMECARD_EMAIL, for each run)`);
+      return;
+    }
+    const session = stored.session;
+    if (!session || session.api_url !== config.supabaseUrl) {
+      throw new SessionError(
+        'signed_out',
+        session
+          ? `You are not signed in to ${config.supabaseUrl} (the stored session is for ${session.api_url})`
+          : 'You are not signed in',
+      );
+    }
+    print(`${out.bold(session.email)} at ${session.api_url}`);
+  });

@@ -1,0 +1,38 @@
+#!/usr/bin/env node
+import { Command } from 'commander';
+import { listCommand } from './commands/list.js';
+import { loginCommand } from './commands/login.js';
+import { logoutCommand } from './commands/logout.js';
+import { setCommand } from './commands/set.js';
+import { statusCommand } from './commands/status.js';
+import { whoamiCommand } from './commands/whoami.js';
+import { handleError } from './errors.js';
+import { readVersion } from './version.js';
+
+// The entry point: registers the commands and turns every error into a message and an exit
+// code, in one place. Commands load their heavy modules (supabase-js, conf, prompts, Temporal)
+// when they run, so `--help` and `--version` start as fast as Node does.
+
+const program = new Command('namecard')
+  .description("Point your name card's link at your main site or your photo section")
+  .version(readVersion(), '-V, --version', 'print the version')
+  .helpOption('-h, --help', 'show help')
+  .option('--api-url <url>', 'the API base URL (overrides SUPABASE_URL)')
+  .exitOverride();
+
+for (const command of [
+  loginCommand,
+  setCommand,
+  statusCommand,
+  listCommand,
+  logoutCommand,
+  whoamiCommand,
+]) {
+  program.addCommand(command.copyInheritedSettings(program));
+}
+
+try {
+  await program.parseAsync();
+} catch (error) {
+  process.exitCode = handleError(error);
+}
