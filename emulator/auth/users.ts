@@ -1,0 +1,145 @@
+import bcrypt from 'bcryptjs';
+import type { Queryable } from '../db/index.js';
+
+/** bcrypt cost GoTrue uses (Go's bcrypt.DefaultCost). */
+const BCRYPT_COST = 10;
+
+/** A row of auth.users without the password hash. */
+export interface UserRow {
+  id: string;
+  aud: string;
+  role: string;
+  email: string | null;
+  phone: string | null;
+  email_confirmed_at: Date | null;
+  phone_confirmed_at: Date | null;
+  last_sign_in_at: Date | null;
+  raw_app_meta_data: Record<string, unknown>;
+  raw_user_meta_data: Record<string, unknown>;
+  created_at: Date;
+  updated_at: Date;
+  is_anonymous: boolean;
+}
+
+// Every read lists its columns: encrypted_password is selected only by
+// checkPassword and never leaves this module.
+const USER_COLUMNS = `u.id, u.aud, u.role, u.email, u.phone, u.email_confirmed_at,
+  u.phone_confirmed_at, u.last_sign_in_at, u.raw_app_meta_data, u.raw_user_meta_data,
+  u.created_at, u.updated_at, u.is_anonymous`;
+
+export class UserExistsError extends Error {
+  constructor(email: string) {
+    super(`a user with email \`${email}\` already exists`);
+    this.name = 'UserExistsError';
+  }
+}
+
+/** Emails are matched case-insensitively and stored lower-cased, as GoTrue does. */
+export function normalizeEmail(email: string): string {
+  return email.trim().toLowerCase();
+}
+
+/**
+ * Validates an email address at the edge (admin CLI, programmatic API).
+ * @throws Error naming `email` and the expected form.
+ */
+export function assertEmail(email: string): void {
+  if (!/^[^\s@]+@[^\s@]+$/.test(email.trim())) {
+    throw new Error(`\`email\` must look like name@example.com, got \`${email}\``);
+  }
+}
+
+/** Looks a user up by email; undefined when there is none. */
+export async function findUserByEmail(db: Queryable, email: string): Promise<UserRow | undefined> {
+  const rows = await db.query<UserRow>(
+    `select ${USER_COLUMNS} from auth.users u where lower(u.email) = $1 and u.deleted_at is null`,
+    [normalizeEmail(email)],
+  );
+  return rows[0];
+}
+
+/** Looks a user up by id; undefined when there is none. */
+export async function findUserById(db: Queryable, id: string): Promise<UserRow | undefined> {
+  const rows = await db.query<UserRow>(
+    `select ${USER_COLUMNS} from auth.users u where u.id = $1 and u.deleted_at is null`,
+    [id],
+  );
+  return rows[0];
+}
+
+/**
+ * Returns the user when `password` matches the stored bcrypt hash, else undefined
+ * (also for unknown emails and users without a password).
+ */
+export async function checkPassword(
+  db: Queryable,
+  email: string,
+  password: string,
+): Promise<UserRow | undefined> {
+  const rows = await db.query<UserRow & { encrypted_password: string | null }>(
+    `select ${USER_COLUMNS}, u.encrypted_password from auth.users u
+     where lower(u.email) = $1 and u.deleted_at is null`,
+    [normalizeEmail(email)],
+  );
+  const row = rows[0];
+  if (!row?.encrypted_password || password === '') return undefined;
+  if (!(await bcrypt.compare(password, row.encrypted_password))) return undefined;
+  const { encrypted_password: _hash, ...user } = row;
+  return user;
+}
+
+/**
+ * Creates a confirmed email user (as the admin API does with email_confirm).
+ * @returns the new user's id (uuid)
+ * @throws UserExistsError when the email is taken; Error when `email` is malformed
+ * or `password` is empty.
+ */
+export async function createUser(
+  db: Queryable,
+  email: string,
+  password: string,
+): Promise<{ id: string }> {
+  assertEmail(email);
+  if (password === '') throw new Error('`password` must not be empty');
+  const hash = await bcrypt.hash(password, BCRYPT_COST);
+  const rows = await db.query<{ id: string }>(
+    `insert into auth.users (email, encrypted_password, email_confirmed_at)
+     values ($1, $2, now())
+     on conflict ((lower(email))) do nothing
+     returning id`,
+    [normalizeEmail(email), hash],
+  );
+  const created = rows[0];
+  if (!created) throw new UserExistsError(normalizeEmail(email));
+  return created;
+}
+
+/**
+ * Makes sure the user exists with exactly this password (created or updated).
+ * Used for NAMECARD_OWNER_EMAIL/NAMECARD_OWNER_PASSWORD.
+ * @returns the user's id
+ * @throws Error when `email` is malformed or `password` is empty.
+ */
+export async function ensureUser(
+  db: Queryable,
+  email: string,
+  password: string,
+): Promise<{ id: string }> {
+  assertEmail(email);
+  if (password === '') throw new Error('`password` must not be empty');
+  const hash = await bcrypt.hash(password, BCRYPT_COST);
+  const rows = await db.query<{ id: string }>(
+    `insert into auth.users (email, encrypted_password, email_confirmed_at)
+     values ($1, $2, now())
+     on conflict ((lower(email))) do update
+       set encrypted_password = excluded.encrypted_password, updated_at = now()
+     returning id`,
+    [normalizeEmail(email), hash],
+  );
+  return rows[0] as { id: string };
+}
+
+/** Records a successful sign-in. */
+export async function touchLastSignIn(db: Queryable, userId: string): Promise<void> {
+  await db.query('update auth.users set last_sign_in_at = now() where id = $1', [userId]);
+}

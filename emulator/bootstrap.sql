@@ -1,0 +1,148 @@
+-- What a Supabase database already has before the project's migrations run:
+-- the API roles, the auth schema with its tables, and the auth.* helper functions.
+-- Idempotent: safe to run on every start, and roles (cluster-wide in a PostgreSQL
+-- server) are created only when missing.
+
+do $$
+declare
+  r record;
+begin
+  for r in
+    select * from (values
+      ('anon', 'nologin noinherit'),
+      ('authenticated', 'nologin noinherit'),
+      ('service_role', 'nologin noinherit bypassrls'),
+      ('authenticator', 'nologin noinherit')
+    ) as v(name, attrs)
+  loop
+    if not exists (select 1 from pg_roles where rolname = r.name) then
+      begin
+        execute format('create role %I %s', r.name, r.attrs);
+      exception when duplicate_object or unique_violation then
+        null; -- another database of the same server created it meanwhile
+      end;
+    end if;
+  end loop;
+  if not pg_has_role('authenticator', 'anon', 'member') then
+    grant anon, authenticated, service_role to authenticator;
+  end if;
+  -- The emulator connects as its own user and switches role per request, as
+  -- PostgREST's authenticator does; a superuser may do that without membership.
+  if not (select rolsuper from pg_roles where rolname = current_user)
+     and not pg_has_role(current_user, 'authenticated', 'member') then
+    execute format('grant anon, authenticated, service_role to %I', current_user);
+  end if;
+end
+$$;
+
+grant usage on schema public to anon, authenticated, service_role;
+
+create schema if not exists auth;
+grant usage on schema auth to anon, authenticated, service_role;
+
+create table if not exists auth.users (
+  instance_id uuid,
+  id uuid primary key default gen_random_uuid(),
+  aud varchar(255) not null default 'authenticated',
+  role varchar(255) not null default 'authenticated',
+  email varchar(255),
+  encrypted_password varchar(255),
+  email_confirmed_at timestamptz,
+  last_sign_in_at timestamptz,
+  raw_app_meta_data jsonb not null default '{"provider":"email","providers":["email"]}',
+  raw_user_meta_data jsonb not null default '{}',
+  is_super_admin boolean,
+  created_at timestamptz not null default now(),
+  updated_at timestamptz not null default now(),
+  phone text default null,
+  phone_confirmed_at timestamptz,
+  banned_until timestamptz,
+  deleted_at timestamptz,
+  is_anonymous boolean not null default false
+);
+
+create unique index if not exists users_email_key on auth.users (lower(email));
+
+create table if not exists auth.sessions (
+  id uuid primary key default gen_random_uuid(),
+  user_id uuid not null references auth.users (id) on delete cascade,
+  created_at timestamptz not null default now(),
+  updated_at timestamptz not null default now(),
+  refreshed_at timestamptz,
+  aal text not null default 'aal1',
+  not_after timestamptz
+);
+
+create index if not exists sessions_user_id_idx on auth.sessions (user_id);
+
+create table if not exists auth.refresh_tokens (
+  id bigserial primary key,
+  token varchar(255) not null unique,
+  user_id varchar(255) not null,
+  revoked boolean not null default false,
+  created_at timestamptz not null default now(),
+  updated_at timestamptz not null default now(),
+  parent varchar(255),
+  session_id uuid not null references auth.sessions (id) on delete cascade
+);
+
+create index if not exists refresh_tokens_session_id_revoked_idx
+  on auth.refresh_tokens (session_id, revoked);
+create index if not exists refresh_tokens_parent_idx on auth.refresh_tokens (parent);
+
+-- The API roles never read these tables directly (GoTrue owns them).
+revoke all on auth.users, auth.sessions, auth.refresh_tokens from anon, authenticated;
+
+-- The helpers as Supabase defines them: the legacy single-claim settings first,
+-- then the claims JSON that PostgREST sets per request.
+create or replace function auth.uid() returns uuid
+language sql stable
+as $$
+  select coalesce(
+    nullif(current_setting('request.jwt.claim.sub', true), ''),
+    (nullif(current_setting('request.jwt.claims', true), '')::jsonb ->> 'sub')
+  )::uuid
+$$;
+
+create or replace function auth.role() returns text
+language sql stable
+as $$
+  select coalesce(
+    nullif(current_setting('request.jwt.claim.role', true), ''),
+    (nullif(current_setting('request.jwt.claims', true), '')::jsonb ->> 'role')
+  )::text
+$$;
+
+create or replace function auth.email() returns text
+language sql stable
+as $$
+  select coalesce(
+    nullif(current_setting('request.jwt.claim.email', true), ''),
+    (nullif(current_setting('request.jwt.claims', true), '')::jsonb ->> 'email')
+  )::text
+$$;
+
+create or replace function auth.jwt() returns jsonb
+language sql stable
+as $$
+  select coalesce(
+    nullif(current_setting('request.jwt.claim', true), ''),
+    nullif(current_setting('request.jwt.claims', true), '')
+  )::jsonb
+$$;
+
+comment on function auth.uid() is 'Deprecated. Use auth.jwt() -> ''sub'' instead.';
+comment on function auth.role() is 'Deprecated. Use auth.jwt() -> ''role'' instead.';
+comment on function auth.email() is 'Deprecated. Use auth.jwt() -> ''email'' instead.';
+
+grant execute on function auth.uid(), auth.role(), auth.email(), auth.jwt()
+  to anon, authenticated, service_role;
+
+create schema if not exists supabase_migrations;
+
+create table if not exists supabase_migrations.schema_migrations (
+  version text primary key,
+  name text,
+  statements text[],
+  applied_at timestamptz not null default now()
+);

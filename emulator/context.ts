@@ -1,0 +1,14 @@
+import type { Db } from './db/index.js';
+import type { SchemaCache } from './rest/schema-cache.js';
+
+/** What the HTTP handlers share for one running emulator. */
+export interface ServerContext {
+  db: Db;
+  /** API URL, e.g. http://127.0.0.1:54321; set once the server listens. */
+  baseUrl: string;
+  /** Access token lifetime in seconds. */
+  accessTokenLifetime: number;
+  /** Seconds a revoked refresh token may still be exchanged. */
+  refreshTokenReuseInterval: number;
+  schemaCache: SchemaCache;
+}

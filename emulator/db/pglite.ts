@@ -1,0 +1,31 @@
+import { PGlite, types } from '@electric-sql/pglite';
+import type { Db, Queryable } from './types.js';
+import { parseInt8 } from './types.js';
+
+/**
+ * Opens PGlite: persisted in `dataDir` (created when missing) or in memory when
+ * `dataDir` is omitted. PGlite has a single connection; its `transaction()` queues
+ * callers, so concurrent requests are serialised rather than interleaved.
+ * @throws when the data directory cannot be opened (for example it belongs to a
+ * different PGlite version, or another process holds it).
+ */
+export async function openPglite(dataDir?: string): Promise<Db> {
+  const pg = await PGlite.create(dataDir, {
+    parsers: { [types.INT8]: (v: string) => parseInt8(v) },
+  });
+  const wrap = (q: Pick<PGlite, 'query' | 'exec'>): Queryable => ({
+    async query<T>(sql: string, params?: unknown[]) {
+      const result = await q.query<T>(sql, params ?? []);
+      return result.rows;
+    },
+    async exec(script: string) {
+      await q.exec(script);
+    },
+  });
+  return {
+    kind: 'pglite',
+    ...wrap(pg),
+    transaction: (fn) => pg.transaction((tx) => fn(wrap(tx))),
+    close: () => pg.close(),
+  };
+}

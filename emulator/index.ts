@@ -1,0 +1,176 @@
+import type { AddressInfo } from 'node:net';
+import { serve, type ServerType } from '@hono/node-server';
+import { createUser, ensureUser } from './auth/users.js';
+import { bootstrap } from './bootstrap.js';
+import type { ServerContext } from './context.js';
+import { openPglite, openPostgres, type Db } from './db/index.js';
+import { LOCAL_ANON_KEY, LOCAL_SERVICE_ROLE_KEY } from './keys.js';
+import { applyMigrations } from './migrations.js';
+import { addOwner } from './owners.js';
+import { SchemaCache } from './rest/schema-cache.js';
+import { createApp } from './server.js';
+
+export { LOCAL_ANON_KEY, LOCAL_JWT_SECRET, LOCAL_SERVICE_ROLE_KEY } from './keys.js';
+
+/** Supabase's local API port. */
+export const DEFAULT_PORT = 54321;
+/** Seconds a revoked refresh token stays usable (the Supabase CLI's setting). */
+export const DEFAULT_REFRESH_TOKEN_REUSE_INTERVAL = 10;
+/** Access token lifetime in seconds (GoTrue's default). */
+export const DEFAULT_ACCESS_TOKEN_LIFETIME = 3600;
+
+export interface EmulatorOptions {
+  /** TCP port on 127.0.0.1; default 54321; 0 = any free port. */
+  port?: number;
+  /** PostgreSQL server connection string; without it the emulator uses PGlite. */
+  databaseUrl?: string;
+  /** PGlite data directory (created when missing); omitted = in memory. Ignored with databaseUrl. */
+  dataDir?: string;
+  /** Seconds a revoked refresh token may still be exchanged; default 10. */
+  refreshTokenReuseInterval?: number;
+  /** Access token lifetime in seconds; default 3600. */
+  accessTokenLifetime?: number;
+  /** A user made sure to exist with this password, and to be an owner, before ready. */
+  owner?: { email: string; password: string };
+  /** Receives one line per request (method, path, status, duration); default none. */
+  log?: (line: string) => void;
+}
+
+export interface RunningEmulator {
+  /** API URL, e.g. http://127.0.0.1:54321 (no trailing slash). */
+  url: string;
+  /** The local anon key (public). */
+  anonKey: string;
+  /** The local service_role key (bypasses RLS; for tests and tools only). */
+  serviceRoleKey: string;
+  /**
+   * Runs SQL as the database superuser, outside RLS (tests and admin).
+   * bigint comes back as number, timestamptz as Date.
+   * @throws the database error.
+   */
+  query<T = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<T[]>;
+  /**
+   * Creates a confirmed email user; with `owner` also lists it as a namecard owner.
+   * @returns the user's id (uuid)
+   * @throws when the email is taken or malformed, or the password is empty.
+   */
+  createUser(email: string, password: string, opts?: { owner?: boolean }): Promise<{ id: string }>;
+  /** Closes the HTTP server (and its open connections), then the database. Idempotent. */
+  stop(): Promise<void>;
+}
+
+function checkSeconds(name: string, value: number | undefined, fallback: number, min: number): number {
+  if (value === undefined) return fallback;
+  if (!Number.isFinite(value) || value < min) {
+    throw new Error(`\`${name}\` must be a number of seconds >= ${min}, got \`${value}\``);
+  }
+  return value;
+}
+
+/**
+ * Starts the emulator: opens the database, bootstraps what Supabase provides,
+ * applies supabase/migrations, ensures the owner (if given), then listens on
+ * 127.0.0.1. Resolves once requests are served.
+ *
+ * @example
+ * const emulator = await startEmulator({ port: 0 });
+ * const supabase = createClient(emulator.url, emulator.anonKey);
+ * // …
+ * await emulator.stop();
+ *
+ * @throws Error for a bad option (naming it), when the database cannot be opened or
+ * a migration fails, or when the port is taken (`port 54321 is already in use`).
+ * Whatever was opened is closed again before it throws.
+ */
+export async function startEmulator(options: EmulatorOptions = {}): Promise<RunningEmulator> {
+  const port = options.port ?? DEFAULT_PORT;
+  if (!Number.isInteger(port) || port < 0 || port > 65535) {
+    throw new Error(`\`port\` must be an integer from 0 to 65535, got \`${port}\``);
+  }
+  const refreshTokenReuseInterval = checkSeconds(
+    'refreshTokenReuseInterval',
+    options.refreshTokenReuseInterval,
+    DEFAULT_REFRESH_TOKEN_REUSE_INTERVAL,
+    0,
+  );
+  const accessTokenLifetime = checkSeconds(
+    'accessTokenLifetime',
+    options.accessTokenLifetime,
+    DEFAULT_ACCESS_TOKEN_LIFETIME,
+    1,
+  );
+
+  const db = await openDatabase(options);
+  let server: ServerType | undefined;
+  try {
+    await bootstrap(db);
+    await applyMigrations(db);
+    if (options.owner) {
+      const { id } = await ensureUser(db, options.owner.email, options.owner.password);
+      await addOwner(db, id);
+    }
+    const ctx: ServerContext = {
+      db,
+      baseUrl: '',
+      accessTokenLifetime,
+      refreshTokenReuseInterval,
+      schemaCache: new SchemaCache(),
+    };
+    const app = createApp(ctx, options.log);
+    const listening = await listen(app.fetch, port);
+    server = listening.server;
+    ctx.baseUrl = `http://127.0.0.1:${listening.port}`;
+    return running(ctx, server);
+  } catch (e) {
+    await db.close().catch(() => {});
+    throw e;
+  }
+}
+
+function openDatabase(options: EmulatorOptions): Promise<Db> {
+  if (options.databaseUrl) return openPostgres(options.databaseUrl);
+  return openPglite(options.dataDir);
+}
+
+function listen(
+  fetch: Parameters<typeof serve>[0]['fetch'],
+  port: number,
+): Promise<{ server: ServerType; port: number }> {
+  return new Promise((resolve, reject) => {
+    const server = serve({ fetch, port, hostname: '127.0.0.1' }, (info: AddressInfo) =>
+      resolve({ server, port: info.port }),
+    );
+    server.once('error', (e: NodeJS.ErrnoException) => {
+      reject(
+        e.code === 'EADDRINUSE'
+          ? new Error(`port ${port} is already in use (choose another with --port)`, { cause: e })
+          : e,
+      );
+    });
+  });
+}
+
+function running(ctx: ServerContext, server: ServerType): RunningEmulator {
+  let stopping: Promise<void> | undefined;
+  return {
+    url: ctx.baseUrl,
+    anonKey: LOCAL_ANON_KEY,
+    serviceRoleKey: LOCAL_SERVICE_ROLE_KEY,
+    query: (sql, params) => ctx.db.query(sql, params),
+    async createUser(email, password, opts = {}) {
+      const user = await createUser(ctx.db, email, password);
+      if (opts.owner) await addOwner(ctx.db, user.id);
+      return user;
+    },
+    stop() {
+      stopping ??= (async () => {
+        await new Promise<void>((resolve) => {
+          server.close(() => resolve());
+          if ('closeAllConnections' in server) server.closeAllConnections();
+        });
+        await ctx.db.close();
+      })();
+      return stopping;
+    },
+  };
+}

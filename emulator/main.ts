@@ -1,0 +1,92 @@
+/**
+ * `npm run emulator -- [--port N] [--memory]`: the local Supabase-compatible backend.
+ * Environment: DATABASE_URL (use that PostgreSQL server instead of PGlite),
+ * NAMECARD_OWNER_EMAIL + NAMECARD_OWNER_PASSWORD (ensure that owner before ready),
+ * NAMECARD_REFRESH_REUSE_INTERVAL (seconds, default 10).
+ * Exit codes: 0 stopped by SIGINT/SIGTERM, 1 failure, 2 usage.
+ */
+import { parseArgs } from 'node:util';
+import { startEmulator, type EmulatorOptions } from './index.js';
+import { PERSISTED_DATA_DIR, readEnvOptions, UsageError } from './cli-options.js';
+
+const USAGE = `Usage: npm run emulator -- [--port N] [--memory] [--quiet]
+
+  --port N   port on 127.0.0.1 (default 54321; 0 = any free port)
+  --memory   keep data in memory instead of ${PERSISTED_DATA_DIR}/
+  --quiet    do not log requests
+
+Environment: DATABASE_URL, NAMECARD_OWNER_EMAIL, NAMECARD_OWNER_PASSWORD,
+NAMECARD_REFRESH_REUSE_INTERVAL (seconds).`;
+
+function parseOptions(argv: string[]): EmulatorOptions & { help: boolean } {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      args: argv,
+      options: {
+        port: { type: 'string' },
+        memory: { type: 'boolean', default: false },
+        quiet: { type: 'boolean', default: false },
+        help: { type: 'boolean', short: 'h', default: false },
+      },
+      strict: true,
+      allowPositionals: false,
+    }));
+  } catch (e) {
+    throw new UsageError((e as Error).message);
+  }
+  const options: EmulatorOptions & { help: boolean } = { help: values.help, ...readEnvOptions(process.env) };
+  if (values.port !== undefined) {
+    if (!/^\d+$/.test(values.port) || Number(values.port) > 65535) {
+      throw new UsageError(`\`--port\` must be an integer from 0 to 65535, got \`${values.port}\``);
+    }
+    options.port = Number(values.port);
+  }
+  if (!options.databaseUrl && !values.memory) options.dataDir = PERSISTED_DATA_DIR;
+  if (!values.quiet) options.log = (line) => console.log(line);
+  return options;
+}
+
+async function main(): Promise<number> {
+  let options;
+  try {
+    options = parseOptions(process.argv.slice(2));
+  } catch (e) {
+    if (e instanceof UsageError) {
+      console.error(`emulator: ${e.message}\n\n${USAGE}`);
+      return 2;
+    }
+    throw e;
+  }
+  if (options.help) {
+    console.log(USAGE);
+    return 0;
+  }
+  const { help: _help, ...emulatorOptions } = options;
+  const emulator = await startEmulator(emulatorOptions);
+  const where = emulatorOptions.databaseUrl
+    ? 'PostgreSQL (DATABASE_URL)'
+    : emulatorOptions.dataDir
+      ? `PGlite in ${emulatorOptions.dataDir}/`
+      : 'PGlite in memory';
+  console.log(`namecard emulator ready (${where})`);
+  console.log(`API URL: ${emulator.url}`);
+  console.log(`anon key: ${emulator.anonKey}`);
+  if (emulatorOptions.owner) console.log(`owner: ${emulatorOptions.owner.email}`);
+
+  await new Promise<void>((resolve) => {
+    process.once('SIGINT', resolve);
+    process.once('SIGTERM', resolve);
+  });
+  await emulator.stop();
+  console.log('namecard emulator stopped');
+  return 0;
+}
+
+main().then(
+  (code) => process.exit(code),
+  (e: unknown) => {
+    console.error(`emulator: ${e instanceof Error ? e.message : String(e)}`);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,56 @@
+import type { ContentfulStatusCode } from 'hono/utils/http-status';
+import type { DbError } from '../db/index.js';
+
+/** An error answered by /rest/v1 with PostgREST's `{code, message, details, hint}`. */
+export class RestError extends Error {
+  constructor(
+    readonly status: ContentfulStatusCode,
+    readonly code: string,
+    message: string,
+    readonly details: string | null = null,
+    readonly hint: string | null = null,
+  ) {
+    super(message);
+    this.name = 'RestError';
+  }
+
+  toJSON() {
+    return { code: this.code, details: this.details, hint: this.hint, message: this.message };
+  }
+}
+
+/**
+ * PostgREST's HTTP status for a PostgreSQL SQLSTATE (Error.hs `pgErrorStatus`).
+ * 42501 (insufficient privilege, including RLS) is 401 for the anon role and 403
+ * for any signed-in role; anything not listed is 400.
+ */
+export function pgErrorStatus(sqlstate: string, isAnon: boolean): ContentfulStatusCode {
+  if (sqlstate === '42501') return isAnon ? 401 : 403;
+  if (sqlstate === '23503' || sqlstate === '23505') return 409;
+  if (sqlstate === '25006') return 405;
+  if (sqlstate === '42883' || sqlstate === '42P01') return 404;
+  if (sqlstate === '42P17' || sqlstate === 'P0001') return sqlstate === 'P0001' ? 400 : 500;
+  const cls = sqlstate.slice(0, 2);
+  if (cls === '08' || cls === '53') return 503;
+  if (cls === '0L' || cls === '0P' || cls === '28') return 403;
+  const serverSide = ['09', '25', '2D', '38', '39', '3B', '40', '54', '55', '57', '58', 'F0', 'HV', 'P0', 'XX'];
+  if (serverSide.includes(cls)) return 500;
+  return 400;
+}
+
+/** Turns a database error into the PostgREST error answer. */
+export function fromDbError(e: DbError & { code: string }, isAnon: boolean): RestError {
+  return new RestError(
+    pgErrorStatus(e.code, isAnon),
+    e.code,
+    e.message,
+    e.detail ?? null,
+    e.hint ?? null,
+  );
+}
+
+export const tableNotFound = (schema: string, table: string) =>
+  new RestError(404, 'PGRST205', `Could not find the table '${schema}.${table}' in the schema cache`);
+
+export const parseError = (message: string, details: string) =>
+  new RestError(400, 'PGRST100', message, details);

@@ -1,0 +1,217 @@
+import { Hono, type Context } from 'hono';
+import type { ServerContext } from '../context.js';
+import { isDbError } from '../db/index.js';
+import { RestError, fromDbError, tableNotFound } from './errors.js';
+import { parsePrefer, parseQuery, parseRangeHeader, type ParsedQuery } from './query.js';
+import { ANON_ROLE, requestRole, type RequestRole } from './request-role.js';
+import type { TableInfo } from './schema-cache.js';
+import { buildDelete, buildInsert, buildRead, buildUpdate, type Statement } from './sql.js';
+
+/** The only schema exposed, as in a default Supabase project. */
+export const EXPOSED_SCHEMA = 'public';
+
+const JSON_TYPE = 'application/json; charset=utf-8';
+
+interface Outcome {
+  body: string;
+  page_count: number;
+  total?: number;
+}
+
+/** The PostgREST subset at /rest/v1: GET/HEAD, POST, PATCH, DELETE on tables of public. */
+export function restRoutes(ctx: ServerContext): Hono {
+  const app = new Hono();
+
+  app.onError((e, c) => {
+    const err =
+      e instanceof RestError
+        ? e
+        : (console.error('rest: unexpected failure:', e),
+          new RestError(500, 'PGRST000', 'Unexpected failure in the emulator'));
+    return errorResponse(c, err);
+  });
+
+  app.notFound((c) => errorResponse(c, new RestError(404, 'PGRST125', `Invalid path specified in request URL`)));
+
+  /** Resolves role and table, then runs `build`'s statement as that role in one transaction. */
+  async function run(
+    c: Context,
+    profileHeader: 'accept-profile' | 'content-profile',
+    build: (table: TableInfo, query: ParsedQuery) => Promise<Statement> | Statement,
+  ): Promise<Outcome> {
+    const profile = c.req.header(profileHeader);
+    if (profile !== undefined && profile !== EXPOSED_SCHEMA) {
+      throw new RestError(406, 'PGRST106', `The schema must be one of the following: ${EXPOSED_SCHEMA}`);
+    }
+    const who = await requestRole(c);
+    const name = c.req.param('table') ?? '';
+    const table = await ctx.schemaCache.table(ctx.db, EXPOSED_SCHEMA, name);
+    if (!table) throw tableNotFound(EXPOSED_SCHEMA, name);
+    const query = parseQuery(new URL(c.req.url).searchParams);
+    const statement = await build(table, query);
+    try {
+      return await ctx.db.transaction(async (tx) => {
+        await tx.query(PRE_REQUEST, preRequestParams(c, who, `/${name}`));
+        const [row] = await tx.query<Outcome>(statement.sql, statement.params);
+        return row ?? { body: '[]', page_count: 0 };
+      });
+    } catch (e) {
+      if (isDbError(e)) throw fromDbError(e, who.role === ANON_ROLE);
+      throw e;
+    }
+  }
+
+  app.on(['GET', 'HEAD'], '/:table', async (c) => {
+    const prefer = parsePrefer(c.req.header('prefer'));
+    let offset = 0;
+    const result = await run(c, 'accept-profile', (table, query) => {
+      const range = parseRangeHeader(c.req.header('range'));
+      const merged = mergeRange(query, range);
+      offset = merged.offset ?? 0;
+      return buildRead(table, merged, prefer.count !== undefined);
+    });
+    const total = result.total ?? undefined;
+    c.header('Content-Range', contentRange(offset, result.page_count, total));
+    if (prefer.count) c.header('Preference-Applied', `count=${prefer.count}`);
+    let status: 200 | 206 | 416 = 200;
+    if (total !== undefined) {
+      const last = offset + result.page_count - 1;
+      if (offset > total && total > 0) status = 416;
+      else if (1 + last - offset < total) status = 206;
+    }
+    if (status === 416) {
+      throw new RestError(
+        416,
+        'PGRST103',
+        'Requested range not satisfiable',
+        `An offset of ${offset} was requested, but there are only ${total} rows.`,
+      );
+    }
+    c.header('Content-Type', JSON_TYPE);
+    if (c.req.method === 'HEAD') return c.body(null, status);
+    return c.body(result.body, status);
+  });
+
+  app.post('/:table', async (c) => {
+    const prefer = parsePrefer(c.req.header('prefer'));
+    const representation = prefer.return === 'representation';
+    const payload = await readJson(c);
+    const rows = Array.isArray(payload) ? payload : [payload];
+    if (!rows.every((r) => r !== null && typeof r === 'object' && !Array.isArray(r))) {
+      throw new RestError(400, 'PGRST102', 'Empty or invalid json', 'expected an object or an array of objects');
+    }
+    const records = rows as Record<string, unknown>[];
+    const result = await run(c, 'content-profile', (table, query) => {
+      const columns = query.columns ?? [...new Set(records.flatMap((r) => Object.keys(r)))];
+      if (records.length === 0) {
+        return { sql: `select '[]' as body, 0 as page_count`, params: [] };
+      }
+      return buildInsert(table, records, columns, { representation, select: query.select });
+    });
+    return mutationResponse(c, result, representation, true, prefer.count !== undefined);
+  });
+
+  app.patch('/:table', async (c) => {
+    const prefer = parsePrefer(c.req.header('prefer'));
+    const representation = prefer.return === 'representation';
+    const payload = await readJson(c);
+    if (payload === null || typeof payload !== 'object' || Array.isArray(payload)) {
+      throw new RestError(400, 'PGRST102', 'Empty or invalid json', 'expected a JSON object');
+    }
+    const result = await run(c, 'content-profile', (table, query) =>
+      buildUpdate(table, payload as Record<string, unknown>, query, representation),
+    );
+    return mutationResponse(c, result, representation, false, prefer.count !== undefined);
+  });
+
+  app.delete('/:table', async (c) => {
+    const prefer = parsePrefer(c.req.header('prefer'));
+    const representation = prefer.return === 'representation';
+    const result = await run(c, 'content-profile', (table, query) => buildDelete(table, query, representation));
+    return mutationResponse(c, result, representation, false, prefer.count !== undefined);
+  });
+
+  return app;
+}
+
+// One statement sets everything PostgREST sets, transaction-locally.
+const PRE_REQUEST = `select
+  set_config('search_path', '"public", "extensions"', true),
+  set_config('role', $1, true),
+  set_config('request.jwt.claims', $2, true),
+  set_config('request.method', $3, true),
+  set_config('request.path', $4, true),
+  set_config('request.headers', $5, true),
+  set_config('request.cookies', $6, true),
+  set_config('timezone', 'UTC', true)`;
+
+function preRequestParams(c: Context, who: RequestRole, path: string): unknown[] {
+  const headers: Record<string, string> = {};
+  c.req.raw.headers.forEach((value, key) => {
+    headers[key.toLowerCase()] = value;
+  });
+  const cookies: Record<string, string> = {};
+  for (const part of (headers.cookie ?? '').split(';')) {
+    const eq = part.indexOf('=');
+    if (eq > 0) cookies[part.slice(0, eq).trim()] = part.slice(eq + 1).trim();
+  }
+  return [
+    who.role,
+    JSON.stringify(who.claims),
+    c.req.method,
+    path,
+    JSON.stringify(headers),
+    JSON.stringify(cookies),
+  ];
+}
+
+/** limit/offset parameters narrowed further by a `Range` header. */
+function mergeRange(query: ParsedQuery, range: { offset: number; limit?: number } | undefined): ParsedQuery {
+  if (!range) return query;
+  const offset = range.offset + (query.offset ?? 0);
+  const limits = [range.limit, query.limit].filter((n): n is number => n !== undefined);
+  return { ...query, offset, limit: limits.length > 0 ? Math.min(...limits) : undefined };
+}
+
+/** `first-last/total`, `*∕total` when empty; total is `*` without a count. */
+function contentRange(offset: number, count: number, total: number | undefined): string {
+  const t = total === undefined ? '*' : String(total);
+  return count > 0 ? `${offset}-${offset + count - 1}/${t}` : `*/${t}`;
+}
+
+function mutationResponse(
+  c: Context,
+  result: Outcome,
+  representation: boolean,
+  created: boolean,
+  counted: boolean,
+): Response {
+  c.header('Content-Range', `*/${counted ? result.page_count : '*'}`);
+  if (!representation) return c.body(null, created ? 201 : 204);
+  c.header('Content-Type', JSON_TYPE);
+  return c.body(result.body, created ? 201 : 200);
+}
+
+async function readJson(c: Context): Promise<unknown> {
+  const text = await c.req.text();
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new RestError(400, 'PGRST102', 'Empty or invalid json');
+  }
+}
+
+/** PostgREST's error body, plus its Proxy-Status and (for 401) WWW-Authenticate. */
+function errorResponse(c: Context, e: RestError): Response {
+  c.header('Proxy-Status', `PostgREST; error=${e.code}`);
+  if (e.status === 401) {
+    c.header(
+      'WWW-Authenticate',
+      e.code.startsWith('PGRST3')
+        ? `Bearer error="invalid_token", error_description="${e.message}"`
+        : 'Bearer',
+    );
+  }
+  c.header('Content-Type', JSON_TYPE);
+  return c.body(JSON.stringify(e.toJSON()), e.status);
+}

@@ -1,0 +1,59 @@
+import type { Queryable } from '../db/index.js';
+
+export interface ColumnInfo {
+  name: string;
+  /** Whether an insert may leave it out (default, identity or generated). */
+  hasDefault: boolean;
+}
+
+export interface TableInfo {
+  schema: string;
+  name: string;
+  columns: Map<string, ColumnInfo>;
+}
+
+/**
+ * Table and column names of the exposed schema, read from the catalog as the
+ * superuser (so the answer does not depend on the request's role). Every name in a
+ * request is checked against it before it reaches SQL. Found tables are cached
+ * for `ttlMs`; misses are not, so a table created later is found at once.
+ */
+export class SchemaCache {
+  private readonly tables = new Map<string, { info: TableInfo; at: number }>();
+
+  constructor(private readonly ttlMs = 5_000) {}
+
+  /** The table, or undefined when `schema.name` is no table or view. */
+  async table(db: Queryable, schema: string, name: string): Promise<TableInfo | undefined> {
+    const key = `${schema}.${name}`;
+    const hit = this.tables.get(key);
+    if (hit && Date.now() - hit.at < this.ttlMs) return hit.info;
+    const rows = await db.query<{ name: string; has_default: boolean }>(
+      `select a.attname as name,
+              (a.atthasdef or a.attidentity <> '' or a.attgenerated <> '') as has_default
+       from pg_catalog.pg_attribute a
+       join pg_catalog.pg_class c on c.oid = a.attrelid
+       join pg_catalog.pg_namespace n on n.oid = c.relnamespace
+       where n.nspname = $1 and c.relname = $2 and c.relkind in ('r', 'p', 'v', 'm', 'f')
+         and a.attnum > 0 and not a.attisdropped
+       order by a.attnum`,
+      [schema, name],
+    );
+    if (rows.length === 0) {
+      this.tables.delete(key);
+      return undefined;
+    }
+    const info: TableInfo = {
+      schema,
+      name,
+      columns: new Map(rows.map((r) => [r.name, { name: r.name, hasDefault: r.has_default }])),
+    };
+    this.tables.set(key, { info, at: Date.now() });
+    return info;
+  }
+
+  /** Forgets everything (PostgREST's schema cache reload). */
+  clear(): void {
+    this.tables.clear();
+  }
+}

@@ -1,0 +1,181 @@
+import { RestError } from './errors.js';
+import type { Filter, OrderTerm, ParsedQuery, SelectItem } from './query.js';
+import type { TableInfo } from './schema-cache.js';
+
+/**
+ * SQL for the PostgREST subset. Own code (PostgREST's query builder is Haskell).
+ * Safety: identifiers come only from the schema cache (unknown names are rejected
+ * before any SQL is built) and are quoted; every value is a bound parameter; limit
+ * and offset are validated integers. Results are rendered to JSON by Postgres
+ * (json_agg), as PostgREST does, so bigint, numeric and timestamps keep their
+ * PostgreSQL text form.
+ */
+
+export interface Statement {
+  sql: string;
+  params: unknown[];
+}
+
+/** Double-quotes an identifier, doubling embedded quotes. */
+export function quoteIdent(name: string): string {
+  return `"${name.replaceAll('"', '""')}"`;
+}
+
+const qualified = (t: TableInfo) => `${quoteIdent(t.schema)}.${quoteIdent(t.name)}`;
+
+/**
+ * Checks a column name against the table.
+ * @throws RestError 400 42703 `column <table>.<name> does not exist`, PostgreSQL's text.
+ */
+export function column(table: TableInfo, name: string): string {
+  if (!table.columns.has(name)) {
+    throw new RestError(400, '42703', `column ${table.name}.${name} does not exist`);
+  }
+  return quoteIdent(name);
+}
+
+function selectList(table: TableInfo, items: SelectItem[], qualifier = ''): string {
+  return items
+    .map((item) => {
+      if (item.column === '*') return `${qualifier}*`;
+      const col = column(table, item.column);
+      return `${qualifier}${col} as ${quoteIdent(item.alias ?? item.column)}`;
+    })
+    .join(', ');
+}
+
+const COMPARATORS = { eq: '=', neq: '<>', gt: '>', gte: '>=', lt: '<', lte: '<=' } as const;
+
+function whereClause(
+  table: TableInfo,
+  filters: Filter[],
+  params: unknown[],
+  qualifier = '',
+): string {
+  if (filters.length === 0) return '';
+  const bind = (v: unknown) => {
+    params.push(v);
+    return `$${params.length}`;
+  };
+  const parts = filters.map((f) => {
+    const col = qualifier + column(table, f.column);
+    let cond: string;
+    if (f.op === 'is') cond = f.value === 'not_null' ? `${col} is not null` : `${col} is ${f.value}`;
+    else if (f.op === 'in') cond = f.value.length === 0 ? 'false' : `${col} in (${f.value.map(bind).join(', ')})`;
+    else cond = `${col} ${COMPARATORS[f.op]} ${bind(f.value)}`;
+    return f.negate ? `not (${cond})` : cond;
+  });
+  return ` where ${parts.join(' and ')}`;
+}
+
+function orderClause(table: TableInfo, order: OrderTerm[]): string {
+  if (order.length === 0) return '';
+  const terms = order.map((o) => {
+    const nulls = o.nulls ? ` nulls ${o.nulls}` : '';
+    return `${column(table, o.column)} ${o.descending ? 'desc' : 'asc'}${nulls}`;
+  });
+  return ` order by ${terms.join(', ')}`;
+}
+
+/** Renders the CTE `pgrst_source` as `{body, page_count[, total]}`. */
+function render(source: string, totalSql?: string): string {
+  const total = totalSql ? `, (${totalSql}) as total` : '';
+  return `with pgrst_source as (${source})
+select coalesce((select json_agg(s) from pgrst_source s), '[]')::text as body,
+       (select count(*) from pgrst_source) as page_count${total}`;
+}
+
+/**
+ * GET: one statement returning `{body, page_count, total?}`; `total` (with
+ * `withTotal`) counts every row matching the filters, ignoring limit/offset.
+ * @throws RestError 42703 for an unknown column.
+ */
+export function buildRead(table: TableInfo, q: ParsedQuery, withTotal: boolean): Statement {
+  const params: unknown[] = [];
+  const where = whereClause(table, q.filters, params);
+  const limit = q.limit !== undefined ? ` limit ${Math.trunc(q.limit)}` : '';
+  const offset = q.offset ? ` offset ${Math.trunc(q.offset)}` : '';
+  const source = `select ${selectList(table, q.select)} from ${qualified(table)}${where}${orderClause(table, q.order)}${limit}${offset}`;
+  const total = withTotal ? `select count(*) from ${qualified(table)}${where}` : undefined;
+  return { sql: render(source, total), params };
+}
+
+/**
+ * POST: inserts `rows` taking `columns` from each (a key a row lacks becomes NULL);
+ * with no columns every row takes all defaults. Returns the rows as `body` when
+ * `representation`, and the inserted count as `page_count`.
+ * @throws RestError 400 PGRST204 for a key that is not a column of the table.
+ */
+export function buildInsert(
+  table: TableInfo,
+  rows: Record<string, unknown>[],
+  columns: string[],
+  opts: { representation: boolean; select: SelectItem[] },
+): Statement {
+  for (const name of columns) {
+    if (!table.columns.has(name)) {
+      throw new RestError(
+        400,
+        'PGRST204',
+        `Could not find the '${name}' column of '${table.name}' in the schema cache`,
+      );
+    }
+  }
+  const returning = opts.representation ? selectList(table, opts.select) : '1';
+  if (columns.length === 0) {
+    // A zero-column select: every column takes its default, once per row.
+    const source = `insert into ${qualified(table)} select from generate_series(1, ${rows.length}) returning ${returning}`;
+    return { sql: render(source), params: [] };
+  }
+  const cols = columns.map(quoteIdent).join(', ');
+  const source = `insert into ${qualified(table)} (${cols})
+  select ${cols} from json_populate_recordset(null::${qualified(table)}, $1::json)
+  returning ${returning}`;
+  return { sql: render(source), params: [JSON.stringify(rows)] };
+}
+
+/**
+ * PATCH: sets the body's keys on every row matching the filters.
+ * @throws RestError 400 PGRST204 for a key that is not a column; 42703 for an
+ * unknown filter column.
+ */
+export function buildUpdate(
+  table: TableInfo,
+  patch: Record<string, unknown>,
+  q: ParsedQuery,
+  representation: boolean,
+): Statement {
+  const keys = Object.keys(patch);
+  for (const name of keys) {
+    if (!table.columns.has(name)) {
+      throw new RestError(
+        400,
+        'PGRST204',
+        `Could not find the '${name}' column of '${table.name}' in the schema cache`,
+      );
+    }
+  }
+  const params: unknown[] = [JSON.stringify(patch)];
+  // Qualified: pgrst_body has the same column names as the table.
+  const where = whereClause(table, q.filters, params, `${qualified(table)}.`);
+  const returning = representation ? selectList(table, q.select, `${qualified(table)}.`) : '1';
+  if (keys.length === 0) {
+    // PostgREST answers an empty patch without touching the table.
+    const source = `select ${returning} from ${qualified(table)} where false`;
+    return { sql: render(source), params: [] };
+  }
+  const sets = keys.map((k) => `${quoteIdent(k)} = pgrst_body.${quoteIdent(k)}`).join(', ');
+  const source = `update ${qualified(table)} set ${sets}
+  from json_populate_record(null::${qualified(table)}, $1::json) pgrst_body${where}
+  returning ${returning}`;
+  return { sql: render(source), params };
+}
+
+/** DELETE: deletes every row matching the filters. */
+export function buildDelete(table: TableInfo, q: ParsedQuery, representation: boolean): Statement {
+  const params: unknown[] = [];
+  const where = whereClause(table, q.filters, params);
+  const returning = representation ? selectList(table, q.select) : '1';
+  const source = `delete from ${qualified(table)}${where} returning ${returning}`;
+  return { sql: render(source), params };
+}

@@ -1,0 +1,90 @@
+import { Hono, type MiddlewareHandler } from 'hono';
+import { cors } from 'hono/cors';
+import { authRoutes } from './auth/routes.js';
+import type { ServerContext } from './context.js';
+import { resolveApiKey } from './keys.js';
+import { restRoutes } from './rest/routes.js';
+
+/** Request headers supabase-js (and a browser site using it) sends. */
+export const CORS_ALLOW_HEADERS = [
+  'apikey',
+  'authorization',
+  'content-type',
+  'x-client-info',
+  'x-supabase-api-version',
+  'prefer',
+  'range',
+  'accept-profile',
+  'content-profile',
+];
+
+/** Response headers a browser client must be able to read. */
+export const CORS_EXPOSE_HEADERS = [
+  'Content-Range',
+  'X-Supabase-Api-Version',
+  'x-sb-error-code',
+  'Preference-Applied',
+];
+
+/**
+ * The HTTP app: CORS for a site on another origin, the gateway's apikey check,
+ * then GoTrue at /auth/v1 and PostgREST at /rest/v1.
+ * @param log receives one line per request (method, path, status, ms); never
+ * headers, query strings or bodies, which may hold tokens.
+ */
+export function createApp(ctx: ServerContext, log?: (line: string) => void): Hono {
+  const app = new Hono();
+
+  if (log) {
+    app.use(async (c, next) => {
+      const started = performance.now();
+      await next();
+      const ms = (performance.now() - started).toFixed(1);
+      log(`${c.req.method} ${new URL(c.req.url).pathname} ${c.res.status} ${ms}ms`);
+    });
+  }
+
+  app.use(
+    cors({
+      origin: (origin) => origin || '*',
+      allowMethods: ['GET', 'HEAD', 'POST', 'PATCH', 'DELETE', 'OPTIONS'],
+      allowHeaders: CORS_ALLOW_HEADERS,
+      exposeHeaders: CORS_EXPOSE_HEADERS,
+      credentials: true,
+      maxAge: 3600,
+    }),
+  );
+
+  // The hosted gateway's answers (the local CLI gateway does not check at all).
+  const requireApiKey: MiddlewareHandler = async (c, next) => {
+    const apikey = c.req.header('apikey') ?? c.req.query('apikey');
+    if (apikey === undefined || apikey === '') {
+      return c.json(
+        {
+          message: 'No API key found in request',
+          hint: 'No `apikey` request header or url param was found.',
+        },
+        401,
+      );
+    }
+    if (resolveApiKey(apikey) === undefined) {
+      return c.json(
+        {
+          message: 'Invalid API key',
+          hint: 'Double check your Supabase `anon` or `service_role` API key.',
+        },
+        401,
+      );
+    }
+    await next();
+  };
+  app.use('/auth/v1/*', requireApiKey);
+  app.use('/rest/v1/*', requireApiKey);
+
+  app.route('/auth/v1', authRoutes(ctx));
+  app.route('/rest/v1', restRoutes(ctx));
+
+  app.get('/', (c) => c.json({ name: 'namecard emulator', auth: '/auth/v1', rest: '/rest/v1' }));
+  app.notFound((c) => c.json({ message: 'no Route matched with those values' }, 404));
+  return app;
+}

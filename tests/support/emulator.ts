@@ -1,0 +1,51 @@
+import pg from 'pg';
+import { inject } from 'vitest';
+import { startEmulator, type EmulatorOptions, type RunningEmulator } from '../../emulator/index.js';
+
+export type DbKind = 'pglite' | 'postgres';
+
+/** Every database the emulator supports; suites run `describe.each(DB_KINDS)`. */
+export const DB_KINDS: DbKind[] = ['pglite', 'postgres'];
+
+/**
+ * Starts an emulator on a free port of 127.0.0.1 over a fresh database:
+ * in-memory PGlite, or a new uniquely named database in the PostgreSQL server of
+ * `inject('databaseUrl')` (see global-setup.ts), dropped again by `stop()`.
+ * @throws when the database cannot be created or the emulator does not start.
+ */
+export async function startTestEmulator(
+  kind: DbKind,
+  opts: Partial<EmulatorOptions> = {},
+): Promise<RunningEmulator> {
+  if (kind === 'pglite') return startEmulator({ ...opts, port: 0 });
+
+  const serverUrl = inject('databaseUrl');
+  const name = `namecard_test_${process.pid}_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 8)}`;
+  await adminQuery(serverUrl, `create database "${name}"`);
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  let emulator: RunningEmulator;
+  try {
+    emulator = await startEmulator({ ...opts, port: 0, databaseUrl: url.toString() });
+  } catch (e) {
+    await adminQuery(serverUrl, `drop database if exists "${name}" with (force)`).catch(() => {});
+    throw e;
+  }
+  return {
+    ...emulator,
+    async stop() {
+      await emulator.stop();
+      await adminQuery(serverUrl, `drop database if exists "${name}" with (force)`);
+    },
+  };
+}
+
+async function adminQuery(url: string, sql: string): Promise<void> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query(sql);
+  } finally {
+    await client.end();
+  }
+}
