@@ -5,6 +5,17 @@ import {
 } from '@supabase/supabase-js';
 import type { NamecardConfig } from './config.js';
 
+/**
+ * supabase-js ≥ 2.10x refuses to construct on Node 20, which has no global WebSocket, unless a
+ * realtime transport is given. The product never opens a realtime channel, so an inert
+ * transport is enough; Node ≥ 22 and browsers have WebSocket and do not get it.
+ */
+class NoRealtimeTransport {
+  constructor() {
+    throw new Error('realtime is not used by namecard');
+  }
+}
+
 /** Auth options passed through to supabase-js (storage, persistence, auto refresh). */
 export type AuthOptions = NonNullable<SupabaseClientOptions<'public'>['auth']>;
 
@@ -24,6 +35,7 @@ export function createNamecardClient(
 ): SupabaseClient {
   return createClient(config.supabaseUrl, config.anonKey, {
     auth,
+    ...(globalThis.WebSocket ? {} : { realtime: { transport: NoRealtimeTransport as never } }),
     ...(options.fetch ? { global: { fetch: options.fetch } } : {}),
   });
 }
