@@ -13,5 +13,14 @@ export async function buildSite(
   env: Record<string, string | undefined>,
   outDir?: string,
 ): Promise<void> {
-  await build({ ...siteViteConfig(env, outDir), configFile: false, logLevel: 'warn' });
+  // Vite makes a production build only when NODE_ENV is unset or `production`; test runners
+  // set it to `test`, which would bundle React's development build. Always build the product.
+  const nodeEnv = process.env.NODE_ENV;
+  process.env.NODE_ENV = 'production';
+  try {
+    await build({ ...siteViteConfig(env, outDir), configFile: false, logLevel: 'warn' });
+  } finally {
+    if (nodeEnv === undefined) delete process.env.NODE_ENV;
+    else process.env.NODE_ENV = nodeEnv;
+  }
 }

@@ -4,6 +4,9 @@ import { ThemeSupa } from '@supabase/auth-ui-shared';
 import { goTo } from '../routes.js';
 import { supabase } from '../supabase.js';
 
+// The site's green, so the form matches the other pages.
+const AUTH_COLORS = { default: { colors: { brand: '#1f8a5b', brandAccent: '#17704a' } } };
+
 /**
  * The login screen: the Auth UI's sign-in view only (email and password, no providers, no
  * links). A session at load (INITIAL_SESSION) or a new one (SIGNED_IN) goes to /manage.
@@ -27,7 +30,7 @@ export function LoginPage() {
           view="sign_in"
           providers={[]}
           showLinks={false}
-          appearance={{ theme: ThemeSupa }}
+          appearance={{ theme: ThemeSupa, variables: AUTH_COLORS }}
         />
       </section>
     </main>

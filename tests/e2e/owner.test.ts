@@ -1,0 +1,182 @@
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from 'vitest';
+import type { RunningEmulator } from '../../emulator/index.js';
+import type { RunningServer } from '../../scripts/http-server.js';
+import { startTestEmulator } from '../support/emulator.js';
+import {
+  OWNER,
+  buildAndServeSite,
+  launchBrowser,
+  screenshot,
+  signIn,
+  startCards,
+  type ServedSite,
+} from './harness.js';
+
+// The owner's side in a real browser: login, the manage form, logout; against the built site
+// and an emulator over PGlite.
+
+describe('the owner signs in, sets the card and logs out', () => {
+  let emulator: RunningEmulator;
+  let cards: RunningServer;
+  let site: ServedSite;
+  let browser: Browser;
+  let context: BrowserContext;
+  let page: Page;
+
+  beforeAll(async () => {
+    emulator = await startTestEmulator('pglite', { owner: OWNER });
+    cards = await startCards();
+    site = await buildAndServeSite({
+      SUPABASE_URL: emulator.url,
+      SUPABASE_ANON_KEY: emulator.anonKey,
+      NAMECARD_MAIN_URL: cards.url,
+    });
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await site?.stop();
+    await cards?.stop();
+    await emulator?.stop();
+  });
+  beforeEach(async () => {
+    context = await browser.newContext({ timezoneId: 'Asia/Tokyo' });
+    page = await context.newPage();
+  });
+  afterEach(async () => {
+    await context.close();
+  });
+
+  const rows = () =>
+    emulator.query<{ id: number; type: string; stamp_end: number }>(
+      'select id, type, stamp_end from public.namecard order by id',
+    );
+
+  test('/manage without a session goes to /login, titled "Login | Namecard"', async () => {
+    await page.goto(site.route('manage/'));
+    await page.waitForURL(site.route('login/'));
+    await expect(page.title()).resolves.toBe('Login | Namecard');
+  });
+
+  test('the login form is the sign-in view only: email, password, no links, no providers', async () => {
+    await page.goto(site.route('login/'));
+    await expect(page.getByLabel('Email address').getAttribute('type')).resolves.toBe('email');
+    await expect(page.getByLabel('Your Password').getAttribute('type')).resolves.toBe('password');
+    await expect(page.getByRole('button', { name: 'Sign in' }).isVisible()).resolves.toBe(true);
+    await expect(page.locator('form a').count()).resolves.toBe(0);
+    await expect(page.getByRole('button').count()).resolves.toBe(1);
+    await screenshot(page, 'login');
+  });
+
+  test('a wrong password shows the server message in the danger box and stays on /login', async () => {
+    await page.goto(site.route('login/'));
+    await page.getByLabel('Email address').fill(OWNER.email);
+    await page.getByLabel('Your Password').fill('not-the-password');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await expect(
+      page.getByText('Invalid login credentials').waitFor({ timeout: 10_000 }),
+    ).resolves.toBeUndefined();
+    expect(new URL(page.url()).pathname).toBe('/login/');
+    await screenshot(page, 'login-error');
+  });
+
+  test('the right password lands on /manage, titled "Manage | Namecard", with Logout at top right', async () => {
+    await signIn(page, site, OWNER);
+    await expect(page.title()).resolves.toBe('Manage | Namecard');
+    const logout = page.getByRole('button', { name: 'Logout' });
+    await logout.waitFor();
+    const box = (await logout.boundingBox())!;
+    const viewport = page.viewportSize()!;
+    expect(box.x + box.width).toBeGreaterThan(viewport.width - 60);
+    expect(box.y).toBeLessThan(60);
+    // A session at load sends /login straight on to /manage.
+    await page.goto(site.route('login/'));
+    await page.waitForURL(site.route('manage/'));
+  });
+
+  test('the form has the specified fields, all required', async () => {
+    await signIn(page, site, OWNER);
+    const select = page.getByLabel('Profile');
+    await expect(select.evaluate((s: HTMLSelectElement) => s.required)).resolves.toBe(true);
+    await expect(
+      select.evaluate((s: HTMLSelectElement) =>
+        [...s.options].map((o) => ({ value: o.value, label: o.textContent })),
+      ),
+    ).resolves.toEqual([
+      { value: '', label: 'Selecting profile..' },
+      { value: 'main', label: 'Main Profile' },
+      { value: 'photo', label: 'Photographer' },
+    ]);
+    await expect(select.inputValue()).resolves.toBe('');
+    await expect(page.getByLabel('Date').getAttribute('type')).resolves.toBe('date');
+    await expect(
+      page.getByLabel('Date').evaluate((i: HTMLInputElement) => i.required),
+    ).resolves.toBe(true);
+    await expect(page.getByLabel('Time').getAttribute('type')).resolves.toBe('time');
+    await expect(
+      page.getByLabel('Time').evaluate((i: HTMLInputElement) => i.required),
+    ).resolves.toBe(true);
+
+    // The browser refuses an incomplete form: nothing is stored.
+    const before = await rows();
+    await page.getByRole('button', { name: 'Set the card!' }).click();
+    await page.waitForTimeout(500);
+    expect(await rows()).toEqual(before);
+  });
+
+  test('in Asia/Tokyo, Photographer on a future date at 18:00 stores exactly that instant and says so', async () => {
+    const year = new Date().getUTCFullYear() + 1;
+    const date = `${year}-06-01`;
+    const expected = Date.UTC(year, 5, 1, 9, 0); // 18:00 in Tokyo (UTC+9, no DST)
+
+    await signIn(page, site, OWNER);
+    await page
+      .getByTestId('current-card')
+      .getByText(/visitors/i)
+      .waitFor();
+    await page.getByLabel('Profile').selectOption({ label: 'Photographer' });
+    await page.getByLabel('Date').fill(date);
+    await page.getByLabel('Time').fill('18:00');
+    await page.getByRole('button', { name: 'Set the card!' }).click();
+
+    const status = page.getByRole('status');
+    await status.getByText('Card set!').waitFor();
+    await expect(status.innerText()).resolves.toBe(
+      `Card set! Visitors now get Photographer until ${date} 18:00 Asia/Tokyo (UTC+09:00).`,
+    );
+    const last = (await rows()).at(-1)!;
+    expect(last.type).toBe('photo');
+    expect(Number(last.stamp_end)).toBe(expected);
+    // The current card above the form is read again after the insert.
+    await expect(page.getByTestId('current-card').innerText()).resolves.toContain(
+      `Photographer until ${date} 18:00 Asia/Tokyo`,
+    );
+    await screenshot(page, 'manage');
+  });
+
+  test('an insert the server refuses shows the server error in the status line', async () => {
+    const stranger = { email: 'not-an-owner@e2e.test', password: 'stranger-password-1' };
+    await emulator.createUser(stranger.email, stranger.password);
+    const before = await rows();
+    await signIn(page, site, stranger);
+    await page.getByLabel('Profile').selectOption('main');
+    await page.getByLabel('Date').fill(`${new Date().getUTCFullYear() + 1}-01-01`);
+    await page.getByLabel('Time').fill('09:30');
+    await page.getByRole('button', { name: 'Set the card!' }).click();
+    const status = page.getByRole('status');
+    await status.getByText('The card was not set').waitFor();
+    await expect(status.innerText()).resolves.toMatch(/row-level security/);
+    expect(await rows()).toEqual(before);
+    await screenshot(page, 'manage-error');
+  });
+
+  test('Logout goes to /login, and /manage then sends you back to /login', async () => {
+    await signIn(page, site, OWNER);
+    await page.getByRole('button', { name: 'Logout' }).click();
+    await page.waitForURL(site.route('login/'));
+    await page.goto(site.route('manage/'));
+    await page.waitForURL(site.route('login/'));
+    await expect(page.getByRole('button', { name: 'Logout' }).count()).resolves.toBe(0);
+  });
+});

@@ -1,0 +1,180 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import {
+  buildAndServeSite,
+  closedPortUrl,
+  launchBrowser,
+  screenshot,
+  type ServedSite,
+} from './harness.js';
+
+// The built site on a plain static file server (files only, 404.html for anything else, no
+// rewrites), as on GitHub Pages or S3. No backend is needed for these checks.
+
+const MAIN_URL = 'https://card.example/me/';
+const SERVICE_ROLE =
+  'eyJhbGciOiJIUzI1NiJ9.c2VydmljZV9yb2xlX2Zha2U.ZmFrZS1zZXJ2aWNlLXJvbGUtc2lnbmF0dXJl';
+
+const ROUTES = [
+  { path: '', title: 'Namecard' },
+  { path: 'login/', title: 'Login | Namecard' },
+  { path: 'manage/', title: 'Manage | Namecard' },
+  { path: 'go/', title: 'Namecard' },
+];
+
+const titleOf = (html: string) => /<title>([^<]*)<\/title>/.exec(html)?.[1];
+
+describe('the built site on a plain static file server', () => {
+  let site: ServedSite;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    site = await buildAndServeSite({
+      SUPABASE_URL: await closedPortUrl(),
+      NAMECARD_MAIN_URL: MAIN_URL,
+      // Secrets in the environment must never reach the bundle.
+      SUPABASE_SERVICE_ROLE_KEY: SERVICE_ROLE,
+      VITE_SERVICE_ROLE_KEY: SERVICE_ROLE,
+    });
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await site?.stop();
+  });
+
+  test.each(ROUTES)('route /$path is a file of its own with the title "$title"', async (r) => {
+    const response = await fetch(site.route(r.path));
+    expect(response.status).toBe(200);
+    expect(titleOf(await response.text())).toBe(r.title);
+  });
+
+  test('routes without the trailing slash are served too', async () => {
+    for (const path of ['login', 'manage', 'go']) {
+      const response = await fetch(site.route(path));
+      expect(response.status, path).toBe(200);
+    }
+  });
+
+  test.each(['nope', 'login/extra', 'deep/down/here/', 'assets/missing.js'])(
+    'unknown path /%s gets the not-found page with a link home',
+    async (path) => {
+      const response = await fetch(site.route(path));
+      expect(response.status).toBe(404);
+      const html = await response.text();
+      expect(html).toContain('Page not found');
+      expect(html).toMatch(/<a [^>]*href="\/"[^>]*>Go to the home page<\/a>/);
+    },
+  );
+
+  test('the not-found page renders with its styles at any depth, and its link goes home', async () => {
+    const page = await browser.newPage();
+    await page.goto(site.route('some/deep/unknown/path'));
+    await expect(page.getByRole('heading', { name: 'Page not found' }).isVisible()).resolves.toBe(
+      true,
+    );
+    const radius = await page.evaluate(
+      () => getComputedStyle(document.querySelector('.card')!).borderTopLeftRadius,
+    );
+    expect(radius).toBe('12px');
+    await screenshot(page, 'not-found');
+    await page.getByRole('link', { name: 'Go to the home page' }).click();
+    await page.waitForURL(site.route(''));
+    await page.close();
+  });
+
+  test('the landing page says what the link is and links to /go and /login', async () => {
+    const page = await browser.newPage();
+    await page.goto(site.route(''));
+    await expect(page.title()).resolves.toBe('Namecard');
+    await expect(page.locator('main').innerText()).resolves.toMatch(/name card/i);
+    await expect(
+      page.getByRole('link', { name: 'Open the card link' }).getAttribute('href'),
+    ).resolves.toBe('/go/');
+    await expect(
+      page.getByRole('link', { name: 'Owner login' }).getAttribute('href'),
+    ).resolves.toBe('/login/');
+    await screenshot(page, 'landing');
+    await page.close();
+  });
+
+  test('the /go page has its heading and the main-site link in the static HTML', async () => {
+    const html = await (await fetch(site.route('go/'))).text();
+    expect(html).toMatch(/<h1>Redirecting\.\.<\/h1>/);
+    expect(html).toMatch(/still not redirected/);
+    expect(html).toContain(`<a id="target" href="${MAIN_URL}">`);
+  });
+
+  test('everything /go loads as script is under 10 KB gzipped, without React or supabase-js', async () => {
+    const html = await readFile(join(site.dir, 'go/index.html'), 'utf8');
+    const scripts = [
+      ...html.matchAll(/<(?:script|link)[^>]+(?:src|href)="\/(assets\/[^"]+\.js)"/g),
+    ];
+    expect(scripts.length).toBeGreaterThan(0);
+    // Follow static imports too: the entry may import shared chunks.
+    const seen = new Set<string>();
+    const queue = scripts.map((m) => m[1]!);
+    let gzipped = 0;
+    while (queue.length) {
+      const file = queue.pop()!;
+      if (seen.has(file)) continue;
+      seen.add(file);
+      const code = await readFile(join(site.dir, file), 'utf8');
+      gzipped += gzipSync(code).length;
+      expect(code).not.toMatch(/react|GoTrueClient|PostgrestClient|Temporal/i);
+      for (const m of code.matchAll(/from\s*"\.\/([^"]+\.js)"|import\s*"\.\/([^"]+\.js)"/g)) {
+        queue.push(`assets/${m[1] ?? m[2]}`);
+      }
+    }
+    expect(gzipped).toBeLessThan(10 * 1024);
+  });
+
+  test('no secret from the environment reaches the built files', async () => {
+    const { readdir } = await import('node:fs/promises');
+    const files = await readdir(site.dir, { recursive: true, withFileTypes: true });
+    for (const f of files.filter((d) => d.isFile())) {
+      const text = await readFile(join(f.parentPath, f.name), 'utf8');
+      expect(text, f.name).not.toContain(SERVICE_ROLE);
+      expect(text, f.name).not.toContain('SERVICE_ROLE');
+    }
+  });
+});
+
+describe('a build for a sub-path (NAMECARD_BASE_PATH)', () => {
+  let site: ServedSite;
+
+  beforeAll(async () => {
+    site = await buildAndServeSite({
+      SUPABASE_URL: await closedPortUrl(),
+      NAMECARD_MAIN_URL: MAIN_URL,
+      NAMECARD_BASE_PATH: '/card/',
+    });
+  });
+  afterAll(async () => {
+    await site?.stop();
+  });
+
+  test('every route is served under the sub-path and links stay under it', async () => {
+    for (const r of ROUTES) {
+      const response = await fetch(site.route(r.path));
+      expect(response.status, r.path).toBe(200);
+      const html = await response.text();
+      expect(titleOf(html)).toBe(r.title);
+      for (const [, href] of html.matchAll(/(?:href|src)="(\/[^"]*)"/g)) {
+        expect(href, `${r.path}: ${href}`).toMatch(/^\/card\//);
+      }
+    }
+    const landing = await (await fetch(site.route(''))).text();
+    expect(landing).toContain('href="/card/go/"');
+    expect(landing).toContain('href="/card/login/"');
+  });
+
+  test('unknown paths under the sub-path get the not-found page linking to the sub-path', async () => {
+    const response = await fetch(site.route('nope'));
+    expect(response.status).toBe(404);
+    expect(await response.text()).toContain('href="/card/"');
+  });
+});
