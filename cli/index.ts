@@ -17,7 +17,15 @@ const program = new Command('namecard')
   .description("Point your name card's link at your main site or your photo section")
   .version(readVersion(), '-V, --version', 'print the version')
   .helpOption('-h, --help', 'show help')
-  .option('--api-url <url>', 'the API base URL (overrides SUPABASE_URL)')
+  .option('--api-url <url>', 'API base URL (overrides SUPABASE_URL)')
+  .configureHelp({ showGlobalOptions: true })
+  .addHelpText(
+    'after',
+    `
+Settings: flags first, then SUPABASE_URL, SUPABASE_ANON_KEY, NAMECARD_MAIN_URL and
+NAMECARD_PHOTO_PATH from the environment, then what \`namecard login\` saved, then the
+local emulator. In CI, set NAMECARD_EMAIL and NAMECARD_PASSWORD to sign in for each run.`,
+  )
   .exitOverride();
 
 for (const command of [

@@ -15,7 +15,7 @@ function parseLimit(value: string): number {
 }
 
 export const listCommand = new Command('list')
-  .description('list entries, newest first, with the active one marked')
+  .description('list entries, newest first')
   .option('--limit <n>', 'how many entries to show', '20')
   .option('--json', 'print the result as one JSON document')
   .action(async (_options: object, command: Command) => {

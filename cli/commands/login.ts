@@ -26,7 +26,7 @@ function checkEmail(value: string): void {
 }
 
 export const loginCommand = new Command('login')
-  .description('sign in with email and password and keep the session on this machine')
+  .description('sign in and keep the session here')
   .option('--email <email>', 'the email to sign in with (asked at a terminal when missing)')
   .option('--password-stdin', 'read the password from stdin (for scripts)')
   .action(async (_options: LoginOptions, command: Command) => {

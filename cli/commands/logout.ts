@@ -5,7 +5,7 @@ import { print, warn } from '../output.js';
 import { resolveConfig } from '../settings.js';
 
 export const logoutCommand = new Command('logout')
-  .description('revoke the session on the server and delete it from this machine')
+  .description('revoke the session and delete it here')
   .action(async (_options: object, command: Command) => {
     const config = resolveConfig(command.optsWithGlobals());
     const { openStore, restore } = await import('../session.js');

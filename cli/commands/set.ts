@@ -17,7 +17,7 @@ const FORMS = { profile: 'main or photo', date: 'YYYY-MM-DD', time: 'HH:MM (24-h
 const MISSING = { profile: 'main or photo', date: 'YYYY-MM-DD', time: 'HH:MM, 24-hour' } as const;
 
 export const setCommand = new Command('set')
-  .description('point the card at a profile until a date and time')
+  .description("set the card's profile and end time")
   .argument('[profile]', FORMS.profile)
   .argument('[date]', `the end date, ${FORMS.date}`)
   .argument('[time]', `the end time, ${FORMS.time}`)

@@ -7,7 +7,7 @@ import { resolveConfig } from '../settings.js';
 import { REQUEST_TIMEOUT_MS } from '../transport.js';
 
 export const statusCommand = new Command('status')
-  .description('show what visitors get now: the active entry, until when, and the target URL')
+  .description('show what visitors get now')
   .option('--json', 'print the result as one JSON document')
   .action(async (_options: object, command: Command) => {
     const options = command.optsWithGlobals<{ json?: boolean; apiUrl?: string }>();

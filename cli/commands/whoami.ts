@@ -4,7 +4,7 @@ import { out, print } from '../output.js';
 import { ciCredentials, readStoredState, resolveConfig } from '../settings.js';
 
 export const whoamiCommand = new Command('whoami')
-  .description('show the signed-in email and API URL (exit 1 when signed out)')
+  .description('show who is signed in, and where')
   .action((_options: object, command: Command) => {
     const stored = readStoredState();
     const config = resolveConfig(command.optsWithGlobals(), process.env, stored);

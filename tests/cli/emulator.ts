@@ -1,0 +1,51 @@
+import { startTestEmulator } from '../support/emulator.js';
+import { OWNER, run, type RunOptions } from './helpers.js';
+
+export type Emulator = Awaited<ReturnType<typeof startTestEmulator>>;
+
+/** The main card site the tests configure, so targets are easy to recognise. */
+export const MAIN_URL = 'https://card.example/';
+export const PHOTO_URL = 'https://card.example/photo';
+
+/** An emulator on embedded PGlite with the owner, rotating refresh tokens with no reuse interval. */
+export function startEmulator(): Promise<Emulator> {
+  return startTestEmulator('pglite', { refreshTokenReuseInterval: 0, owner: OWNER });
+}
+
+/** The settings that point the CLI at `emulator`. */
+export function emulatorEnv(emulator: Emulator, env: RunOptions['env'] = {}): RunOptions['env'] {
+  return {
+    SUPABASE_URL: emulator.url,
+    SUPABASE_ANON_KEY: emulator.anonKey,
+    NAMECARD_MAIN_URL: MAIN_URL,
+    ...env,
+  };
+}
+
+export interface Row {
+  id: number;
+  stamp_end: number;
+  type: string;
+}
+
+/** Every namecard row, oldest first, read straight from the database. */
+export async function rows(emulator: Emulator): Promise<Row[]> {
+  const result = (await emulator.query(
+    'select id, stamp_end, type from public.namecard order by id',
+  )) as Row[];
+  return result.map((row) => ({ ...row, id: Number(row.id), stamp_end: Number(row.stamp_end) }));
+}
+
+export async function clearRows(emulator: Emulator): Promise<void> {
+  await emulator.query('delete from public.namecard');
+}
+
+/** `namecard login` as the owner with --password-stdin; throws unless it succeeds. */
+export async function login(emulator: Emulator, dir: string, env: RunOptions['env'] = {}) {
+  const result = await run(dir, ['login', '--email', OWNER.email, '--password-stdin'], {
+    env: emulatorEnv(emulator, env),
+    input: `${OWNER.password}\n`,
+  });
+  if (result.exitCode !== 0) throw new Error(`login failed: ${result.stderr}`);
+  return result;
+}

@@ -1,0 +1,136 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { ROOT, removeDir, run, tempConfigDir } from './helpers.js';
+
+// No backend: these all end before any request.
+
+let dir: string;
+beforeEach(async () => {
+  dir = await tempConfigDir();
+});
+afterEach(async () => {
+  await removeDir(dir);
+});
+
+describe('namecard --help and usage errors', () => {
+  it('prints the program help on stdout and exits 0', async () => {
+    const { exitCode, stdout, stderr } = await run(dir, ['--help']);
+    expect(exitCode).toBe(0);
+    expect(stderr).toBe('');
+    expect(stdout).toMatchInlineSnapshot(`
+      "Usage: namecard [options] [command]
+
+      Point your name card's link at your main site or your photo section
+
+      Options:
+        -V, --version                          print the version
+        --api-url <url>                        API base URL (overrides SUPABASE_URL)
+        -h, --help                             show help
+
+      Commands:
+        login [options]                        sign in and keep the session here
+        set [options] [profile] [date] [time]  set the card's profile and end time
+        status [options]                       show what visitors get now
+        list [options]                         list entries, newest first
+        logout                                 revoke the session and delete it here
+        whoami                                 show who is signed in, and where
+        help [command]                         display help for command
+
+      Settings: flags first, then SUPABASE_URL, SUPABASE_ANON_KEY, NAMECARD_MAIN_URL and
+      NAMECARD_PHOTO_PATH from the environment, then what \`namecard login\` saved, then the
+      local emulator. In CI, set NAMECARD_EMAIL and NAMECARD_PASSWORD to sign in for each run."
+    `);
+  });
+
+  it('prints the help of `set` with its arguments and examples', async () => {
+    const { exitCode, stdout } = await run(dir, ['set', '--help']);
+    expect(exitCode).toBe(0);
+    expect(stdout).toMatchInlineSnapshot(`
+      "Usage: namecard set [options] [profile] [date] [time]
+
+      set the card's profile and end time
+
+      Arguments:
+        profile          main or photo
+        date             the end date, YYYY-MM-DD
+        time             the end time, HH:MM (24-hour)
+
+      Options:
+        --tz <zone>      the IANA time zone of date and time (default: this machine's)
+        --json           print the result as one JSON document
+        -h, --help       show help
+
+      Global Options:
+        -V, --version    print the version
+        --api-url <url>  API base URL (overrides SUPABASE_URL)
+
+      At a terminal, missing arguments are asked for.
+
+      Examples:
+        $ namecard set photo 2030-06-01 18:00
+        $ namecard set main 2030-06-01 09:30 --tz Europe/Berlin"
+    `);
+  });
+
+  it('has --help on every command', async () => {
+    for (const command of ['login', 'set', 'status', 'list', 'logout', 'whoami']) {
+      const { exitCode, stdout } = await run(dir, [command, '--help']);
+      expect(exitCode, command).toBe(0);
+      expect(stdout, command).toContain(`Usage: namecard ${command}`);
+    }
+  });
+
+  it('prints the version from package.json', async () => {
+    const { version } = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as {
+      version: string;
+    };
+    const { exitCode, stdout } = await run(dir, ['--version']);
+    expect(exitCode).toBe(0);
+    expect(stdout).toBe(version);
+  });
+
+  it('exits 2 with a message on stderr for an unknown command', async () => {
+    const { exitCode, stdout, stderr } = await run(dir, ['frobnicate']);
+    expect(exitCode).toBe(2);
+    expect(stdout).toBe('');
+    expect(stderr).toContain("error: unknown command 'frobnicate'");
+  });
+
+  it('exits 2 for an unknown option, on the program and on a command', async () => {
+    const program = await run(dir, ['--frobnicate']);
+    expect(program.exitCode).toBe(2);
+    expect(program.stderr).toContain("error: unknown option '--frobnicate'");
+    const command = await run(dir, ['status', '--frobnicate']);
+    expect(command.exitCode).toBe(2);
+    expect(command.stderr).toContain("error: unknown option '--frobnicate'");
+  });
+
+  it('exits 2 for extra arguments', async () => {
+    const set = await run(dir, ['set', 'photo', '2030-06-01', '18:00', 'extra']);
+    expect(set.exitCode).toBe(2);
+    expect(set.stderr).toContain('too many arguments');
+    const status = await run(dir, ['status', 'now']);
+    expect(status.exitCode).toBe(2);
+    expect(status.stderr).toContain('too many arguments');
+  });
+
+  it('exits 2 with the help on stderr when no command is given', async () => {
+    const { exitCode, stdout, stderr } = await run(dir, []);
+    expect(exitCode).toBe(2);
+    expect(stdout).toBe('');
+    expect(stderr).toContain('Usage: namecard [options] [command]');
+  });
+
+  it('exits 1 for `whoami` when signed out', async () => {
+    const { exitCode, stderr } = await run(dir, ['whoami']);
+    expect(exitCode).toBe(1);
+    expect(stderr).toContain('You are not signed in');
+  });
+
+  it('names the setting of a bad SUPABASE_URL and exits 1', async () => {
+    const { exitCode, stderr } = await run(dir, ['status'], { env: { SUPABASE_URL: 'nope' } });
+    expect(exitCode).toBe(1);
+    expect(stderr).toContain('`SUPABASE_URL` must be an http(s) URL');
+  });
+});

@@ -1,0 +1,211 @@
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { removeDir, run, springForwardDate, summerDate, tempConfigDir } from './helpers.js';
+import {
+  MAIN_URL,
+  PHOTO_URL,
+  clearRows,
+  emulatorEnv,
+  login,
+  rows,
+  startEmulator,
+  type Emulator,
+} from './emulator.js';
+
+let emulator: Emulator;
+let dir: string;
+
+beforeAll(async () => {
+  emulator = await startEmulator();
+});
+afterAll(async () => {
+  await emulator?.stop();
+});
+beforeEach(async () => {
+  dir = await tempConfigDir();
+  await clearRows(emulator);
+  await login(emulator, dir);
+});
+afterEach(async () => {
+  await removeDir(dir);
+});
+
+const namecard = (args: string[], env: Record<string, string> = {}) =>
+  run(dir, args, { env: emulatorEnv(emulator, env) });
+
+// Expected stamps computed independently of the CLI: on July 15 Tokyo is UTC+9 and New York
+// UTC-4 (daylight saving time), so 18:00 there is 09:00 and 22:00 UTC.
+const { date, year } = summerDate();
+const TOKYO_18 = Date.UTC(year, 6, 15, 9, 0);
+const NEW_YORK_18 = Date.UTC(year, 6, 15, 22, 0);
+
+describe('namecard set', () => {
+  it('stores 18:00 Tokyo time when run under TZ=Asia/Tokyo', async () => {
+    const result = await namecard(['set', 'photo', date, '18:00'], { TZ: 'Asia/Tokyo' });
+    expect(result.stderr).toBe('');
+    expect(result.exitCode).toBe(0);
+    expect(await rows(emulator)).toEqual([
+      { id: expect.any(Number), stamp_end: TOKYO_18, type: 'photo' },
+    ]);
+    expect(result.stdout).toBe(
+      [
+        `✔ The card points to photo (Photographer) until ${date} 18:00 Asia/Tokyo (UTC+09:00)`,
+        `  Visitors now go to ${PHOTO_URL}`,
+      ].join('\n'),
+    );
+  });
+
+  it('stores 18:00 New York time when run under TZ=America/New_York', async () => {
+    const result = await namecard(['set', 'photo', date, '18:00'], { TZ: 'America/New_York' });
+    expect(result.exitCode).toBe(0);
+    expect((await rows(emulator)).map((row) => row.stamp_end)).toEqual([NEW_YORK_18]);
+    expect(result.stdout).toContain(`until ${date} 18:00 America/New_York (UTC-04:00)`);
+  });
+
+  it('uses --tz instead of the machine time zone and shows the local time too', async () => {
+    const result = await namecard(['set', 'main', date, '18:00', '--tz', 'America/New_York'], {
+      TZ: 'Asia/Tokyo',
+    });
+    expect(result.exitCode).toBe(0);
+    expect(await rows(emulator)).toEqual([
+      { id: expect.any(Number), stamp_end: NEW_YORK_18, type: 'main' },
+    ]);
+    expect(result.stdout).toContain(`until ${date} 18:00 America/New_York (UTC-04:00)`);
+    expect(result.stdout).toContain(`That is ${year}-07-16 07:00 Asia/Tokyo (UTC+09:00) here.`);
+    expect(result.stdout).toContain(`Visitors now go to ${MAIN_URL}`);
+  });
+
+  it('prints one JSON document with --json, built from the inserted row', async () => {
+    const result = await namecard(['set', 'photo', date, '18:00', '--json'], { TZ: 'Asia/Tokyo' });
+    expect(result.exitCode).toBe(0);
+    const [row] = await rows(emulator);
+    expect(JSON.parse(result.stdout)).toEqual({
+      profile: 'photo',
+      stamp_end: TOKYO_18,
+      ends_at: new Date(TOKYO_18).toISOString(),
+      time_zone: 'Asia/Tokyo',
+      target: PHOTO_URL,
+      row: expect.objectContaining({ id: row?.id, stamp_end: TOKYO_18, type: 'photo' }),
+    });
+  });
+
+  it('then `status --json` and `list --json` report the entry', async () => {
+    await namecard(['set', 'main', date, '09:00'], { TZ: 'Asia/Tokyo' });
+    await namecard(['set', 'photo', date, '18:00'], { TZ: 'Asia/Tokyo' });
+    const [older, newer] = await rows(emulator);
+
+    const status = await namecard(['status', '--json']);
+    expect(status.exitCode).toBe(0);
+    const report = JSON.parse(status.stdout) as Record<string, unknown>;
+    expect(report).toMatchObject({
+      active: { id: newer?.id, stamp_end: TOKYO_18, type: 'photo' },
+      target: PHOTO_URL,
+      ends_at: new Date(TOKYO_18).toISOString(),
+    });
+    expect(report.remaining_ms).toBeGreaterThan(0);
+    expect(report.remaining_ms).toBeLessThanOrEqual(TOKYO_18 - Date.now() + 60_000);
+
+    const list = await namecard(['list', '--json']);
+    expect(list.exitCode).toBe(0);
+    expect(JSON.parse(list.stdout)).toEqual({
+      entries: [
+        expect.objectContaining({
+          id: newer?.id,
+          type: 'photo',
+          stamp_end: TOKYO_18,
+          active: true,
+        }),
+        expect.objectContaining({ id: older?.id, type: 'main', active: false }),
+      ],
+    });
+  });
+
+  it('`status` and `list` say it for people, in local time', async () => {
+    await namecard(['set', 'photo', date, '18:00'], { TZ: 'Asia/Tokyo' });
+    const status = await namecard(['status'], { TZ: 'Asia/Tokyo' });
+    expect(status.stdout).toMatch(
+      new RegExp(
+        `^Active: photo \\(Photographer\\) until ${date} 18:00 Asia/Tokyo \\(UTC\\+09:00\\), .+ left\\nVisitors go to ${PHOTO_URL}$`,
+      ),
+    );
+    const list = await namecard(['list'], { TZ: 'America/New_York' });
+    expect(list.stdout).toMatch(
+      /^\* \d+ {2}photo {2}\S+ 05:00 America\/New_York \(UTC-04:00\) {2}active$/,
+    );
+    expect(list.stdout).toContain(`${date} 05:00`);
+  });
+
+  it('`status` says when nothing is active', async () => {
+    const status = await namecard(['status']);
+    expect(status.exitCode).toBe(0);
+    expect(status.stdout).toBe(`Nothing is active: visitors go to the main site ${MAIN_URL}`);
+    expect(JSON.parse((await namecard(['status', '--json'])).stdout)).toEqual({
+      active: null,
+      target: MAIN_URL,
+      ends_at: null,
+      remaining_ms: null,
+    });
+  });
+
+  it('`list --limit` shows the newest entries only', async () => {
+    for (const time of ['10:00', '11:00', '12:00']) await namecard(['set', 'main', date, time]);
+    const ids = (await rows(emulator)).map((row) => row.id);
+    const list = await namecard(['list', '--limit', '2', '--json']);
+    const entries = (JSON.parse(list.stdout) as { entries: { id: number }[] }).entries;
+    expect(entries.map((entry) => entry.id)).toEqual([ids[2], ids[1]]);
+    const bad = await namecard(['list', '--limit', '0']);
+    expect(bad.exitCode).toBe(2);
+    expect(bad.stderr).toContain('`--limit` must be a whole number from 1 to 1000, got `0`');
+  });
+});
+
+describe('namecard set refuses bad input and inserts nothing', () => {
+  const refused: [string, string[], string, Record<string, string>?][] = [
+    [
+      'an unknown profile',
+      ['set', 'video', date, '18:00'],
+      '`profile` must be main or photo, got `video`',
+    ],
+    [
+      'a date that does not exist',
+      ['set', 'photo', '2030-02-30', '18:00'],
+      '`date` must be YYYY-MM-DD, got `2030-02-30`',
+    ],
+    ['24:00', ['set', 'photo', date, '24:00'], '`time` must be HH:MM (24-hour), got `24:00`'],
+    [
+      'a time in the past',
+      ['set', 'photo', '2020-01-01', '18:00'],
+      '`date` and `time` must be in the future, got `2020-01-01 18:00` in UTC',
+    ],
+    [
+      'a local time skipped by the DST jump',
+      ['set', 'photo', springForwardDate(), '02:30', '--tz', 'America/New_York'],
+      `\`time\` 02:30 does not exist on ${springForwardDate()} in America/New_York (the clocks jump forward)`,
+    ],
+    [
+      'an unknown --tz',
+      ['set', 'photo', date, '18:00', '--tz', 'Mars/Olympus'],
+      '`--tz` must be an IANA time zone such as Asia/Tokyo, got `Mars/Olympus`',
+    ],
+    ['extra arguments', ['set', 'photo', date, '18:00', 'now'], "too many arguments for 'set'"],
+  ];
+
+  it.each(refused)('refuses %s', async (_name, args, message) => {
+    const result = await namecard(args);
+    expect(result.exitCode).toBe(2);
+    expect(result.stderr).toContain(message);
+    expect(result.stdout).toBe('');
+    expect(await rows(emulator)).toEqual([]);
+  });
+
+  it('without a terminal, a missing argument is a usage error naming it (exit 2)', async () => {
+    const result = await namecard(['set', 'photo', date]);
+    expect(result.exitCode).toBe(2);
+    expect(result.stderr).toContain('missing argument `time` (HH:MM, 24-hour)');
+    const none = await namecard(['set']);
+    expect(none.exitCode).toBe(2);
+    expect(none.stderr).toContain(
+      'missing arguments `profile` (main or photo), `date` (YYYY-MM-DD), `time`',
+    );
+    expect(await rows(emulator)).toEqual([]);
+  });
+});
