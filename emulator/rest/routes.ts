@@ -11,6 +11,23 @@ import { buildDelete, buildInsert, buildRead, buildUpdate, type Statement } from
 export const EXPOSED_SCHEMA = 'public';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
+const OBJECT_MEDIA_TYPE = 'application/vnd.pgrst.object+json';
+
+/** `.single()` asks for one object instead of an array (Accept: vnd.pgrst.object+json). */
+function wantsObject(c: Context): boolean {
+  return (c.req.header('accept') ?? '').includes(OBJECT_MEDIA_TYPE);
+}
+
+/** The answer body: the JSON array, or its only element for `.single()`. */
+function renderBody(c: Context, body: string): string {
+  if (!wantsObject(c)) {
+    c.header('Content-Type', JSON_TYPE);
+    return body;
+  }
+  c.header('Content-Type', `${OBJECT_MEDIA_TYPE}; charset=utf-8`);
+  const [only] = JSON.parse(body) as unknown[];
+  return JSON.stringify(only);
+}
 
 interface Outcome {
   body: string;
@@ -53,7 +70,17 @@ export function restRoutes(ctx: ServerContext): Hono {
       return await ctx.db.transaction(async (tx) => {
         await tx.query(PRE_REQUEST, preRequestParams(c, who, `/${name}`));
         const [row] = await tx.query<Outcome>(statement.sql, statement.params);
-        return row ?? { body: '[]', page_count: 0 };
+        const outcome = row ?? { body: '[]', page_count: 0 };
+        // PostgREST rolls a write back too when a single object was asked for.
+        if (wantsObject(c) && outcome.page_count !== 1) {
+          throw new RestError(
+            406,
+            'PGRST116',
+            'Cannot coerce the result to a single JSON object',
+            `The result contains ${outcome.page_count} rows`,
+          );
+        }
+        return outcome;
       });
     } catch (e) {
       if (isDbError(e)) throw fromDbError(e, who.role === ANON_ROLE);
@@ -87,9 +114,9 @@ export function restRoutes(ctx: ServerContext): Hono {
         `An offset of ${offset} was requested, but there are only ${total} rows.`,
       );
     }
-    c.header('Content-Type', JSON_TYPE);
+    const body = renderBody(c, result.body);
     if (c.req.method === 'HEAD') return c.body(null, status);
-    return c.body(result.body, status);
+    return c.body(body, status);
   });
 
   app.post('/:table', async (c) => {
@@ -188,8 +215,7 @@ function mutationResponse(
 ): Response {
   c.header('Content-Range', `*/${counted ? result.page_count : '*'}`);
   if (!representation) return c.body(null, created ? 201 : 204);
-  c.header('Content-Type', JSON_TYPE);
-  return c.body(result.body, created ? 201 : 200);
+  return c.body(renderBody(c, result.body), created ? 201 : 200);
 }
 
 async function readJson(c: Context): Promise<unknown> {

@@ -1,0 +1,286 @@
+import type { SupabaseClient } from '@supabase/supabase-js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RunningEmulator } from '../../emulator/index.js';
+import { DB_KINDS, startTestEmulator } from '../support/emulator.js';
+import { createTestClient } from '../support/supabase.js';
+
+const OWNER = { email: 'owner@example.com', password: 'owner-password-1' };
+const VISITOR = { email: 'visitor@example.com', password: 'visitor-password-1' };
+const HOUR = 3_600_000;
+
+describe.each(DB_KINDS)('PostgREST subset and RLS over %s', (kind) => {
+  let emulator: RunningEmulator;
+  let anon: SupabaseClient;
+  let owner: SupabaseClient;
+  let ownerId: string;
+  let visitor: SupabaseClient;
+  const rowCount = async () =>
+    Number((await emulator.query<{ n: number }>('select count(*) as n from public.namecard'))[0]!.n);
+
+  beforeAll(async () => {
+    emulator = await startTestEmulator(kind, { owner: OWNER });
+    await emulator.createUser(VISITOR.email, VISITOR.password);
+    anon = createTestClient(emulator.url, emulator.anonKey);
+    owner = createTestClient(emulator.url, emulator.anonKey);
+    visitor = createTestClient(emulator.url, emulator.anonKey);
+    const signedIn = await owner.auth.signInWithPassword(OWNER);
+    ownerId = signedIn.data.user!.id;
+    expect((await visitor.auth.signInWithPassword(VISITOR)).error).toBeNull();
+  });
+  afterAll(() => emulator?.stop());
+
+  describe('insert', () => {
+    it('refuses an anonymous insert with 401 and 42501', async () => {
+      const { error, status, data } = await anon
+        .from('namecard')
+        .insert({ stamp_end: Date.now() + HOUR, type: 'photo' })
+        .select();
+      expect(status).toBe(401);
+      expect(data).toBeNull();
+      expect(error).toMatchObject({ code: '42501', message: 'permission denied for table namecard' });
+    });
+
+    it('refuses a signed-in non-owner with 403 and the RLS message', async () => {
+      const before = await rowCount();
+      const { error, status } = await visitor
+        .from('namecard')
+        .insert({ stamp_end: Date.now() + HOUR, type: 'photo' })
+        .select();
+      expect(status).toBe(403);
+      expect(error).toMatchObject({
+        code: '42501',
+        message: 'new row violates row-level security policy for table "namecard"',
+        details: null,
+        hint: null,
+      });
+      expect(await rowCount()).toBe(before);
+    });
+
+    it('lets the owner insert: 201 with the stored row, created_by = the owner', async () => {
+      const stamp_end = Date.now() + HOUR;
+      const { data, error, status } = await owner
+        .from('namecard')
+        .insert({ stamp_end, type: 'photo' })
+        .select()
+        .single();
+      expect(error).toBeNull();
+      expect(status).toBe(201);
+      expect(data).toMatchObject({ stamp_end, type: 'photo', created_by: ownerId });
+      expect(typeof data!.id).toBe('number');
+      expect(Date.parse(data!.created_at)).not.toBeNaN();
+      const stored = await emulator.query('select stamp_end, type, created_by from public.namecard where id = $1', [data!.id]);
+      expect(stored).toEqual([{ stamp_end, type: 'photo', created_by: ownerId }]);
+    });
+
+    it('answers 201 with an empty body for return=minimal', async () => {
+      const { error, status, data } = await owner.from('namecard').insert({ stamp_end: Date.now() + HOUR, type: 'main' });
+      expect(error).toBeNull();
+      expect(status).toBe(201);
+      expect(data).toBeNull();
+    });
+
+    it('rejects a type outside main|photo with 400 23514', async () => {
+      const { error, status } = await owner.from('namecard').insert({ stamp_end: Date.now() + HOUR, type: 'video' });
+      expect(status).toBe(400);
+      expect(error?.code).toBe('23514');
+    });
+
+    it('rejects a missing stamp_end with 400 23502', async () => {
+      const { error, status } = await owner.from('namecard').insert({ type: 'main' });
+      expect(status).toBe(400);
+      expect(error?.code).toBe('23502');
+    });
+
+    it('rejects an unknown column with 400 PGRST204', async () => {
+      const { error, status } = await owner
+        .from('namecard')
+        .insert({ stamp_end: Date.now() + HOUR, type: 'main', colour: 'red' });
+      expect(status).toBe(400);
+      expect(error).toMatchObject({
+        code: 'PGRST204',
+        message: "Could not find the 'colour' column of 'namecard' in the schema cache",
+      });
+    });
+
+    it('does not let the owner choose created_by', async () => {
+      const { error, status } = await owner
+        .from('namecard')
+        .insert({ stamp_end: Date.now() + HOUR, type: 'main', created_by: ownerId });
+      expect(status).toBe(403);
+      expect(error?.code).toBe('42501');
+    });
+  });
+
+  describe('read', () => {
+    it('finds the newest active entry with the server-side filter, order and limit', async () => {
+      const now = Date.now();
+      await emulator.query('truncate public.namecard');
+      await emulator.query(
+        `insert into public.namecard (stamp_end, type) values ($1, 'photo'), ($2, 'main'), ($3, 'photo'), ($4, 'main')`,
+        [now + HOUR, now + 2 * HOUR, now - HOUR, now - 2 * HOUR],
+      );
+      const { data, error, status } = await anon
+        .from('namecard')
+        .select('*')
+        .gt('stamp_end', now)
+        .order('id', { ascending: false })
+        .limit(1);
+      expect(error).toBeNull();
+      expect(status).toBe(200);
+      expect(data).toHaveLength(1);
+      expect(data![0]).toMatchObject({ stamp_end: now + 2 * HOUR, type: 'main' });
+    });
+
+    it('returns an empty array when no entry is active', async () => {
+      const { data, error } = await anon
+        .from('namecard')
+        .select('*')
+        .gt('stamp_end', Date.now() + 10 * HOUR)
+        .order('id', { ascending: false })
+        .limit(1);
+      expect(error).toBeNull();
+      expect(data).toEqual([]);
+    });
+
+    it('applies eq, neq, gte, lte, in and is filters together', async () => {
+      const { data, error } = await anon
+        .from('namecard')
+        .select('type')
+        .in('type', ['main', 'photo'])
+        .neq('type', 'photo')
+        .eq('type', 'main')
+        .gte('stamp_end', 1)
+        .lte('stamp_end', Date.now() + 100 * HOUR)
+        .is('created_by', null)
+        .order('stamp_end', { ascending: true });
+      expect(error).toBeNull();
+      expect(data).toEqual([{ type: 'main' }, { type: 'main' }]);
+    });
+
+    it('sends Content-Range and, with count=exact, the total and 206 for a partial page', async () => {
+      const res = await fetch(`${emulator.url}/rest/v1/namecard?select=id&order=id.asc&limit=2`, {
+        headers: { apikey: emulator.anonKey, prefer: 'count=exact' },
+      });
+      expect(res.status).toBe(206);
+      expect(res.headers.get('content-range')).toBe('0-1/4');
+      expect(res.headers.get('content-type')).toBe('application/json; charset=utf-8');
+
+      const { count, data } = await anon.from('namecard').select('*', { count: 'exact' }).range(1, 2);
+      expect(count).toBe(4);
+      expect(data).toHaveLength(2);
+
+      const plain = await fetch(`${emulator.url}/rest/v1/namecard?select=id&limit=1`, {
+        headers: { apikey: emulator.anonKey },
+      });
+      expect(plain.status).toBe(200);
+      expect(plain.headers.get('content-range')).toBe('0-0/*');
+
+      const empty = await fetch(`${emulator.url}/rest/v1/namecard?id=eq.-1`, { headers: { apikey: emulator.anonKey } });
+      expect(empty.headers.get('content-range')).toBe('*/*');
+      expect(await empty.json()).toEqual([]);
+    });
+
+    it('answers 404 PGRST205 for an unknown table', async () => {
+      const { error, status } = await anon.from('no_such_table').select('*');
+      expect(status).toBe(404);
+      expect(error).toMatchObject({
+        code: 'PGRST205',
+        message: "Could not find the table 'public.no_such_table' in the schema cache",
+      });
+    });
+
+    it('does not expose tables outside the public schema', async () => {
+      const { status, error } = await anon.from('namecard_owner').select('*');
+      expect(status).toBe(404);
+      expect(error?.code).toBe('PGRST205');
+    });
+
+    it('answers 400 PGRST100 for a filter that does not parse', async () => {
+      const res = await fetch(`${emulator.url}/rest/v1/namecard?stamp_end=greater.5`, {
+        headers: { apikey: emulator.anonKey },
+      });
+      expect(res.status).toBe(400);
+      const body = await res.json();
+      expect(body.code).toBe('PGRST100');
+      expect(body.message).toMatch(/^"failed to parse filter \(greater\.5\)"/);
+      expect(body).toHaveProperty('details');
+      expect(body).toHaveProperty('hint', null);
+    });
+
+    it('answers 400 42703 for an unknown column', async () => {
+      const { status, error } = await anon.from('namecard').select('colour');
+      expect(status).toBe(400);
+      expect(error).toMatchObject({ code: '42703', message: 'column namecard.colour does not exist' });
+    });
+
+    it('answers 401 PGRST301 for a token that is not a JWT', async () => {
+      const res = await fetch(`${emulator.url}/rest/v1/namecard`, {
+        headers: { apikey: emulator.anonKey, authorization: 'Bearer not-a-jwt' },
+      });
+      expect(res.status).toBe(401);
+      expect((await res.json()).code).toBe('PGRST301');
+    });
+  });
+
+  describe('no update or delete through the API', () => {
+    it('refuses update and delete by the owner, and the rows stay', async () => {
+      const before = await emulator.query('select id, type from public.namecard order by id');
+      const updated = await owner.from('namecard').update({ type: 'photo' }).gt('id', 0).select();
+      expect(updated.status).toBe(403);
+      expect(updated.error?.code).toBe('42501');
+      const deleted = await owner.from('namecard').delete().gt('id', 0);
+      expect(deleted.status).toBe(403);
+      expect(deleted.error?.code).toBe('42501');
+      expect(await emulator.query('select id, type from public.namecard order by id')).toEqual(before);
+    });
+
+    it('refuses update and delete by anon with 401, and the rows stay', async () => {
+      const before = await rowCount();
+      expect((await anon.from('namecard').update({ type: 'photo' }).gt('id', 0)).status).toBe(401);
+      expect((await anon.from('namecard').delete().gt('id', 0)).status).toBe(401);
+      expect(await rowCount()).toBe(before);
+    });
+  });
+
+  describe('gateway', () => {
+    it('answers 401 "No API key found in request" without an apikey', async () => {
+      for (const path of ['/rest/v1/namecard', '/auth/v1/settings']) {
+        const res = await fetch(`${emulator.url}${path}`);
+        expect(res.status).toBe(401);
+        expect(await res.json()).toMatchObject({ message: 'No API key found in request' });
+      }
+    });
+
+    it('answers 401 "Invalid API key" for a wrong apikey', async () => {
+      const res = await fetch(`${emulator.url}/rest/v1/namecard`, { headers: { apikey: 'nope' } });
+      expect(res.status).toBe(401);
+      expect(await res.json()).toMatchObject({ message: 'Invalid API key' });
+    });
+
+    it('accepts the apikey as a query parameter', async () => {
+      const res = await fetch(`${emulator.url}/rest/v1/namecard?select=id&apikey=${emulator.anonKey}`);
+      expect(res.status).toBe(200);
+    });
+
+    it('answers a CORS preflight from another origin with the headers supabase-js sends', async () => {
+      const res = await fetch(`${emulator.url}/rest/v1/namecard`, {
+        method: 'OPTIONS',
+        headers: {
+          origin: 'http://localhost:5173',
+          'access-control-request-method': 'POST',
+          'access-control-request-headers': 'apikey,authorization,content-type,prefer,x-client-info',
+        },
+      });
+      expect(res.status).toBeLessThan(300);
+      expect(res.headers.get('access-control-allow-origin')).toBe('http://localhost:5173');
+      const allowed = res.headers.get('access-control-allow-headers')!.toLowerCase();
+      for (const h of ['apikey', 'authorization', 'content-type', 'prefer', 'x-client-info', 'x-supabase-api-version', 'range', 'accept-profile', 'content-profile']) {
+        expect(allowed).toContain(h);
+      }
+      const get = await fetch(`${emulator.url}/rest/v1/namecard?limit=1`, {
+        headers: { origin: 'http://localhost:5173', apikey: emulator.anonKey },
+      });
+      expect(get.headers.get('access-control-expose-headers')).toMatch(/Content-Range/i);
+    });
+  });
+});
