@@ -26,6 +26,21 @@ export class SessionError extends NamecardError {
   }
 }
 
+/**
+ * "You are not signed in", saying so when the stored session is for another API URL.
+ *
+ * @param apiUrl the API URL in use
+ * @param storedUrl the API URL of the stored session, if there is one
+ */
+export function signedOut(apiUrl: string, storedUrl?: string): SessionError {
+  return new SessionError(
+    'signed_out',
+    storedUrl && storedUrl !== apiUrl
+      ? `You are not signed in to ${apiUrl} (the stored session is for ${storedUrl}): run \`namecard login\``
+      : 'You are not signed in: run `namecard login`',
+  );
+}
+
 /** The message and exit code for any error; messages never contain a secret. */
 function describe(error: unknown): { message?: string; hint?: string; code: number } {
   if (error instanceof CommanderError) {

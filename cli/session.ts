@@ -3,7 +3,7 @@ import Conf from 'conf';
 import type { AuthError, Session } from '@supabase/supabase-js';
 import type { NamecardConfig, RawSettings } from '../shared/config.js';
 import { ApiError } from '../shared/errors.js';
-import { SessionError } from './errors.js';
+import { SessionError, signedOut } from './errors.js';
 import { ciCredentials, configDir, type StoredSession, type StoredState } from './settings.js';
 import { connect, type Connection } from './connect.js';
 
@@ -79,17 +79,6 @@ export function currentSession(store: Conf<StoredState>, config: NamecardConfig)
   return stored && stored.api_url === config.supabaseUrl ? stored : undefined;
 }
 
-/** "You are not signed in", saying so when the stored session is for another API URL. */
-export function signedOut(config: NamecardConfig, stored?: StoredSession): SessionError {
-  const other = stored && stored.api_url !== config.supabaseUrl ? stored.api_url : undefined;
-  return new SessionError(
-    'signed_out',
-    other
-      ? `You are not signed in to ${config.supabaseUrl} (the stored session is for ${other}): run \`namecard login\``
-      : 'You are not signed in: run `namecard login`',
-  );
-}
-
 /**
  * Exchanges the stored refresh token for a fresh session and saves the rotated refresh token
  * at once, so the next run starts from it.
@@ -137,7 +126,7 @@ export async function requireOwner(
   }
   const store = openStore(env);
   const stored = currentSession(store, config);
-  if (!stored) throw signedOut(config, store.get('session'));
+  if (!stored) throw signedOut(config.supabaseUrl, store.get('session')?.api_url);
   const { client, transport, session } = await restore(store, config, stored);
   return { client, transport, email: session.user.email ?? stored.email, via: 'stored' };
 }

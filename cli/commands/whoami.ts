@@ -1,5 +1,5 @@
 import { Command } from 'commander';
-import { SessionError } from '../errors.js';
+import { signedOut } from '../errors.js';
 import { out, print } from '../output.js';
 import { ciCredentials, readStoredState, resolveConfig } from '../settings.js';
 
@@ -15,12 +15,7 @@ export const whoamiCommand = new Command('whoami')
     }
     const session = stored.session;
     if (!session || session.api_url !== config.supabaseUrl) {
-      throw new SessionError(
-        'signed_out',
-        session
-          ? `You are not signed in to ${config.supabaseUrl} (the stored session is for ${session.api_url})`
-          : 'You are not signed in',
-      );
+      throw signedOut(config.supabaseUrl, session?.api_url);
     }
     print(`${out.bold(session.email)} at ${session.api_url}`);
   });

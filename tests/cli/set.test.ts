@@ -158,6 +158,21 @@ describe('namecard set', () => {
   });
 });
 
+describe('namecard set as a user who is not an owner', () => {
+  it("prints the server's message (RLS) and inserts nothing", async () => {
+    await emulator.createUser('guest@example.com', 'guest password', { owner: false });
+    const result = await namecard(['set', 'photo', date, '18:00'], {
+      NAMECARD_EMAIL: 'guest@example.com',
+      NAMECARD_PASSWORD: 'guest password',
+    });
+    expect(result.exitCode).toBe(1);
+    expect(result.stderr).toBe(
+      'error: new row violates row-level security policy for table "namecard"',
+    );
+    expect(await rows(emulator)).toEqual([]);
+  });
+});
+
 describe('namecard set refuses bad input and inserts nothing', () => {
   const refused: [string, string[], string, Record<string, string>?][] = [
     [
