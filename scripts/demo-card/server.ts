@@ -40,14 +40,21 @@ const PHOTO_PAGE = page(
  * says "Photo profile"; anything else is a 404.
  *
  * @param options.photoPath the photo sub-path, as in `NAMECARD_PHOTO_PATH`
+ * @param options.onRequest called with each request's path as it arrives (tests time visits)
  * @returns the server; its `url` is the main card site to build the site with
  */
 export async function startDemoCards(
-  options: { host?: string; port?: number; photoPath?: string } = {},
+  options: {
+    host?: string;
+    port?: number;
+    photoPath?: string;
+    onRequest?: (path: string) => void;
+  } = {},
 ): Promise<RunningServer> {
   let photoPathname = '/photo';
   const server = await listen((req, res) => {
     const path = new URL(req.url ?? '/', 'http://localhost').pathname.replace(/(.)\/$/, '$1');
+    options.onRequest?.(path);
     const body = path === '/' ? MAIN_PAGE : path === photoPathname ? PHOTO_PAGE : undefined;
     res
       .writeHead(body ? 200 : 404, { 'Content-Type': 'text/html; charset=utf-8' })

@@ -66,9 +66,23 @@ export async function buildAndServeSite(
   }
 }
 
-/** The demo card pages on a free port: `/` says "Main profile", `/photo` "Photo profile". */
-export function startCards(): Promise<RunningServer> {
-  return startDemoCards({ port: 0 });
+/** A request that reached the demo card pages: its path and when it arrived (epoch ms). */
+export interface Visit {
+  path: string;
+  at: number;
+}
+
+/**
+ * The demo card pages on a free port: `/` says "Main profile", `/photo` "Photo profile".
+ * `visits` records every request as it arrives, in this machine's clock.
+ */
+export async function startCards(): Promise<RunningServer & { visits: Visit[] }> {
+  const visits: Visit[] = [];
+  const server = await startDemoCards({
+    port: 0,
+    onRequest: (path) => visits.push({ path, at: performance.timeOrigin + performance.now() }),
+  });
+  return { ...server, visits };
 }
 
 /** A backend that accepts connections and never answers a byte. */
