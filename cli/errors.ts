@@ -85,8 +85,15 @@ export function handleError(error: unknown): number {
   }
   if (hint) process.stderr.write(`${err.dim(hint)}\n`);
   if (process.env.NAMECARD_DEBUG === '1' && error instanceof Error && message !== undefined) {
-    process.stderr.write(`${error.stack ?? ''}\n`);
-    if (error.cause !== undefined) process.stderr.write(`cause: ${String(error.cause)}\n`);
+    process.stderr.write(`${error.stack ?? String(error)}\n`);
+    // The chain of causes, e.g. "fetch failed" ← "connect ECONNREFUSED 127.0.0.1:54321".
+    let cause = error.cause;
+    for (let depth = 0; cause !== undefined && depth < 5; depth++) {
+      process.stderr.write(
+        `cause: ${cause instanceof Error ? (cause.stack ?? String(cause)) : String(cause)}\n`,
+      );
+      cause = cause instanceof Error ? cause.cause : undefined;
+    }
   }
   return code;
 }
