@@ -36,9 +36,12 @@ export function createTransport(baseUrl: string, timeoutMs = REQUEST_TIMEOUT_MS)
       return await fetch(input, { ...init, signal });
     } catch (error) {
       if (init?.signal?.aborted) throw error;
+      // A data write that timed out may have been stored: the error says so (an entry).
       const method = (init?.method ?? 'GET').toUpperCase();
+      const url = input instanceof Request ? input.url : String(input);
+      const write = url.includes('/rest/v1/') && method !== 'GET' && method !== 'HEAD';
       failure = timer.aborted
-        ? new TimeoutError(baseUrl, timeoutMs, method !== 'GET' && method !== 'HEAD')
+        ? new TimeoutError(baseUrl, timeoutMs, write)
         : new NetworkError(baseUrl, error);
       // Status 599 is outside what either library retries (auth-js: 502-504, postgrest-js:
       // 503, 520); the guard replaces whatever error they build from it with `failure`.
