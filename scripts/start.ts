@@ -123,8 +123,10 @@ async function shutdown(signal: string): Promise<void> {
   await stopAll();
   process.exit(0);
 }
-process.once('SIGINT', () => void shutdown('SIGINT'));
-process.once('SIGTERM', () => void shutdown('SIGTERM'));
+// `on`, not `once`: in a terminal Ctrl+C reaches this process both directly and relayed by
+// tsx; a repeated signal must not kill it while the database is being closed.
+process.on('SIGINT', () => void shutdown('SIGINT'));
+process.on('SIGTERM', () => void shutdown('SIGTERM'));
 
 main().catch(async (error: unknown) => {
   console.error(pc.red(describeError(error)));

@@ -152,6 +152,8 @@ describe('the owner signs in, sets the card and logs out', () => {
       `Photographer until ${date} 18:00 Asia/Tokyo`,
     );
     await screenshot(page, 'manage');
+    await page.setViewportSize({ width: 390, height: 844 });
+    await screenshot(page, 'manage-phone');
   });
 
   test('an insert the server refuses shows the server error in the status line', async () => {

@@ -133,6 +133,21 @@ describe('the built site on a plain static file server', () => {
     expect(gzipped).toBeLessThan(10 * 1024);
   });
 
+  test("one React is bundled: the Auth UI runs on the app's React 19, not its own 18", async () => {
+    const { readdir } = await import('node:fs/promises');
+    const assets = (await readdir(join(site.dir, 'assets'))).filter((f) => f.endsWith('.js'));
+    const withReact: string[] = [];
+    for (const file of assets) {
+      const code = await readFile(join(site.dir, 'assets', file), 'utf8');
+      // React 18 keeps its internals under this name; React 19 renamed them.
+      expect(code, file).not.toContain('__SECRET_INTERNALS_DO_NOT_USE_OR_YOU_WILL_BE_FIRED');
+      if (code.includes('__CLIENT_INTERNALS_DO_NOT_USE_OR_WARN_USERS_THEY_CANNOT_UPGRADE')) {
+        withReact.push(file);
+      }
+    }
+    expect(withReact).toHaveLength(1);
+  });
+
   test('no secret from the environment reaches the built files', async () => {
     const { readdir } = await import('node:fs/promises');
     const files = await readdir(site.dir, { recursive: true, withFileTypes: true });
