@@ -1,0 +1,135 @@
+// Measurement 3: wall time of the `namecard` CLI next to bare Node, in the same run. Each
+// round spawns every command once (in rotated order); figures are medians over rounds.
+import { execFile, spawn } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { track } from './cleanup.js';
+import type { DbKind } from './emulator.js';
+import type { Fleet } from './fleet.js';
+import { median, msSince } from './stats.js';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const CLI = path.join(ROOT, 'dist/cli/index.js');
+
+export interface CliSettings {
+  rounds: number;
+  warmup: number;
+}
+
+export interface CliCommandFigures {
+  name: 'node -e 0' | '--version' | 'status' | 'set';
+  args: string[];
+  /** Median wall time, ms. */
+  ms: number;
+  samples: number[];
+  /** Median ÷ bare Node's median. */
+  ratio: number;
+  failures: number;
+}
+
+export interface CliResult {
+  db: DbKind;
+  commands: CliCommandFigures[];
+}
+
+/** `npm run build:cli` (tsc), so the measured dist/cli matches the sources. */
+export async function buildCli(): Promise<void> {
+  await promisify(execFile)('npm', ['run', '--silent', 'build:cli'], { cwd: ROOT });
+}
+
+/** Spawns `node …args` and returns its wall time in ms, or throws on a non-zero exit. */
+function timedRun(args: string[], env: NodeJS.ProcessEnv): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const start = process.hrtime.bigint();
+    const child = spawn(process.execPath, args, {
+      cwd: ROOT,
+      env,
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.on('error', reject);
+    child.on('exit', (code) => {
+      const ms = msSince(start);
+      if (code === 0) resolve(ms);
+      else
+        reject(new Error(`node ${args.join(' ')} exited ${code}: ${stderr.trim().slice(0, 500)}`));
+    });
+  });
+}
+
+/** Tomorrow in the local time zone as YYYY-MM-DD. */
+function tomorrow(): string {
+  const d = new Date(Date.now() + 24 * 3_600_000);
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`;
+}
+
+export async function measureCli(
+  fleet: Fleet,
+  settings: CliSettings,
+  log: (line: string) => void,
+): Promise<CliResult> {
+  // Its own emulator: `set` inserts a row per run, which the lookup tables must not get.
+  const table = await fleet.table(1000, '-cli');
+  const email = 'bench-owner@example.com';
+  const password = 'bench-password-1234';
+  await table.emulator.createUser(email, password, true);
+  const configDir = await mkdtemp(path.join(tmpdir(), 'namecard-bench-cli-'));
+  track(`temp dir ${configDir}`, () => rm(configDir, { recursive: true, force: true }));
+
+  // Only what the CLI reads, plus PATH and HOME: no stray settings from the caller's shell.
+  const env: NodeJS.ProcessEnv = {
+    PATH: process.env.PATH,
+    HOME: process.env.HOME,
+    TZ: process.env.TZ,
+    NO_COLOR: '1',
+    SUPABASE_URL: table.emulator.url,
+    SUPABASE_ANON_KEY: table.emulator.anonKey,
+    NAMECARD_CONFIG_DIR: configDir,
+  };
+  const ci = { ...env, NAMECARD_EMAIL: email, NAMECARD_PASSWORD: password };
+  const commands: { name: CliCommandFigures['name']; args: string[]; env: NodeJS.ProcessEnv }[] = [
+    { name: 'node -e 0', args: ['-e', '0'], env },
+    { name: '--version', args: [CLI, '--version'], env },
+    { name: 'status', args: [CLI, 'status'], env },
+    { name: 'set', args: [CLI, 'set', 'photo', tomorrow(), '18:00'], env: ci },
+  ];
+
+  const samples = new Map(commands.map((c) => [c.name, [] as number[]]));
+  const failures = new Map(commands.map((c) => [c.name, 0]));
+  for (let round = -settings.warmup; round < settings.rounds; round++) {
+    for (let i = 0; i < commands.length; i++) {
+      const command = commands[(i + Math.max(0, round)) % commands.length];
+      if (!command) continue;
+      try {
+        const ms = await timedRun(command.args, command.env);
+        if (round >= 0) samples.get(command.name)?.push(ms);
+      } catch (error) {
+        failures.set(command.name, (failures.get(command.name) ?? 0) + 1);
+        if (failures.get(command.name) === 1) log(`${fleet.db} cli: ${String(error)}`);
+      }
+    }
+  }
+
+  const bare = median(samples.get('node -e 0') ?? []);
+  const figures = commands.map((c): CliCommandFigures => {
+    const s = samples.get(c.name) ?? [];
+    const ms = median(s);
+    return {
+      name: c.name,
+      args: c.args.map((a) => (a === CLI ? 'dist/cli/index.js' : a)),
+      ms,
+      samples: s,
+      ratio: ms / bare,
+      failures: failures.get(c.name) ?? 0,
+    };
+  });
+  for (const f of figures) {
+    log(`${fleet.db} cli ${f.name.padEnd(10)} ${f.ms.toFixed(1)} ms (${f.ratio.toFixed(2)}× node)`);
+  }
+  return { db: fleet.db, commands: figures };
+}

@@ -1,0 +1,84 @@
+// Command-line options of `npm run bench`.
+import type { DbKind } from './emulator.js';
+
+export const SECTIONS = ['lookup', 'page', 'cli', 'load'] as const;
+export type Section = (typeof SECTIONS)[number];
+
+export interface BenchOptions {
+  quick: boolean;
+  only: Section[];
+  dbs: DbKind[];
+}
+
+export const USAGE = `Usage: npm run bench -- [--quick] [--only lookup|page|cli|load[,…]] [--db postgres|pglite]
+
+  --quick        smoke run: smaller tables (10^3, 10^4), fewer rounds, 3 s of load
+  --only LIST    run only these measurements (comma-separated or repeated)
+  --db KIND      run on one database only (default: both)
+
+Environment: BENCH_DATABASE_URL or DATABASE_URL names a PostgreSQL server to use instead
+of starting one; BENCH_CHROMIUM another Chromium binary (default /usr/bin/chromium).
+A full run (no --quick, --only or --db) writes bench/results/latest.json, a dated copy and
+bench/results/lookup.svg; any other run writes under bench/results/partial/.`;
+
+export class UsageError extends Error {}
+
+/**
+ * Parses the arguments after `npm run bench --`.
+ * @throws UsageError naming the bad argument
+ */
+export function parseOptions(argv: string[]): BenchOptions | 'help' {
+  const options: BenchOptions = { quick: false, only: [], dbs: [] };
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i] ?? '';
+    const [flag, inline] = arg.startsWith('--') && arg.includes('=') ? arg.split('=', 2) : [arg];
+    const value = () => {
+      const v = inline ?? argv[++i];
+      if (v === undefined || v === '') throw new UsageError(`\`${flag}\` needs a value`);
+      return v;
+    };
+    if (flag === '--help' || flag === '-h') return 'help';
+    else if (flag === '--quick') options.quick = true;
+    else if (flag === '--only') {
+      for (const name of value().split(',')) {
+        if (!(SECTIONS as readonly string[]).includes(name)) {
+          throw new UsageError(`\`--only\` must be one of ${SECTIONS.join(', ')}, got \`${name}\``);
+        }
+        options.only.push(name as Section);
+      }
+    } else if (flag === '--db') {
+      const db = value();
+      if (db !== 'postgres' && db !== 'pglite') {
+        throw new UsageError(`\`--db\` must be postgres or pglite, got \`${db}\``);
+      }
+      options.dbs.push(db);
+    } else throw new UsageError(`unknown argument \`${arg}\``);
+  }
+  if (options.only.length === 0) options.only = [...SECTIONS];
+  if (options.dbs.length === 0) options.dbs = ['postgres', 'pglite'];
+  return options;
+}
+
+/** Whether this run is the full benchmark (its results replace latest.json). */
+export function isFullRun(options: BenchOptions): boolean {
+  return !options.quick && options.only.length === SECTIONS.length && options.dbs.length === 2;
+}
+
+/** Sizes, rounds and durations of each measurement. */
+export function settingsFor(quick: boolean) {
+  return quick
+    ? {
+        lookup: { sizes: [1e3, 1e4], rounds: 3, requestsPerRound: 100, warmup: 50 },
+        page: { goSizes: [1e3, 1e4], baselineSize: 1e4, rounds: 3, warmup: 1 },
+        cli: { rounds: 5, warmup: 1 },
+        load: { rows: 1e4, connections: 50, seconds: 3, runs: 1 },
+      }
+    : {
+        lookup: { sizes: [1e3, 1e5, 1e6], rounds: 7, requestsPerRound: 300, warmup: 200 },
+        page: { goSizes: [1e3, 1e6], baselineSize: 1e4, rounds: 15, warmup: 2 },
+        cli: { rounds: 15, warmup: 2 },
+        load: { rows: 1e6, connections: 50, seconds: 10, runs: 3 },
+      };
+}
+
+export type BenchSettings = ReturnType<typeof settingsFor>;

@@ -1,0 +1,245 @@
+// Turns the figures into what people read: the goals table (Markdown, stdout), the detail
+// tables, the JSON under bench/results/, and the lookup chart (SVG).
+import { mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { CliResult } from './cli.js';
+import type { DbKind } from './emulator.js';
+import type { LoadResult } from './load.js';
+import type { LookupResult } from './lookup.js';
+import type { Machine } from './machine.js';
+import type { PageResult } from './page.js';
+import { lineChart, type Series } from './svg.js';
+
+export interface BenchResults {
+  date: string;
+  quick: boolean;
+  machine: Machine;
+  settings: unknown;
+  lookup: LookupResult[];
+  page: PageResult[];
+  cli: CliResult[];
+  load: LoadResult[];
+}
+
+export interface Goal {
+  goal: string;
+  db: DbKind | 'both';
+  measured: string;
+  met: boolean;
+}
+
+const x = (n: number) => `${n.toFixed(2)}×`;
+const ms = (n: number) => `${n < 10 ? n.toFixed(2) : n.toFixed(1)} ms`;
+const rows = (n: number) => `10^${Math.round(Math.log10(n))}`;
+
+/** Every goal of issue 5 that this run measured, with its figure and verdict. */
+export function goals(r: BenchResults): Goal[] {
+  const out: Goal[] = [];
+  for (const l of r.lookup) {
+    for (const active of [false, true]) {
+      const pts = l.points.filter((p) => p.active === active);
+      const a = pts[0];
+      const b = pts[pts.length - 1];
+      if (!a || !b) continue;
+      const ratio = b.p50 / a.p50;
+      out.push({
+        goal: `Lookup p50 at ${rows(b.rows)} ≤ 1.5× p50 at ${rows(a.rows)} (${active ? 'active entry' : 'none active'})`,
+        db: l.db,
+        measured: `${x(ratio)} (${ms(a.p50)} → ${ms(b.p50)})`,
+        met: ratio <= 1.5 && pts.every((p) => p.errors === 0),
+      });
+    }
+  }
+  const goPages = r.page.flatMap((p) => p.pages.filter((g) => g.page === 'go'));
+  if (goPages.length > 0) {
+    const gz = Math.max(...goPages.map((g) => g.scripts.gzipBytes));
+    const files = goPages[0]?.scripts.count ?? 0;
+    out.push({
+      goal: '/go script < 10 KB gzipped',
+      db: 'both',
+      measured: `${(gz / 1024).toFixed(2)} KB in ${files} files`,
+      met: gz < 10 * 1024,
+    });
+  }
+  for (const p of r.page) {
+    const base = p.pages.find((g) => g.page === 'baseline');
+    const go = p.pages.find((g) => g.page === 'go' && g.rows === base?.rows);
+    out.push({
+      goal: `/go decides ≥ 3× sooner than the baseline (${base ? rows(base.rows) : '?'} rows)`,
+      db: p.db,
+      measured: `${x(p.speedup)} (${go ? ms(go.decisionMs) : '?'} vs ${base ? ms(base.decisionMs) : '?'})`,
+      met: p.speedup >= 3,
+    });
+    const goSorted = p.pages.filter((g) => g.page === 'go').sort((a, b) => a.rows - b.rows);
+    const small = goSorted[0];
+    const large = goSorted[goSorted.length - 1];
+    out.push({
+      goal: `/go decision flat in table size (${large ? rows(large.rows) : '?'} ≤ 1.5× ${small ? rows(small.rows) : '?'})`,
+      db: p.db,
+      measured: `${x(p.flatness)} (${small ? ms(small.decisionMs) : '?'} → ${large ? ms(large.decisionMs) : '?'})`,
+      met: p.flatness <= 1.5,
+    });
+  }
+  for (const c of r.cli) {
+    const version = c.commands.find((k) => k.name === '--version');
+    const status = c.commands.find((k) => k.name === 'status');
+    const bare = c.commands.find((k) => k.name === 'node -e 0');
+    if (version && bare) {
+      out.push({
+        goal: '`namecard --version` ≤ 1.5× `node -e 0`',
+        db: c.db,
+        measured: `${x(version.ratio)} (${ms(version.ms)} vs ${ms(bare.ms)})`,
+        met: version.ratio <= 1.5 && version.failures === 0,
+      });
+    }
+    if (status && bare) {
+      out.push({
+        goal: '`namecard status` ≤ 3× `node -e 0`',
+        db: c.db,
+        measured: `${x(status.ratio)} (${ms(status.ms)} vs ${ms(bare.ms)})`,
+        met: status.ratio <= 3 && status.failures === 0,
+      });
+    }
+  }
+  for (const l of r.load) {
+    out.push({
+      goal: `Lookup under load: 0 errors (${l.connections} connections, ${l.seconds} s, ${rows(l.rows)} rows)`,
+      db: l.db,
+      measured: `${l.errors} errors; ${Math.round(l.requestsPerSecond)} req/s, p99 ${l.p99} ms`,
+      met: l.errors === 0,
+    });
+  }
+  return out;
+}
+
+/** The goals table and the detail tables, as Markdown. */
+export function markdown(r: BenchResults): string {
+  const lines: string[] = [];
+  const m = r.machine;
+  lines.push(
+    `Benchmark ${r.date}${r.quick ? ' (--quick)' : ''} on ${m.cpu}, ${m.cores} cores, ${m.memoryGiB} GiB, ${m.os}; Node ${m.node}` +
+      `${m.postgres ? `; PostgreSQL ${m.postgres}` : ''}${m.pglite ? `; PGlite ${m.pglite}` : ''}${m.chromium ? `; Chromium ${m.chromium}` : ''}` +
+      `; load average ${m.loadAverage.start.toFixed(2)} → ${m.loadAverage.end?.toFixed(2) ?? '?'}.`,
+    '',
+    '| goal | db | measured | met? |',
+    '|---|---|---|---|',
+    ...goals(r).map((g) => `| ${g.goal} | ${g.db} | ${g.measured} | ${g.met ? 'yes' : '**no**'} |`),
+  );
+  if (r.lookup.length > 0) {
+    lines.push(
+      '',
+      'Lookup through the REST API (sequential requests after warm-up; medians of per-round p50/p99):',
+      '',
+      '| db | case | rows | p50 | p99 | plan (EXPLAIN ANALYZE) |',
+      '|---|---|---:|---:|---:|---|',
+    );
+    for (const l of r.lookup) {
+      for (const p of l.points) {
+        const node = /->\s+(.*?) on namecard/.exec(p.plan.text)?.[1] ?? '?';
+        lines.push(
+          `| ${l.db} | ${p.active ? 'active entry' : 'none active'} | ${p.rows.toLocaleString('en-US')} | ${ms(p.p50)} | ${ms(p.p99)} | ${node}, ${p.plan.executionMs} ms |`,
+        );
+      }
+    }
+  }
+  if (r.page.length > 0) {
+    lines.push(
+      '',
+      'Visitor page in headless Chromium (fresh context per load; median navigation start → redirect decision):',
+      '',
+      '| db | page | rows | decision | scripts (gzipped) | API requests |',
+      '|---|---|---:|---:|---:|---:|',
+    );
+    for (const p of r.page) {
+      for (const g of p.pages) {
+        lines.push(
+          `| ${p.db} | ${g.page === 'go' ? '/go' : 'baseline'} | ${g.rows.toLocaleString('en-US')} | ${ms(g.decisionMs)} | ${(g.scripts.gzipBytes / 1024).toFixed(2)} KB (${g.scripts.count} files) | ${g.apiRequests} |`,
+        );
+      }
+    }
+  }
+  if (r.cli.length > 0) {
+    lines.push(
+      '',
+      'CLI wall time (median of interleaved runs):',
+      '',
+      '| db | command | wall time | ÷ node -e 0 |',
+      '|---|---|---:|---:|',
+    );
+    for (const c of r.cli) {
+      for (const k of c.commands) {
+        lines.push(
+          `| ${c.db} | \`${k.name === 'node -e 0' ? 'node -e 0' : `namecard ${k.args.slice(1).join(' ')}`}\` | ${ms(k.ms)} | ${x(k.ratio)} |`,
+        );
+      }
+    }
+  }
+  if (r.load.length > 0) {
+    lines.push(
+      '',
+      'Emulator under load (autocannon, median over runs; errors summed):',
+      '',
+      '| db | rows | connections × s | req/s | p50 | p99 | errors |',
+      '|---|---:|---|---:|---:|---:|---:|',
+    );
+    for (const l of r.load) {
+      lines.push(
+        `| ${l.db} | ${l.rows.toLocaleString('en-US')} | ${l.connections} × ${l.seconds} s × ${l.runs.length} | ${Math.round(l.requestsPerSecond)} | ${l.p50} ms | ${l.p99} ms | ${l.errors} (non-2xx ${l.non2xx}, socket ${l.socketErrors}, time-outs ${l.timeouts}) |`,
+      );
+    }
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+const COLORS: Record<DbKind, { none: string; active: string }> = {
+  postgres: { none: '#1f5fbf', active: '#6fa3ef' },
+  pglite: { none: '#c2410c', active: '#f59e0b' },
+};
+
+/** The lookup chart: p50 (solid) and p99 (dashed) against rows, per database and case. */
+export function lookupChart(r: BenchResults): string {
+  const series: Series[] = [];
+  for (const l of r.lookup) {
+    for (const active of [false, true]) {
+      const pts = l.points.filter((p) => p.active === active);
+      for (const stat of ['p50', 'p99'] as const) {
+        series.push({
+          label: `${l.db} ${active ? 'active' : 'none active'} ${stat}`,
+          color: COLORS[l.db][active ? 'active' : 'none'],
+          dashed: stat === 'p99',
+          marker: active ? 'square' : 'circle',
+          points: pts.map((p) => ({ x: p.rows, y: p[stat] })),
+        });
+      }
+    }
+  }
+  return lineChart({
+    title: 'Active-entry lookup through the REST API',
+    subtitle: `${r.date.slice(0, 10)}, ${r.machine.cores} cores, Node ${r.machine.node}; sequential requests`,
+    xLabel: 'rows in public.namecard (log scale)',
+    yLabel: 'ms per lookup',
+    series,
+  });
+}
+
+/** Writes `<name>.json`, `<name>.md` and (with lookups) `<chart>.svg` into `dir`. */
+export async function writeResults(
+  r: BenchResults,
+  dir: string,
+  names: { json: string[]; markdown: string; chart: string },
+): Promise<string[]> {
+  await mkdir(dir, { recursive: true });
+  const json = `${JSON.stringify({ ...r, goals: goals(r) }, null, 2)}\n`;
+  const written: string[] = [];
+  for (const name of names.json) {
+    await writeFile(path.join(dir, name), json);
+    written.push(path.join(dir, name));
+  }
+  await writeFile(path.join(dir, names.markdown), markdown(r));
+  written.push(path.join(dir, names.markdown));
+  if (r.lookup.length > 0) {
+    await writeFile(path.join(dir, names.chart), lookupChart(r));
+    written.push(path.join(dir, names.chart));
+  }
+  return written;
+}

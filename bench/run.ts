@@ -1,0 +1,122 @@
+// `npm run bench`: the four measurements of issue 5 on the emulator over a PostgreSQL server
+// and over PGlite. Progress goes to stderr; the Markdown table goes to stdout; figures go to
+// bench/results/. See bench/README.md.
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Browser } from 'playwright-core';
+import { launchChromium } from './browser.js';
+import { stopAll, stopOnSignals } from './cleanup.js';
+import { buildCli, measureCli } from './cli.js';
+import type { DbKind } from './emulator.js';
+import { Fleet } from './fleet.js';
+import { measureLoad } from './load.js';
+import { measureLookup } from './lookup.js';
+import { describeMachine } from './machine.js';
+import {
+  isFullRun,
+  parseOptions,
+  settingsFor,
+  USAGE,
+  UsageError,
+  type BenchOptions,
+} from './options.js';
+import { measurePage } from './page.js';
+import { pgServer } from './postgres.js';
+import { markdown, writeResults, type BenchResults } from './report.js';
+
+const RESULTS = fileURLToPath(new URL('./results/', import.meta.url));
+const log = (line: string) => console.error(`bench: ${line}`);
+
+async function serverVersion(fleet: Fleet): Promise<string> {
+  const table = await fleet.table(1e3);
+  const [row] = await table.emulator.query<{ v: string }>(
+    `select current_setting('server_version') as v`,
+  );
+  return row?.v ?? '?';
+}
+
+async function runDb(db: DbKind, options: BenchOptions, results: BenchResults, browser?: Browser) {
+  const settings = settingsFor(options.quick);
+  const server = db === 'postgres' ? await pgServer() : undefined;
+  if (server)
+    log(`PostgreSQL: ${server.started ? 'started a throwaway server' : 'using the given server'}`);
+  const fleet = new Fleet(db, server, log);
+  try {
+    results.machine[db] = await serverVersion(fleet);
+    if (options.only.includes('lookup'))
+      results.lookup.push(await measureLookup(fleet, settings.lookup, log));
+    if (options.only.includes('load'))
+      results.load.push(await measureLoad(fleet, settings.load, log));
+    if (options.only.includes('page') && browser) {
+      results.page.push(await measurePage(fleet, browser, settings.page, log));
+    }
+    if (options.only.includes('cli')) results.cli.push(await measureCli(fleet, settings.cli, log));
+  } finally {
+    await fleet.stop();
+    await server?.stop();
+  }
+}
+
+async function main(): Promise<number> {
+  let options: BenchOptions | 'help';
+  try {
+    options = parseOptions(process.argv.slice(2));
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    console.error(`bench: ${error.message}\n\n${USAGE}`);
+    return 2;
+  }
+  if (options === 'help') {
+    console.log(USAGE);
+    return 0;
+  }
+  stopOnSignals();
+  const started = Date.now();
+  const results: BenchResults = {
+    date: new Date().toISOString(),
+    quick: options.quick,
+    machine: describeMachine(),
+    settings: { ...settingsFor(options.quick), only: options.only, dbs: options.dbs },
+    lookup: [],
+    page: [],
+    cli: [],
+    load: [],
+  };
+  let failed: unknown;
+  try {
+    if (options.only.includes('cli')) {
+      log('building the CLI (npm run build:cli)');
+      await buildCli();
+    }
+    let browser: Browser | undefined;
+    if (options.only.includes('page')) {
+      browser = await launchChromium();
+      results.machine.chromium = browser.version();
+    }
+    for (const db of options.dbs) await runDb(db, options, results, browser);
+  } catch (error) {
+    failed = error;
+  } finally {
+    await stopAll();
+  }
+  results.machine.loadAverage.end = os.loadavg()[0] ?? 0;
+
+  const full = isFullRun(options) && failed === undefined;
+  const stamp = results.date.slice(0, 16).replace(/:/g, '');
+  const written = await writeResults(results, full ? RESULTS : path.join(RESULTS, 'partial'), {
+    json: full ? ['latest.json', `${stamp}.json`] : ['latest.json'],
+    markdown: 'latest.md',
+    chart: 'lookup.svg',
+  });
+  console.log(markdown(results));
+  log(`wrote ${written.map((f) => path.relative(process.cwd(), f)).join(', ')}`);
+  log(`done in ${((Date.now() - started) / 60_000).toFixed(1)} min`);
+  if (failed !== undefined) {
+    console.error('bench: failed:', failed);
+    return 1;
+  }
+  return 0;
+}
+
+process.exitCode = await main();
