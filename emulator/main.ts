@@ -63,6 +63,12 @@ async function main(): Promise<number> {
     return 0;
   }
   const { help: _help, ...emulatorOptions } = options;
+  // Listen for the stop signal before anything is reported: a supervisor may send
+  // it the moment it reads the ready lines (or while we are still starting).
+  const stopRequested = new Promise<void>((resolve) => {
+    process.once('SIGINT', resolve);
+    process.once('SIGTERM', resolve);
+  });
   const emulator = await startEmulator(emulatorOptions);
   const where = emulatorOptions.databaseUrl
     ? 'PostgreSQL (DATABASE_URL)'
@@ -74,10 +80,7 @@ async function main(): Promise<number> {
   console.log(`anon key: ${emulator.anonKey}`);
   if (emulatorOptions.owner) console.log(`owner: ${emulatorOptions.owner.email}`);
 
-  await new Promise<void>((resolve) => {
-    process.once('SIGINT', resolve);
-    process.once('SIGTERM', resolve);
-  });
+  await stopRequested;
   await emulator.stop();
   console.log('namecard emulator stopped');
   return 0;

@@ -1,7 +1,11 @@
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Db } from './db/index.js';
+import { isDbError, type Db } from './db/index.js';
+
+// A migration may touch cluster-wide catalogs (ALTER ROLE … SET); emulators
+// migrating other databases of the same server at the same moment can collide there.
+const RETRYABLE = new Set(['XX000', '40001', '40P01']);
 
 /** The project's migrations, as Supabase keeps them: `<version>_<name>.sql`. */
 export const MIGRATIONS_DIR = fileURLToPath(new URL('../supabase/migrations/', import.meta.url));
@@ -27,7 +31,7 @@ export async function applyMigrations(db: Db, dir = MIGRATIONS_DIR): Promise<App
     const [, version = '', name = ''] = match;
     const sql = await readFile(path.join(dir, file), 'utf8');
     try {
-      const done = await db.transaction(async (tx) => {
+      const done = await withRetry(() => db.transaction(async (tx) => {
         // Serialises concurrent emulators on one database.
         await tx.query('select pg_advisory_xact_lock(54321)');
         const seen = await tx.query(
@@ -41,11 +45,22 @@ export async function applyMigrations(db: Db, dir = MIGRATIONS_DIR): Promise<App
           [version, name, [sql]],
         );
         return true;
-      });
+      }));
       if (done) applied.push({ version, name });
     } catch (e) {
       throw new Error(`migration \`${file}\` failed: ${(e as Error).message}`, { cause: e });
     }
   }
   return applied;
+}
+
+async function withRetry<T>(fn: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await fn();
+    } catch (e) {
+      if (attempt >= 5 || !isDbError(e) || !RETRYABLE.has(e.code)) throw e;
+      await new Promise((r) => setTimeout(r, 50 * attempt));
+    }
+  }
 }

@@ -66,9 +66,10 @@ export function restRoutes(ctx: ServerContext): Hono {
     if (!table) throw tableNotFound(EXPOSED_SCHEMA, name);
     const query = parseQuery(new URL(c.req.url).searchParams);
     const statement = await build(table, query);
+    const settings = await ctx.schemaCache.roleSettings(ctx.db, who.role);
     try {
       return await ctx.db.transaction(async (tx) => {
-        await tx.query(PRE_REQUEST, preRequestParams(c, who, `/${name}`));
+        await tx.query(PRE_REQUEST, preRequestParams(c, who, `/${name}`, settings));
         const [row] = await tx.query<Outcome>(statement.sql, statement.params);
         const outcome = row ?? { body: '[]', page_count: 0 };
         // PostgREST rolls a write back too when a single object was asked for.
@@ -161,8 +162,10 @@ export function restRoutes(ctx: ServerContext): Hono {
   return app;
 }
 
-// One statement sets everything PostgREST sets, transaction-locally.
+// One statement sets everything PostgREST sets, transaction-locally: the role's own
+// settings first (while still the superuser), then search path, role and claims.
 const PRE_REQUEST = `select
+  (select count(set_config(k, v, true)) from unnest($7::text[], $8::text[]) as t(k, v)),
   set_config('search_path', '"public", "extensions"', true),
   set_config('role', $1, true),
   set_config('request.jwt.claims', $2, true),
@@ -172,7 +175,12 @@ const PRE_REQUEST = `select
   set_config('request.cookies', $6, true),
   set_config('timezone', 'UTC', true)`;
 
-function preRequestParams(c: Context, who: RequestRole, path: string): unknown[] {
+function preRequestParams(
+  c: Context,
+  who: RequestRole,
+  path: string,
+  settings: { names: string[]; values: string[] },
+): unknown[] {
   const headers: Record<string, string> = {};
   c.req.raw.headers.forEach((value, key) => {
     headers[key.toLowerCase()] = value;
@@ -189,6 +197,8 @@ function preRequestParams(c: Context, who: RequestRole, path: string): unknown[]
     path,
     JSON.stringify(headers),
     JSON.stringify(cookies),
+    settings.names,
+    settings.values,
   ];
 }
 

@@ -20,6 +20,10 @@ export interface TableInfo {
  */
 export class SchemaCache {
   private readonly tables = new Map<string, { info: TableInfo; at: number }>();
+  private readonly roles = new Map<
+    string,
+    { settings: { names: string[]; values: string[] }; at: number }
+  >();
 
   constructor(private readonly ttlMs = 5_000) {}
 
@@ -52,8 +56,36 @@ export class SchemaCache {
     return info;
   }
 
+  /**
+   * The role's `ALTER ROLE … SET` settings (for this database or all), which
+   * PostgREST ≥ 11.1 applies transaction-locally to every request it runs as that
+   * role ("impersonated role settings"). Cached like tables.
+   */
+  async roleSettings(db: Queryable, role: string): Promise<{ names: string[]; values: string[] }> {
+    const hit = this.roles.get(role);
+    if (hit && Date.now() - hit.at < this.ttlMs) return hit.settings;
+    const rows = await db.query<{ setting: string }>(
+      `select unnest(s.setconfig) as setting
+       from pg_catalog.pg_db_role_setting s
+       join pg_catalog.pg_roles r on r.oid = s.setrole
+       where r.rolname = $1
+         and s.setdatabase in (0, (select oid from pg_catalog.pg_database where datname = current_database()))
+       order by s.setdatabase`,
+      [role],
+    );
+    const byName = new Map<string, string>();
+    for (const { setting } of rows) {
+      const eq = setting.indexOf('=');
+      if (eq > 0) byName.set(setting.slice(0, eq), setting.slice(eq + 1));
+    }
+    const settings = { names: [...byName.keys()], values: [...byName.values()] };
+    this.roles.set(role, { settings, at: Date.now() });
+    return settings;
+  }
+
   /** Forgets everything (PostgREST's schema cache reload). */
   clear(): void {
     this.tables.clear();
+    this.roles.clear();
   }
 }

@@ -200,7 +200,7 @@ describe.each(DB_KINDS)('PostgREST subset and RLS over %s', (kind) => {
         headers: { apikey: emulator.anonKey },
       });
       expect(res.status).toBe(400);
-      const body = await res.json();
+      const body = (await res.json()) as { code: string; message: string };
       expect(body.code).toBe('PGRST100');
       expect(body.message).toMatch(/^"failed to parse filter \(greater\.5\)"/);
       expect(body).toHaveProperty('details');
@@ -218,7 +218,7 @@ describe.each(DB_KINDS)('PostgREST subset and RLS over %s', (kind) => {
         headers: { apikey: emulator.anonKey, authorization: 'Bearer not-a-jwt' },
       });
       expect(res.status).toBe(401);
-      expect((await res.json()).code).toBe('PGRST301');
+      expect(((await res.json()) as { code: string }).code).toBe('PGRST301');
     });
   });
 

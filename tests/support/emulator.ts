@@ -18,24 +18,47 @@ export async function startTestEmulator(
   opts: Partial<EmulatorOptions> = {},
 ): Promise<RunningEmulator> {
   if (kind === 'pglite') return startEmulator({ ...opts, port: 0 });
-
-  const serverUrl = inject('databaseUrl');
-  const name = `namecard_test_${process.pid}_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 8)}`;
-  await adminQuery(serverUrl, `create database "${name}"`);
-  const url = new URL(serverUrl);
-  url.pathname = `/${name}`;
+  const database = await createTestDatabase();
   let emulator: RunningEmulator;
   try {
-    emulator = await startEmulator({ ...opts, port: 0, databaseUrl: url.toString() });
+    emulator = await startEmulator({ ...opts, port: 0, databaseUrl: database.url });
   } catch (e) {
-    await adminQuery(serverUrl, `drop database if exists "${name}" with (force)`).catch(() => {});
+    await database.drop().catch(() => {});
     throw e;
   }
   return {
     ...emulator,
     async stop() {
       await emulator.stop();
-      await adminQuery(serverUrl, `drop database if exists "${name}" with (force)`);
+      await database.drop();
+    },
+  };
+}
+
+export interface TestDatabase {
+  /** Connection string of the new database (superuser). */
+  url: string;
+  /** Drops the database, ending any connection still open to it. Idempotent. */
+  drop(): Promise<void>;
+}
+
+/**
+ * Creates an empty, uniquely named database in the PostgreSQL server of
+ * `inject('databaseUrl')`.
+ * @throws the server's error when it cannot be reached or the database not created.
+ */
+export async function createTestDatabase(): Promise<TestDatabase> {
+  const serverUrl = inject('databaseUrl');
+  const name = `namecard_test_${process.pid}_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 8)}`;
+  await adminQuery(serverUrl, `create database "${name}"`);
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  let dropped: Promise<void> | undefined;
+  return {
+    url: url.toString(),
+    drop() {
+      dropped ??= adminQuery(serverUrl, `drop database if exists "${name}" with (force)`);
+      return dropped;
     },
   };
 }

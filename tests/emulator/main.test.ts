@@ -1,0 +1,86 @@
+import { describe, expect, it } from 'vitest';
+import { LOCAL_ANON_KEY } from '../../emulator/index.js';
+import { createTestDatabase } from '../support/emulator.js';
+import { createTestClient } from '../support/supabase.js';
+import { runTsx } from './run-tsx.js';
+
+const OWNER_ENV = { NAMECARD_OWNER_EMAIL: 'demo@example.com', NAMECARD_OWNER_PASSWORD: 'demo-password-1' };
+
+/** Starts `emulator/main.ts`, resolves with the API URL once it reports ready. */
+async function startMain(args: string[], env: Record<string, string | undefined> = {}) {
+  const child = runTsx('emulator/main.ts', args, { env: { DATABASE_URL: undefined, ...env } });
+  let output = '';
+  const url = await new Promise<string>((resolve, reject) => {
+    child.stdout?.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+      const m = /API URL: (http:\/\/127\.0\.0\.1:\d+)\n[\s\S]*anon key: /.exec(output);
+      if (m && output.includes('anon key: ey')) resolve(m[1]!);
+    });
+    void child.then((r) => reject(new Error(`emulator exited early (${r.exitCode}): ${r.stderr}`)));
+  });
+  return { child, url, output: () => output };
+}
+
+// Each test starts the real entry point in its own process: slow on a busy machine.
+describe('npm run emulator', { timeout: 120_000 }, () => {
+  it('reports its URL and the anon key, serves the demo owner, and exits 0 on SIGTERM', async () => {
+    const { child, url, output } = await startMain(['--memory', '--port', '0', '--quiet'], OWNER_ENV);
+    expect(output()).toContain(`anon key: ${LOCAL_ANON_KEY}\n`);
+    expect(output()).not.toContain(OWNER_ENV.NAMECARD_OWNER_PASSWORD);
+
+    const supabase = createTestClient(url, LOCAL_ANON_KEY);
+    const { error } = await supabase.auth.signInWithPassword({
+      email: OWNER_ENV.NAMECARD_OWNER_EMAIL,
+      password: OWNER_ENV.NAMECARD_OWNER_PASSWORD,
+    });
+    expect(error).toBeNull();
+    const insert = await supabase.from('namecard').insert({ stamp_end: Date.now() + 60_000, type: 'photo' }).select();
+    expect(insert.status).toBe(201);
+
+    child.kill('SIGTERM');
+    const result = await child;
+    expect(result.exitCode).toBe(0);
+    expect(result.stdout).toContain('namecard emulator stopped');
+    await expect(fetch(`${url}/auth/v1/settings`)).rejects.toThrow();
+  });
+
+  it('exits 0 on SIGINT', async () => {
+    const { child } = await startMain(['--memory', '--port', '0', '--quiet']);
+    child.kill('SIGINT');
+    expect((await child).exitCode).toBe(0);
+  });
+
+  it('uses the PostgreSQL server named by DATABASE_URL', async () => {
+    const database = await createTestDatabase();
+    try {
+      const { child, output } = await startMain(['--port', '0', '--quiet'], { DATABASE_URL: database.url });
+      expect(output()).toContain('PostgreSQL (DATABASE_URL)');
+      child.kill('SIGTERM');
+      expect((await child).exitCode).toBe(0);
+    } finally {
+      await database.drop();
+    }
+  });
+
+  it('exits 2 with a message naming --port for a bad port', async () => {
+    const result = await runTsx('emulator/main.ts', ['--memory', '--port', 'eighty']);
+    expect(result.exitCode).toBe(2);
+    expect(result.stderr).toContain('`--port` must be an integer from 0 to 65535, got `eighty`');
+  });
+
+  it('exits 2 for an unknown flag', async () => {
+    const result = await runTsx('emulator/main.ts', ['--memroy']);
+    expect(result.exitCode).toBe(2);
+    expect(result.stderr).toContain("Unknown option '--memroy'");
+  });
+
+  it('exits 1 and says so when the port is taken', async () => {
+    const first = await startMain(['--memory', '--port', '0', '--quiet']);
+    const port = new URL(first.url).port;
+    const second = await runTsx('emulator/main.ts', ['--memory', '--port', port]);
+    expect(second.exitCode).toBe(1);
+    expect(second.stderr).toContain(`port ${port} is already in use`);
+    first.child.kill('SIGTERM');
+    await first.child;
+  });
+});
