@@ -37,6 +37,8 @@ export interface LookupOptions {
   timeoutMs?: number;
   /** Cancels the request. */
   signal?: AbortSignal;
+  /** The fetch to use (e.g. the CLI's, which retries gateway errors); the global one by default. */
+  fetch?: typeof fetch;
 }
 
 /**
@@ -51,6 +53,7 @@ export interface LookupOptions {
  */
 export async function fetchActiveEntry(options: LookupOptions): Promise<NamecardRow | null> {
   const { supabaseUrl, anonKey, accessToken, now, timeoutMs, signal } = options;
+  const request = options.fetch ?? fetch;
   const signals: AbortSignal[] = [];
   if (signal) signals.push(signal);
   const timer = timeoutMs === undefined ? undefined : AbortSignal.timeout(timeoutMs);
@@ -59,7 +62,7 @@ export async function fetchActiveEntry(options: LookupOptions): Promise<Namecard
   let response: Response;
   let body: unknown;
   try {
-    response = await fetch(`${supabaseUrl}/rest/v1/${NAMECARD_TABLE}?${activeEntryQuery(now)}`, {
+    response = await request(`${supabaseUrl}/rest/v1/${NAMECARD_TABLE}?${activeEntryQuery(now)}`, {
       headers: {
         apikey: anonKey,
         Authorization: `Bearer ${accessToken || anonKey}`,
