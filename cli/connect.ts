@@ -1,9 +1,9 @@
 import type { SupabaseClient } from '@supabase/supabase-js';
 import { createNamecardClient } from '../shared/client.js';
-import type { NamecardConfig } from '../shared/config.js';
+import type { CliConfig } from './settings.js';
 import { createTransport, type Transport } from './transport.js';
 
-/** A supabase-js client for the CLI, and the transport that reports unreachable backends. */
+/** A supabase-js client for the CLI, and the transport that retries, times out and reports failures. */
 export interface Connection {
   client: SupabaseClient;
   transport: Transport;
@@ -14,8 +14,8 @@ export interface Connection {
  * and a command is over long before an access token expires. Loads supabase-js, so commands
  * import this module with `await import()`.
  */
-export function connect(config: NamecardConfig): Connection {
-  const transport = createTransport(config.supabaseUrl);
+export function connect(config: CliConfig): Connection {
+  const transport = createTransport(config.supabaseUrl, config.timeoutMs);
   const client = createNamecardClient(
     config,
     { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false },

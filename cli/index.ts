@@ -6,6 +6,7 @@ import { logoutCommand } from './commands/logout.js';
 import { setCommand } from './commands/set.js';
 import { statusCommand } from './commands/status.js';
 import { whoamiCommand } from './commands/whoami.js';
+import { sanitizeMessage } from './display.js';
 import { handleError } from './errors.js';
 import { readVersion } from './version.js';
 
@@ -18,6 +19,7 @@ const program = new Command('namecard')
   .version(readVersion(), '-V, --version', 'print the version')
   .helpOption('-h, --help', 'show help')
   .option('--api-url <url>', 'API base URL (overrides SUPABASE_URL)')
+  .option('--timeout <ms>', 'time-out of each request in milliseconds (default: 15000)')
   .configureHelp({ showGlobalOptions: true })
   .addHelpText(
     'after',
@@ -26,6 +28,8 @@ Settings: flags first, then SUPABASE_URL, SUPABASE_ANON_KEY, NAMECARD_MAIN_URL a
 NAMECARD_PHOTO_PATH from the environment, then what \`namecard login\` saved, then the
 local emulator. In CI, set NAMECARD_EMAIL and NAMECARD_PASSWORD to sign in for each run.`,
   )
+  // Commander echoes unknown options: keep a 10 KB or control-character value readable.
+  .configureOutput({ outputError: (message, write) => write(sanitizeMessage(message)) })
   .exitOverride();
 
 for (const command of [

@@ -1,10 +1,17 @@
 import { chmodSync, mkdirSync } from 'node:fs';
 import Conf from 'conf';
 import type { AuthError, Session } from '@supabase/supabase-js';
-import type { NamecardConfig, RawSettings } from '../shared/config.js';
+import type { RawSettings } from '../shared/config.js';
 import { ApiError } from '../shared/errors.js';
 import { SessionError, signedOut } from './errors.js';
-import { ciCredentials, configDir, type StoredSession, type StoredState } from './settings.js';
+import {
+  ciCredentials,
+  configDir,
+  type CliConfig,
+  type StoredSession,
+  type StoredState,
+} from './settings.js';
+import { removeBrokenStore } from './store-file.js';
 import { connect, type Connection } from './connect.js';
 
 // Everything about the owner's session: conf storage, sign-in, restore with rotation, CI mode.
@@ -21,12 +28,33 @@ export interface Owner extends Connection {
 
 /**
  * Opens the conf store: its folder 0700 and its file 0600, since it holds a refresh token.
+ *
+ * @param options.replaceBroken delete a broken file first (`login` and `logout` do, so that a
+ *   hand-edited or corrupted file never locks the user out); `broken` then says it was
+ * @throws BrokenConfigFileError when the file is broken and `replaceBroken` is not set
  */
-export function openStore(env: NodeJS.ProcessEnv = process.env): Conf<StoredState> {
+export function openStore(
+  env: NodeJS.ProcessEnv = process.env,
+  options: { replaceBroken?: boolean } = {},
+): { store: Conf<StoredState>; broken: boolean } {
   const cwd = configDir(env);
   mkdirSync(cwd, { recursive: true, mode: 0o700 });
   chmodSync(cwd, 0o700);
-  return new Conf<StoredState>({ projectName: 'namecard', cwd, configFileMode: 0o600 });
+  const broken = options.replaceBroken ? removeBrokenStore(env) : false;
+  const store = new Conf<StoredState>({ projectName: 'namecard', cwd, configFileMode: 0o600 });
+  return { store, broken };
+}
+
+/**
+ * True when the server refused the refresh token itself (GoTrue's 400 `refresh_token_not_found`,
+ * `refresh_token_already_used`, `session_expired`, … or 403 `session_not_found`), as opposed to
+ * refusing the anon key (the gateway's 401 "Invalid API key"), rate limiting (429), or failing.
+ */
+function refusesToken(error: AuthError | null): boolean {
+  if (!error) return true;
+  if (error.name === 'AuthSessionMissingError') return true;
+  const status = error.status ?? 0;
+  return status === 400 || status === 403;
 }
 
 /** An auth-js error as the namecard module's ApiError, keeping the server's message. */
@@ -41,7 +69,7 @@ function toApiError(error: AuthError): ApiError {
  *   NetworkError when the backend cannot be reached
  */
 export async function signIn(
-  config: NamecardConfig,
+  config: CliConfig,
   email: string,
   password: string,
 ): Promise<Connection & { session: Session }> {
@@ -60,7 +88,7 @@ export async function signIn(
 /** Saves a session at login, with the settings given for it. */
 export function saveLogin(
   store: Conf<StoredState>,
-  config: NamecardConfig,
+  config: CliConfig,
   session: Session,
   email: string,
   settings: RawSettings,
@@ -74,7 +102,7 @@ export function saveLogin(
 }
 
 /** The stored session if it belongs to the current API URL. */
-export function currentSession(store: Conf<StoredState>, config: NamecardConfig) {
+export function currentSession(store: Conf<StoredState>, config: CliConfig) {
   const stored = store.get('session');
   return stored && stored.api_url === config.supabaseUrl ? stored : undefined;
 }
@@ -89,7 +117,7 @@ export function currentSession(store: Conf<StoredState>, config: NamecardConfig)
  */
 export async function restore(
   store: Conf<StoredState>,
-  config: NamecardConfig,
+  config: CliConfig,
   stored: StoredSession,
 ): Promise<Connection & { session: Session }> {
   const connection = connect(config);
@@ -97,11 +125,7 @@ export async function restore(
     connection.client.auth.refreshSession({ refresh_token: stored.refresh_token }),
   );
   if (error || !data.session) {
-    const rejected =
-      !error ||
-      error.name === 'AuthSessionMissingError' ||
-      (error.status !== undefined && error.status >= 400 && error.status < 500);
-    if (!rejected) throw toApiError(error);
+    if (error && !refusesToken(error)) throw toApiError(error);
     if (store.get('session')?.refresh_token === stored.refresh_token) store.delete('session');
     throw new SessionError('session_expired', EXPIRED_MESSAGE);
   }
@@ -116,7 +140,7 @@ export async function restore(
  * @throws SessionError when signed out or expired; ApiError; NetworkError
  */
 export async function requireOwner(
-  config: NamecardConfig,
+  config: CliConfig,
   env: NodeJS.ProcessEnv = process.env,
 ): Promise<Owner> {
   const ci = ciCredentials(env);
@@ -124,7 +148,7 @@ export async function requireOwner(
     const { client, transport, session } = await signIn(config, ci.email, ci.password);
     return { client, transport, email: session.user.email ?? ci.email, via: 'ci' };
   }
-  const store = openStore(env);
+  const { store } = openStore(env);
   const stored = currentSession(store, config);
   if (!stored) throw signedOut(config.supabaseUrl, store.get('session')?.api_url);
   const { client, transport, session } = await restore(store, config, stored);

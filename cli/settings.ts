@@ -1,6 +1,3 @@
-import { readFileSync } from 'node:fs';
-import { homedir } from 'node:os';
-import path from 'node:path';
 import {
   SETTING_NAMES,
   loadConfig,
@@ -8,88 +5,63 @@ import {
   type RawSettings,
 } from '../shared/config.js';
 import { ConfigError, InputError } from '../shared/errors.js';
+import { configFile, readStoredState, type StoredState } from './store-file.js';
+import { DEFAULT_TIMEOUT_MS } from './transport.js';
 
-/** The session conf keeps for the owner (never printed). */
-export interface StoredSession {
-  refresh_token: string;
-  /** The API URL the session belongs to; another URL counts as signed out. */
-  api_url: string;
-  email: string;
-}
-
-/** What the conf file holds. */
-export interface StoredState {
-  session?: StoredSession;
-  /** Settings saved at `namecard login`, by their environment names. */
-  settings?: RawSettings;
-}
-
-/** The file name conf uses inside the config folder (its default `configName`). */
-export const CONFIG_FILE = 'config.json';
-
-/**
- * The folder of the conf file: `NAMECARD_CONFIG_DIR`, else the platform's config folder
- * (`~/.config/namecard` on Linux, as env-paths would give). Computed here rather than by conf
- * so that the folder can be created 0700 before conf writes into it.
- */
-export function configDir(env: NodeJS.ProcessEnv = process.env): string {
-  if (env.NAMECARD_CONFIG_DIR) return path.resolve(env.NAMECARD_CONFIG_DIR);
-  const home = homedir();
-  if (process.platform === 'darwin') {
-    return path.join(home, 'Library', 'Preferences', 'namecard');
-  }
-  if (process.platform === 'win32') {
-    return path.join(env.APPDATA ?? path.join(home, 'AppData', 'Roaming'), 'namecard', 'Config');
-  }
-  return path.join(env.XDG_CONFIG_HOME || path.join(home, '.config'), 'namecard');
-}
-
-/**
- * Reads the conf file without loading conf: conf pulls in ajv (~100 ms), and `status` must
- * start fast. The file is conf's plain JSON; writes always go through conf (session.ts).
- *
- * @throws ConfigError when the file exists but is not a JSON object
- */
-export function readStoredState(env: NodeJS.ProcessEnv = process.env): StoredState {
-  const file = path.join(configDir(env), CONFIG_FILE);
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return {};
-    throw error;
-  }
-  try {
-    const state = JSON.parse(text) as unknown;
-    if (typeof state === 'object' && state !== null && !Array.isArray(state)) {
-      return state as StoredState;
-    }
-  } catch {
-    // the one message below
-  }
-  throw new ConfigError(
-    'NAMECARD_CONFIG_DIR',
-    `The stored config ${file} is not a JSON object: delete it and run \`namecard login\``,
-  );
-}
+export {
+  CONFIG_FILE,
+  configDir,
+  readStoredState,
+  type StoredSession,
+  type StoredState,
+} from './store-file.js';
 
 /** Command-line flags that override settings. */
 export interface SettingFlags {
   apiUrl?: string;
+  /** `--timeout <ms>`, as typed. */
+  timeout?: string;
+}
+
+/** The settings of one run: the validated config and the time-out of each request. */
+export interface CliConfig extends NamecardConfig {
+  /** Time-out of each HTTP request, in milliseconds. */
+  timeoutMs: number;
+}
+
+const MAX_TIMEOUT_MS = 600_000;
+
+/**
+ * Checks `--timeout <ms>`: a whole number of milliseconds from 100 to 600000.
+ *
+ * @throws InputError naming `--timeout`
+ */
+export function parseTimeout(value: string | undefined): number {
+  if (value === undefined) return DEFAULT_TIMEOUT_MS;
+  const ms = /^\d+$/.test(value) ? Number(value) : NaN;
+  if (!(ms >= 100 && ms <= MAX_TIMEOUT_MS)) {
+    throw new InputError(
+      '--timeout',
+      `a whole number of milliseconds from 100 to ${MAX_TIMEOUT_MS}`,
+      value,
+    );
+  }
+  return ms;
 }
 
 /**
  * The settings by precedence: flags, then the environment, then the stored config (saved at
  * login), then the defaults (the local emulator, from {@link loadConfig}).
  *
- * @throws InputError naming `--api-url` when the flag is not an http(s) URL; ConfigError
- *   naming the setting otherwise
+ * @throws InputError naming `--api-url` or `--timeout` when a flag is malformed; ConfigError
+ *   naming the setting or the broken config file otherwise
  */
 export function resolveConfig(
   flags: SettingFlags = {},
   env: NodeJS.ProcessEnv = process.env,
   stored: StoredState = readStoredState(env),
-): NamecardConfig {
+): CliConfig {
+  const timeoutMs = parseTimeout(flags.timeout);
   if (flags.apiUrl !== undefined) {
     try {
       loadConfig({ SUPABASE_URL: flags.apiUrl });
@@ -114,12 +86,12 @@ export function resolveConfig(
     fromStore.delete('SUPABASE_URL');
   }
   try {
-    return loadConfig(raw);
+    return { ...loadConfig(raw), timeoutMs };
   } catch (error) {
     if (error instanceof ConfigError && fromStore.has(error.setting)) {
       throw new ConfigError(
         error.setting,
-        `${error.message} (saved by \`namecard login\` in ${path.join(configDir(env), CONFIG_FILE)})`,
+        `${error.message} (saved by \`namecard login\` in ${configFile(env)})`,
       );
     }
     throw error;

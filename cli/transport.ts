@@ -1,59 +1,194 @@
-import { NetworkError, TimeoutError } from '../shared/errors.js';
+import { STATUS_CODES } from 'node:http';
+import { ApiError, NetworkError, TimeoutError, type NamecardError } from '../shared/errors.js';
+import { OutcomeUnknownError } from './outcome.js';
 
-/** How long one request may take before the CLI gives up on it. */
-export const REQUEST_TIMEOUT_MS = 15_000;
+/** How long one request may take before the CLI gives up on it (`--timeout` changes it). */
+export const DEFAULT_TIMEOUT_MS = 15_000;
 
-/** A fetch for supabase-js that fails fast, and a guard that reports its failures. */
+/**
+ * The waits before the 2nd, 3rd and 4th try of a request answered 502, 503 or 504 (the
+ * spec's retryable gateway statuses, §8): four tries within about two seconds, enough to ride
+ * out a gateway's restart or a brief overload without keeping a person or a CI job waiting.
+ */
+export const RETRY_DELAYS_MS = [250, 500, 1000] as const;
+
+const GATEWAY_STATUSES = new Set([502, 503, 504]);
+
+/**
+ * PostgREST's own 503 codes: it could not connect to the database (PGRST000, PGRST001), its
+ * schema cache was not loaded (PGRST002), or no pool connection was free (PGRST003). In all
+ * four it ran no SQL, so even an insert is certain not to have happened.
+ */
+const NOT_EXECUTED_CODES = new Set(['PGRST000', 'PGRST001', 'PGRST002', 'PGRST003']);
+
+/** Errors that mean the connection was never made: nothing was sent, nothing was done. */
+const NOT_CONNECTED_CODES = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EADDRNOTAVAIL',
+]);
+
+/** A fetch for supabase-js that retries, times out and fails clearly, and a guard that reports its failures. */
 export interface Transport {
   fetch: typeof fetch;
   /**
-   * Runs supabase-js calls and throws NetworkError ("Cannot reach <url>") or TimeoutError
-   * when any request in them got no answer, whatever supabase-js made of it.
+   * Runs supabase-js calls and throws the transport's own error (NetworkError "Cannot reach
+   * <url>", TimeoutError, OutcomeUnknownError, or ApiError for gateway errors and garbage)
+   * when any request in them failed that way, whatever supabase-js made of it.
    */
   guard<T>(call: () => Promise<T>): Promise<T>;
 }
 
+type Failure = NamecardError;
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+function notConnected(error: unknown): boolean {
+  const cause =
+    error instanceof Error ? (error.cause as { code?: unknown } | undefined) : undefined;
+  return typeof cause?.code === 'string' && NOT_CONNECTED_CODES.has(cause.code);
+}
+
+function parseJson(text: string): { ok: true; value: unknown } | { ok: false } {
+  try {
+    return { ok: true, value: JSON.parse(text) as unknown };
+  } catch {
+    return { ok: false };
+  }
+}
+
+/** True when the body is PostgREST's own error saying it ran no SQL. */
+function provesNotExecuted(text: string): boolean {
+  const parsed = parseJson(text);
+  if (!parsed.ok || typeof parsed.value !== 'object' || parsed.value === null) return false;
+  const code = (parsed.value as { code?: unknown }).code;
+  return typeof code === 'string' && NOT_EXECUTED_CODES.has(code);
+}
+
+const statusLine = (status: number) => `${status} ${STATUS_CODES[status] ?? ''}`.trim();
+
 /**
- * A fetch that turns "no answer" into an immediate, non-retryable answer and remembers why.
+ * The CLI's fetch. The policy, and why:
  *
- * Why: when the backend is down, supabase-js would wait before failing. auth-js retries a
- * failed token refresh with back-off for up to ~25 s and logs each failure with
- * `console.error`; postgrest-js retries GETs after 1, 2 and 4 s (its `retry` option is not
- * passed through by supabase-js 2.109's `createClient`). A person at a terminal or a CI job
- * gains nothing from that when the connection is refused, so the CLI says "Cannot reach"
- * at once. HTTP 503/520 answers are still retried by postgrest-js as it intends.
+ * - No answer at all: reported at once, never retried. A refused connection is "Cannot reach
+ *   <url>"; supabase-js would otherwise wait (auth-js retries a failed refresh with back-off
+ *   for up to ~25 s, postgrest-js retries GETs after 1, 2 and 4 s), which helps nobody when
+ *   the backend is down.
+ * - Time-out (`timeoutMs` per try): a TimeoutError; for a data write it is "outcome unknown",
+ *   since the request was sent and the server may have stored the row.
+ * - 502, 503 or 504: reads and auth requests are tried again after 250, 500 and 1000 ms, then
+ *   fail naming the status. Retrying them is safe: a read changes nothing, and a refresh
+ *   token that was spent by a try whose answer was lost is answered again by GoTrue (the
+ *   parent of the active token, or within the reuse interval). A data write is NOT retried:
+ *   a gateway's 502/504 may come after the database committed the insert, and a 503 from a
+ *   gateway does not say whether it forwarded the request, so a retry could store the entry
+ *   twice, and a failure could not honestly say "nothing was stored". It fails as "outcome
+ *   unknown" and points to `namecard status`. The one exception is PostgREST's own 503
+ *   (PGRST000-PGRST003), which proves no SQL ran: that write is retried like a read.
+ * - An answer that is not JSON (an HTML error page, a truncated body): a clear error, not
+ *   retried; for a data write, again "outcome unknown".
+ *
+ * Every failure is remembered for {@link Transport.guard} and handed to supabase-js as status
+ * 599, which neither library retries (auth-js: 502-504, postgrest-js: 503, 520).
  *
  * @param baseUrl the API base URL, used in the messages
- * @param timeoutMs time-out per request in milliseconds
+ * @param timeoutMs time-out per try in milliseconds
  */
-export function createTransport(baseUrl: string, timeoutMs = REQUEST_TIMEOUT_MS): Transport {
-  let failure: NetworkError | TimeoutError | undefined;
+export function createTransport(baseUrl: string, timeoutMs = DEFAULT_TIMEOUT_MS): Transport {
+  let failure: Failure | undefined;
 
-  const failFast: typeof fetch = async (input, init) => {
-    const timer = AbortSignal.timeout(timeoutMs);
-    const signal = init?.signal ? AbortSignal.any([init.signal, timer]) : timer;
-    try {
-      return await fetch(input, { ...init, signal });
-    } catch (error) {
-      if (init?.signal?.aborted) throw error;
-      // A data write that timed out may have been stored: the error says so (an entry).
-      const method = (init?.method ?? 'GET').toUpperCase();
-      const url = input instanceof Request ? input.url : String(input);
-      const write = url.includes('/rest/v1/') && method !== 'GET' && method !== 'HEAD';
-      failure = timer.aborted
-        ? new TimeoutError(baseUrl, timeoutMs, write)
-        : new NetworkError(baseUrl, error);
-      // Status 599 is outside what either library retries (auth-js: 502-504, postgrest-js:
-      // 503, 520); the guard replaces whatever error they build from it with `failure`.
-      return Response.json(
-        { code: failure.code, message: failure.message, msg: failure.message },
-        { status: 599 },
-      );
+  const fail = (error: Failure): Response => {
+    failure = error;
+    return Response.json(
+      { code: error.code, message: error.message, msg: error.message },
+      { status: 599 },
+    );
+  };
+
+  const transportFetch: typeof fetch = async (input, init) => {
+    const method = (
+      init?.method ?? (input instanceof Request ? input.method : 'GET')
+    ).toUpperCase();
+    const url = input instanceof Request ? input.url : String(input);
+    const write = url.includes('/rest/v1/') && method !== 'GET' && method !== 'HEAD';
+    const unknown = (what: string) =>
+      new OutcomeUnknownError(`${what}, so the entry may or may not have been saved`);
+
+    for (let attempt = 1; ; attempt++) {
+      const timer = AbortSignal.timeout(timeoutMs);
+      const signal = init?.signal ? AbortSignal.any([init.signal, timer]) : timer;
+      let response: Response;
+      let text: string;
+      try {
+        response = await fetch(input instanceof Request ? input.clone() : input, {
+          ...init,
+          signal,
+        });
+        text = await response.text();
+      } catch (error) {
+        if (init?.signal?.aborted) throw error;
+        if (timer.aborted) return fail(new TimeoutError(baseUrl, timeoutMs, write));
+        if (write && !notConnected(error)) {
+          const lost = new NetworkError(baseUrl, error);
+          return fail(
+            Object.assign(unknown(`The connection to ${baseUrl} broke during the insert`), {
+              cause: lost,
+            }),
+          );
+        }
+        return fail(new NetworkError(baseUrl, error));
+      }
+
+      const { status } = response;
+      if (GATEWAY_STATUSES.has(status)) {
+        if (write && !provesNotExecuted(text)) {
+          return fail(unknown(`${baseUrl} answered ${statusLine(status)} to the insert`));
+        }
+        const delay = RETRY_DELAYS_MS[attempt - 1];
+        if (delay !== undefined) {
+          await sleep(delay);
+          continue;
+        }
+        return fail(
+          new ApiError(
+            status,
+            'gateway_error',
+            `${baseUrl} answered ${statusLine(status)}, ${attempt} times in a row`,
+            null,
+            'The API or its gateway is having trouble: try again in a minute',
+          ),
+        );
+      }
+
+      const empty = text === '';
+      if ((!empty && !parseJson(text).ok) || (write && response.ok && empty)) {
+        const type = response.headers.get('content-type')?.split(';')[0] ?? 'no content type';
+        const what = `${baseUrl} answered something that is not JSON (HTTP ${status}, ${type})`;
+        if (write) return fail(unknown(`${what} to the insert`));
+        return fail(
+          new ApiError(
+            status,
+            'invalid_response',
+            what,
+            null,
+            'Check that `SUPABASE_URL` (or `--api-url`) is the API URL of your Supabase project',
+          ),
+        );
+      }
+      const nullBody = status === 204 || status === 205 || status === 304;
+      return new Response(nullBody || empty ? null : text, {
+        status,
+        statusText: response.statusText,
+        headers: response.headers,
+      });
     }
   };
 
   return {
-    fetch: failFast,
+    fetch: transportFetch,
     async guard(call) {
       failure = undefined;
       let result: Awaited<ReturnType<typeof call>>;

@@ -1,8 +1,9 @@
 import { Command } from 'commander';
 import { UsageError } from '../errors.js';
-import { out, print } from '../output.js';
+import { out, print, warn } from '../output.js';
 import { askPassword, askText, isInteractive } from '../prompts.js';
 import { explicitSettings, resolveConfig } from '../settings.js';
+import { readStoredStateOrNothing } from '../store-file.js';
 
 interface LoginOptions {
   email?: string;
@@ -31,7 +32,9 @@ export const loginCommand = new Command('login')
   .option('--password-stdin', 'read the password from stdin (for scripts)')
   .action(async (_options: LoginOptions, command: Command) => {
     const options = command.optsWithGlobals<LoginOptions>();
-    const config = resolveConfig(options);
+    // A broken stored config is replaced by this login, so it must not stop it.
+    const { state, broken } = readStoredStateOrNothing();
+    const config = resolveConfig(options, process.env, state);
     const interactive = isInteractive();
 
     // 1. Email: the flag, else a prompt at a terminal.
@@ -54,6 +57,8 @@ export const loginCommand = new Command('login')
     // 3. Sign in, then store the session with the settings it belongs to.
     const { signIn, openStore, saveLogin } = await import('../session.js');
     const { session } = await signIn(config, email, password);
-    saveLogin(openStore(), config, session, email, explicitSettings(options));
+    const { store } = openStore(process.env, { replaceBroken: true });
+    saveLogin(store, config, session, email, explicitSettings(options));
+    if (broken) warn(`replaced the broken stored config ${broken.file}`);
     print(`Signed in as ${out.bold(session.user.email ?? email)} at ${config.supabaseUrl}`);
   });

@@ -3,13 +3,22 @@ import { NetworkError, TimeoutError } from '../../shared/errors.js';
 import { SessionError } from '../errors.js';
 import { print, warn } from '../output.js';
 import { resolveConfig } from '../settings.js';
+import { readStoredStateOrNothing } from '../store-file.js';
 
 export const logoutCommand = new Command('logout')
   .description('revoke the session and delete it here')
   .action(async (_options: object, command: Command) => {
-    const config = resolveConfig(command.optsWithGlobals());
+    // A broken stored config holds no usable session: delete it, so the CLI works again.
+    const { state, broken } = readStoredStateOrNothing();
+    const config = resolveConfig(command.optsWithGlobals(), process.env, state);
     const { openStore, restore } = await import('../session.js');
-    const store = openStore();
+    const { store } = openStore(process.env, { replaceBroken: true });
+    if (broken) {
+      print(
+        `Deleted the broken stored config ${broken.file}. Run \`namecard login\` to sign in again.`,
+      );
+      return;
+    }
     const stored = store.get('session');
     if (!stored) {
       print('You are not signed in.');

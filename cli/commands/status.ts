@@ -4,22 +4,30 @@ import { targetUrl } from '../../shared/rules.js';
 import { PROFILE_LABELS, isProfileType } from '../../shared/types.js';
 import { out, print, printJson } from '../output.js';
 import { resolveConfig } from '../settings.js';
-import { REQUEST_TIMEOUT_MS } from '../transport.js';
+import { createTransport } from '../transport.js';
 
 export const statusCommand = new Command('status')
   .description('show what visitors get now')
   .option('--json', 'print the result as one JSON document')
   .action(async (_options: object, command: Command) => {
-    const options = command.optsWithGlobals<{ json?: boolean; apiUrl?: string }>();
+    const options = command.optsWithGlobals<{
+      json?: boolean;
+      apiUrl?: string;
+      timeout?: string;
+    }>();
     const config = resolveConfig(options);
-    // The Redirecting.. page's own lookup with the anon key: no sign-in, no supabase-js.
+    // The Redirecting.. page's own lookup with the anon key: no sign-in, no supabase-js; the
+    // CLI's transport adds its retries, time-out and messages.
+    const transport = createTransport(config.supabaseUrl, config.timeoutMs);
     const now = Date.now();
-    const active = await fetchActiveEntry({
-      supabaseUrl: config.supabaseUrl,
-      anonKey: config.anonKey,
-      now,
-      timeoutMs: REQUEST_TIMEOUT_MS,
-    });
+    const active = await transport.guard(() =>
+      fetchActiveEntry({
+        supabaseUrl: config.supabaseUrl,
+        anonKey: config.anonKey,
+        now,
+        fetch: transport.fetch,
+      }),
+    );
     const target = targetUrl(active?.type, config);
     if (options.json) {
       printJson({

@@ -26,6 +26,7 @@ describe('namecard --help and usage errors', () => {
       Options:
         -V, --version                          print the version
         --api-url <url>                        API base URL (overrides SUPABASE_URL)
+        --timeout <ms>                         time-out of each request in milliseconds (default: 15000)
         -h, --help                             show help
 
       Commands:
@@ -64,6 +65,7 @@ describe('namecard --help and usage errors', () => {
       Global Options:
         -V, --version    print the version
         --api-url <url>  API base URL (overrides SUPABASE_URL)
+        --timeout <ms>   time-out of each request in milliseconds (default: 15000)
 
       At a terminal, missing arguments are asked for.
 
