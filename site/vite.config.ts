@@ -2,6 +2,7 @@ import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin, type UserConfig } from 'vite';
 import { siteConfigFrom } from './build-config.js';
+import { cspMeta } from './csp.js';
 import type { SiteConfig } from './src/site-config.js';
 
 const root = fileURLToPath(new URL('.', import.meta.url));
@@ -66,7 +67,7 @@ export function siteViteConfig(
     envDir: false,
     envPrefix: 'NAMECARD_SITE_EXPOSES_NO_ENV_',
     publicDir: false,
-    plugins: [react(), staticHtml(config)],
+    plugins: [react(), staticHtml(config), cspMeta(config)],
     define: { __NAMECARD_SITE__: JSON.stringify(config) },
     build: {
       outDir,
