@@ -1,42 +1,32 @@
-import { gzipSync } from 'node:zlib';
-import type { Browser, BrowserContext, Page, Request } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import type { RunningEmulator } from '../../emulator/index.js';
 import type { RunningServer } from '../../scripts/http-server.js';
 import { startTestEmulator } from '../support/emulator.js';
 import {
+  LOOKUP_TIMEOUT_MS,
   OWNER,
+  REDIRECT_DELAY_MS,
   buildAndServeSite,
   closedPortUrl,
+  followGo,
   launchBrowser,
   screenshot,
   signIn,
   startCards,
+  sendJson,
+  startFakeBackend,
   startSilentBackend,
+  type FakeAnswer,
+  type FakeBackend,
   type ServedSite,
   type Visit,
 } from './harness.js';
 
 // The visitor's side: the Redirecting.. page (/go) in a real browser, against an emulator with
-// entries, a backend that is down, and one that never answers.
+// entries, a backend that is down, one that never answers, and one that answers garbage.
 
-const REDIRECT_DELAY_MS = 1500;
-const LOOKUP_TIMEOUT_MS = 4000;
 const HOUR = 3_600_000;
-
-interface VisitResult {
-  /** When the lookup finished, in the page's clock (epoch ms). */
-  lookupDoneAt: number;
-  /** When the page started loading, epoch ms. */
-  startedAt: number;
-  /** The request that reached the card site. */
-  landing: Visit;
-  /** Heading of the page the visitor landed on. */
-  heading: string;
-  lookups: Request[];
-  /** Gzipped bytes of every script the /go page loaded. */
-  scriptBytes: number;
-}
 
 let browser: Browser;
 let cards: RunningServer & { visits: Visit[] };
@@ -51,35 +41,7 @@ afterAll(async () => {
 });
 
 /** Opens /go as a visitor and follows it to the card site. */
-async function visit(page: Page, site: ServedSite, shot?: string): Promise<VisitResult> {
-  const lookups: Request[] = [];
-  const scripts: Promise<number>[] = [];
-  page.on('request', (r) => {
-    if (r.url().includes('/rest/v1/namecard')) lookups.push(r);
-  });
-  page.on('response', (r) => {
-    // Only fresh downloads: a page that visited the site before may revalidate (304).
-    if (r.request().resourceType() === 'script' && r.status() === 200) {
-      scripts.push(r.body().then((b) => gzipSync(b).length));
-    }
-  });
-  cards.visits.length = 0;
-  const startedAt = performance.timeOrigin + performance.now();
-  await page.goto(site.route('go/'));
-  await page.waitForFunction('document.documentElement.dataset.lookupDoneAt', undefined, {
-    timeout: LOOKUP_TIMEOUT_MS + 5000,
-  });
-  const lookupDoneAt = Number(await page.evaluate('document.documentElement.dataset.lookupDoneAt'));
-  if (shot) await screenshot(page, shot);
-  await page.waitForURL((url) => url.href.startsWith(cards.url), {
-    timeout: REDIRECT_DELAY_MS + 5000,
-  });
-  const heading = await page.getByRole('heading').first().innerText();
-  const landing = cards.visits[0];
-  if (!landing) throw new Error('The card site saw no request');
-  const scriptBytes = (await Promise.all(scripts)).reduce((a, b) => a + b, 0);
-  return { lookupDoneAt, startedAt, landing, heading, lookups, scriptBytes };
-}
+const visit = (page: Page, site: ServedSite, shot?: string) => followGo(page, site, cards, shot);
 
 describe('/go against a backend with entries', () => {
   let emulator: RunningEmulator;
@@ -241,5 +203,123 @@ describe('/go when the backend fails', () => {
     const total = result.landing.at - result.startedAt;
     expect(total).toBeGreaterThanOrEqual(LOOKUP_TIMEOUT_MS + REDIRECT_DELAY_MS);
     expect(total).toBeLessThan(LOOKUP_TIMEOUT_MS + REDIRECT_DELAY_MS + 3000);
+  });
+});
+
+/** A failing lookup that ends at once: the redirect must not wait for the time-out. */
+const FAST_FAILURES: { name: string; answer: FakeAnswer; requests?: number }[] = [
+  {
+    name: '500 with a PostgREST error body',
+    answer: (_req, res) =>
+      sendJson(res, 500, { code: 'XX000', message: 'internal error', details: null, hint: null }),
+  },
+  {
+    name: '500 with an HTML page',
+    answer: (_req, res) => {
+      res.writeHead(500, { 'Content-Type': 'text/html' });
+      res.end('<html><body><h1>Internal Server Error</h1></body></html>');
+    },
+  },
+  {
+    name: '503 from a proxy with no body',
+    answer: (_req, res) => void res.writeHead(503).end(),
+  },
+  {
+    name: '200 with an HTML page instead of JSON',
+    answer: (_req, res) => {
+      res.writeHead(200, { 'Content-Type': 'text/html' });
+      res.end('<!doctype html><title>Captive portal</title><p>Please sign in to the Wi-Fi</p>');
+    },
+  },
+  {
+    name: '200 with truncated JSON',
+    answer: (_req, res) => {
+      res.writeHead(200, { 'Content-Type': 'application/json' });
+      res.end('[{"id":7,"stamp_end":99999999999999,"type":"pho');
+    },
+  },
+  {
+    name: '200 with an object instead of a list ({})',
+    answer: (_req, res) => sendJson(res, 200, {}),
+  },
+  {
+    name: '200 with null',
+    answer: (_req, res) => sendJson(res, 200, null),
+  },
+  {
+    name: '200 with an empty body',
+    answer: (_req, res) => void res.writeHead(200, { 'Content-Type': 'application/json' }).end(),
+  },
+  {
+    name: 'the connection cut before any answer',
+    answer: (req) => req.socket.destroy(),
+    // Chromium itself resends a GET once when a reused keep-alive connection is reset.
+    requests: 2,
+  },
+];
+
+describe('/go when the backend answers badly', () => {
+  let backend: FakeBackend;
+  let site: ServedSite;
+  let context: BrowserContext;
+  let page: Page;
+
+  beforeAll(async () => {
+    backend = await startFakeBackend();
+    site = await buildAndServeSite({ SUPABASE_URL: backend.url, NAMECARD_MAIN_URL: cards.url });
+  });
+  afterAll(async () => {
+    await site?.stop();
+    await backend?.stop();
+  });
+  beforeEach(async () => {
+    backend.requests.length = 0;
+    context = await browser.newContext();
+    page = await context.newPage();
+  });
+  afterEach(async () => {
+    await context.close();
+  });
+
+  test.each(FAST_FAILURES)(
+    'a backend answering $name: main page, 1.5 s after the lookup, without waiting for the time-out',
+    async ({ answer, requests = 1 }) => {
+      backend.answer = answer;
+      const result = await visit(page, site);
+      expect(backend.requests.length).toBeGreaterThanOrEqual(1);
+      expect(backend.requests.length).toBeLessThanOrEqual(requests);
+      expect(result.finalUrl).toBe(cards.url);
+      expect(result.heading).toBe('Main profile');
+      expect(result.landing.at - result.lookupDoneAt).toBeGreaterThanOrEqual(REDIRECT_DELAY_MS);
+      expect(result.landing.at - result.startedAt).toBeLessThan(REDIRECT_DELAY_MS + 2500);
+    },
+  );
+
+  test('a backend that sends the headers and then hangs mid-body: main page within the time-out plus 1.5 s', async () => {
+    backend.answer = (_req, res) => {
+      res.writeHead(200, { 'Content-Type': 'application/json' });
+      res.write('[{"id":1,');
+    };
+    const result = await visit(page, site);
+    expect(result.finalUrl).toBe(cards.url);
+    expect(result.heading).toBe('Main profile');
+    const total = result.landing.at - result.startedAt;
+    expect(total).toBeGreaterThanOrEqual(LOOKUP_TIMEOUT_MS + REDIRECT_DELAY_MS);
+    expect(total).toBeLessThan(LOOKUP_TIMEOUT_MS + REDIRECT_DELAY_MS + 2000);
+  });
+
+  test('a backend that answers only after the time-out: main page within the time-out plus 1.5 s', async () => {
+    backend.answer = (_req, res) => {
+      const late = setTimeout(
+        () => sendJson(res, 200, [{ id: 1, stamp_end: Date.now() + HOUR, type: 'photo' }]),
+        LOOKUP_TIMEOUT_MS + 1000,
+      );
+      res.on('close', () => clearTimeout(late));
+    };
+    const result = await visit(page, site);
+    expect(result.landing.path).toBe('/');
+    const total = result.landing.at - result.startedAt;
+    expect(total).toBeGreaterThanOrEqual(LOOKUP_TIMEOUT_MS + REDIRECT_DELAY_MS);
+    expect(total).toBeLessThan(LOOKUP_TIMEOUT_MS + REDIRECT_DELAY_MS + 2000);
   });
 });

@@ -2,13 +2,15 @@
 // server, the demo card pages, and backends that are down or never answer. Every helper
 // returns something with `stop()`; each test file stops what it started.
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createServer, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { gzipSync } from 'node:zlib';
+import { chromium, type Browser, type Page, type Request } from 'playwright-core';
 import { startDemoCards } from '../../scripts/demo-card/server.js';
-import type { RunningServer } from '../../scripts/http-server.js';
+import { listen, type RunningServer } from '../../scripts/http-server.js';
 import { buildSite } from '../../scripts/site-build.js';
 import { serveSite } from '../../scripts/site-server.js';
 
@@ -106,6 +108,50 @@ export async function startSilentBackend(): Promise<RunningServer> {
   };
 }
 
+/** How a {@link FakeBackend} answers a request that is not a CORS preflight. */
+export type FakeAnswer = (req: IncomingMessage, res: ServerResponse) => void;
+
+/** A stand-in for the API that answers whatever the test tells it to. */
+export interface FakeBackend extends RunningServer {
+  /** The answer to the next requests; CORS headers are already set on `res`. */
+  answer: FakeAnswer;
+  /** Path and query of every request after preflight, in order. */
+  requests: string[];
+}
+
+/**
+ * A backend on a free loopback port that answers CORS preflights like the real API and every
+ * other request with `answer` (default: an empty list). Lets the browser tests serve what a
+ * real Supabase never would: errors, garbage, rows that break the table's constraints.
+ */
+export async function startFakeBackend(answer?: FakeAnswer): Promise<FakeBackend> {
+  const requests: string[] = [];
+  const backend = {} as FakeBackend;
+  backend.answer = answer ?? ((_req, res) => void sendJson(res, 200, []));
+  backend.requests = requests;
+  const server = await listen((req, res) => {
+    res.setHeader('Access-Control-Allow-Origin', req.headers.origin ?? '*');
+    if (req.method === 'OPTIONS') {
+      res.writeHead(204, {
+        'Access-Control-Allow-Methods': 'GET, HEAD, POST, PATCH, DELETE',
+        'Access-Control-Allow-Headers': req.headers['access-control-request-headers'] ?? '',
+        'Access-Control-Max-Age': '0',
+      });
+      res.end();
+      return;
+    }
+    requests.push(req.url ?? '/');
+    backend.answer(req, res);
+  });
+  return Object.assign(backend, server);
+}
+
+/** Sends `body` as JSON with PostgREST's content type. */
+export function sendJson(res: ServerResponse, status: number, body: unknown): void {
+  res.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8' });
+  res.end(JSON.stringify(body));
+}
+
 /** The URL of a loopback port that nothing listens on (a backend that is down). */
 export async function closedPortUrl(): Promise<string> {
   const server = createServer();
@@ -132,4 +178,74 @@ export async function signIn(
   await page.getByLabel('Your Password').fill(user.password);
   await page.getByRole('button', { name: 'Sign in' }).click();
   await page.waitForURL(site.route('manage/'));
+}
+
+/** The redirect happens this long after the lookup finished (spec §9; site/src/go/main.ts). */
+export const REDIRECT_DELAY_MS = 1500;
+/** The /go lookup gives up after this long (site/src/go/main.ts). */
+export const LOOKUP_TIMEOUT_MS = 4000;
+
+/** What a visitor's trip through /go looked like. */
+export interface GoVisit {
+  /** When the page started loading, epoch ms. */
+  startedAt: number;
+  /** When the lookup finished, in the page's clock (epoch ms). */
+  lookupDoneAt: number;
+  /** The first request that reached the card site. */
+  landing: Visit;
+  /** Where the browser ended up. */
+  finalUrl: string;
+  /** Heading of the page the visitor landed on. */
+  heading: string;
+  /** The lookup requests the page sent. */
+  lookups: Request[];
+  /** Gzipped bytes of every script the /go page loaded. */
+  scriptBytes: number;
+}
+
+/**
+ * Opens /go as a visitor and follows it to the card site; fails when the browser does not
+ * reach the card site within the lookup time-out plus the redirect delay (plus slack).
+ */
+export async function followGo(
+  page: Page,
+  site: ServedSite,
+  cards: RunningServer & { visits: Visit[] },
+  shot?: string,
+): Promise<GoVisit> {
+  const lookups: Request[] = [];
+  const scripts: Promise<number>[] = [];
+  page.on('request', (r) => {
+    if (r.url().includes('/rest/v1/namecard')) lookups.push(r);
+  });
+  page.on('response', (r) => {
+    // Only fresh downloads: a page that visited the site before may revalidate (304).
+    if (r.request().resourceType() === 'script' && r.status() === 200) {
+      scripts.push(r.body().then((b) => gzipSync(b).length));
+    }
+  });
+  cards.visits.length = 0;
+  const startedAt = performance.timeOrigin + performance.now();
+  await page.goto(site.route('go/'));
+  // A locator, not waitForFunction: a string predicate is eval'd, which the site's CSP forbids.
+  const root = page.locator('html[data-lookup-done-at]');
+  await root.waitFor({ state: 'attached', timeout: LOOKUP_TIMEOUT_MS + 5000 });
+  const lookupDoneAt = Number(await root.getAttribute('data-lookup-done-at'));
+  if (shot) await screenshot(page, shot);
+  await page.waitForURL((url) => url.href.startsWith(cards.url), {
+    timeout: REDIRECT_DELAY_MS + 5000,
+  });
+  const heading = await page.getByRole('heading').first().innerText();
+  const landing = cards.visits[0];
+  if (!landing) throw new Error('The card site saw no request');
+  const scriptBytes = (await Promise.all(scripts)).reduce((a, b) => a + b, 0);
+  return {
+    startedAt,
+    lookupDoneAt,
+    landing,
+    finalUrl: page.url(),
+    heading,
+    lookups,
+    scriptBytes,
+  };
 }
