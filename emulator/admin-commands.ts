@@ -10,7 +10,9 @@ import { addOwner, addOwnerByEmail, listUsers } from './owners.js';
  * @throws the database or migration error.
  */
 export async function openAdminDb(where: { databaseUrl?: string; dataDir: string }): Promise<Db> {
-  const db = where.databaseUrl ? await openPostgres(where.databaseUrl, 2) : await openPglite(where.dataDir);
+  const db = where.databaseUrl
+    ? await openPostgres(where.databaseUrl, 2)
+    : await openPglite(where.dataDir);
   try {
     await bootstrap(db);
     await applyMigrations(db);
@@ -26,7 +28,12 @@ export async function openAdminDb(where: { databaseUrl?: string; dataDir: string
  * @returns the line to print (never the password)
  * @throws when the email is taken or malformed.
  */
-export async function addUserCommand(db: Db, email: string, password: string, owner: boolean): Promise<string> {
+export async function addUserCommand(
+  db: Db,
+  email: string,
+  password: string,
+  owner: boolean,
+): Promise<string> {
   const { id } = await createUser(db, email, password);
   if (owner) await addOwner(db, id);
   return `created user ${email.trim().toLowerCase()} (${id})${owner ? ' as an owner' : ''}`;
@@ -54,6 +61,10 @@ export async function listUsersCommand(db: Db): Promise<string> {
   ]);
   const header = ['id', 'email', 'owner', 'created_at', 'last_sign_in_at'];
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
-  const line = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i] ?? 0)).join('  ').trimEnd();
+  const line = (cells: string[]) =>
+    cells
+      .map((c, i) => c.padEnd(widths[i] ?? 0))
+      .join('  ')
+      .trimEnd();
   return [line(header), ...rows.map(line)].join('\n');
 }

@@ -10,7 +10,12 @@
  * Exit codes: 0 success, 1 failure, 2 usage. Passwords are never printed.
  */
 import { parseArgs } from 'node:util';
-import { addOwnerCommand, addUserCommand, listUsersCommand, openAdminDb } from './admin-commands.js';
+import {
+  addOwnerCommand,
+  addUserCommand,
+  listUsersCommand,
+  openAdminDb,
+} from './admin-commands.js';
 import { PERSISTED_DATA_DIR, UsageError } from './cli-options.js';
 
 const USAGE = `Usage: npm run emulator:admin -- <command> [options]
@@ -108,7 +113,9 @@ async function readPassword(fromStdin: boolean): Promise<string> {
   if (fromStdin) {
     const chunks: Buffer[] = [];
     for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
-    password = Buffer.concat(chunks).toString('utf8').replace(/\r?\n$/, '');
+    password = Buffer.concat(chunks)
+      .toString('utf8')
+      .replace(/\r?\n$/, '');
   } else if (process.stdin.isTTY) {
     const { password: prompt } = await import('@inquirer/prompts');
     password = await prompt({ message: 'Password for the new user', mask: true });

@@ -33,7 +33,9 @@ export function readEnvOptions(env: NodeJS.ProcessEnv): EmulatorOptions {
   const password = env.NAMECARD_OWNER_PASSWORD;
   if (email && password) options.owner = { email, password };
   else if (email || password) {
-    throw new UsageError('set both `NAMECARD_OWNER_EMAIL` and `NAMECARD_OWNER_PASSWORD`, or neither');
+    throw new UsageError(
+      'set both `NAMECARD_OWNER_EMAIL` and `NAMECARD_OWNER_PASSWORD`, or neither',
+    );
   }
   return options;
 }

@@ -44,7 +44,8 @@ export interface RunningEmulator {
   /** The local service_role key (bypasses RLS; for tests and tools only). */
   serviceRoleKey: string;
   /**
-   * Runs SQL as the database superuser, outside RLS (tests and admin).
+   * Runs SQL as the database superuser, outside RLS (tests and admin). With no
+   * params the SQL may hold several statements (rows of the last one are returned).
    * bigint comes back as number, timestamptz as Date.
    * @throws the database error.
    */
@@ -59,7 +60,12 @@ export interface RunningEmulator {
   stop(): Promise<void>;
 }
 
-function checkSeconds(name: string, value: number | undefined, fallback: number, min: number): number {
+function checkSeconds(
+  name: string,
+  value: number | undefined,
+  fallback: number,
+  min: number,
+): number {
   if (value === undefined) return fallback;
   if (!Number.isFinite(value) || value < min) {
     throw new Error(`\`${name}\` must be a number of seconds >= ${min}, got \`${value}\``);

@@ -35,7 +35,10 @@ function parseOptions(argv: string[]): EmulatorOptions & { help: boolean } {
   } catch (e) {
     throw new UsageError((e as Error).message);
   }
-  const options: EmulatorOptions & { help: boolean } = { help: values.help, ...readEnvOptions(process.env) };
+  const options: EmulatorOptions & { help: boolean } = {
+    help: values.help,
+    ...readEnvOptions(process.env),
+  };
   if (values.port !== undefined) {
     if (!/^\d+$/.test(values.port) || Number(values.port) > 65535) {
       throw new UsageError(`\`--port\` must be an integer from 0 to 65535, got \`${values.port}\``);

@@ -31,21 +31,23 @@ export async function applyMigrations(db: Db, dir = MIGRATIONS_DIR): Promise<App
     const [, version = '', name = ''] = match;
     const sql = await readFile(path.join(dir, file), 'utf8');
     try {
-      const done = await withRetry(() => db.transaction(async (tx) => {
-        // Serialises concurrent emulators on one database.
-        await tx.query('select pg_advisory_xact_lock(54321)');
-        const seen = await tx.query(
-          'select 1 from supabase_migrations.schema_migrations where version = $1',
-          [version],
-        );
-        if (seen.length > 0) return false;
-        await tx.exec(sql);
-        await tx.query(
-          'insert into supabase_migrations.schema_migrations (version, name, statements) values ($1, $2, $3)',
-          [version, name, [sql]],
-        );
-        return true;
-      }));
+      const done = await withRetry(() =>
+        db.transaction(async (tx) => {
+          // Serialises concurrent emulators on one database.
+          await tx.query('select pg_advisory_xact_lock(54321)');
+          const seen = await tx.query(
+            'select 1 from supabase_migrations.schema_migrations where version = $1',
+            [version],
+          );
+          if (seen.length > 0) return false;
+          await tx.exec(sql);
+          await tx.query(
+            'insert into supabase_migrations.schema_migrations (version, name, statements) values ($1, $2, $3)',
+            [version, name, [sql]],
+          );
+          return true;
+        }),
+      );
       if (done) applied.push({ version, name });
     } catch (e) {
       throw new Error(`migration \`${file}\` failed: ${(e as Error).message}`, { cause: e });

@@ -31,14 +31,22 @@ export async function requireCaller(c: Context, ctx: ServerContext): Promise<Cal
       e instanceof JwtError && e.problem === 'expired'
         ? 'token has invalid claims: token is expired'
         : 'token signature is invalid';
-    throw new AuthError(403, 'bad_jwt', `invalid JWT: unable to parse or verify signature, ${reason}`);
+    throw new AuthError(
+      403,
+      'bad_jwt',
+      `invalid JWT: unable to parse or verify signature, ${reason}`,
+    );
   }
   if (typeof claims.sub !== 'string' || claims.sub === '') {
     throw new AuthError(403, 'bad_jwt', 'invalid claim: missing sub claim');
   }
   const sessionId = typeof claims.session_id === 'string' ? claims.session_id : undefined;
   if (sessionId !== undefined && !(await sessionExists(ctx.db, sessionId))) {
-    throw new AuthError(403, 'session_not_found', 'Session from session_id claim in JWT does not exist');
+    throw new AuthError(
+      403,
+      'session_not_found',
+      'Session from session_id claim in JWT does not exist',
+    );
   }
   const user = await findUserById(ctx.db, claims.sub).catch(() => undefined);
   if (!user) {

@@ -63,7 +63,8 @@ export function authRoutes(ctx: ServerContext): Hono {
     // not held for the ~70 ms a comparison takes.
     const user = await checkPassword(ctx.db, email, password);
     if (!user) throw invalidCredentials();
-    if (!user.email_confirmed_at) throw new AuthError(400, 'email_not_confirmed', 'Email not confirmed');
+    if (!user.email_confirmed_at)
+      throw new AuthError(400, 'email_not_confirmed', 'Email not confirmed');
     const grant = await ctx.db.transaction(async (tx) => {
       await touchLastSignIn(tx, user.id);
       return startSession(tx, user.id);
@@ -82,7 +83,11 @@ export function authRoutes(ctx: ServerContext): Hono {
     if ('alreadyUsed' in outcome) throw alreadyUsedError();
     const user = await findUserById(ctx.db, outcome.userId);
     if (!user) {
-      throw new AuthError(400, 'refresh_token_not_found', 'Invalid Refresh Token: Refresh Token Not Found');
+      throw new AuthError(
+        400,
+        'refresh_token_not_found',
+        'Invalid Refresh Token: Refresh Token Not Found',
+      );
     }
     return sessionResponse(user, outcome, settings());
   }
@@ -145,6 +150,10 @@ async function jsonBody(c: Context): Promise<Record<string, unknown>> {
     }
     throw new Error('expected a JSON object');
   } catch (e) {
-    throw new AuthError(400, 'bad_json', `Could not parse request body as JSON: ${(e as Error).message}`);
+    throw new AuthError(
+      400,
+      'bad_json',
+      `Could not parse request body as JSON: ${(e as Error).message}`,
+    );
   }
 }

@@ -74,9 +74,10 @@ interface TokenRow {
  * Must run inside a transaction: the session row is locked so two concurrent
  * refreshes of one session are serialised.
  * @param reuseInterval seconds a revoked token stays usable after its revocation
- * @throws AuthError refresh_token_not_found / refresh_token_already_used (400).
- * An already-used error is thrown only after the family has been revoked; the
- * caller must commit before answering (see `AlreadyUsed`).
+ * @returns the grant, or `AlreadyUsed` once the session's tokens have been revoked:
+ * that revocation must be committed, so the caller answers
+ * refresh_token_already_used only after the transaction (GoTrue does the same).
+ * @throws AuthError 400 refresh_token_not_found for an unknown token.
  */
 export async function rotateRefreshToken(
   tx: Queryable,
@@ -133,9 +134,10 @@ export async function rotateRefreshToken(
     `insert into auth.refresh_tokens (token, user_id, session_id, parent) values ($1, $2, $3, $4)`,
     [child, row.user_id, row.session_id, row.token],
   );
-  await tx.query('update auth.sessions set refreshed_at = now(), updated_at = now() where id = $1', [
-    row.session_id,
-  ]);
+  await tx.query(
+    'update auth.sessions set refreshed_at = now(), updated_at = now() where id = $1',
+    [row.session_id],
+  );
   return grant(child);
 }
 

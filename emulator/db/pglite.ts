@@ -15,8 +15,11 @@ export async function openPglite(dataDir?: string): Promise<Db> {
   });
   const wrap = (q: Pick<PGlite, 'query' | 'exec'>): Queryable => ({
     async query<T>(sql: string, params?: unknown[]) {
-      const result = await q.query<T>(sql, params ?? []);
-      return result.rows;
+      if (params && params.length > 0) return (await q.query<T>(sql, params)).rows;
+      // Without parameters use the simple protocol, which (like pg) allows several
+      // statements; the rows are those of the last one.
+      const results = await q.exec(sql);
+      return (results.at(-1)?.rows ?? []) as T[];
     },
     async exec(script: string) {
       await q.exec(script);

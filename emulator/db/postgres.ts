@@ -30,8 +30,11 @@ export async function openPostgres(url: string, maxConnections = 10): Promise<Db
 
   const wrap = (c: pg.Pool | pg.PoolClient): Queryable => ({
     async query<T>(sql: string, params?: unknown[]) {
-      const result = await c.query(sql, params ?? []);
-      return result.rows as T[];
+      // Without parameters pg uses the simple protocol and answers a script of
+      // several statements with one result each; the rows are those of the last one.
+      const result = (await c.query(sql, params ?? [])) as pg.QueryResult | pg.QueryResult[];
+      const last = Array.isArray(result) ? result.at(-1) : result;
+      return (last?.rows ?? []) as T[];
     },
     async exec(script: string) {
       await c.query(script);

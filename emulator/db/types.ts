@@ -7,8 +7,9 @@
  */
 export interface Queryable {
   /**
-   * Runs one parameterised statement (`$1`, `$2`, …) and returns its rows.
-   * @throws the database error (with its SQLSTATE in `code`) when the statement fails.
+   * Runs one parameterised statement (`$1`, `$2`, …) and returns its rows. Without
+   * parameters the SQL may hold several statements; the rows are the last one's.
+   * @throws the database error (with its SQLSTATE in `code`) when a statement fails.
    */
   query<T = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<T[]>;
   /**

@@ -29,11 +29,28 @@ export function pgErrorStatus(sqlstate: string, isAnon: boolean): ContentfulStat
   if (sqlstate === '23503' || sqlstate === '23505') return 409;
   if (sqlstate === '25006') return 405;
   if (sqlstate === '42883' || sqlstate === '42P01') return 404;
-  if (sqlstate === '42P17' || sqlstate === 'P0001') return sqlstate === 'P0001' ? 400 : 500;
+  if (sqlstate === 'P0001') return 400;
+  if (sqlstate === '42P17') return 500;
   const cls = sqlstate.slice(0, 2);
   if (cls === '08' || cls === '53') return 503;
   if (cls === '0L' || cls === '0P' || cls === '28') return 403;
-  const serverSide = ['09', '25', '2D', '38', '39', '3B', '40', '54', '55', '57', '58', 'F0', 'HV', 'P0', 'XX'];
+  const serverSide = [
+    '09',
+    '25',
+    '2D',
+    '38',
+    '39',
+    '3B',
+    '40',
+    '54',
+    '55',
+    '57',
+    '58',
+    'F0',
+    'HV',
+    'P0',
+    'XX',
+  ];
   if (serverSide.includes(cls)) return 500;
   return 400;
 }
@@ -50,7 +67,11 @@ export function fromDbError(e: DbError & { code: string }, isAnon: boolean): Res
 }
 
 export const tableNotFound = (schema: string, table: string) =>
-  new RestError(404, 'PGRST205', `Could not find the table '${schema}.${table}' in the schema cache`);
+  new RestError(
+    404,
+    'PGRST205',
+    `Could not find the table '${schema}.${table}' in the schema cache`,
+  );
 
 export const parseError = (message: string, details: string) =>
   new RestError(400, 'PGRST100', message, details);

@@ -43,7 +43,15 @@ export interface ParsedQuery {
 }
 
 /** Parameters that are not filters. `apikey` is the gateway's, never a column. */
-const RESERVED = new Set(['select', 'order', 'limit', 'offset', 'columns', 'on_conflict', 'apikey']);
+const RESERVED = new Set([
+  'select',
+  'order',
+  'limit',
+  'offset',
+  'columns',
+  'on_conflict',
+  'apikey',
+]);
 
 const failed = (what: string, input: string, column: number, details: string) =>
   parseError(`"failed to parse ${what} (${input})" (line 1, column ${column})`, details);
@@ -74,7 +82,7 @@ export function parseQuery(params: URLSearchParams): ParsedQuery {
         break;
       default:
         if (RESERVED.has(key)) break;
-        if (key === 'or' || key === 'and' || key.startsWith('not.')) {
+        if (['or', 'and', 'not.or', 'not.and'].includes(key)) {
           throw failed('logic tree', raw, 1, 'or/and trees are not supported by the emulator');
         }
         query.filters.push(parseFilter(key, raw));
@@ -106,9 +114,17 @@ function parseSelect(raw: string): SelectItem[] {
     const [left, right] = item.includes(':') ? item.split(/:(.*)/s) : [item, undefined];
     const column = (right ?? left ?? '').trim();
     const alias = right === undefined ? undefined : (left ?? '').trim();
-    const ok = column === '*' ? alias === undefined : IDENT.test(column) && (alias === undefined || IDENT.test(alias));
+    const ok =
+      column === '*'
+        ? alias === undefined
+        : IDENT.test(column) && (alias === undefined || IDENT.test(alias));
     if (!ok) {
-      throw failed('select parameter', raw, offset, `unsupported select item "${item}": the emulator accepts *, column or alias:column`);
+      throw failed(
+        'select parameter',
+        raw,
+        offset,
+        `unsupported select item "${item}": the emulator accepts *, column or alias:column`,
+      );
     }
     offset += part.length + 1;
     return alias === undefined ? { column } : { column, alias };
@@ -124,7 +140,8 @@ function parseOrder(raw: string): OrderTerm[] {
     if (!IDENT.test(column)) throw bad('expected a column name');
     for (const mod of mods) {
       if (mod === 'asc' || mod === 'desc') term.descending = mod === 'desc';
-      else if (mod === 'nullsfirst' || mod === 'nullslast') term.nulls = mod === 'nullsfirst' ? 'first' : 'last';
+      else if (mod === 'nullsfirst' || mod === 'nullslast')
+        term.nulls = mod === 'nullsfirst' ? 'first' : 'last';
       else throw bad(`unexpected "${mod}" expecting "asc", "desc", "nullsfirst" or "nullslast"`);
     }
     offset += part.length + 1;
@@ -155,7 +172,12 @@ function parseFilter(column: string, raw: string): Filter {
   if (op === 'is') {
     const v = value.toLowerCase();
     if (!(IS_VALUES as readonly string[]).includes(v)) {
-      throw failed('filter', raw, column1 + 3, `unexpected "${value}" expecting null, not_null, true, false or unknown`);
+      throw failed(
+        'filter',
+        raw,
+        column1 + 3,
+        `unexpected "${value}" expecting null, not_null, true, false or unknown`,
+      );
     }
     return { column, negate, op, value: v as IsValue };
   }
@@ -202,7 +224,9 @@ function splitList(text: string): string[] {
  * Parses a `Range: first-last` header (items); undefined when absent or malformed,
  * as PostgREST ignores a range it cannot read.
  */
-export function parseRangeHeader(header: string | undefined): { offset: number; limit?: number } | undefined {
+export function parseRangeHeader(
+  header: string | undefined,
+): { offset: number; limit?: number } | undefined {
   const m = /^\s*(?:items=)?(\d+)-(\d*)\s*$/.exec(header ?? '');
   if (!m) return undefined;
   const first = Number(m[1]);
@@ -221,8 +245,12 @@ export interface Preferences {
 export function parsePrefer(header: string | undefined): Preferences {
   const prefs: Preferences = { return: 'minimal', missingDefault: false };
   for (const part of (header ?? '').split(',')) {
-    const [k, v] = part.trim().split('=').map((s) => s.trim());
-    if (k === 'return' && (v === 'representation' || v === 'minimal' || v === 'headers-only')) prefs.return = v;
+    const [k, v] = part
+      .trim()
+      .split('=')
+      .map((s) => s.trim());
+    if (k === 'return' && (v === 'representation' || v === 'minimal' || v === 'headers-only'))
+      prefs.return = v;
     if (k === 'count' && (v === 'exact' || v === 'planned' || v === 'estimated')) prefs.count = v;
     if (k === 'missing' && v === 'default') prefs.missingDefault = true;
   }

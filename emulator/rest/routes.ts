@@ -48,7 +48,9 @@ export function restRoutes(ctx: ServerContext): Hono {
     return errorResponse(c, err);
   });
 
-  app.notFound((c) => errorResponse(c, new RestError(404, 'PGRST125', `Invalid path specified in request URL`)));
+  app.notFound((c) =>
+    errorResponse(c, new RestError(404, 'PGRST125', `Invalid path specified in request URL`)),
+  );
 
   /** Resolves role and table, then runs `build`'s statement as that role in one transaction. */
   async function run(
@@ -58,7 +60,11 @@ export function restRoutes(ctx: ServerContext): Hono {
   ): Promise<Outcome> {
     const profile = c.req.header(profileHeader);
     if (profile !== undefined && profile !== EXPOSED_SCHEMA) {
-      throw new RestError(406, 'PGRST106', `The schema must be one of the following: ${EXPOSED_SCHEMA}`);
+      throw new RestError(
+        406,
+        'PGRST106',
+        `The schema must be one of the following: ${EXPOSED_SCHEMA}`,
+      );
     }
     const who = await requestRole(c);
     const name = c.req.param('table') ?? '';
@@ -126,7 +132,12 @@ export function restRoutes(ctx: ServerContext): Hono {
     const payload = await readJson(c);
     const rows = Array.isArray(payload) ? payload : [payload];
     if (!rows.every((r) => r !== null && typeof r === 'object' && !Array.isArray(r))) {
-      throw new RestError(400, 'PGRST102', 'Empty or invalid json', 'expected an object or an array of objects');
+      throw new RestError(
+        400,
+        'PGRST102',
+        'Empty or invalid json',
+        'expected an object or an array of objects',
+      );
     }
     const records = rows as Record<string, unknown>[];
     const result = await run(c, 'content-profile', (table, query) => {
@@ -155,7 +166,9 @@ export function restRoutes(ctx: ServerContext): Hono {
   app.delete('/:table', async (c) => {
     const prefer = parsePrefer(c.req.header('prefer'));
     const representation = prefer.return === 'representation';
-    const result = await run(c, 'content-profile', (table, query) => buildDelete(table, query, representation));
+    const result = await run(c, 'content-profile', (table, query) =>
+      buildDelete(table, query, representation),
+    );
     return mutationResponse(c, result, representation, false, prefer.count !== undefined);
   });
 
@@ -164,8 +177,10 @@ export function restRoutes(ctx: ServerContext): Hono {
 
 // One statement sets everything PostgREST sets, transaction-locally: the role's own
 // settings first (while still the superuser), then search path, role and claims.
+// GET and HEAD run read-only, as in PostgREST.
 const PRE_REQUEST = `select
   (select count(set_config(k, v, true)) from unnest($7::text[], $8::text[]) as t(k, v)),
+  case when $9::boolean then set_config('transaction_read_only', 'on', true) end,
   set_config('search_path', '"public", "extensions"', true),
   set_config('role', $1, true),
   set_config('request.jwt.claims', $2, true),
@@ -199,11 +214,15 @@ function preRequestParams(
     JSON.stringify(cookies),
     settings.names,
     settings.values,
+    c.req.method === 'GET' || c.req.method === 'HEAD',
   ];
 }
 
 /** limit/offset parameters narrowed further by a `Range` header. */
-function mergeRange(query: ParsedQuery, range: { offset: number; limit?: number } | undefined): ParsedQuery {
+function mergeRange(
+  query: ParsedQuery,
+  range: { offset: number; limit?: number } | undefined,
+): ParsedQuery {
   if (!range) return query;
   const offset = range.offset + (query.offset ?? 0);
   const limits = [range.limit, query.limit].filter((n): n is number => n !== undefined);

@@ -60,8 +60,10 @@ function whereClause(
   const parts = filters.map((f) => {
     const col = qualifier + column(table, f.column);
     let cond: string;
-    if (f.op === 'is') cond = f.value === 'not_null' ? `${col} is not null` : `${col} is ${f.value}`;
-    else if (f.op === 'in') cond = f.value.length === 0 ? 'false' : `${col} in (${f.value.map(bind).join(', ')})`;
+    if (f.op === 'is')
+      cond = f.value === 'not_null' ? `${col} is not null` : `${col} is ${f.value}`;
+    else if (f.op === 'in')
+      cond = f.value.length === 0 ? 'false' : `${col} in (${f.value.map(bind).join(', ')})`;
     else cond = `${col} ${COMPARATORS[f.op]} ${bind(f.value)}`;
     return f.negate ? `not (${cond})` : cond;
   });

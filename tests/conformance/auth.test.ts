@@ -1,4 +1,8 @@
-import { AuthApiError, isAuthSessionMissingError, type SupabaseClient } from '@supabase/supabase-js';
+import {
+  AuthApiError,
+  isAuthSessionMissingError,
+  type SupabaseClient,
+} from '@supabase/supabase-js';
 import { decodeJwt } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningEmulator } from '../../emulator/index.js';
@@ -29,8 +33,7 @@ describe.each(DB_KINDS)('GoTrue subset over %s', (kind) => {
     expect(error).toBeNull();
     return { supabase, session: data.session! };
   };
-  const refresh = (refresh_token: string) =>
-    client().auth.refreshSession({ refresh_token });
+  const refresh = (refresh_token: string) => client().auth.refreshSession({ refresh_token });
 
   beforeAll(async () => {
     // The default reuse interval (10 s), as `supabase start` configures it.
@@ -51,7 +54,9 @@ describe.each(DB_KINDS)('GoTrue subset over %s', (kind) => {
 
     it('issues an HS256 access token with Supabase claims and a one-hour lifetime', async () => {
       const { session } = await signIn();
-      const header = JSON.parse(Buffer.from(session.access_token.split('.')[0]!, 'base64url').toString());
+      const header = JSON.parse(
+        Buffer.from(session.access_token.split('.')[0]!, 'base64url').toString(),
+      );
       expect(header).toEqual({ alg: 'HS256', typ: 'JWT' });
       const claims = decodeJwt(session.access_token);
       expect(claims).toMatchObject({
@@ -74,12 +79,23 @@ describe.each(DB_KINDS)('GoTrue subset over %s', (kind) => {
     it('rejects a wrong password with 400 invalid_credentials "Invalid login credentials"', async () => {
       const { error } = await client().auth.signInWithPassword({ ...OWNER, password: 'wrong' });
       expect(error).toBeInstanceOf(AuthApiError);
-      expect(error).toMatchObject({ status: 400, code: 'invalid_credentials', message: 'Invalid login credentials' });
+      expect(error).toMatchObject({
+        status: 400,
+        code: 'invalid_credentials',
+        message: 'Invalid login credentials',
+      });
     });
 
     it('rejects an unknown email exactly like a wrong password', async () => {
-      const { error } = await client().auth.signInWithPassword({ email: 'nobody@example.com', password: 'x' });
-      expect(error).toMatchObject({ status: 400, code: 'invalid_credentials', message: 'Invalid login credentials' });
+      const { error } = await client().auth.signInWithPassword({
+        email: 'nobody@example.com',
+        password: 'x',
+      });
+      expect(error).toMatchObject({
+        status: 400,
+        code: 'invalid_credentials',
+        message: 'Invalid login credentials',
+      });
     });
 
     it('answers in the 2024-01-01 error envelope, echoing the API version and x-sb-error-code', async () => {
@@ -90,13 +106,22 @@ describe.each(DB_KINDS)('GoTrue subset over %s', (kind) => {
       expect(res.status).toBe(400);
       expect(res.headers.get('x-supabase-api-version')).toBe('2024-01-01');
       expect(res.headers.get('x-sb-error-code')).toBe('invalid_credentials');
-      expect(await res.json()).toEqual({ code: 'invalid_credentials', message: 'Invalid login credentials' });
+      expect(await res.json()).toEqual({
+        code: 'invalid_credentials',
+        message: 'Invalid login credentials',
+      });
     });
 
     it('answers 400 validation_failed when neither email nor phone is given', async () => {
-      const res = await auth('/token?grant_type=password', { method: 'POST', body: JSON.stringify({ password: 'x' }) });
+      const res = await auth('/token?grant_type=password', {
+        method: 'POST',
+        body: JSON.stringify({ password: 'x' }),
+      });
       expect(res.status).toBe(400);
-      expect(await res.json()).toEqual({ code: 'validation_failed', message: 'missing email or phone' });
+      expect(await res.json()).toEqual({
+        code: 'validation_failed',
+        message: 'missing email or phone',
+      });
     });
   });
 
@@ -108,7 +133,9 @@ describe.each(DB_KINDS)('GoTrue subset over %s', (kind) => {
       expect(data.session!.refresh_token).toMatch(/^[a-z0-9]{12}$/);
       expect(data.session!.refresh_token).not.toBe(session.refresh_token);
       expect(data.session!.user.id).toBe(session.user.id);
-      expect(decodeJwt(data.session!.access_token).session_id).toBe(decodeJwt(session.access_token).session_id);
+      expect(decodeJwt(data.session!.access_token).session_id).toBe(
+        decodeJwt(session.access_token).session_id,
+      );
     });
 
     it('gives the active token back when its revoked parent is presented again', async () => {
@@ -143,7 +170,10 @@ describe.each(DB_KINDS)('GoTrue subset over %s', (kind) => {
         body: JSON.stringify({ refresh_token: 'NOT-VALID-12' }),
       });
       expect(res.status).toBe(400);
-      expect(await res.json()).toEqual({ code: 'validation_failed', message: 'Refresh token is not valid' });
+      expect(await res.json()).toEqual({
+        code: 'validation_failed',
+        message: 'Refresh token is not valid',
+      });
     });
   });
 
@@ -177,25 +207,38 @@ describe.each(DB_KINDS)('GoTrue subset over %s', (kind) => {
       // t2 was the active token; revoking the family took it too, so once its own
       // reuse interval has passed it is refused as well.
       await sleep(SHORT_REUSE_INTERVAL_S * 1000 + 300);
-      expect((await rotate(t2)).error).toMatchObject({ status: 400, code: 'refresh_token_already_used' });
+      expect((await rotate(t2)).error).toMatchObject({
+        status: 400,
+        code: 'refresh_token_already_used',
+      });
     });
   });
 
   describe('user, logout, signup, settings', () => {
     it('GET /user returns the bare user object without any password hash', async () => {
       const { session } = await signIn();
-      const res = await auth('/user', { headers: { authorization: `Bearer ${session.access_token}` } });
+      const res = await auth('/user', {
+        headers: { authorization: `Bearer ${session.access_token}` },
+      });
       expect(res.status).toBe(200);
       const text = await res.text();
       expect(text).not.toContain('encrypted_password');
       expect(text).not.toMatch(/\$2[aby]\$/);
       const user = JSON.parse(text);
-      expect(user).toMatchObject({ id: session.user.id, email: OWNER.email, aud: 'authenticated', role: 'authenticated' });
+      expect(user).toMatchObject({
+        id: session.user.id,
+        email: OWNER.email,
+        aud: 'authenticated',
+        role: 'authenticated',
+      });
       expect(user).not.toHaveProperty('user');
     });
 
     it('the sign-in answer carries no password hash either', async () => {
-      const res = await auth('/token?grant_type=password', { method: 'POST', body: JSON.stringify(OWNER) });
+      const res = await auth('/token?grant_type=password', {
+        method: 'POST',
+        body: JSON.stringify(OWNER),
+      });
       const text = await res.text();
       expect(res.status).toBe(200);
       expect(text).not.toContain('encrypted_password');
@@ -214,7 +257,10 @@ describe.each(DB_KINDS)('GoTrue subset over %s', (kind) => {
     it('GET /user with the anon key answers 403 bad_jwt "missing sub claim"', async () => {
       const res = await auth('/user', { headers: { authorization: `Bearer ${emulator.anonKey}` } });
       expect(res.status).toBe(403);
-      expect(await res.json()).toEqual({ code: 'bad_jwt', message: 'invalid claim: missing sub claim' });
+      expect(await res.json()).toEqual({
+        code: 'bad_jwt',
+        message: 'invalid claim: missing sub claim',
+      });
     });
 
     it('logout answers 204; the refresh token then gives refresh_token_not_found', async () => {
@@ -245,7 +291,9 @@ describe.each(DB_KINDS)('GoTrue subset over %s', (kind) => {
         headers: { authorization: `Bearer ${a.session.access_token}` },
       });
       expect(res.status).toBe(204);
-      expect((await refresh(a.session.refresh_token)).error).toMatchObject({ code: 'refresh_token_not_found' });
+      expect((await refresh(a.session.refresh_token)).error).toMatchObject({
+        code: 'refresh_token_not_found',
+      });
       expect((await refresh(b.session.refresh_token)).error).toBeNull();
     });
 
@@ -260,7 +308,10 @@ describe.each(DB_KINDS)('GoTrue subset over %s', (kind) => {
     });
 
     it('refuses sign-up with 422 signup_disabled "Signups not allowed for this instance"', async () => {
-      const { error } = await client().auth.signUp({ email: 'new@example.com', password: 'new-password-1' });
+      const { error } = await client().auth.signUp({
+        email: 'new@example.com',
+        password: 'new-password-1',
+      });
       expect(error).toBeInstanceOf(AuthApiError);
       expect(error).toMatchObject({
         status: 422,

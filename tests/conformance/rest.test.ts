@@ -15,7 +15,9 @@ describe.each(DB_KINDS)('PostgREST subset and RLS over %s', (kind) => {
   let ownerId: string;
   let visitor: SupabaseClient;
   const rowCount = async () =>
-    Number((await emulator.query<{ n: number }>('select count(*) as n from public.namecard'))[0]!.n);
+    Number(
+      (await emulator.query<{ n: number }>('select count(*) as n from public.namecard'))[0]!.n,
+    );
 
   beforeAll(async () => {
     emulator = await startTestEmulator(kind, { owner: OWNER });
@@ -37,7 +39,10 @@ describe.each(DB_KINDS)('PostgREST subset and RLS over %s', (kind) => {
         .select();
       expect(status).toBe(401);
       expect(data).toBeNull();
-      expect(error).toMatchObject({ code: '42501', message: 'permission denied for table namecard' });
+      expect(error).toMatchObject({
+        code: '42501',
+        message: 'permission denied for table namecard',
+      });
     });
 
     it('refuses a signed-in non-owner with 403 and the RLS message', async () => {
@@ -68,19 +73,26 @@ describe.each(DB_KINDS)('PostgREST subset and RLS over %s', (kind) => {
       expect(data).toMatchObject({ stamp_end, type: 'photo', created_by: ownerId });
       expect(typeof data!.id).toBe('number');
       expect(Date.parse(data!.created_at)).not.toBeNaN();
-      const stored = await emulator.query('select stamp_end, type, created_by from public.namecard where id = $1', [data!.id]);
+      const stored = await emulator.query(
+        'select stamp_end, type, created_by from public.namecard where id = $1',
+        [data!.id],
+      );
       expect(stored).toEqual([{ stamp_end, type: 'photo', created_by: ownerId }]);
     });
 
     it('answers 201 with an empty body for return=minimal', async () => {
-      const { error, status, data } = await owner.from('namecard').insert({ stamp_end: Date.now() + HOUR, type: 'main' });
+      const { error, status, data } = await owner
+        .from('namecard')
+        .insert({ stamp_end: Date.now() + HOUR, type: 'main' });
       expect(error).toBeNull();
       expect(status).toBe(201);
       expect(data).toBeNull();
     });
 
     it('rejects a type outside main|photo with 400 23514', async () => {
-      const { error, status } = await owner.from('namecard').insert({ stamp_end: Date.now() + HOUR, type: 'video' });
+      const { error, status } = await owner
+        .from('namecard')
+        .insert({ stamp_end: Date.now() + HOUR, type: 'video' });
       expect(status).toBe(400);
       expect(error?.code).toBe('23514');
     });
@@ -165,7 +177,10 @@ describe.each(DB_KINDS)('PostgREST subset and RLS over %s', (kind) => {
       expect(res.headers.get('content-range')).toBe('0-1/4');
       expect(res.headers.get('content-type')).toBe('application/json; charset=utf-8');
 
-      const { count, data } = await anon.from('namecard').select('*', { count: 'exact' }).range(1, 2);
+      const { count, data } = await anon
+        .from('namecard')
+        .select('*', { count: 'exact' })
+        .range(1, 2);
       expect(count).toBe(4);
       expect(data).toHaveLength(2);
 
@@ -175,7 +190,9 @@ describe.each(DB_KINDS)('PostgREST subset and RLS over %s', (kind) => {
       expect(plain.status).toBe(200);
       expect(plain.headers.get('content-range')).toBe('0-0/*');
 
-      const empty = await fetch(`${emulator.url}/rest/v1/namecard?id=eq.-1`, { headers: { apikey: emulator.anonKey } });
+      const empty = await fetch(`${emulator.url}/rest/v1/namecard?id=eq.-1`, {
+        headers: { apikey: emulator.anonKey },
+      });
       expect(empty.headers.get('content-range')).toBe('*/*');
       expect(await empty.json()).toEqual([]);
     });
@@ -210,7 +227,10 @@ describe.each(DB_KINDS)('PostgREST subset and RLS over %s', (kind) => {
     it('answers 400 42703 for an unknown column', async () => {
       const { status, error } = await anon.from('namecard').select('colour');
       expect(status).toBe(400);
-      expect(error).toMatchObject({ code: '42703', message: 'column namecard.colour does not exist' });
+      expect(error).toMatchObject({
+        code: '42703',
+        message: 'column namecard.colour does not exist',
+      });
     });
 
     it('answers 401 PGRST301 for a token that is not a JWT', async () => {
@@ -231,7 +251,9 @@ describe.each(DB_KINDS)('PostgREST subset and RLS over %s', (kind) => {
       const deleted = await owner.from('namecard').delete().gt('id', 0);
       expect(deleted.status).toBe(403);
       expect(deleted.error?.code).toBe('42501');
-      expect(await emulator.query('select id, type from public.namecard order by id')).toEqual(before);
+      expect(await emulator.query('select id, type from public.namecard order by id')).toEqual(
+        before,
+      );
     });
 
     it('refuses update and delete by anon with 401, and the rows stay', async () => {
@@ -258,7 +280,9 @@ describe.each(DB_KINDS)('PostgREST subset and RLS over %s', (kind) => {
     });
 
     it('accepts the apikey as a query parameter', async () => {
-      const res = await fetch(`${emulator.url}/rest/v1/namecard?select=id&apikey=${emulator.anonKey}`);
+      const res = await fetch(
+        `${emulator.url}/rest/v1/namecard?select=id&apikey=${emulator.anonKey}`,
+      );
       expect(res.status).toBe(200);
     });
 
@@ -268,13 +292,24 @@ describe.each(DB_KINDS)('PostgREST subset and RLS over %s', (kind) => {
         headers: {
           origin: 'http://localhost:5173',
           'access-control-request-method': 'POST',
-          'access-control-request-headers': 'apikey,authorization,content-type,prefer,x-client-info',
+          'access-control-request-headers':
+            'apikey,authorization,content-type,prefer,x-client-info',
         },
       });
       expect(res.status).toBeLessThan(300);
       expect(res.headers.get('access-control-allow-origin')).toBe('http://localhost:5173');
       const allowed = res.headers.get('access-control-allow-headers')!.toLowerCase();
-      for (const h of ['apikey', 'authorization', 'content-type', 'prefer', 'x-client-info', 'x-supabase-api-version', 'range', 'accept-profile', 'content-profile']) {
+      for (const h of [
+        'apikey',
+        'authorization',
+        'content-type',
+        'prefer',
+        'x-client-info',
+        'x-supabase-api-version',
+        'range',
+        'accept-profile',
+        'content-profile',
+      ]) {
         expect(allowed).toContain(h);
       }
       const get = await fetch(`${emulator.url}/rest/v1/namecard?limit=1`, {

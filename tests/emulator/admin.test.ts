@@ -23,7 +23,10 @@ describe('npm run emulator:admin', { timeout: 180_000 }, () => {
   });
 
   it('adds an owner whose password comes from stdin, never echoing it; the owner can then insert', async () => {
-    const added = await admin(['add-user', 'Owner@Example.com', '--owner', '--password-stdin'], 'owner-password-1\n');
+    const added = await admin(
+      ['add-user', 'Owner@Example.com', '--owner', '--password-stdin'],
+      'owner-password-1\n',
+    );
     expect(added.exitCode).toBe(0);
     expect(added.stdout).toMatch(/^created user owner@example\.com \([0-9a-f-]{36}\) as an owner$/);
     expect(added.stdout + added.stderr).not.toContain('owner-password-1');
@@ -31,9 +34,14 @@ describe('npm run emulator:admin', { timeout: 180_000 }, () => {
     const emulator = await startEmulator({ port: 0, dataDir: dir });
     try {
       const supabase = createTestClient(emulator.url, emulator.anonKey);
-      const signIn = await supabase.auth.signInWithPassword({ email: 'owner@example.com', password: 'owner-password-1' });
+      const signIn = await supabase.auth.signInWithPassword({
+        email: 'owner@example.com',
+        password: 'owner-password-1',
+      });
       expect(signIn.error).toBeNull();
-      const insert = await supabase.from('namecard').insert({ stamp_end: Date.now() + 60_000, type: 'main' });
+      const insert = await supabase
+        .from('namecard')
+        .insert({ stamp_end: Date.now() + 60_000, type: 'main' });
       expect(insert.status).toBe(201);
     } finally {
       await emulator.stop();
@@ -41,8 +49,12 @@ describe('npm run emulator:admin', { timeout: 180_000 }, () => {
   });
 
   it('add-owner promotes an existing user; list-users shows owners and never a password hash', async () => {
-    expect((await admin(['add-user', 'a@example.com', '--password-stdin'], 'pw-a-123')).exitCode).toBe(0);
-    expect((await admin(['add-user', 'b@example.com', '--password-stdin'], 'pw-b-123')).exitCode).toBe(0);
+    expect(
+      (await admin(['add-user', 'a@example.com', '--password-stdin'], 'pw-a-123')).exitCode,
+    ).toBe(0);
+    expect(
+      (await admin(['add-user', 'b@example.com', '--password-stdin'], 'pw-b-123')).exitCode,
+    ).toBe(0);
     const promoted = await admin(['add-owner', 'b@example.com']);
     expect(promoted.exitCode).toBe(0);
     expect(promoted.stdout).toMatch(/^b@example\.com \([0-9a-f-]{36}\) is an owner$/);
@@ -58,7 +70,9 @@ describe('npm run emulator:admin', { timeout: 180_000 }, () => {
   });
 
   it('fails with exit 1 for a duplicate user or an unknown owner', async () => {
-    expect((await admin(['add-user', 'a@example.com', '--password-stdin'], 'pw-a-123')).exitCode).toBe(0);
+    expect(
+      (await admin(['add-user', 'a@example.com', '--password-stdin'], 'pw-a-123')).exitCode,
+    ).toBe(0);
     const duplicate = await admin(['add-user', 'A@example.com', '--password-stdin'], 'pw-a-456');
     expect(duplicate.exitCode).toBe(1);
     expect(duplicate.stderr).toContain('a user with email `a@example.com` already exists');

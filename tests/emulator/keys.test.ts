@@ -30,7 +30,9 @@ describe('local keys and JWTs', () => {
 
   it('accepts a token expired less than 30 s ago and rejects one expired longer ago', async () => {
     const now = Math.floor(Date.now() / 1000);
-    await expect(verifyJwt(await signJwt({ role: 'anon', exp: now - 20 }))).resolves.toMatchObject({ role: 'anon' });
+    await expect(verifyJwt(await signJwt({ role: 'anon', exp: now - 20 }))).resolves.toMatchObject({
+      role: 'anon',
+    });
     const expired = verifyJwt(await signJwt({ role: 'anon', exp: now - 60 }));
     await expect(expired).rejects.toBeInstanceOf(JwtError);
     await expect(expired).rejects.toMatchObject({ problem: 'expired', message: 'JWT expired' });

@@ -4,7 +4,10 @@ import { createTestDatabase } from '../support/emulator.js';
 import { createTestClient } from '../support/supabase.js';
 import { runTsx } from './run-tsx.js';
 
-const OWNER_ENV = { NAMECARD_OWNER_EMAIL: 'demo@example.com', NAMECARD_OWNER_PASSWORD: 'demo-password-1' };
+const OWNER_ENV = {
+  NAMECARD_OWNER_EMAIL: 'demo@example.com',
+  NAMECARD_OWNER_PASSWORD: 'demo-password-1',
+};
 
 /** Starts `emulator/main.ts`, resolves with the API URL once it reports ready. */
 async function startMain(args: string[], env: Record<string, string | undefined> = {}) {
@@ -24,7 +27,10 @@ async function startMain(args: string[], env: Record<string, string | undefined>
 // Each test starts the real entry point in its own process: slow on a busy machine.
 describe('npm run emulator', { timeout: 120_000 }, () => {
   it('reports its URL and the anon key, serves the demo owner, and exits 0 on SIGTERM', async () => {
-    const { child, url, output } = await startMain(['--memory', '--port', '0', '--quiet'], OWNER_ENV);
+    const { child, url, output } = await startMain(
+      ['--memory', '--port', '0', '--quiet'],
+      OWNER_ENV,
+    );
     expect(output()).toContain(`anon key: ${LOCAL_ANON_KEY}\n`);
     expect(output()).not.toContain(OWNER_ENV.NAMECARD_OWNER_PASSWORD);
 
@@ -34,7 +40,10 @@ describe('npm run emulator', { timeout: 120_000 }, () => {
       password: OWNER_ENV.NAMECARD_OWNER_PASSWORD,
     });
     expect(error).toBeNull();
-    const insert = await supabase.from('namecard').insert({ stamp_end: Date.now() + 60_000, type: 'photo' }).select();
+    const insert = await supabase
+      .from('namecard')
+      .insert({ stamp_end: Date.now() + 60_000, type: 'photo' })
+      .select();
     expect(insert.status).toBe(201);
 
     child.kill('SIGTERM');
@@ -53,7 +62,9 @@ describe('npm run emulator', { timeout: 120_000 }, () => {
   it('uses the PostgreSQL server named by DATABASE_URL', async () => {
     const database = await createTestDatabase();
     try {
-      const { child, output } = await startMain(['--port', '0', '--quiet'], { DATABASE_URL: database.url });
+      const { child, output } = await startMain(['--port', '0', '--quiet'], {
+        DATABASE_URL: database.url,
+      });
       expect(output()).toContain('PostgreSQL (DATABASE_URL)');
       child.kill('SIGTERM');
       expect((await child).exitCode).toBe(0);

@@ -23,7 +23,9 @@ describe('PostgREST query grammar', () => {
   });
 
   it('reads every operator, not., in lists with quoted items and is values', () => {
-    const q = parse('a=eq.1&b=neq.x&c=gte.2&d=lt.3&e=lte.4&f=not.in.(1,"two,2","th\\"ree")&g=is.NULL&h=not.is.true');
+    const q = parse(
+      'a=eq.1&b=neq.x&c=gte.2&d=lt.3&e=lte.4&f=not.in.(1,"two,2","th\\"ree")&g=is.NULL&h=not.is.true',
+    );
     expect(q.filters).toEqual([
       { column: 'a', negate: false, op: 'eq', value: '1' },
       { column: 'b', negate: false, op: 'neq', value: 'x' },
@@ -37,7 +39,9 @@ describe('PostgREST query grammar', () => {
   });
 
   it('keeps a filter value with dots whole', () => {
-    expect(parse('email=eq.a.b@example.com').filters[0]).toMatchObject({ value: 'a.b@example.com' });
+    expect(parse('email=eq.a.b@example.com').filters[0]).toMatchObject({
+      value: 'a.b@example.com',
+    });
   });
 
   it('reads comma-joined order terms with nulls placement', () => {

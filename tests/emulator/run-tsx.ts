@@ -12,7 +12,13 @@ export function runTsx(
   entry: string,
   args: string[],
   opts: { env?: Record<string, string | undefined>; input?: string } = {},
-): ResultPromise<{ reject: false; cwd: string; env: Record<string, string | undefined>; extendEnv: true; input?: string }> {
+): ResultPromise<{
+  reject: false;
+  cwd: string;
+  env: Record<string, string | undefined>;
+  extendEnv: true;
+  input?: string;
+}> {
   return execa(process.execPath, ['--import', 'tsx', entry, ...args], {
     reject: false,
     cwd: ROOT,

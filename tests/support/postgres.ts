@@ -43,7 +43,9 @@ export function freePort(): Promise<number> {
     server.listen(0, '127.0.0.1', () => {
       const address = server.address();
       server.close(() =>
-        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
+        typeof address === 'object' && address
+          ? resolve(address.port)
+          : reject(new Error('no port')),
       );
     });
   });
@@ -75,7 +77,17 @@ export async function startThrowawayPostgres(): Promise<ThrowawayPostgres> {
       : run(path.join(bin, tool), args);
 
   try {
-    await pg('initdb', ['-D', dataDir, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--locale=C', '--no-sync']);
+    await pg('initdb', [
+      '-D',
+      dataDir,
+      '-U',
+      'postgres',
+      '--auth=trust',
+      '-E',
+      'UTF8',
+      '--locale=C',
+      '--no-sync',
+    ]);
     const port = await freePort();
     const settings = [
       `-c listen_addresses=127.0.0.1`,
@@ -99,8 +111,12 @@ export async function startThrowawayPostgres(): Promise<ThrowawayPostgres> {
       },
     };
   } catch (e) {
-    const log = await import('node:fs/promises').then((fs) => fs.readFile(logFile, 'utf8')).catch(() => '');
+    const log = await import('node:fs/promises')
+      .then((fs) => fs.readFile(logFile, 'utf8'))
+      .catch(() => '');
     await rm(dir, { recursive: true, force: true });
-    throw new Error(`could not start a throwaway PostgreSQL: ${(e as Error).message}\n${log}`, { cause: e });
+    throw new Error(`could not start a throwaway PostgreSQL: ${(e as Error).message}\n${log}`, {
+      cause: e,
+    });
   }
 }

@@ -1,0 +1,113 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RunningEmulator } from '../../emulator/index.js';
+import { DB_KINDS, startTestEmulator } from '../support/emulator.js';
+
+// The migration's security properties, read from the catalog after it is applied.
+describe.each(DB_KINDS)('namecard migration over %s', (kind) => {
+  let emulator: RunningEmulator;
+  const one = async <T>(sql: string) =>
+    (await emulator.query<{ v: T }>(`select ${sql} as v`))[0]!.v;
+
+  beforeAll(async () => {
+    emulator = await startTestEmulator(kind);
+  });
+  afterAll(() => emulator?.stop());
+
+  it('enables row-level security on public.namecard', async () => {
+    expect(
+      await one<boolean>(
+        `(select relrowsecurity from pg_class where oid = 'public.namecard'::regclass)`,
+      ),
+    ).toBe(true);
+  });
+
+  it('grants select to anon and authenticated, insert of stamp_end and type to authenticated only', async () => {
+    for (const role of ['anon', 'authenticated']) {
+      expect(
+        await one<boolean>(`has_table_privilege('${role}', 'public.namecard', 'SELECT')`),
+      ).toBe(true);
+      for (const privilege of ['UPDATE', 'DELETE', 'TRUNCATE']) {
+        expect(
+          await one<boolean>(`has_table_privilege('${role}', 'public.namecard', '${privilege}')`),
+        ).toBe(false);
+      }
+    }
+    expect(
+      await one<boolean>(`has_any_column_privilege('anon', 'public.namecard', 'INSERT')`),
+    ).toBe(false);
+    for (const column of ['stamp_end', 'type']) {
+      expect(
+        await one<boolean>(
+          `has_column_privilege('authenticated', 'public.namecard', '${column}', 'INSERT')`,
+        ),
+      ).toBe(true);
+    }
+    for (const column of ['id', 'created_at', 'created_by']) {
+      expect(
+        await one<boolean>(
+          `has_column_privilege('authenticated', 'public.namecard', '${column}', 'INSERT')`,
+        ),
+      ).toBe(false);
+    }
+  });
+
+  it('has exactly one permissive policy per action and role: read for all, insert for owners', async () => {
+    const policies = await emulator.query(
+      `select policyname, cmd, roles::text[] as roles, qual, with_check
+       from pg_policies where schemaname = 'public' and tablename = 'namecard' order by policyname`,
+    );
+    expect(policies).toEqual([
+      {
+        policyname: 'namecard_owner_insert',
+        cmd: 'INSERT',
+        roles: ['authenticated'],
+        qual: null,
+        with_check: expect.stringMatching(/SELECT private\.is_namecard_owner\(\)/i),
+      },
+      {
+        policyname: 'namecard_read',
+        cmd: 'SELECT',
+        roles: ['anon', 'authenticated'],
+        qual: 'true',
+        with_check: null,
+      },
+    ]);
+  });
+
+  it('keeps the owner list unreadable by the API roles', async () => {
+    for (const role of ['anon', 'authenticated']) {
+      expect(
+        await one<boolean>(`has_table_privilege('${role}', 'private.namecard_owner', 'SELECT')`),
+      ).toBe(false);
+      expect(
+        await one<boolean>(`has_table_privilege('${role}', 'private.namecard_owner', 'INSERT')`),
+      ).toBe(false);
+    }
+    expect(await one<boolean>(`has_schema_privilege('anon', 'private', 'USAGE')`)).toBe(false);
+  });
+
+  it('pins the search path of the security-definer helper and lets only authenticated run it', async () => {
+    const [fn] = await emulator.query<{ prosecdef: boolean; proconfig: string[] }>(
+      `select prosecdef, proconfig from pg_proc where oid = 'private.is_namecard_owner()'::regprocedure`,
+    );
+    expect(fn).toEqual({ prosecdef: true, proconfig: ['search_path=""'] });
+    expect(
+      await one<boolean>(
+        `has_function_privilege('anon', 'private.is_namecard_owner()', 'EXECUTE')`,
+      ),
+    ).toBe(false);
+    expect(
+      await one<boolean>(
+        `has_function_privilege('authenticated', 'private.is_namecard_owner()', 'EXECUTE')`,
+      ),
+    ).toBe(true);
+  });
+
+  it('indexes stamp_end for the active-entry lookup', async () => {
+    expect(
+      await one<string>(
+        `(select indexdef from pg_indexes where indexname = 'namecard_stamp_end_idx')`,
+      ),
+    ).toMatch(/USING btree \(stamp_end\)/);
+  });
+});
