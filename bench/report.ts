@@ -147,13 +147,19 @@ export function markdown(r: BenchResults): string {
       '',
       'Visitor page in headless Chromium (fresh context per load; median navigation start → redirect decision):',
       '',
-      '| db | page | rows | decision | scripts (gzipped) | API requests |',
-      '|---|---|---:|---:|---:|---:|',
+      '| db | page | rows | decision | scripts (gzipped) | API requests, answer | HTML done | API request |',
+      '|---|---|---:|---:|---:|---|---:|---:|',
     );
     for (const p of r.page) {
       for (const g of p.pages) {
         lines.push(
-          `| ${p.db} | ${g.page === 'go' ? '/go' : 'baseline'} | ${g.rows.toLocaleString('en-US')} | ${ms(g.decisionMs)} | ${(g.scripts.gzipBytes / 1024).toFixed(2)} KB (${g.scripts.count} files) | ${g.apiRequests} |`,
+          `| ${p.db} | ${g.page === 'go' ? '/go' : 'baseline'} | ${g.rows.toLocaleString('en-US')} | ${ms(g.decisionMs)} | ${(g.scripts.gzipBytes / 1024).toFixed(2)} KB (${g.scripts.count} files) | ${Object.entries(
+            g.apiRequests,
+          )
+            .map(([method, n]) => `${n} ${method}`)
+            .join(
+              ' + ',
+            )} | ${ms(g.phases.htmlDone)} | ${ms(g.phases.apiStart)} → ${ms(g.phases.apiEnd)} |`,
         );
       }
     }
