@@ -1,4 +1,5 @@
 import { PGlite, types } from '@electric-sql/pglite';
+import { lockDataDir } from './dir-lock.js';
 import type { Db, Queryable } from './types.js';
 import { parseInt8 } from './types.js';
 
@@ -6,13 +7,21 @@ import { parseInt8 } from './types.js';
  * Opens PGlite: persisted in `dataDir` (created when missing) or in memory when
  * `dataDir` is omitted. PGlite has a single connection; its `transaction()` queues
  * callers, so concurrent requests are serialised rather than interleaved.
- * @throws when the data directory cannot be opened (for example it belongs to a
- * different PGlite version, or another process holds it).
+ * A persisted directory is locked for this process (see dir-lock.ts) until close.
+ * @throws DataDirInUseError when another running process has the directory open;
+ * the PGlite error when it cannot be opened (for example a different PGlite version).
  */
 export async function openPglite(dataDir?: string): Promise<Db> {
-  const pg = await PGlite.create(dataDir, {
-    parsers: { [types.INT8]: (v: string) => parseInt8(v) },
-  });
+  const unlock = dataDir ? await lockDataDir(dataDir) : async () => {};
+  let pg: PGlite;
+  try {
+    pg = await PGlite.create(dataDir, {
+      parsers: { [types.INT8]: (v: string) => parseInt8(v) },
+    });
+  } catch (e) {
+    await unlock();
+    throw e;
+  }
   const wrap = (q: Pick<PGlite, 'query' | 'exec'>): Queryable => ({
     async query<T>(sql: string, params?: unknown[]) {
       if (params && params.length > 0) return (await q.query<T>(sql, params)).rows;
@@ -29,6 +38,12 @@ export async function openPglite(dataDir?: string): Promise<Db> {
     kind: 'pglite',
     ...wrap(pg),
     transaction: (fn) => pg.transaction((tx) => fn(wrap(tx))),
-    close: () => pg.close(),
+    async close() {
+      try {
+        await pg.close();
+      } finally {
+        await unlock();
+      }
+    },
   };
 }

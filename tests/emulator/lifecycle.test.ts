@@ -6,6 +6,7 @@ import { startEmulator } from '../../emulator/index.js';
 import { MIGRATIONS_DIR } from '../../emulator/migrations.js';
 import { DB_KINDS, createTestDatabase, startTestEmulator } from '../support/emulator.js';
 import { createTestClient } from '../support/supabase.js';
+import { runTsx } from './run-tsx.js';
 
 const OWNER = { email: 'owner@example.com', password: 'owner-password-1' };
 
@@ -140,6 +141,25 @@ describe.each(DB_KINDS)('50 concurrent clients over %s', { timeout: 120_000 }, (
       ]);
     } finally {
       await emulator.stop();
+    }
+  });
+});
+
+describe('PGlite data directory lock', { timeout: 120_000 }, () => {
+  it('refuses a second process on a data directory in use, naming the holder', async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'namecard-lock-'));
+    const emulator = await startEmulator({ port: 0, dataDir: dir });
+    try {
+      const admin = await runTsx('emulator/admin.ts', ['list-users', '--data-dir', dir], {
+        env: { DATABASE_URL: undefined },
+      });
+      expect(admin.exitCode).toBe(1);
+      expect(admin.stderr).toContain(
+        `is in use by process ${process.pid} (stop the emulator first)`,
+      );
+    } finally {
+      await emulator.stop();
+      await rm(dir, { recursive: true, force: true, maxRetries: 5 });
     }
   });
 });
