@@ -118,8 +118,12 @@ export function createTransport(baseUrl: string, timeoutMs = DEFAULT_TIMEOUT_MS)
       new OutcomeUnknownError(`${what}, so the entry may or may not have been saved`);
 
     for (let attempt = 1; ; attempt++) {
-      const timer = AbortSignal.timeout(timeoutMs);
-      const signal = init?.signal ? AbortSignal.any([init.signal, timer]) : timer;
+      // A timer that keeps the process alive, unlike AbortSignal.timeout(): when a server
+      // resets the connection, Node 20's fetch waits on unref'd timers only, and the process
+      // would exit (code 13) without a word.
+      const timeout = new AbortController();
+      const timer = setTimeout(() => timeout.abort(), timeoutMs);
+      const signal = init?.signal ? AbortSignal.any([init.signal, timeout.signal]) : timeout.signal;
       let response: Response;
       let text: string;
       try {
@@ -130,7 +134,7 @@ export function createTransport(baseUrl: string, timeoutMs = DEFAULT_TIMEOUT_MS)
         text = await response.text();
       } catch (error) {
         if (init?.signal?.aborted) throw error;
-        if (timer.aborted) return fail(new TimeoutError(baseUrl, timeoutMs, write));
+        if (timeout.signal.aborted) return fail(new TimeoutError(baseUrl, timeoutMs, write));
         if (write && !notConnected(error)) {
           const lost = new NetworkError(baseUrl, error);
           return fail(
@@ -140,6 +144,8 @@ export function createTransport(baseUrl: string, timeoutMs = DEFAULT_TIMEOUT_MS)
           );
         }
         return fail(new NetworkError(baseUrl, error));
+      } finally {
+        clearTimeout(timer);
       }
 
       const { status } = response;

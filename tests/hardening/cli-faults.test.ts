@@ -315,4 +315,18 @@ describe('a backend that never answers', () => {
     );
     expect(result.stderr).not.toMatch(STACK);
   });
+
+  it('a server that resets every connection gives a clear failure, never a silent exit', async () => {
+    // Node 20's fetch can wait on a reset connection with nothing keeping the process alive;
+    // the CLI's own time-out timer does, so the run ends with a message, not exit code 13.
+    const server = await faultyBackend((ex) => (ex.req.socket.destroy(), true));
+    const result = await namecard(server, ['list', '--timeout', '1000']);
+    expect(result.exitCode).toBe(1);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toMatch(
+      new RegExp(
+        `^error: (Cannot reach ${server.url}|No answer from ${server.url} within 1000 ms)`,
+      ),
+    );
+  });
 });
