@@ -1,6 +1,6 @@
 /**
  * `npm run emulator:admin -- <command>`: manage users of the emulator's database
- * (the persisted `.namecard/` PGlite, `--data-dir`, or DATABASE_URL). Sign-up stays
+ * (the persisted `.namecard/emulator/` PGlite, `--data-dir`, or DATABASE_URL). Sign-up stays
  * disabled in the API, so this is how users and owners are added.
  *
  *   add-user <email> [--owner] [--password-stdin]

@@ -1,8 +1,11 @@
 import { fileURLToPath } from 'node:url';
 import type { EmulatorOptions } from './index.js';
 
-/** Where `npm run emulator` and the admin CLI keep PGlite data: `.namecard/` at the repo root (git-ignored). */
-export const PERSISTED_DATA_DIR = fileURLToPath(new URL('../.namecard', import.meta.url));
+/**
+ * Where `npm run emulator`, the admin CLI and `npm start` keep PGlite data:
+ * `.namecard/emulator/` under the repo root (`.namecard/` is git-ignored).
+ */
+export const PERSISTED_DATA_DIR = fileURLToPath(new URL('../.namecard/emulator', import.meta.url));
 
 /** A command-line mistake: the entry point prints it with the usage and exits 2. */
 export class UsageError extends Error {
