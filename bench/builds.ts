@@ -1,13 +1,14 @@
 // The two pages of measurement 2, built for one emulator: the real site (its /go page) with
 // the project's own build, and the BASELINE page (bench/baseline/) with a plain Vite build.
 // Each is served from its own static server on 127.0.0.1.
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'vite';
 import { buildSite } from '../scripts/site-build.js';
 import { serveSite } from '../scripts/site-server.js';
+import { activeEntryQuery } from '../shared/lookup.js';
 import { track } from './cleanup.js';
 import type { BenchEmulator } from './emulator.js';
 
@@ -82,5 +83,52 @@ export function serveBaselinePage(emulator: BenchEmulator): Promise<ServedPage> 
       if (nodeEnv === undefined) delete process.env.NODE_ENV;
       else process.env.NODE_ENV = nodeEnv;
     }
+  });
+}
+
+/**
+ * A REFERENCE page for the physical limit of the visitor's path: one HTML file whose inline
+ * script sends one "simple" CORS GET (the anon key as the `apikey` URL parameter, which the
+ * gateway accepts, and no custom header, so the browser sends no preflight) and decides.
+ * Not the product: it shows how close /go is to what one HTML file plus one round trip
+ * costs on the same machine in the same run.
+ */
+export function serveLimitPage(emulator: BenchEmulator): Promise<ServedPage> {
+  return serveBuilt('limit', './', async (dir, origin) => {
+    const query = activeEntryQuery(0).replace(/stamp_end=gt\.0/, 'stamp_end=gt.NOW');
+    const script = `
+const now = Date.now();
+const url = ${JSON.stringify(`${emulator.url}/rest/v1/namecard?${query}&apikey=${emulator.anonKey}`)}.replace('NOW', String(now));
+const main = ${JSON.stringify(`${origin}main/`)};
+fetch(url, { headers: { Accept: 'application/json' } })
+  .then((r) => r.json())
+  .then((rows) => (rows[0] && rows[0].stamp_end > now && rows[0].type === 'photo' ? main + 'photo' : main))
+  .catch(() => main)
+  .then((target) => {
+    const root = document.documentElement;
+    root.dataset.target = target;
+    root.dataset.lookupDoneAt = String(performance.timeOrigin + performance.now());
+    setTimeout(() => window.location.replace(target), 1500);
+  });`;
+    await writeFile(
+      path.join(dir, 'index.html'),
+      `<!doctype html>
+<html lang="en">
+  <head>
+    <meta charset="UTF-8" />
+    <meta name="viewport" content="width=device-width, initial-scale=1" />
+    <link rel="icon" href="data:," />
+    <title>Namecard (limit)</title>
+    <script type="module">${script}</script>
+  </head>
+  <body>
+    <main>
+      <h1>Redirecting..</h1>
+      <p>If you are still not redirected, <a id="target" href="${origin}main/">click this link</a>.</p>
+    </main>
+  </body>
+</html>
+`,
+    );
   });
 }

@@ -5,7 +5,7 @@
 // each load in a fresh browser context: a first-time visitor with an empty cache.
 import { gzipSync } from 'node:zlib';
 import type { Browser } from 'playwright-core';
-import { serveBaselinePage, serveGoPage, type ServedPage } from './builds.js';
+import { serveBaselinePage, serveGoPage, serveLimitPage, type ServedPage } from './builds.js';
 import type { DbKind } from './emulator.js';
 import type { Fleet } from './fleet.js';
 import { median } from './stats.js';
@@ -20,8 +20,11 @@ export interface PageSettings {
 }
 
 /** One page at one table size. */
+/** /go, the BASELINE page, and the REFERENCE page for the physical limit (builds.ts). */
+export type PageKind = 'go' | 'baseline' | 'limit';
+
 export interface PageFigures {
-  page: 'go' | 'baseline';
+  page: PageKind;
   rows: number;
   /** Median time from navigation start to the redirect decision, ms. */
   decisionMs: number;
@@ -45,6 +48,8 @@ export interface PageResult {
   speedup: number;
   /** /go decision at the largest size ÷ at the smallest. */
   flatness: number;
+  /** Baseline decision ÷ the reference page's (what one HTML file + one GET would give). */
+  limitSpeedup: number;
 }
 
 interface LoadResult {
@@ -174,7 +179,7 @@ export async function measurePage(
   settings: PageSettings,
   log: (line: string) => void,
 ): Promise<PageResult> {
-  type Target = { page: 'go' | 'baseline'; rows: number; served: ServedPage; apiUrl: string };
+  type Target = { page: PageKind; rows: number; served: ServedPage; apiUrl: string };
   const targets: Target[] = [];
   for (const rows of settings.goSizes) {
     const table = await fleet.table(rows);
@@ -190,6 +195,12 @@ export async function measurePage(
     page: 'baseline',
     rows: settings.baselineSize,
     served: await serveBaselinePage(base.emulator),
+    apiUrl: base.emulator.url,
+  });
+  targets.push({
+    page: 'limit',
+    rows: settings.baselineSize,
+    served: await serveLimitPage(base.emulator),
     apiUrl: base.emulator.url,
   });
   const baselineGo = targets.find((t) => t.page === 'go' && t.rows === settings.baselineSize);
@@ -248,11 +259,13 @@ export async function measurePage(
     );
     return figures;
   });
-  pages.sort((a, b) => (a.page === b.page ? a.rows - b.rows : a.page === 'go' ? -1 : 1));
+  const order: PageKind[] = ['go', 'limit', 'baseline'];
+  pages.sort((a, b) => order.indexOf(a.page) - order.indexOf(b.page) || a.rows - b.rows);
 
   const go = pages.filter((p) => p.page === 'go');
   const goAtBase = go.find((p) => p.rows === settings.baselineSize);
   const baseline = pages.find((p) => p.page === 'baseline');
+  const limit = pages.find((p) => p.page === 'limit');
   const smallest = go[0];
   const largest = go[go.length - 1];
   return {
@@ -260,5 +273,6 @@ export async function measurePage(
     pages,
     speedup: baseline && goAtBase ? baseline.decisionMs / goAtBase.decisionMs : Number.NaN,
     flatness: smallest && largest ? largest.decisionMs / smallest.decisionMs : Number.NaN,
+    limitSpeedup: baseline && limit ? baseline.decisionMs / limit.decisionMs : Number.NaN,
   };
 }
