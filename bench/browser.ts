@@ -22,7 +22,16 @@ export async function launchChromium(env: NodeJS.ProcessEnv = process.env): Prom
   if (!existsSync(executablePath)) {
     throw new Error(`no Chromium at ${executablePath}: apt-get install -y chromium`);
   }
-  const browser = await chromium.launch({ executablePath, headless: true, args: CHROMIUM_ARGS });
+  const browser = await chromium.launch({
+    executablePath,
+    headless: true,
+    args: CHROMIUM_ARGS,
+    // Playwright's own Ctrl+C handler exits the process once the browser is closed, which
+    // would cut bench/cleanup.ts short; that closes the browser in its turn instead.
+    handleSIGINT: false,
+    handleSIGTERM: false,
+    handleSIGHUP: false,
+  });
   track('Chromium', () => browser.close());
   return browser;
 }

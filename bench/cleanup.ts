@@ -12,6 +12,11 @@ let closing: Promise<void> | undefined;
  * and removes it from the list.
  */
 export function track(name: string, stop: Stop): () => Promise<void> {
+  if (closing) {
+    // Stopping already (Ctrl+C): whatever is started now is stopped at once.
+    void Promise.resolve(stop()).catch(() => {});
+    throw new Error(`bench is stopping; ${name} was stopped again`);
+  }
   const entry = { name, stop };
   stack.push(entry);
   let done: Promise<void> | undefined;
@@ -25,14 +30,18 @@ export function track(name: string, stop: Stop): () => Promise<void> {
   };
 }
 
-/** Stops every registered resource, newest first; a failure is reported, not thrown. */
-export function stopAll(): Promise<void> {
+/**
+ * Stops every registered resource, newest first; a failure is reported, not thrown.
+ * @param verbose say what was stopped (on Ctrl+C, so that it is clear nothing is left)
+ */
+export function stopAll(verbose = false): Promise<void> {
   closing ??= (async () => {
     while (stack.length > 0) {
       const entry = stack.pop();
       if (!entry) break;
       try {
         await withTimeout(Promise.resolve(entry.stop()), 15_000, entry.name);
+        if (verbose) console.error(`bench: stopped ${entry.name}`);
       } catch (error) {
         console.error(`bench: stopping ${entry.name} failed:`, error);
       }
@@ -49,12 +58,19 @@ function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }
 
-/** On Ctrl+C or SIGTERM: stop everything, then exit with 130 / 143. */
+/**
+ * On Ctrl+C or SIGTERM: stop everything, then exit with 130 / 143. Later signals are
+ * ignored while stopping: tsx relays the signal to this process a second time, and a
+ * process without a listener would die half-way through its cleanup.
+ */
 export function stopOnSignals(): void {
+  let stopping = false;
   const handler = (signal: NodeJS.Signals, code: number) => {
+    if (stopping) return;
+    stopping = true;
     console.error(`\nbench: ${signal}, stopping what was started…`);
-    void stopAll().finally(() => process.exit(code));
+    void stopAll(true).finally(() => process.exit(code));
   };
-  process.once('SIGINT', () => handler('SIGINT', 130));
-  process.once('SIGTERM', () => handler('SIGTERM', 143));
+  process.on('SIGINT', () => handler('SIGINT', 130));
+  process.on('SIGTERM', () => handler('SIGTERM', 143));
 }
