@@ -46,11 +46,13 @@ describe('`vite build` with secrets in the environment', () => {
 
   beforeAll(async () => {
     outDir = await mkdtemp(join(tmpdir(), 'namecard-secrets-'));
-    // The command behind `npm run build:site`, into a folder of our own.
+    // The command behind `npm run build:site` (`vite build`), into a folder of our own. Vite's
+    // own bin on this Node, not npx: under `npx -c` (CI's Node 24 run) a nested npx would
+    // inherit npm's settings from the environment.
     await execa(
-      'npx',
+      process.execPath,
       [
-        'vite',
+        join(root, 'node_modules/vite/bin/vite.js'),
         'build',
         '--config',
         'site/vite.config.ts',
@@ -60,10 +62,7 @@ describe('`vite build` with secrets in the environment', () => {
         '--logLevel',
         'warn',
       ],
-      {
-        cwd: root,
-        env: { ...PUBLIC, ...SECRETS, NODE_ENV: 'production' },
-      },
+      { cwd: root, env: { ...PUBLIC, ...SECRETS, NODE_ENV: 'production' } },
     );
     const entries = await readdir(outDir, { recursive: true, withFileTypes: true });
     files = await Promise.all(
