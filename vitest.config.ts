@@ -7,7 +7,8 @@ export default defineConfig({
   test: {
     include: ['tests/**/*.test.ts'],
     globalSetup: ['tests/support/global-setup.ts'],
-    testTimeout: 30_000,
+    // Generous: CLI tests spawn many processes, and CI machines are shared and slow at times.
+    testTimeout: 90_000,
     hookTimeout: 120_000,
     maxWorkers: 2,
     reporters: ['default'],
