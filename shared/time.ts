@@ -1,16 +1,22 @@
 import { Temporal } from 'temporal-polyfill';
 import { InputError } from './errors.js';
+import { localTimeZone } from './format.js';
+
+// Formatting needs no Temporal and lives in format.js, so that `namecard status` can show a
+// stamp without loading the polyfill; it is re-exported here for one import path.
+export {
+  formatDuration,
+  formatStamp,
+  localTimeZone,
+  toWallClock,
+  type WallClock,
+} from './format.js';
 
 // Date and time-zone arithmetic goes through Temporal (the temporal-polyfill package) rather
 // than hand-written offset maths: it knows the IANA database and tells gaps from overlaps.
 
 const DATE_FORM = /^(\d{4})-(\d{2})-(\d{2})$/;
 const TIME_FORM = /^(\d{2}):(\d{2})$/;
-
-/** The time zone of this machine or browser (IANA name, e.g. `Europe/Berlin`); honours `TZ` in Node. */
-export function localTimeZone(): string {
-  return Intl.DateTimeFormat().resolvedOptions().timeZone;
-}
 
 /**
  * Checks a `YYYY-MM-DD` date, including the calendar (no 2030-02-30).
@@ -94,62 +100,4 @@ export function toStampEnd(date: string, time: string, timeZone: string = localT
     );
   }
   return zoned.epochMilliseconds;
-}
-
-/** A stamp shown as wall-clock parts in a zone. */
-export interface WallClock {
-  /** `YYYY-MM-DD` */
-  date: string;
-  /** `HH:MM` */
-  time: string;
-  /** The IANA zone used. */
-  timeZone: string;
-  /** UTC offset at that instant, e.g. `+09:00`. */
-  offset: string;
-}
-
-/**
- * Epoch milliseconds as wall-clock date and time in a zone: the inverse of {@link toStampEnd}.
- *
- * @param epochMs epoch milliseconds
- * @param timeZone IANA time zone; defaults to {@link localTimeZone}
- */
-export function toWallClock(epochMs: number, timeZone: string = localTimeZone()): WallClock {
-  const z = Temporal.Instant.fromEpochMilliseconds(epochMs).toZonedDateTimeISO(timeZone);
-  const pad = (n: number) => String(n).padStart(2, '0');
-  return {
-    date: z.toPlainDate().toString(),
-    time: `${pad(z.hour)}:${pad(z.minute)}`,
-    timeZone: z.timeZoneId,
-    offset: z.offset,
-  };
-}
-
-/**
- * Epoch milliseconds for people: `2030-06-01 18:00 Asia/Tokyo (UTC+09:00)`.
- *
- * @param epochMs epoch milliseconds
- * @param timeZone IANA time zone; defaults to {@link localTimeZone}
- */
-export function formatStamp(epochMs: number, timeZone: string = localTimeZone()): string {
-  const w = toWallClock(epochMs, timeZone);
-  return `${w.date} ${w.time} ${w.timeZone} (UTC${w.offset})`;
-}
-
-/**
- * A duration for people, to the minute: `2 days 3 h 5 min`, `45 min`, `less than a minute`.
- *
- * @param ms a non-negative duration in milliseconds
- */
-export function formatDuration(ms: number): string {
-  const minutes = Math.floor(Math.max(0, ms) / 60_000);
-  if (minutes === 0) return 'less than a minute';
-  const days = Math.floor(minutes / 1440);
-  const hours = Math.floor((minutes % 1440) / 60);
-  const mins = minutes % 60;
-  const parts: string[] = [];
-  if (days) parts.push(`${days} ${days === 1 ? 'day' : 'days'}`);
-  if (hours) parts.push(`${hours} h`);
-  if (mins) parts.push(`${mins} min`);
-  return parts.join(' ');
 }
