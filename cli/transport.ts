@@ -1,5 +1,6 @@
 import { STATUS_CODES } from 'node:http';
 import { ApiError, NetworkError, TimeoutError, type NamecardError } from '../shared/errors.js';
+import { lightFetch, lightResponse } from './light-fetch.js';
 import { OutcomeUnknownError } from './outcome.js';
 
 /** How long one request may take before the CLI gives up on it (`--timeout` changes it). */
@@ -96,23 +97,34 @@ const statusLine = (status: number) => `${status} ${STATUS_CODES[status] ?? ''}`
  *
  * @param baseUrl the API base URL, used in the messages
  * @param timeoutMs time-out per try in milliseconds
+ * @param options.light send with node:http ({@link lightFetch}) and answer with light
+ *   response objects instead of fetch's, for plain-fetch callers like `fetchActiveEntry`
+ *   (not for supabase-js): it spares Node 20 loading undici
  */
-export function createTransport(baseUrl: string, timeoutMs = DEFAULT_TIMEOUT_MS): Transport {
+export function createTransport(
+  baseUrl: string,
+  timeoutMs = DEFAULT_TIMEOUT_MS,
+  options: { light?: boolean } = {},
+): Transport {
+  const light = options.light === true;
   let failure: Failure | undefined;
 
   const fail = (error: Failure): Response => {
     failure = error;
-    return Response.json(
-      { code: error.code, message: error.message, msg: error.message },
-      { status: 599 },
-    );
+    const body = { code: error.code, message: error.message, msg: error.message };
+    if (light) {
+      const headers = { 'content-type': 'application/json' };
+      return lightResponse(599, '', headers, JSON.stringify(body)) as unknown as Response;
+    }
+    return Response.json(body, { status: 599 });
   };
+  // Touching the global `Request` would load undici too: a string or URL is never one.
+  const isRequest = (input: unknown): input is Request =>
+    typeof input === 'object' && !(input instanceof URL) && input !== null;
 
   const transportFetch: typeof fetch = async (input, init) => {
-    const method = (
-      init?.method ?? (input instanceof Request ? input.method : 'GET')
-    ).toUpperCase();
-    const url = input instanceof Request ? input.url : String(input);
+    const method = (init?.method ?? (isRequest(input) ? input.method : 'GET')).toUpperCase();
+    const url = isRequest(input) ? input.url : String(input);
     const write = url.includes('/rest/v1/') && method !== 'GET' && method !== 'HEAD';
     const unknown = (what: string) =>
       new OutcomeUnknownError(`${what}, so the entry may or may not have been saved`);
@@ -127,10 +139,14 @@ export function createTransport(baseUrl: string, timeoutMs = DEFAULT_TIMEOUT_MS)
       let response: Response;
       let text: string;
       try {
-        response = await fetch(input instanceof Request ? input.clone() : input, {
-          ...init,
-          signal,
-        });
+        response = light
+          ? ((await lightFetch(url, {
+              method,
+              headers: init?.headers as Record<string, string> | undefined,
+              body: init?.body as string | undefined,
+              signal,
+            })) as unknown as Response)
+          : await fetch(isRequest(input) ? input.clone() : input, { ...init, signal });
         text = await response.text();
       } catch (error) {
         if (init?.signal?.aborted) throw error;
@@ -184,6 +200,7 @@ export function createTransport(baseUrl: string, timeoutMs = DEFAULT_TIMEOUT_MS)
           ),
         );
       }
+      if (light) return response; // its text() answers the body read above again
       const nullBody = status === 204 || status === 205 || status === 304;
       return new Response(nullBody || empty ? null : text, {
         status,

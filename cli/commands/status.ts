@@ -18,7 +18,7 @@ export const statusCommand = new Command('status')
     const config = resolveConfig(options);
     // The Redirecting.. page's own lookup with the anon key: no sign-in, no supabase-js; the
     // CLI's transport adds its retries, time-out and messages.
-    const transport = createTransport(config.supabaseUrl, config.timeoutMs);
+    const transport = createTransport(config.supabaseUrl, config.timeoutMs, { light: true });
     const now = Date.now();
     const active = await transport.guard(() =>
       fetchActiveEntry({
@@ -42,7 +42,7 @@ export const statusCommand = new Command('status')
       print(`Nothing is active: visitors go to the main site ${out.cyan(target)}`);
       return;
     }
-    const { formatDuration, formatStamp } = await import('../../shared/time.js');
+    const { formatDuration, formatStamp } = await import('../../shared/format.js');
     const label = isProfileType(active.type) ? ` (${PROFILE_LABELS[active.type]})` : '';
     print(
       `Active: ${out.bold(active.type)}${label} until ${formatStamp(active.stamp_end)}, ${formatDuration(active.stamp_end - now)} left`,
