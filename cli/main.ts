@@ -1,4 +1,3 @@
-#!/usr/bin/env node
 import { Command } from 'commander';
 import { listCommand } from './commands/list.js';
 import { loginCommand } from './commands/login.js';
@@ -10,7 +9,7 @@ import { sanitizeMessage } from './display.js';
 import { handleError } from './errors.js';
 import { readVersion } from './version.js';
 
-// The entry point: registers the commands and turns every error into a message and an exit
+// The program: registers the commands and turns every error into a message and an exit
 // code, in one place. Commands load their heavy modules (supabase-js, conf, prompts, Temporal)
 // when they run, so `--help` and `--version` start as fast as Node does.
 

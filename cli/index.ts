@@ -1,0 +1,12 @@
+#!/usr/bin/env node
+// The `namecard` entry point. `--version` is answered before commander and the commands load
+// (they cost more than Node's own start-up, measured by `npm run bench`); everything else,
+// `--help` included, goes to the program in main.ts.
+import { readVersion } from './version.js';
+
+const args = process.argv.slice(2);
+if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
+  process.stdout.write(`${readVersion()}\n`);
+} else {
+  await import('./main.js');
+}
