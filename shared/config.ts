@@ -65,6 +65,22 @@ function httpUrl(setting: SettingName, value: string, example: string): URL {
   return url;
 }
 
+/**
+ * The `role` claim of a legacy JWT API key, or undefined for a key that is not a readable JWT
+ * (e.g. `sb_publishable_…`). Supabase's legacy keys carry `"role":"anon"` or `"service_role"`.
+ */
+function jwtRole(key: string): string | undefined {
+  const payload = key.split('.')[1];
+  if (!payload || key.startsWith('sb_')) return undefined;
+  try {
+    const json = atob(payload.replace(/-/g, '+').replace(/_/g, '/'));
+    const role = (JSON.parse(json) as { role?: unknown }).role;
+    return typeof role === 'string' ? role : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 // A JWT (three base64url parts) or one of Supabase's publishable keys.
 const KEY_FORM = /^([A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+|sb_publishable_[A-Za-z0-9_-]+)$/;
 
@@ -96,6 +112,14 @@ export function loadConfig(raw: RawSettings = {}): NamecardConfig {
     throw new ConfigError(
       'SUPABASE_ANON_KEY',
       "`SUPABASE_ANON_KEY` must be the project's anon key (a JWT like eyJ….….…) or an sb_publishable_… key",
+    );
+  }
+  const role = jwtRole(anonKey);
+  if (role !== undefined && role !== 'anon') {
+    // The site embeds this key: a service_role key there would give every visitor full access.
+    throw new ConfigError(
+      'SUPABASE_ANON_KEY',
+      `\`SUPABASE_ANON_KEY\` must be the project's anon (public) key, but this key's role is \`${role.slice(0, 40)}\`: never use the service_role key here`,
     );
   }
 

@@ -84,3 +84,22 @@ describe('loadConfig', () => {
     }
   });
 });
+
+describe('loadConfig and the service_role key', () => {
+  // Supabase's well-known local service_role key: same payload as the anon key, role service_role.
+  const serviceRoleKey =
+    'eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJpc3MiOiJzdXBhYmFzZS1kZW1vIiwicm9sZSI6InNlcnZpY2Vfcm9sZSIsImV4cCI6MTk4MzgxMjk5Nn0.EGIM96RAZx35lJzdJsyH-qQwv8Hdp7fsn3W0YpN81IU';
+
+  it('refuses a service_role key as SUPABASE_ANON_KEY, naming the setting and the role', () => {
+    expect(() => loadConfig({ SUPABASE_ANON_KEY: serviceRoleKey })).toThrow(
+      "`SUPABASE_ANON_KEY` must be the project's anon (public) key, but this key's role is `service_role`: never use the service_role key here",
+    );
+  });
+
+  it('accepts the anon key and publishable keys', () => {
+    expect(loadConfig({ SUPABASE_ANON_KEY: LOCAL_ANON_KEY }).anonKey).toBe(LOCAL_ANON_KEY);
+    expect(loadConfig({ SUPABASE_ANON_KEY: 'sb_publishable_x1' }).anonKey).toBe(
+      'sb_publishable_x1',
+    );
+  });
+});
