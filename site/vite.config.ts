@@ -3,6 +3,7 @@ import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin, type UserConfig } from 'vite';
 import { siteConfigFrom } from './build-config.js';
 import { cspMeta } from './csp.js';
+import { inlineGo } from './inline-go.js';
 import type { SiteConfig } from './src/site-config.js';
 
 const root = fileURLToPath(new URL('.', import.meta.url));
@@ -24,13 +25,15 @@ const escapeHtml = (value: string) =>
   );
 
 /**
- * Fills `%NAMECARD_BASE%` and `%NAMECARD_MAIN_URL%` into the static HTML, so links work
- * before (and without) any script.
+ * Fills `%NAMECARD_BASE%`, `%NAMECARD_MAIN_URL%` and `%NAMECARD_API_ORIGIN%` (the API's
+ * origin, for /go's preconnect) into the static HTML, so links work before (and without) any
+ * script.
  */
 function staticHtml(config: SiteConfig): Plugin {
   const values: Record<string, string> = {
     NAMECARD_BASE: config.basePath,
     NAMECARD_MAIN_URL: config.mainUrl,
+    NAMECARD_API_ORIGIN: new URL(config.supabaseUrl).origin,
   };
   return {
     name: 'namecard-static-html',
@@ -67,7 +70,8 @@ export function siteViteConfig(
     envDir: false,
     envPrefix: 'NAMECARD_SITE_EXPOSES_NO_ENV_',
     publicDir: false,
-    plugins: [react(), staticHtml(config), cspMeta(config)],
+    // inlineGo before cspMeta: the policy hashes the inline code that inlineGo puts into /go.
+    plugins: [react(), staticHtml(config), inlineGo(root, config), cspMeta(config)],
     define: { __NAMECARD_SITE__: JSON.stringify(config) },
     build: {
       outDir,

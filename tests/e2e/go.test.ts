@@ -87,6 +87,10 @@ describe('/go against a backend with entries', () => {
     await expect(
       p.getByRole('link', { name: 'click this link' }).getAttribute('href'),
     ).resolves.toBe(cards.url);
+    // The connection to the API opens while the page parses.
+    await expect(p.locator('link[rel=preconnect][crossorigin]').getAttribute('href')).resolves.toBe(
+      new URL(emulator.url).origin,
+    );
     await screenshot(p, 'go-without-script');
     await p.waitForTimeout(REDIRECT_DELAY_MS + 300);
     expect(p.url()).toBe(site.route('go/'));
@@ -109,6 +113,13 @@ describe('/go against a backend with entries', () => {
     // A visitor has no session: the anon key is the bearer.
     const headers = await result.lookups[0]!.allHeaders();
     expect(headers.authorization).toBe(`Bearer ${emulator.anonKey}`);
+    // Self-contained: the script and style are inline, so the browser asks for nothing but the
+    // page and the lookup (the CORS preflight is not a page request).
+    expect(result.requests.map((r) => `${r.method()} ${r.url()}`)).toEqual([
+      `GET ${site.route('go/')}`,
+      `GET ${result.lookups[0]!.url()}`,
+    ]);
+    // The inline script, gzipped: the whole of /go's code.
     expect(result.scriptBytes).toBeGreaterThan(0);
     expect(result.scriptBytes).toBeLessThan(10 * 1024);
     await screenshot(page, 'photo-card');

@@ -12,6 +12,7 @@ import { chromium, type Browser, type Page, type Request } from 'playwright-core
 import { startDemoCards } from '../../scripts/demo-card/server.js';
 import { listen, type RunningServer } from '../../scripts/http-server.js';
 import { buildSite } from '../../scripts/site-build.js';
+import { inlineCode } from '../../site/csp.js';
 import { serveSite } from '../../scripts/site-server.js';
 
 export const SCREENSHOT_DIR = fileURLToPath(new URL('./screenshots/', import.meta.url));
@@ -199,7 +200,9 @@ export interface GoVisit {
   heading: string;
   /** The lookup requests the page sent. */
   lookups: Request[];
-  /** Gzipped bytes of every script the /go page loaded. */
+  /** Every request the browser sent up to the redirect, the /go document first. */
+  requests: Request[];
+  /** Gzipped bytes of every script the /go page ran: its inline script and any script files. */
   scriptBytes: number;
 }
 
@@ -214,8 +217,10 @@ export async function followGo(
   shot?: string,
 ): Promise<GoVisit> {
   const lookups: Request[] = [];
+  const requests: Request[] = [];
   const scripts: Promise<number>[] = [];
   page.on('request', (r) => {
+    if (!r.url().startsWith(cards.url)) requests.push(r);
     if (r.url().includes('/rest/v1/namecard')) lookups.push(r);
   });
   page.on('response', (r) => {
@@ -226,7 +231,10 @@ export async function followGo(
   });
   cards.visits.length = 0;
   const startedAt = performance.timeOrigin + performance.now();
-  await page.goto(site.route('go/'));
+  const document = await page.goto(site.route('go/'));
+  // The page's own inline scripts (the build inlines /go's whole script into its HTML).
+  const inlineScripts = inlineCode((await document?.text()) ?? '').scripts;
+  scripts.push(...inlineScripts.map((code) => Promise.resolve(gzipSync(code).length)));
   // A locator, not waitForFunction: a string predicate is eval'd, which the site's CSP forbids.
   const root = page.locator('html[data-lookup-done-at]');
   await root.waitFor({ state: 'attached', timeout: LOOKUP_TIMEOUT_MS + 5000 });
@@ -246,6 +254,7 @@ export async function followGo(
     finalUrl: page.url(),
     heading,
     lookups,
+    requests,
     scriptBytes,
   };
 }
