@@ -72,6 +72,14 @@ interface PageGlobals {
   };
 }
 
+/** Runs in the page: the text of every inline script. */
+function inlineScripts(): string[] {
+  const { document } = globalThis as unknown as {
+    document: { querySelectorAll(selector: string): Iterable<{ textContent: string | null }> };
+  };
+  return [...document.querySelectorAll('script:not([src])')].map((s) => s.textContent ?? '');
+}
+
 /**
  * Runs in the page once it has marked its decision: the decision time and where the time
  * went. A function, not a string, because the site's Content-Security-Policy forbids eval.
@@ -164,6 +172,17 @@ async function loadOnce(
     // Preflights are logged when sent; give their events a moment to arrive.
     await new Promise((resolve) => setTimeout(resolve, 100));
     const apiBytes = (await Promise.all(apiBodies)).reduce((sum, n) => sum + n, 0);
+    // Inline scripts are part of the HTML, not responses of their own: count them too.
+    for (const [i, text] of (await tab.evaluate(inlineScripts)).entries()) {
+      const body = Buffer.from(text);
+      scripts.push(
+        Promise.resolve({
+          url: `${page.url}#inline-script-${i + 1}`,
+          bytes: body.length,
+          gzipBytes: gzipSync(body, { level: 9 }).length,
+        }),
+      );
+    }
     return {
       ...result,
       inspection: { scripts: await Promise.all(scripts), apiRequests, apiBytes },

@@ -147,6 +147,21 @@ export function markdown(r: BenchResults): string {
       }
     }
   }
+  for (const l of r.lookup) {
+    const largest = Math.max(...l.points.map((p) => p.rows));
+    for (const p of l.points.filter((q) => q.rows === largest)) {
+      lines.push(
+        '',
+        `<details><summary>${l.db}, ${p.active ? 'active entry' : 'none active'}, ${p.rows.toLocaleString('en-US')} rows: EXPLAIN (ANALYZE, BUFFERS) of the lookup</summary>`,
+        '',
+        '```',
+        p.plan.text,
+        '```',
+        '',
+        '</details>',
+      );
+    }
+  }
   if (r.page.length > 0) {
     lines.push(
       '',
