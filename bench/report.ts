@@ -58,7 +58,7 @@ export function goals(r: BenchResults): Goal[] {
     out.push({
       goal: '/go script < 10 KB gzipped',
       db: 'both',
-      measured: `${(gz / 1024).toFixed(2)} KB in ${files} files`,
+      measured: `${(gz / 1024).toFixed(2)} KB in ${files} ${files === 1 ? 'file' : 'files'}`,
       met: gz < 10 * 1024,
     });
   }
@@ -176,7 +176,7 @@ export function markdown(r: BenchResults): string {
           .sort(([a], [b]) => a.localeCompare(b))
           .map(([method, n]) => `${n} ${method}`)
           .join(' + ');
-        const scripts = `${(g.scripts.gzipBytes / 1024).toFixed(2)} KB (${g.scripts.count} files)`;
+        const scripts = `${(g.scripts.gzipBytes / 1024).toFixed(2)} KB (${g.scripts.count} ${g.scripts.count === 1 ? 'file' : 'files'})`;
         lines.push(
           `| ${p.db} | ${PAGE_NAMES[g.page]} | ${g.rows.toLocaleString('en-US')} | ${ms(g.decisionMs)} | ${scripts} | ${requests}; ${size(g.apiBytes)} | ${ms(g.phases.htmlDone)} | ${ms(g.phases.apiStart)} → ${ms(g.phases.apiEnd)} |`,
         );
