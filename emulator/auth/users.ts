@@ -89,6 +89,33 @@ export async function checkPassword(
 }
 
 /**
+ * Inserts a confirmed email user (as the admin API does with email_confirm), or, with
+ * `onConflict: 'update'`, sets the password of the user who already has that email.
+ */
+async function upsertUser(
+  db: Queryable,
+  email: string,
+  password: string,
+  onConflict: 'nothing' | 'update',
+): Promise<{ id: string } | undefined> {
+  assertEmail(email);
+  if (password === '') throw new Error('`password` must not be empty');
+  const hash = await bcrypt.hash(password, BCRYPT_COST);
+  const conflict =
+    onConflict === 'update'
+      ? 'do update set encrypted_password = excluded.encrypted_password, updated_at = now()'
+      : 'do nothing';
+  const rows = await db.query<{ id: string }>(
+    `insert into auth.users (email, encrypted_password, email_confirmed_at)
+     values ($1, $2, now())
+     on conflict ((lower(email))) ${conflict}
+     returning id`,
+    [normalizeEmail(email), hash],
+  );
+  return rows[0];
+}
+
+/**
  * Creates a confirmed email user (as the admin API does with email_confirm).
  * @returns the new user's id (uuid)
  * @throws UserExistsError when the email is taken; Error when `email` is malformed
@@ -99,17 +126,7 @@ export async function createUser(
   email: string,
   password: string,
 ): Promise<{ id: string }> {
-  assertEmail(email);
-  if (password === '') throw new Error('`password` must not be empty');
-  const hash = await bcrypt.hash(password, BCRYPT_COST);
-  const rows = await db.query<{ id: string }>(
-    `insert into auth.users (email, encrypted_password, email_confirmed_at)
-     values ($1, $2, now())
-     on conflict ((lower(email))) do nothing
-     returning id`,
-    [normalizeEmail(email), hash],
-  );
-  const created = rows[0];
+  const created = await upsertUser(db, email, password, 'nothing');
   if (!created) throw new UserExistsError(normalizeEmail(email));
   return created;
 }
@@ -125,18 +142,7 @@ export async function ensureUser(
   email: string,
   password: string,
 ): Promise<{ id: string }> {
-  assertEmail(email);
-  if (password === '') throw new Error('`password` must not be empty');
-  const hash = await bcrypt.hash(password, BCRYPT_COST);
-  const rows = await db.query<{ id: string }>(
-    `insert into auth.users (email, encrypted_password, email_confirmed_at)
-     values ($1, $2, now())
-     on conflict ((lower(email))) do update
-       set encrypted_password = excluded.encrypted_password, updated_at = now()
-     returning id`,
-    [normalizeEmail(email), hash],
-  );
-  return rows[0] as { id: string };
+  return (await upsertUser(db, email, password, 'update')) as { id: string };
 }
 
 /** Records a successful sign-in. */
