@@ -4,6 +4,11 @@
 // `--help` included, goes to the program in main.ts.
 import { readVersion } from './version.js';
 
+// `namecard --help | head`: a reader that stops early is not an error, so no stack trace.
+process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+  if (error.code !== 'EPIPE') throw error;
+});
+
 const args = process.argv.slice(2);
 if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
   process.stdout.write(`${readVersion()}\n`);
