@@ -1,5 +1,6 @@
+import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
 import { startTestEmulator } from '../support/emulator.js';
-import { OWNER, run, type RunOptions } from './helpers.js';
+import { OWNER, removeDir, run, tempConfigDir, type RunOptions } from './helpers.js';
 
 export type Emulator = Awaited<ReturnType<typeof startTestEmulator>>;
 
@@ -48,4 +49,36 @@ export async function login(emulator: Emulator, dir: string, env: RunOptions['en
   });
   if (result.exitCode !== 0) throw new Error(`login failed: ${result.stderr}`);
   return result;
+}
+
+/** What {@link useCliFixture} hands to a test file; its hooks fill it in before each test. */
+export interface CliFixture {
+  /** One emulator for the whole file. */
+  emulator: Emulator;
+  /** A fresh, empty NAMECARD_CONFIG_DIR for each test. */
+  dir: string;
+}
+
+/**
+ * Registers the hooks that CLI test files share: one emulator for the file (stopped after
+ * it), and for each test an empty table and a fresh config folder (deleted after it), with
+ * the owner signed in there when `signIn` is set.
+ */
+export function useCliFixture(options: { signIn?: boolean } = {}): CliFixture {
+  const fixture = {} as CliFixture;
+  beforeAll(async () => {
+    fixture.emulator = await startEmulator();
+  });
+  afterAll(async () => {
+    await fixture.emulator?.stop();
+  });
+  beforeEach(async () => {
+    fixture.dir = await tempConfigDir();
+    await clearRows(fixture.emulator);
+    if (options.signIn) await login(fixture.emulator, fixture.dir);
+  });
+  afterEach(async () => {
+    await removeDir(fixture.dir);
+  });
+  return fixture;
 }

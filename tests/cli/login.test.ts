@@ -1,40 +1,25 @@
 import { chmod, mkdir, readFile, stat } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { KEY, OWNER, atTerminal, removeDir, run, summerDate, tempConfigDir } from './helpers.js';
-import { clearRows, emulatorEnv, login, rows, startEmulator, type Emulator } from './emulator.js';
+import { describe, expect, it } from 'vitest';
+import { KEY, OWNER, atTerminal, run, summerDate } from './helpers.js';
+import { emulatorEnv, login, rows, useCliFixture } from './emulator.js';
 
-let emulator: Emulator;
-let dir: string;
+const cli = useCliFixture();
 
-beforeAll(async () => {
-  emulator = await startEmulator();
-});
-afterAll(async () => {
-  await emulator?.stop();
-});
-beforeEach(async () => {
-  dir = await tempConfigDir();
-  await clearRows(emulator);
-});
-afterEach(async () => {
-  await removeDir(dir);
-});
-
-const storedFile = () => path.join(dir, 'config.json');
+const storedFile = () => path.join(cli.dir, 'config.json');
 
 describe('namecard login', () => {
   it('signs in with --email and --password-stdin and says who is signed in', async () => {
-    const result = await login(emulator, dir);
-    expect(result.stdout).toBe(`Signed in as ${OWNER.email} at ${emulator.url}`);
-    const whoami = await run(dir, ['whoami'], { env: emulatorEnv(emulator) });
+    const result = await login(cli.emulator, cli.dir);
+    expect(result.stdout).toBe(`Signed in as ${OWNER.email} at ${cli.emulator.url}`);
+    const whoami = await run(cli.dir, ['whoami'], { env: emulatorEnv(cli.emulator) });
     expect(whoami.exitCode).toBe(0);
-    expect(whoami.stdout).toBe(`${OWNER.email} at ${emulator.url}`);
+    expect(whoami.stdout).toBe(`${OWNER.email} at ${cli.emulator.url}`);
   });
 
   it('never prints the password or the refresh token', async () => {
-    const result = await login(emulator, dir);
+    const result = await login(cli.emulator, cli.dir);
     const stored = JSON.parse(await readFile(storedFile(), 'utf8')) as {
       session: { refresh_token: string };
     };
@@ -46,23 +31,23 @@ describe('namecard login', () => {
   });
 
   it('keeps the session in a file only the user can read (0600, folder 0700)', async () => {
-    const nested = path.join(dir, 'new', 'namecard');
-    await login(emulator, nested);
+    const nested = path.join(cli.dir, 'new', 'namecard');
+    await login(cli.emulator, nested);
     expect((await stat(nested)).mode & 0o777).toBe(0o700);
     expect((await stat(path.join(nested, 'config.json'))).mode & 0o777).toBe(0o600);
   });
 
   it('tightens an existing config folder to 0700', async () => {
-    const loose = path.join(dir, 'loose');
+    const loose = path.join(cli.dir, 'loose');
     await mkdir(loose);
     await chmod(loose, 0o755);
-    await login(emulator, loose);
+    await login(cli.emulator, loose);
     expect((await stat(loose)).mode & 0o777).toBe(0o700);
   });
 
   it("prints the server's message for a wrong password, exits 1 and stores nothing", async () => {
-    const result = await run(dir, ['login', '--email', OWNER.email, '--password-stdin'], {
-      env: emulatorEnv(emulator),
+    const result = await run(cli.dir, ['login', '--email', OWNER.email, '--password-stdin'], {
+      env: emulatorEnv(cli.emulator),
       input: 'wrong password\n',
     });
     expect(result.exitCode).toBe(1);
@@ -73,8 +58,8 @@ describe('namecard login', () => {
   });
 
   it('without a terminal, a missing --email is a usage error (exit 2)', async () => {
-    const result = await run(dir, ['login', '--password-stdin'], {
-      env: emulatorEnv(emulator),
+    const result = await run(cli.dir, ['login', '--password-stdin'], {
+      env: emulatorEnv(cli.emulator),
       input: `${OWNER.password}\n`,
     });
     expect(result.exitCode).toBe(2);
@@ -82,7 +67,7 @@ describe('namecard login', () => {
   });
 
   it('asks for the email and a masked password at a terminal', async () => {
-    const term = atTerminal(dir, ['login'], emulatorEnv(emulator));
+    const term = atTerminal(cli.dir, ['login'], emulatorEnv(cli.emulator));
     try {
       await term.waitFor('Email');
       term.type(`${OWNER.email}${KEY.enter}`);
@@ -103,21 +88,21 @@ describe('CI mode (NAMECARD_EMAIL and NAMECARD_PASSWORD)', () => {
 
   it('signs in for the run without a stored session and stores nothing', async () => {
     const { date } = summerDate();
-    const result = await run(dir, ['set', 'photo', date, '18:00'], {
-      env: emulatorEnv(emulator, ci),
+    const result = await run(cli.dir, ['set', 'photo', date, '18:00'], {
+      env: emulatorEnv(cli.emulator, ci),
     });
     expect(result.stderr).toBe('');
     expect(result.exitCode).toBe(0);
-    expect(await rows(emulator)).toHaveLength(1);
+    expect(await rows(cli.emulator)).toHaveLength(1);
     expect(existsSync(storedFile())).toBe(false);
   });
 
   it('leaves a stored session alone', async () => {
-    await login(emulator, dir);
+    await login(cli.emulator, cli.dir);
     const before = await readFile(storedFile(), 'utf8');
     const { date } = summerDate();
-    const result = await run(dir, ['set', 'main', date, '18:00'], {
-      env: emulatorEnv(emulator, ci),
+    const result = await run(cli.dir, ['set', 'main', date, '18:00'], {
+      env: emulatorEnv(cli.emulator, ci),
     });
     expect(result.exitCode).toBe(0);
     expect(await readFile(storedFile(), 'utf8')).toBe(before);
@@ -125,11 +110,11 @@ describe('CI mode (NAMECARD_EMAIL and NAMECARD_PASSWORD)', () => {
 
   it("prints the server's message for wrong CI credentials and inserts nothing", async () => {
     const { date } = summerDate();
-    const result = await run(dir, ['set', 'photo', date, '18:00'], {
-      env: emulatorEnv(emulator, { ...ci, NAMECARD_PASSWORD: 'nope' }),
+    const result = await run(cli.dir, ['set', 'photo', date, '18:00'], {
+      env: emulatorEnv(cli.emulator, { ...ci, NAMECARD_PASSWORD: 'nope' }),
     });
     expect(result.exitCode).toBe(1);
     expect(result.stderr).toContain('Invalid login credentials');
-    expect(await rows(emulator)).toHaveLength(0);
+    expect(await rows(cli.emulator)).toHaveLength(0);
   });
 });

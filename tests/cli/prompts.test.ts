@@ -1,32 +1,16 @@
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { KEY, atTerminal, removeDir, summerDate, tempConfigDir } from './helpers.js';
-import { clearRows, emulatorEnv, login, rows, startEmulator, type Emulator } from './emulator.js';
+import { describe, expect, it } from 'vitest';
+import { KEY, atTerminal, summerDate } from './helpers.js';
+import { emulatorEnv, rows, useCliFixture } from './emulator.js';
 
 // `set` at a real pseudo-terminal (util-linux `script`), driven by keystrokes.
 
-let emulator: Emulator;
-let dir: string;
-
-beforeAll(async () => {
-  emulator = await startEmulator();
-});
-afterAll(async () => {
-  await emulator?.stop();
-});
-beforeEach(async () => {
-  dir = await tempConfigDir();
-  await clearRows(emulator);
-  await login(emulator, dir);
-});
-afterEach(async () => {
-  await removeDir(dir);
-});
+const cli = useCliFixture({ signIn: true });
 
 const { date, year } = summerDate();
 
 describe('namecard set at a terminal', () => {
   it('asks for profile, date and time, and stores what was chosen', async () => {
-    const term = atTerminal(dir, ['set'], emulatorEnv(emulator, { TZ: 'Asia/Tokyo' }));
+    const term = atTerminal(cli.dir, ['set'], emulatorEnv(cli.emulator, { TZ: 'Asia/Tokyo' }));
     try {
       await term.waitFor('Profile');
       await term.waitFor('Photographer');
@@ -39,7 +23,7 @@ describe('namecard set at a terminal', () => {
       const { exitCode, screen } = await term.exit();
       expect(exitCode).toBe(0);
       expect(screen).toContain('The card points to photo (Photographer)');
-      expect(await rows(emulator)).toEqual([
+      expect(await rows(cli.emulator)).toEqual([
         { id: expect.any(Number), stamp_end: Date.UTC(year, 6, 15, 9, 0), type: 'photo' },
       ]);
     } finally {
@@ -48,7 +32,7 @@ describe('namecard set at a terminal', () => {
   });
 
   it('checks each answer as it is typed and lets the user correct it', async () => {
-    const term = atTerminal(dir, ['set', 'main'], emulatorEnv(emulator));
+    const term = atTerminal(cli.dir, ['set', 'main'], emulatorEnv(cli.emulator));
     try {
       await term.waitFor('Date (YYYY-MM-DD)');
       term.type(`2030-02-30${KEY.enter}`);
@@ -60,7 +44,7 @@ describe('namecard set at a terminal', () => {
       term.type(`${KEY.backspace.repeat(5)}07:30${KEY.enter}`);
       const { exitCode } = await term.exit();
       expect(exitCode).toBe(0);
-      expect(await rows(emulator)).toEqual([
+      expect(await rows(cli.emulator)).toEqual([
         { id: expect.any(Number), stamp_end: Date.UTC(year, 6, 15, 7, 30), type: 'main' },
       ]);
     } finally {
@@ -69,7 +53,7 @@ describe('namecard set at a terminal', () => {
   });
 
   it('Ctrl+C at a prompt prints "Operation cancelled", exits 130 and inserts nothing', async () => {
-    const term = atTerminal(dir, ['set'], emulatorEnv(emulator));
+    const term = atTerminal(cli.dir, ['set'], emulatorEnv(cli.emulator));
     try {
       await term.waitFor('Profile');
       term.type(KEY.ctrlC);
@@ -77,7 +61,7 @@ describe('namecard set at a terminal', () => {
       expect(exitCode).toBe(130);
       expect(screen).toContain('Operation cancelled');
       expect(screen).not.toMatch(/\n\s+at /);
-      expect(await rows(emulator)).toEqual([]);
+      expect(await rows(cli.emulator)).toEqual([]);
     } finally {
       term.kill();
     }

@@ -1,36 +1,11 @@
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { removeDir, run, springForwardDate, summerDate, tempConfigDir } from './helpers.js';
-import {
-  MAIN_URL,
-  PHOTO_URL,
-  clearRows,
-  emulatorEnv,
-  login,
-  rows,
-  startEmulator,
-  type Emulator,
-} from './emulator.js';
+import { describe, expect, it } from 'vitest';
+import { run, springForwardDate, summerDate } from './helpers.js';
+import { MAIN_URL, PHOTO_URL, emulatorEnv, rows, useCliFixture } from './emulator.js';
 
-let emulator: Emulator;
-let dir: string;
-
-beforeAll(async () => {
-  emulator = await startEmulator();
-});
-afterAll(async () => {
-  await emulator?.stop();
-});
-beforeEach(async () => {
-  dir = await tempConfigDir();
-  await clearRows(emulator);
-  await login(emulator, dir);
-});
-afterEach(async () => {
-  await removeDir(dir);
-});
+const cli = useCliFixture({ signIn: true });
 
 const namecard = (args: string[], env: Record<string, string> = {}) =>
-  run(dir, args, { env: emulatorEnv(emulator, env) });
+  run(cli.dir, args, { env: emulatorEnv(cli.emulator, env) });
 
 // Expected stamps computed independently of the CLI: on July 15 Tokyo is UTC+9 and New York
 // UTC-4 (daylight saving time), so 18:00 there is 09:00 and 22:00 UTC.
@@ -43,7 +18,7 @@ describe('namecard set', () => {
     const result = await namecard(['set', 'photo', date, '18:00'], { TZ: 'Asia/Tokyo' });
     expect(result.stderr).toBe('');
     expect(result.exitCode).toBe(0);
-    expect(await rows(emulator)).toEqual([
+    expect(await rows(cli.emulator)).toEqual([
       { id: expect.any(Number), stamp_end: TOKYO_18, type: 'photo' },
     ]);
     expect(result.stdout).toBe(
@@ -57,7 +32,7 @@ describe('namecard set', () => {
   it('stores 18:00 New York time when run under TZ=America/New_York', async () => {
     const result = await namecard(['set', 'photo', date, '18:00'], { TZ: 'America/New_York' });
     expect(result.exitCode).toBe(0);
-    expect((await rows(emulator)).map((row) => row.stamp_end)).toEqual([NEW_YORK_18]);
+    expect((await rows(cli.emulator)).map((row) => row.stamp_end)).toEqual([NEW_YORK_18]);
     expect(result.stdout).toContain(`until ${date} 18:00 America/New_York (UTC-04:00)`);
   });
 
@@ -66,7 +41,7 @@ describe('namecard set', () => {
       TZ: 'Asia/Tokyo',
     });
     expect(result.exitCode).toBe(0);
-    expect(await rows(emulator)).toEqual([
+    expect(await rows(cli.emulator)).toEqual([
       { id: expect.any(Number), stamp_end: NEW_YORK_18, type: 'main' },
     ]);
     expect(result.stdout).toContain(`until ${date} 18:00 America/New_York (UTC-04:00)`);
@@ -77,7 +52,7 @@ describe('namecard set', () => {
   it('prints one JSON document with --json, built from the inserted row', async () => {
     const result = await namecard(['set', 'photo', date, '18:00', '--json'], { TZ: 'Asia/Tokyo' });
     expect(result.exitCode).toBe(0);
-    const [row] = await rows(emulator);
+    const [row] = await rows(cli.emulator);
     expect(JSON.parse(result.stdout)).toEqual({
       profile: 'photo',
       stamp_end: TOKYO_18,
@@ -91,7 +66,7 @@ describe('namecard set', () => {
   it('then `status --json` and `list --json` report the entry', async () => {
     await namecard(['set', 'main', date, '09:00'], { TZ: 'Asia/Tokyo' });
     await namecard(['set', 'photo', date, '18:00'], { TZ: 'Asia/Tokyo' });
-    const [older, newer] = await rows(emulator);
+    const [older, newer] = await rows(cli.emulator);
 
     const status = await namecard(['status', '--json']);
     expect(status.exitCode).toBe(0);
@@ -148,7 +123,7 @@ describe('namecard set', () => {
 
   it('`list --limit` shows the newest entries only', async () => {
     for (const time of ['10:00', '11:00', '12:00']) await namecard(['set', 'main', date, time]);
-    const ids = (await rows(emulator)).map((row) => row.id);
+    const ids = (await rows(cli.emulator)).map((row) => row.id);
     const list = await namecard(['list', '--limit', '2', '--json']);
     const entries = (JSON.parse(list.stdout) as { entries: { id: number }[] }).entries;
     expect(entries.map((entry) => entry.id)).toEqual([ids[2], ids[1]]);
@@ -160,7 +135,7 @@ describe('namecard set', () => {
 
 describe('namecard set as a user who is not an owner', () => {
   it("prints the server's message (RLS) and inserts nothing", async () => {
-    await emulator.createUser('guest@example.com', 'guest password', { owner: false });
+    await cli.emulator.createUser('guest@example.com', 'guest password', { owner: false });
     const result = await namecard(['set', 'photo', date, '18:00'], {
       NAMECARD_EMAIL: 'guest@example.com',
       NAMECARD_PASSWORD: 'guest password',
@@ -169,7 +144,7 @@ describe('namecard set as a user who is not an owner', () => {
     expect(result.stderr).toBe(
       'error: new row violates row-level security policy for table "namecard"',
     );
-    expect(await rows(emulator)).toEqual([]);
+    expect(await rows(cli.emulator)).toEqual([]);
   });
 });
 
@@ -209,7 +184,7 @@ describe('namecard set refuses bad input and inserts nothing', () => {
     expect(result.exitCode).toBe(2);
     expect(result.stderr).toContain(message);
     expect(result.stdout).toBe('');
-    expect(await rows(emulator)).toEqual([]);
+    expect(await rows(cli.emulator)).toEqual([]);
   });
 
   it('without a terminal, a missing argument is a usage error naming it (exit 2)', async () => {
@@ -221,6 +196,6 @@ describe('namecard set refuses bad input and inserts nothing', () => {
     expect(none.stderr).toContain(
       'missing arguments `profile` (main or photo), `date` (YYYY-MM-DD), `time`',
     );
-    expect(await rows(emulator)).toEqual([]);
+    expect(await rows(cli.emulator)).toEqual([]);
   });
 });

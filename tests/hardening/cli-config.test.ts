@@ -2,42 +2,22 @@ import { existsSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:net';
 import path from 'node:path';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { OWNER, removeDir, run, summerDate, tempConfigDir } from '../cli/helpers.js';
-import {
-  clearRows,
-  emulatorEnv,
-  login,
-  rows,
-  startEmulator,
-  type Emulator,
-} from '../cli/emulator.js';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { OWNER, run, summerDate } from '../cli/helpers.js';
+import { emulatorEnv, login, rows, useCliFixture } from '../cli/emulator.js';
 
 // Broken settings: a corrupted or hand-edited config file, a missing or malformed SUPABASE_URL,
 // a wrong anon key. Each gives a message naming the file or the setting, exit 1, no stack trace,
 // and a broken file never locks the user out.
 
-let emulator: Emulator;
-let dir: string;
 let file: string;
-
-beforeAll(async () => {
-  emulator = await startEmulator();
-});
-afterAll(async () => {
-  await emulator?.stop();
-});
-beforeEach(async () => {
-  dir = await tempConfigDir();
-  file = path.join(dir, 'config.json');
-  await clearRows(emulator);
-});
-afterEach(async () => {
-  await removeDir(dir);
+const cli = useCliFixture();
+beforeEach(() => {
+  file = path.join(cli.dir, 'config.json');
 });
 
 const namecard = (args: string[], env: Record<string, string> = {}) =>
-  run(dir, args, { env: emulatorEnv(emulator, env) });
+  run(cli.dir, args, { env: emulatorEnv(cli.emulator, env) });
 const { date } = summerDate();
 const STACK = /\n\s+at /;
 const FIX = 'run `namecard logout` to delete it (or delete the file), then `namecard login`';
@@ -99,24 +79,24 @@ describe('a corrupted or hand-edited config file', () => {
         `Deleted the broken stored config ${file}. Run \`namecard login\` to sign in again.`,
       );
       expect(existsSync(file)).toBe(false);
-      await login(emulator, dir);
+      await login(cli.emulator, cli.dir);
       expect((await namecard(['set', 'photo', date, '18:00'])).exitCode).toBe(0);
-      expect(await rows(emulator)).toHaveLength(1);
+      expect(await rows(cli.emulator)).toHaveLength(1);
     },
   );
 
   it('`login` over a broken file replaces it and says so', async () => {
     await writeFile(file, '{oops');
-    const result = await login(emulator, dir);
+    const result = await login(cli.emulator, cli.dir);
     expect(result.stderr).toBe(`warning: replaced the broken stored config ${file}`);
     expect(JSON.parse(await readFile(file, 'utf8'))).toMatchObject({
-      session: { email: OWNER.email, api_url: emulator.url },
+      session: { email: OWNER.email, api_url: cli.emulator.url },
     });
   });
 
   it('a hand-edited SUPABASE_URL that is not a URL names the setting and the file', async () => {
     await writeFile(file, JSON.stringify({ settings: { SUPABASE_URL: 'localhost:54321' } }));
-    const result = await run(dir, ['status']);
+    const result = await run(cli.dir, ['status']);
     expect(result.exitCode).toBe(1);
     expect(result.stderr).toBe(
       `error: \`SUPABASE_URL\` must be an http(s) URL such as http://127.0.0.1:54321, got \`localhost:54321\` (saved by \`namecard login\` in ${file})`,
@@ -156,7 +136,7 @@ describe('SUPABASE_URL', () => {
       probe.listen(54321, '127.0.0.1', () => probe.close(() => resolve(true)));
     });
     if (!free) context.skip('port 54321 is in use by another program');
-    const result = await run(dir, ['status']);
+    const result = await run(cli.dir, ['status']);
     expect(result.exitCode).toBe(1);
     expect(result.stderr).toBe(
       [
@@ -169,7 +149,7 @@ describe('SUPABASE_URL', () => {
 
 describe('SUPABASE_ANON_KEY', () => {
   // Well-formed, but not this project's: the signature is wrong.
-  const wrongKey = () => `${emulator.anonKey.slice(0, -8)}AAAAAAAA`;
+  const wrongKey = () => `${cli.emulator.anonKey.slice(0, -8)}AAAAAAAA`;
   const KEY_HINT =
     'Check `SUPABASE_ANON_KEY`: it must be the anon (public) key of the project that `SUPABASE_URL` points to';
 
@@ -179,8 +159,8 @@ describe('SUPABASE_ANON_KEY', () => {
       [['list'], ''],
       [['login', '--email', OWNER.email, '--password-stdin'], `${OWNER.password}\n`],
     ] as const) {
-      const result = await run(dir, [...args], {
-        env: emulatorEnv(emulator, { SUPABASE_ANON_KEY: wrongKey() }),
+      const result = await run(cli.dir, [...args], {
+        env: emulatorEnv(cli.emulator, { SUPABASE_ANON_KEY: wrongKey() }),
         input,
       });
       expect(result.exitCode, args[0]).toBe(1);
@@ -191,13 +171,13 @@ describe('SUPABASE_ANON_KEY', () => {
   });
 
   it('`set` with a wrong key fails without throwing away the stored session', async () => {
-    await login(emulator, dir);
+    await login(cli.emulator, cli.dir);
     const result = await namecard(['set', 'photo', date, '18:00'], {
       SUPABASE_ANON_KEY: wrongKey(),
     });
     expect(result.exitCode).toBe(1);
     expect(result.stderr).toBe(`error: Invalid API key\n${KEY_HINT}`);
-    expect(await rows(emulator)).toEqual([]);
+    expect(await rows(cli.emulator)).toEqual([]);
     const again = await namecard(['set', 'photo', date, '18:00']);
     expect(again.stderr).toBe('');
     expect(again.exitCode).toBe(0);

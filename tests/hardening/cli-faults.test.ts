@@ -1,15 +1,8 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { removeDir, run, summerDate, tempConfigDir } from '../cli/helpers.js';
-import {
-  clearRows,
-  emulatorEnv,
-  login,
-  rows,
-  startEmulator,
-  type Emulator,
-} from '../cli/emulator.js';
+import { afterEach, describe, expect, it } from 'vitest';
+import { run, summerDate } from '../cli/helpers.js';
+import { emulatorEnv, login, rows, useCliFixture } from '../cli/emulator.js';
 import {
   answer,
   gatewayPage,
@@ -22,24 +15,11 @@ import {
 // in front of a real emulator produces each fault; everything else is passed on to the emulator,
 // so rows are checked in a real database.
 
-let emulator: Emulator;
-let dir: string;
 let fault: FaultServer | undefined;
-
-beforeAll(async () => {
-  emulator = await startEmulator();
-});
-afterAll(async () => {
-  await emulator?.stop();
-});
-beforeEach(async () => {
-  dir = await tempConfigDir();
-  await clearRows(emulator);
-});
+const cli = useCliFixture();
 afterEach(async () => {
   await fault?.stop();
   fault = undefined;
-  await removeDir(dir);
 });
 
 const { date } = summerDate();
@@ -53,20 +33,20 @@ const isRead = (ex: Exchange) => ex.req.method === 'GET' && ex.req.url?.startsWi
 async function faultyBackend(fault_: (ex: Exchange) => boolean | Promise<boolean>) {
   fault = await startFaultServer(async (ex) => {
     if (!(await fault_(ex))) await ex.proxy();
-  }, emulator.url);
+  }, cli.emulator.url);
   return fault;
 }
 
 /** `namecard <args>` against the fault server. */
 const namecard = (server: FaultServer, args: string[]) =>
-  run(dir, args, { env: emulatorEnv(emulator, { SUPABASE_URL: server.url }) });
+  run(cli.dir, args, { env: emulatorEnv(cli.emulator, { SUPABASE_URL: server.url }) });
 
 /** Signs in through the fault server, so the stored session belongs to its URL. */
-const signIn = (server: FaultServer) => login(emulator, dir, { SUPABASE_URL: server.url });
+const signIn = (server: FaultServer) => login(cli.emulator, cli.dir, { SUPABASE_URL: server.url });
 
 /** An entry stored straight in the database, ending in an hour. */
 async function storeEntry(type: string): Promise<void> {
-  await emulator.query('insert into public.namecard (type, stamp_end) values ($1, $2)', [
+  await cli.emulator.query('insert into public.namecard (type, stamp_end) values ($1, $2)', [
     type,
     Date.now() + 3_600_000,
   ]);
@@ -125,7 +105,7 @@ describe('502, 503 and 504 answers', () => {
     const result = await namecard(server, ['set', 'photo', date, '18:00']);
     expect(result.stderr).toBe('');
     expect(result.exitCode).toBe(0);
-    expect(await rows(emulator)).toHaveLength(1);
+    expect(await rows(cli.emulator)).toHaveLength(1);
     expect(server.count('POST', TOKEN)).toBe(3); // login, the refused refresh, the retry
   });
 
@@ -145,7 +125,7 @@ describe('502, 503 and 504 answers', () => {
       ].join('\n'),
     );
     expect(server.count('POST', INSERT)).toBe(1);
-    expect(await rows(emulator)).toEqual([]);
+    expect(await rows(cli.emulator)).toEqual([]);
   });
 
   it('`set` does not retry an insert that reached the database before the gateway answered 504: one row, not two', async () => {
@@ -165,7 +145,7 @@ describe('502, 503 and 504 answers', () => {
     expect(result.stderr).toContain('`namecard status`');
     expect(result.stderr).not.toMatch(STACK);
     expect(server.count('POST', INSERT)).toBe(1);
-    expect(await rows(emulator)).toHaveLength(1);
+    expect(await rows(cli.emulator)).toHaveLength(1);
   });
 
   it("`set` retries an insert after PostgREST's own 503 (PGRST002: no SQL ran) and stores it once", async () => {
@@ -186,7 +166,7 @@ describe('502, 503 and 504 answers', () => {
     expect(result.stderr).toBe('');
     expect(result.exitCode).toBe(0);
     expect(server.count('POST', INSERT)).toBe(2);
-    expect(await rows(emulator)).toHaveLength(1);
+    expect(await rows(cli.emulator)).toHaveLength(1);
   });
 });
 
@@ -218,16 +198,20 @@ describe('answers that are not JSON', () => {
     const server = await faultyBackend(
       (ex) => (answer(ex.res, 502, '<html>oops</html>'), ex.req.url?.startsWith(TOKEN) ?? false),
     );
-    const result = await run(dir, ['login', '--email', 'owner@example.com', '--password-stdin'], {
-      env: emulatorEnv(emulator, { SUPABASE_URL: server.url }),
-      input: 'correct horse battery staple\n',
-    });
+    const result = await run(
+      cli.dir,
+      ['login', '--email', 'owner@example.com', '--password-stdin'],
+      {
+        env: emulatorEnv(cli.emulator, { SUPABASE_URL: server.url }),
+        input: 'correct horse battery staple\n',
+      },
+    );
     expect(result.exitCode).toBe(1);
     expect(result.stderr).toContain(
       `error: ${server.url} answered 502 Bad Gateway, 4 times in a row`,
     );
     expect(result.stderr).not.toMatch(STACK);
-    expect(existsSync(path.join(dir, 'config.json'))).toBe(false);
+    expect(existsSync(path.join(cli.dir, 'config.json'))).toBe(false);
   });
 
   it('`set` whose insert was stored but answered with truncated JSON reports the outcome as unknown', async () => {
@@ -245,7 +229,7 @@ describe('answers that are not JSON', () => {
       `error: ${server.url} answered something that is not JSON (HTTP 201, application/json) to the insert, so the entry may or may not have been saved`,
     );
     expect(result.stderr).toContain('`namecard status`');
-    expect(await rows(emulator)).toHaveLength(1);
+    expect(await rows(cli.emulator)).toHaveLength(1);
   });
 });
 
@@ -267,16 +251,16 @@ describe('a backend that never answers', () => {
   it('`login --timeout 500` gives up and stores no session', async () => {
     const server = await faultyBackend(hang);
     const result = await run(
-      dir,
+      cli.dir,
       ['login', '--email', 'owner@example.com', '--password-stdin', '--timeout', '500'],
       {
-        env: emulatorEnv(emulator, { SUPABASE_URL: server.url }),
+        env: emulatorEnv(cli.emulator, { SUPABASE_URL: server.url }),
         input: 'correct horse battery staple\n',
       },
     );
     expect(result.exitCode).toBe(1);
     expect(result.stderr).toContain(`No answer from ${server.url} within 500 ms`);
-    expect(existsSync(path.join(dir, 'config.json'))).toBe(false);
+    expect(existsSync(path.join(cli.dir, 'config.json'))).toBe(false);
   });
 
   it('`set` whose insert was sent but never answered says the outcome is unknown and points to `namecard status`', async () => {
@@ -297,7 +281,7 @@ describe('a backend that never answers', () => {
       ].join('\n'),
     );
     expect(Date.now() - started).toBeLessThan(15_000);
-    expect(await rows(emulator)).toHaveLength(1);
+    expect(await rows(cli.emulator)).toHaveLength(1);
   });
 
   it('`set` whose connection drops after sending the insert says the outcome is unknown', async () => {
