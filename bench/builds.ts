@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { build } from 'vite';
 import { buildSite } from '../scripts/site-build.js';
 import { serveSite } from '../scripts/site-server.js';
-import { activeEntryQuery } from '../shared/lookup.js';
+import { activeEntryQuery } from '../shared/core/lookup.js';
 import { track } from './cleanup.js';
 import type { BenchEmulator } from './emulator.js';
 

@@ -6,7 +6,7 @@
 import { parseQuery } from '../emulator/rest/query.js';
 import type { TableInfo } from '../emulator/rest/schema-cache.js';
 import { buildRead } from '../emulator/rest/sql.js';
-import { activeEntryQuery } from '../shared/lookup.js';
+import { activeEntryQuery } from '../shared/core/lookup.js';
 import type { BenchEmulator } from './emulator.js';
 
 const NAMECARD: TableInfo = {

@@ -2,7 +2,7 @@
 // this process; the emulator runs in its own). Bounded: each run stops after its duration
 // and after at most `maxRequests` requests.
 import autocannon from 'autocannon';
-import { activeEntryQuery } from '../shared/lookup.js';
+import { activeEntryQuery } from '../shared/core/lookup.js';
 import type { DbKind } from './emulator.js';
 import type { Fleet } from './fleet.js';
 import { median } from './stats.js';

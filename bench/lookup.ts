@@ -1,7 +1,7 @@
 // Measurement 1: the active-entry lookup through the REST API against table size, with
 // no active entry (the common case) and with one. Sizes run side by side: every round
 // visits every size, so drift on the shared machine hits them all alike.
-import { fetchActiveEntry } from '../shared/lookup.js';
+import { fetchActiveEntry } from '../shared/core/lookup.js';
 import type { DbKind } from './emulator.js';
 import { explainLookup, type Plan } from './explain.js';
 import { setActive, type Fleet, type FilledTable } from './fleet.js';

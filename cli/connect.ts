@@ -1,5 +1,5 @@
 import type { SupabaseClient } from '@supabase/supabase-js';
-import { createNamecardClient } from '../shared/client.js';
+import { createNamecardClient } from '../shared/supabase/client.js';
 import type { CliConfig } from './settings.js';
 import { createTransport, type Transport } from './transport.js';
 

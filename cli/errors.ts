@@ -6,8 +6,8 @@ import {
   NamecardError,
   NetworkError,
   TimeoutError,
-} from '../shared/errors.js';
-import { DEFAULT_SUPABASE_URL } from '../shared/config.js';
+} from '../shared/core/errors.js';
+import { DEFAULT_SUPABASE_URL } from '../shared/core/config.js';
 import { displayValue, sanitizeMessage } from './display.js';
 import { OUTCOME_UNKNOWN_HINT, OutcomeUnknownError } from './outcome.js';
 import { err } from './output.js';

@@ -1,4 +1,4 @@
-import { NamecardError } from '../shared/errors.js';
+import { NamecardError } from '../shared/core/errors.js';
 
 /** What to do after a write whose outcome is unknown: look before setting it again. */
 export const OUTCOME_UNKNOWN_HINT =

@@ -1,4 +1,4 @@
-import { PROFILE_LABELS, PROFILE_TYPES, type ProfileType } from '../shared/types.js';
+import { PROFILE_LABELS, PROFILE_TYPES, type ProfileType } from '../shared/core/types.js';
 
 // Prompts render on stderr so that stdout carries only the result (one JSON document with
 // `--json`). @inquirer/prompts is loaded only when a prompt is about to be shown.

@@ -3,8 +3,8 @@ import {
   loadConfig,
   type NamecardConfig,
   type RawSettings,
-} from '../shared/config.js';
-import { ConfigError, InputError } from '../shared/errors.js';
+} from '../shared/core/config.js';
+import { ConfigError, InputError } from '../shared/core/errors.js';
 import { configFile, readStoredState, type StoredState } from './store-file.js';
 import { DEFAULT_TIMEOUT_MS } from './transport.js';
 

@@ -1,5 +1,5 @@
 import { STATUS_CODES } from 'node:http';
-import { ApiError, NetworkError, TimeoutError, type NamecardError } from '../shared/errors.js';
+import { ApiError, NetworkError, TimeoutError, type NamecardError } from '../shared/core/errors.js';
 import { lightFetch, lightResponse } from './light-fetch.js';
 import { OutcomeUnknownError } from './outcome.js';
 

@@ -1,5 +1,5 @@
-import { ConfigError } from '../shared/errors.js';
-import { loadConfig, type RawSettings } from '../shared/config.js';
+import { ConfigError } from '../shared/core/errors.js';
+import { loadConfig, type RawSettings } from '../shared/core/config.js';
 import type { SiteConfig } from './src/site-config.js';
 
 /** The setting that builds the site for hosting under a sub-path (default `/`). */

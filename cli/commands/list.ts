@@ -1,6 +1,6 @@
 import { Command } from 'commander';
-import { InputError } from '../../shared/errors.js';
-import { activeEntry } from '../../shared/rules.js';
+import { InputError } from '../../shared/core/errors.js';
+import { activeEntry } from '../../shared/core/rules.js';
 import { out, print, printJson } from '../output.js';
 import { resolveConfig } from '../settings.js';
 
@@ -25,8 +25,8 @@ export const listCommand = new Command('list')
     // Reads are public (RLS lets anon read), so no sign-in is needed.
     const [{ connect }, { listEntries }, time] = await Promise.all([
       import('../connect.js'),
-      import('../../shared/data.js'),
-      import('../../shared/time.js'),
+      import('../../shared/supabase/data.js'),
+      import('../../shared/calendar/time.js'),
     ]);
     const { client, transport } = connect(config);
     const now = Date.now();

@@ -1,5 +1,5 @@
 import { Command } from 'commander';
-import { NetworkError, TimeoutError } from '../../shared/errors.js';
+import { NetworkError, TimeoutError } from '../../shared/core/errors.js';
 import { SessionError } from '../errors.js';
 import { print, warn } from '../output.js';
 import { resolveConfig } from '../settings.js';

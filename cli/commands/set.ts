@@ -1,7 +1,7 @@
 import { Command } from 'commander';
-import { InputError } from '../../shared/errors.js';
-import { activeEntry, targetUrl } from '../../shared/rules.js';
-import { PROFILE_LABELS, isProfileType, type ProfileType } from '../../shared/types.js';
+import { InputError } from '../../shared/core/errors.js';
+import { activeEntry, targetUrl } from '../../shared/core/rules.js';
+import { PROFILE_LABELS, isProfileType, type ProfileType } from '../../shared/core/types.js';
 import { UsageError } from '../errors.js';
 import { out, print, printJson } from '../output.js';
 import { askProfile, askText, isInteractive } from '../prompts.js';
@@ -42,7 +42,7 @@ Examples:
     ) => {
       const options = command.optsWithGlobals<SetOptions>();
       const config = resolveConfig(options);
-      const time = await import('../../shared/time.js');
+      const time = await import('../../shared/calendar/time.js');
 
       // The end as epoch ms: the wall-clock date and time in `zone`, refused unless in the future.
       const toFutureStamp = (date: string, clock: string, zone: string): number => {
@@ -118,7 +118,7 @@ Examples:
       const stampEnd = toFutureStamp(date, clock, zone);
 
       // 4. Insert, and report only what the server confirmed.
-      const { insertEntry } = await import('../../shared/data.js');
+      const { insertEntry } = await import('../../shared/supabase/data.js');
       const row = await owner.transport.guard(() =>
         insertEntry(owner.client, { type: profile, stamp_end: stampEnd }),
       );

@@ -1,7 +1,7 @@
 import { Command } from 'commander';
-import { fetchActiveEntry } from '../../shared/lookup.js';
-import { targetUrl } from '../../shared/rules.js';
-import { PROFILE_LABELS, isProfileType } from '../../shared/types.js';
+import { fetchActiveEntry } from '../../shared/core/lookup.js';
+import { targetUrl } from '../../shared/core/rules.js';
+import { PROFILE_LABELS, isProfileType } from '../../shared/core/types.js';
 import { out, print, printJson } from '../output.js';
 import { resolveConfig } from '../settings.js';
 import { createTransport } from '../transport.js';
@@ -42,7 +42,7 @@ export const statusCommand = new Command('status')
       print(`Nothing is active: visitors go to the main site ${out.cyan(target)}`);
       return;
     }
-    const { formatDuration, formatStamp } = await import('../../shared/format.js');
+    const { formatDuration, formatStamp } = await import('../../shared/core/format.js');
     const label = isProfileType(active.type) ? ` (${PROFILE_LABELS[active.type]})` : '';
     print(
       `Active: ${out.bold(active.type)}${label} until ${formatStamp(active.stamp_end)}, ${formatDuration(active.stamp_end - now)} left`,

@@ -1,4 +1,4 @@
-import { resolveTargets } from '../../shared/rules.js';
+import { resolveTargets } from '../../shared/core/rules.js';
 import { listen, type RunningServer } from '../http-server.js';
 
 // Two pages that stand for the owner's card site while trying the product locally: the main

@@ -1,4 +1,4 @@
-import { createNamecardClient } from '../../shared/client.js';
+import { createNamecardClient } from '../../shared/supabase/client.js';
 import { siteConfig } from './site-config.js';
 
 /**

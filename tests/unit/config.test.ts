@@ -1,10 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  ConfigError,
-  DEFAULT_SUPABASE_URL,
-  LOCAL_ANON_KEY,
-  loadConfig,
-} from '../../shared/index.js';
+import { DEFAULT_SUPABASE_URL, LOCAL_ANON_KEY, loadConfig } from '../../shared/core/config.js';
+import { ConfigError } from '../../shared/core/errors.js';
 
 describe('loadConfig', () => {
   it('defaults to the local emulator and the demo card site', () => {

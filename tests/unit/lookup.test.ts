@@ -1,7 +1,8 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ApiError, fetchActiveEntry, NetworkError, TimeoutError } from '../../shared/index.js';
+import { ApiError, NetworkError, TimeoutError } from '../../shared/core/errors.js';
+import { fetchActiveEntry } from '../../shared/core/lookup.js';
 
 // The lookup against small real HTTP servers that answer the way a broken backend might.
 const NOW = 1_900_000_000_000;

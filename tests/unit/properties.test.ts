@@ -1,6 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { activeEntry, InputError, targetUrl, toStampEnd } from '../../shared/index.js';
+import { toStampEnd } from '../../shared/calendar/time.js';
+import { InputError } from '../../shared/core/errors.js';
+import { activeEntry, targetUrl } from '../../shared/core/rules.js';
 
 // Property-based checks of the namecard rules against independent reference computations.
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { activeEntry, resolveTargets, targetUrl } from '../../shared/index.js';
+import { activeEntry, resolveTargets, targetUrl } from '../../shared/core/rules.js';
 
 const NOW = 1_900_000_000_000;
 const config = { mainUrl: 'https://card.example/', photoPath: 'photo' };

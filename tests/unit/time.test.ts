@@ -1,11 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import {
-  formatDuration,
-  formatStamp,
-  InputError,
-  toStampEnd,
-  toWallClock,
-} from '../../shared/index.js';
+import { toStampEnd } from '../../shared/calendar/time.js';
+import { InputError } from '../../shared/core/errors.js';
+import { formatDuration, formatStamp, toWallClock } from '../../shared/core/format.js';
 
 // Expected instants are written as UTC with the zone's known offset for that day, so the
 // test does not reuse the code it checks.

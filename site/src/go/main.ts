@@ -1,7 +1,7 @@
 // The Redirecting.. page's only script. It must stay tiny (under 10 KB gzipped with all it
 // loads): no React, no supabase-js; only the shared lookup and target rule.
-import { fetchActiveEntry } from '../../../shared/lookup.js';
-import { targetUrl } from '../../../shared/rules.js';
+import { fetchActiveEntry } from '../../../shared/core/lookup.js';
+import { targetUrl } from '../../../shared/core/rules.js';
 import { siteConfig } from '../site-config.js';
 import { storedAccessToken } from './session-token.js';
 

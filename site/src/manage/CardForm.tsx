@@ -1,12 +1,12 @@
 import { useState, type FormEvent } from 'react';
-import { insertEntry } from '../../../shared/data.js';
-import { localTimeZone, toStampEnd } from '../../../shared/time.js';
+import { insertEntry } from '../../../shared/supabase/data.js';
+import { localTimeZone, toStampEnd } from '../../../shared/calendar/time.js';
 import {
   PROFILE_LABELS,
   PROFILE_TYPES,
   isProfileType,
   type NamecardRow,
-} from '../../../shared/types.js';
+} from '../../../shared/core/types.js';
 import { supabase } from '../supabase.js';
 import { describeOutcome, errorMessage } from './describe.js';
 

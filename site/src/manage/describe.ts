@@ -1,5 +1,5 @@
-import { formatStamp } from '../../../shared/time.js';
-import { PROFILE_LABELS, isProfileType, type NamecardRow } from '../../../shared/types.js';
+import { formatStamp } from '../../../shared/calendar/time.js';
+import { PROFILE_LABELS, isProfileType, type NamecardRow } from '../../../shared/core/types.js';
 
 /** The form's label for a profile type; an unknown type is shown as stored. */
 export function profileLabel(type: string): string {

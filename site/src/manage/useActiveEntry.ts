@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useState } from 'react';
-import { readActiveEntry } from '../../../shared/data.js';
-import type { NamecardRow } from '../../../shared/types.js';
+import { readActiveEntry } from '../../../shared/supabase/data.js';
+import type { NamecardRow } from '../../../shared/core/types.js';
 import { supabase } from '../supabase.js';
 import { errorMessage } from './describe.js';
 

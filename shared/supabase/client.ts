@@ -3,7 +3,7 @@ import {
   type SupabaseClient,
   type SupabaseClientOptions,
 } from '@supabase/supabase-js';
-import type { NamecardConfig } from './config.js';
+import type { NamecardConfig } from '../core/config.js';
 
 /**
  * supabase-js ≥ 2.10x refuses to construct on Node 20, which has no global WebSocket, unless a

@@ -1,6 +1,6 @@
 import { Temporal } from 'temporal-polyfill';
-import { InputError } from './errors.js';
-import { localTimeZone } from './format.js';
+import { InputError } from '../core/errors.js';
+import { localTimeZone } from '../core/format.js';
 
 // Formatting needs no Temporal and lives in format.js, so that `namecard status` can show a
 // stamp without loading the polyfill; it is re-exported here for one import path.
@@ -10,7 +10,7 @@ export {
   localTimeZone,
   toWallClock,
   type WallClock,
-} from './format.js';
+} from '../core/format.js';
 
 // Date and time-zone arithmetic goes through Temporal (the temporal-polyfill package) rather
 // than hand-written offset maths: it knows the IANA database and tells gaps from overlaps.

@@ -1,8 +1,8 @@
 import type { SupabaseClient } from '@supabase/supabase-js';
-import { ApiError, NetworkError } from './errors.js';
-import { activeEntry } from './rules.js';
-import { LOOKUP_COLUMNS, NAMECARD_TABLE } from './lookup.js';
-import type { NamecardRow, NewEntry } from './types.js';
+import { ApiError, NetworkError } from '../core/errors.js';
+import { activeEntry } from '../core/rules.js';
+import { LOOKUP_COLUMNS, NAMECARD_TABLE } from '../core/lookup.js';
+import type { NamecardRow, NewEntry } from '../core/types.js';
 
 // The three data calls of the product through supabase-js (DESIGN.md, shared/). Only the type
 // of the client is imported, so code that never creates a client does not load supabase-js.
