@@ -15,7 +15,7 @@ import pc from 'picocolors';
 import { startEmulator } from '../emulator/index.js';
 import { NamecardError } from '../shared/core/errors.js';
 import { resolveTargets } from '../shared/core/rules.js';
-import { siteConfigFrom } from '../site/build-config.js';
+import { siteConfigFrom } from '../site/build/build-config.js';
 import { startDemoCards } from './demo-card/server.js';
 import { buildSite } from './site-build.js';
 import { serveSite } from './site-server.js';

@@ -1,9 +1,9 @@
 import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin, type UserConfig } from 'vite';
-import { siteConfigFrom } from './build-config.js';
-import { cspMeta } from './csp.js';
-import { inlineGo } from './inline-go.js';
+import { siteConfigFrom } from './build/build-config.js';
+import { cspMeta } from './build/csp.js';
+import { inlineGo } from './build/inline-go.js';
 import type { SiteConfig } from './src/site-config.js';
 
 const root = fileURLToPath(new URL('.', import.meta.url));

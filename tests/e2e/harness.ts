@@ -12,7 +12,7 @@ import { chromium, type Browser, type Page, type Request } from 'playwright-core
 import { startDemoCards } from '../../scripts/demo-card/server.js';
 import { listen, type RunningServer } from '../../scripts/http-server.js';
 import { buildSite } from '../../scripts/site-build.js';
-import { inlineCode } from '../../site/csp.js';
+import { inlineCode } from '../../site/build/csp.js';
 import { serveSite } from '../../scripts/site-server.js';
 
 export const SCREENSHOT_DIR = fileURLToPath(new URL('./screenshots/', import.meta.url));

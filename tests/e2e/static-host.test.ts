@@ -106,7 +106,7 @@ describe('the built site on a plain static file server', () => {
 
   test('/go is one inline script, under 10 KB gzipped, without React or supabase-js', async () => {
     const html = await readFile(join(site.dir, 'go/index.html'), 'utf8');
-    // The build inlines /go's whole script (site/inline-go.ts): no script file to fetch.
+    // The build inlines /go's whole script (site/build/inline-go.ts): no script file to fetch.
     expect(html).not.toMatch(/<(?:script|link)[^>]+(?:src|href)="[^"]+\.js"/);
     const scripts = [...html.matchAll(/<script type="module">([\s\S]*?)<\/script>/g)];
     expect(scripts).toHaveLength(1);

@@ -5,7 +5,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import type { RunningEmulator } from '../../emulator/index.js';
 import { listen, type RunningServer } from '../../scripts/http-server.js';
-import { contentSecurityPolicy } from '../../site/csp.js';
+import { contentSecurityPolicy } from '../../site/build/csp.js';
 import {
   OWNER,
   buildAndServeSite,

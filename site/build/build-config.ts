@@ -1,6 +1,6 @@
-import { ConfigError } from '../shared/core/errors.js';
-import { loadConfig, type RawSettings } from '../shared/core/config.js';
-import type { SiteConfig } from './src/site-config.js';
+import { ConfigError } from '../../shared/core/errors.js';
+import { loadConfig, type RawSettings } from '../../shared/core/config.js';
+import type { SiteConfig } from '../src/site-config.js';
 
 /** The setting that builds the site for hosting under a sub-path (default `/`). */
 export const BASE_PATH_SETTING = 'NAMECARD_BASE_PATH';

@@ -1,5 +1,5 @@
 import { build, type Plugin } from 'vite';
-import type { SiteConfig } from './src/site-config.js';
+import type { SiteConfig } from '../src/site-config.js';
 
 /** The Redirecting.. page, as Vite names it (`ctx.path`), and its script and stylesheet tags. */
 const GO_PAGE = '/go/index.html';

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Plugin } from 'vite';
-import type { SiteConfig } from './src/site-config.js';
+import type { SiteConfig } from '../src/site-config.js';
 
 /** CSP's `'sha256-…'` source for an inline element's text (its UTF-8 bytes). */
 export const cspHash = (text: string) =>
@@ -30,7 +30,7 @@ export function inlineCode(html: string): InlineCode {
  * The Content-Security-Policy of every page, from the validated public settings.
  *
  * - Scripts only from the site itself: Vite emits module scripts as files, never inline. The
- *   one exception is /go, whose script and style the build inlines (site/inline-go.ts) so the
+ *   one exception is /go, whose script and style the build inlines (site/build/inline-go.ts) so the
  *   lookup starts without another request: that page's policy admits exactly those elements by
  *   their hashes (`inline`), never `'unsafe-inline'`.
  * - Connections only to the API (`SUPABASE_URL`'s origin): the lookup on /go and supabase-js on
@@ -75,7 +75,7 @@ const CHARSET_META = /<meta\s+charset=[^>]*>/i;
 /**
  * Puts the policy into every page as `<meta http-equiv="Content-Security-Policy">` right after
  * the charset, before any script or stylesheet, so that it also works on a static host that
- * cannot send headers. It runs last (`post`, after site/inline-go.ts) and hashes the inline
+ * cannot send headers. It runs last (`post`, after site/build/inline-go.ts) and hashes the inline
  * scripts and styles it finds in the finished page. Only in builds: Vite's dev server injects inline scripts of its own.
  *
  * @throws Error (failing the build) for a page without `<meta charset>`, or one that has a
