@@ -1,4 +1,3 @@
-import { CommanderError } from 'commander';
 import {
   ApiError,
   ConfigError,
@@ -9,8 +8,10 @@ import {
 } from '../shared/core/errors.js';
 import { DEFAULT_SUPABASE_URL } from '../shared/core/config.js';
 import { displayValue, sanitizeMessage } from './display.js';
-import { OUTCOME_UNKNOWN_HINT, OutcomeUnknownError } from './outcome.js';
 import { err } from './output.js';
+
+// Every failure the CLI reports, and the one handler that turns each into a message on stderr
+// and an exit code. Only the entry point exits the process, with the code handleError returns.
 
 /** Exit codes: 0 success, 1 failure, 2 usage (the command line is wrong), 130 cancelled. */
 export const EXIT = { ok: 0, failure: 1, usage: 2, cancelled: 130 } as const;
@@ -44,6 +45,56 @@ export function signedOut(apiUrl: string, storedUrl?: string): SessionError {
   );
 }
 
+/** What to do after a write whose outcome is unknown: look before setting it again. */
+export const OUTCOME_UNKNOWN_HINT =
+  'Check with `namecard status` (or `namecard list`) whether it was saved before setting it again';
+
+/**
+ * A data write was sent but its answer does not say whether the server stored it: a gateway
+ * error, a time-out, an answer that is not JSON, or a connection that broke. Never retried,
+ * never reported as a success.
+ */
+export class OutcomeUnknownError extends NamecardError {
+  /** @param what what happened, e.g. "No answer from <url> within 15000 ms" */
+  constructor(what: string) {
+    super(
+      'outcome_unknown',
+      `${what}, so the entry may or may not have been saved`,
+      OUTCOME_UNKNOWN_HINT,
+    );
+  }
+}
+
+/**
+ * The stored config cannot be used (not JSON, wrong types, unreadable). The message names
+ * the file and the way out: `namecard logout` deletes it, `namecard login` replaces it.
+ */
+export class BrokenConfigFileError extends ConfigError {
+  readonly file: string;
+
+  constructor(file: string, problem: string) {
+    super(
+      file,
+      `The stored config ${file} ${problem}: run \`namecard logout\` to delete it (or delete the file), then \`namecard login\``,
+    );
+    this.file = file;
+  }
+}
+
+/**
+ * Commander's own errors (unknown option, too many arguments, `--help` shown), recognised by
+ * their shape so that this module does not load commander: `namecard status` never does.
+ */
+function isCommanderError(error: unknown): error is Error & { code: string; exitCode: number } {
+  const { code, exitCode } = (error ?? {}) as { code?: unknown; exitCode?: unknown };
+  return (
+    error instanceof Error &&
+    typeof code === 'string' &&
+    code.startsWith('commander.') &&
+    typeof exitCode === 'number'
+  );
+}
+
 const TIMEOUT_HINT = 'Try again, or allow more time with `--timeout <ms>`';
 
 const KEY_HINT =
@@ -67,7 +118,7 @@ function inputMessage(error: InputError): string {
 
 /** The message and exit code for any error; messages never contain a secret. */
 function describe(error: unknown): { message?: string; hint?: string; code: number } {
-  if (error instanceof CommanderError) {
+  if (isCommanderError(error)) {
     // Commander has already printed its message ("error: unknown option '--x'") or the help.
     return { code: error.exitCode === 0 ? EXIT.ok : EXIT.usage };
   }
@@ -81,11 +132,7 @@ function describe(error: unknown): { message?: string; hint?: string; code: numb
     return { message: error.message, hint: error.hint, code: EXIT.usage };
   }
   if (error instanceof TimeoutError) {
-    const hint = error.outcomeUnknown ? OUTCOME_UNKNOWN_HINT : TIMEOUT_HINT;
-    const message = error.outcomeUnknown
-      ? `${error.message}, so the entry may or may not have been saved`
-      : error.message;
-    return { message, hint, code: EXIT.failure };
+    return { message: error.message, hint: TIMEOUT_HINT, code: EXIT.failure };
   }
   if (error instanceof NetworkError) {
     const hint = error.url === DEFAULT_SUPABASE_URL ? DEFAULT_URL_HINT : error.hint;

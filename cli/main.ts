@@ -32,6 +32,7 @@ local emulator. In CI, set NAMECARD_EMAIL and NAMECARD_PASSWORD to sign in for e
 const COMMANDS: Record<string, () => Promise<Command>> = {
   login: async () => (await import('./commands/login.js')).loginCommand,
   set: async () => (await import('./commands/set.js')).setCommand,
+  end: async () => (await import('./commands/end.js')).endCommand,
   status: async () => (await import('./commands/status.js')).statusCommand,
   list: async () => (await import('./commands/list.js')).listCommand,
   logout: async () => (await import('./commands/logout.js')).logoutCommand,

@@ -7,6 +7,7 @@ import { SessionError, signedOut } from './errors.js';
 import {
   ciCredentials,
   configDir,
+  readStoredState,
   type CliConfig,
   type StoredSession,
   type StoredState,
@@ -20,11 +21,7 @@ import { connect, type Connection } from './connect.js';
 export const EXPIRED_MESSAGE = 'Your session has expired: run `namecard login`';
 
 /** A client signed in as the owner. */
-export interface Owner extends Connection {
-  email: string;
-  /** `stored` for a restored session, `ci` for NAMECARD_EMAIL/NAMECARD_PASSWORD. */
-  via: 'stored' | 'ci';
-}
+export type Owner = Connection;
 
 /**
  * Opens the conf store: its folder 0700 and its file 0600, since it holds a refresh token.
@@ -143,14 +140,31 @@ export async function requireOwner(
   config: CliConfig,
   env: NodeJS.ProcessEnv = process.env,
 ): Promise<Owner> {
+  const owner = await findOwner(config, env);
+  if (owner) return owner;
+  throw signedOut(config.supabaseUrl, readStoredState(env).session?.api_url);
+}
+
+/**
+ * The owner's client when there is a way to sign in (CI credentials or a stored session for
+ * this API URL), else `undefined`: for commands that also work signed out (`list`).
+ *
+ * @throws SessionError when the stored session has expired; ApiError; NetworkError
+ */
+export async function findOwner(
+  config: CliConfig,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<Owner | undefined> {
   const ci = ciCredentials(env);
   if (ci) {
-    const { client, transport, session } = await signIn(config, ci.email, ci.password);
-    return { client, transport, email: session.user.email ?? ci.email, via: 'ci' };
+    const { client, transport } = await signIn(config, ci.email, ci.password);
+    return { client, transport };
   }
+  // Read first without conf, so that a signed-out `list` creates no config folder.
+  if (readStoredState(env).session?.api_url !== config.supabaseUrl) return undefined;
   const { store } = openStore(env);
   const stored = currentSession(store, config);
-  if (!stored) throw signedOut(config.supabaseUrl, store.get('session')?.api_url);
-  const { client, transport, session } = await restore(store, config, stored);
-  return { client, transport, email: session.user.email ?? stored.email, via: 'stored' };
+  if (!stored) return undefined;
+  const { client, transport } = await restore(store, config, stored);
+  return { client, transport };
 }

@@ -2,7 +2,7 @@ import { readFileSync, rmSync } from 'node:fs';
 import { homedir } from 'node:os';
 import path from 'node:path';
 import { SETTING_NAMES, type RawSettings } from '../shared/core/config.js';
-import { ConfigError } from '../shared/core/errors.js';
+import { BrokenConfigFileError } from './errors.js';
 
 // The conf file: where it lives, what it holds, and a check of what a person may have
 // edited by hand. Reading needs no conf (conf pulls in ajv, ~100 ms, and `status` must start
@@ -46,22 +46,6 @@ export function configDir(env: NodeJS.ProcessEnv = process.env): string {
 /** The path of the conf file. */
 export function configFile(env: NodeJS.ProcessEnv = process.env): string {
   return path.join(configDir(env), CONFIG_FILE);
-}
-
-/**
- * The stored config cannot be used (not JSON, wrong types, unreadable). The message names
- * the file and the way out: `namecard logout` deletes it, `namecard login` replaces it.
- */
-export class BrokenConfigFileError extends ConfigError {
-  readonly file: string;
-
-  constructor(file: string, problem: string) {
-    super(
-      file,
-      `The stored config ${file} ${problem}: run \`namecard logout\` to delete it (or delete the file), then \`namecard login\``,
-    );
-    this.file = file;
-  }
 }
 
 const isObject = (value: unknown): value is Record<string, unknown> =>

@@ -1,14 +1,14 @@
 import { STATUS_CODES } from 'node:http';
 import { ApiError, NetworkError, TimeoutError, type NamecardError } from '../shared/core/errors.js';
-import { lightFetch, lightResponse } from './light-fetch.js';
-import { OutcomeUnknownError } from './outcome.js';
+import { lightFetch, lightResponse, type LightResponse } from './light-fetch.js';
+import { OutcomeUnknownError } from './errors.js';
 
 /** How long one request may take before the CLI gives up on it (`--timeout` changes it). */
 export const DEFAULT_TIMEOUT_MS = 15_000;
 
 /**
  * The waits before the 2nd, 3rd and 4th try of a request answered 502, 503 or 504 (the
- * spec's retryable gateway statuses, §8): four tries within about two seconds, enough to ride
+ * retryable gateway statuses): four tries within about two seconds, enough to ride
  * out a gateway's restart or a brief overload without keeping a person or a CI job waiting.
  */
 export const RETRY_DELAYS_MS = [250, 500, 1000] as const;
@@ -32,15 +32,43 @@ const NOT_CONNECTED_CODES = new Set([
   'EADDRNOTAVAIL',
 ]);
 
-/** A fetch for supabase-js that retries, times out and fails clearly, and a guard that reports its failures. */
-export interface Transport {
-  fetch: typeof fetch;
+/**
+ * The contract every data and auth call in the CLI follows: the call goes through a transport's
+ * `fetch`, and is wrapped in its `guard`, which throws the transport's own error whatever the
+ * library on top (supabase-js) made of the failure. Writes are never retried (see
+ * {@link createTransport} for the whole policy).
+ */
+export interface Transport<F = typeof fetch> {
+  fetch: F;
   /**
-   * Runs supabase-js calls and throws the transport's own error (NetworkError "Cannot reach
-   * <url>", TimeoutError, OutcomeUnknownError, or ApiError for gateway errors and garbage)
-   * when any request in them failed that way, whatever supabase-js made of it.
+   * Runs calls that use {@link Transport.fetch} and throws the transport's own error
+   * (NetworkError "Cannot reach <url>", TimeoutError, OutcomeUnknownError, or ApiError for
+   * gateway errors and garbage) when any request in them failed that way.
    */
   guard<T>(call: () => Promise<T>): Promise<T>;
+}
+
+/** The fields of an answer the transport reads: fetch's `Response` and {@link LightResponse} both have them. */
+interface Answer {
+  ok: boolean;
+  status: number;
+  statusText: string;
+  headers: { get(name: string): string | null };
+  text(): Promise<string>;
+}
+
+/** How one try is sent, and how a failure or a checked answer is handed back to the caller. */
+interface Wire<R extends Answer> {
+  send(
+    input: string | URL | Request,
+    method: string,
+    init: RequestInit | undefined,
+    signal: AbortSignal,
+  ): Promise<R>;
+  /** The answer to give the caller for an answer whose body `text` has been read and checked. */
+  answer(response: R, text: string): R;
+  /** An answer with status 599 and the failure as JSON, which no library retries. */
+  failed(body: string): R;
 }
 
 type Failure = NamecardError;
@@ -78,8 +106,8 @@ const statusLine = (status: number) => `${status} ${STATUS_CODES[status] ?? ''}`
  *   <url>"; supabase-js would otherwise wait (auth-js retries a failed refresh with back-off
  *   for up to ~25 s, postgrest-js retries GETs after 1, 2 and 4 s), which helps nobody when
  *   the backend is down.
- * - Time-out (`timeoutMs` per try): a TimeoutError; for a data write it is "outcome unknown",
- *   since the request was sent and the server may have stored the row.
+ * - Time-out (`timeoutMs` per try): a TimeoutError; for a data write it is "outcome unknown"
+ *   (OutcomeUnknownError), since the request was sent and the server may have stored the row.
  * - 502, 503 or 504: reads and auth requests are tried again after 250, 500 and 1000 ms, then
  *   fail naming the status. Retrying them is safe: a read changes nothing, and a refresh
  *   token that was spent by a try whose answer was lost is answered again by GoTrue (the
@@ -97,37 +125,77 @@ const statusLine = (status: number) => `${status} ${STATUS_CODES[status] ?? ''}`
  *
  * @param baseUrl the API base URL, used in the messages
  * @param timeoutMs time-out per try in milliseconds
- * @param options.light send with node:http ({@link lightFetch}) and answer with light
- *   response objects instead of fetch's, for plain-fetch callers like `fetchActiveEntry`
- *   (not for supabase-js): it spares Node 20 loading undici
  */
-export function createTransport(
+export function createTransport(baseUrl: string, timeoutMs = DEFAULT_TIMEOUT_MS): Transport {
+  return transportOver<Response>(baseUrl, timeoutMs, {
+    send: (input, _method, init, signal) =>
+      fetch(input instanceof Request ? input.clone() : input, { ...init, signal }),
+    answer: (response, text) => {
+      const nullBody =
+        response.status === 204 || response.status === 205 || response.status === 304;
+      return new Response(nullBody || text === '' ? null : text, {
+        status: response.status,
+        statusText: response.statusText,
+        headers: response.headers,
+      });
+    },
+    failed: (body) => Response.json(JSON.parse(body), { status: 599 }),
+  });
+}
+
+/** A fetch with the transport's policy over node:http, for plain GET callers (`namecard status`). */
+export type LightTransportFetch = (
+  url: string,
+  init?: { method?: string; headers?: Record<string, string>; signal?: AbortSignal },
+) => Promise<LightResponse>;
+
+/**
+ * The same policy as {@link createTransport}, sending with node:http ({@link lightFetch})
+ * instead of the global fetch: on Node 20, fetch's first use loads undici (~150 ms), which a
+ * command making one small GET should not pay. Not for supabase-js, which needs a real fetch.
+ *
+ * @param baseUrl the API base URL, used in the messages
+ * @param timeoutMs time-out per try in milliseconds
+ */
+export function createLightTransport(
   baseUrl: string,
   timeoutMs = DEFAULT_TIMEOUT_MS,
-  options: { light?: boolean } = {},
-): Transport {
-  const light = options.light === true;
+): Transport<LightTransportFetch> {
+  return transportOver<LightResponse>(baseUrl, timeoutMs, {
+    send: (input, method, init, signal) =>
+      lightFetch(String(input), {
+        method,
+        headers: init?.headers as Record<string, string> | undefined,
+        body: init?.body as string | undefined,
+        signal,
+      }),
+    // Its text() answers the body read before again.
+    answer: (response) => response,
+    failed: (body) => lightResponse(599, '', { 'content-type': 'application/json' }, body),
+  }) as Transport<LightTransportFetch>;
+}
+
+function transportOver<R extends Answer>(
+  baseUrl: string,
+  timeoutMs: number,
+  wire: Wire<R>,
+): Transport<(input: string | URL | Request, init?: RequestInit) => Promise<R>> {
   let failure: Failure | undefined;
 
-  const fail = (error: Failure): Response => {
+  const fail = (error: Failure): R => {
     failure = error;
-    const body = { code: error.code, message: error.message, msg: error.message };
-    if (light) {
-      const headers = { 'content-type': 'application/json' };
-      return lightResponse(599, '', headers, JSON.stringify(body)) as unknown as Response;
-    }
-    return Response.json(body, { status: 599 });
+    return wire.failed(
+      JSON.stringify({ code: error.code, message: error.message, msg: error.message }),
+    );
   };
   // Touching the global `Request` would load undici too: a string or URL is never one.
   const isRequest = (input: unknown): input is Request =>
     typeof input === 'object' && !(input instanceof URL) && input !== null;
 
-  const transportFetch: typeof fetch = async (input, init) => {
+  const transportFetch = async (input: string | URL | Request, init?: RequestInit): Promise<R> => {
     const method = (init?.method ?? (isRequest(input) ? input.method : 'GET')).toUpperCase();
     const url = isRequest(input) ? input.url : String(input);
     const write = url.includes('/rest/v1/') && method !== 'GET' && method !== 'HEAD';
-    const unknown = (what: string) =>
-      new OutcomeUnknownError(`${what}, so the entry may or may not have been saved`);
 
     for (let attempt = 1; ; attempt++) {
       // A timer that keeps the process alive, unlike AbortSignal.timeout(): when a server
@@ -136,27 +204,26 @@ export function createTransport(
       const timeout = new AbortController();
       const timer = setTimeout(() => timeout.abort(), timeoutMs);
       const signal = init?.signal ? AbortSignal.any([init.signal, timeout.signal]) : timeout.signal;
-      let response: Response;
+      let response: R;
       let text: string;
       try {
-        response = light
-          ? ((await lightFetch(url, {
-              method,
-              headers: init?.headers as Record<string, string> | undefined,
-              body: init?.body as string | undefined,
-              signal,
-            })) as unknown as Response)
-          : await fetch(isRequest(input) ? input.clone() : input, { ...init, signal });
+        response = await wire.send(input, method, init, signal);
         text = await response.text();
       } catch (error) {
         if (init?.signal?.aborted) throw error;
-        if (timeout.signal.aborted) return fail(new TimeoutError(baseUrl, timeoutMs, write));
+        if (timeout.signal.aborted) {
+          const late = `No answer from ${baseUrl} within ${timeoutMs} ms`;
+          return fail(write ? new OutcomeUnknownError(late) : new TimeoutError(baseUrl, timeoutMs));
+        }
         if (write && !notConnected(error)) {
           const lost = new NetworkError(baseUrl, error);
           return fail(
-            Object.assign(unknown(`The connection to ${baseUrl} broke during the insert`), {
-              cause: lost,
-            }),
+            Object.assign(
+              new OutcomeUnknownError(`The connection to ${baseUrl} broke during the insert`),
+              {
+                cause: lost,
+              },
+            ),
           );
         }
         return fail(new NetworkError(baseUrl, error));
@@ -167,7 +234,9 @@ export function createTransport(
       const { status } = response;
       if (GATEWAY_STATUSES.has(status)) {
         if (write && !provesNotExecuted(text)) {
-          return fail(unknown(`${baseUrl} answered ${statusLine(status)} to the insert`));
+          return fail(
+            new OutcomeUnknownError(`${baseUrl} answered ${statusLine(status)} to the insert`),
+          );
         }
         const delay = RETRY_DELAYS_MS[attempt - 1];
         if (delay !== undefined) {
@@ -189,7 +258,7 @@ export function createTransport(
       if ((!empty && !parseJson(text).ok) || (write && response.ok && empty)) {
         const type = response.headers.get('content-type')?.split(';')[0] ?? 'no content type';
         const what = `${baseUrl} answered something that is not JSON (HTTP ${status}, ${type})`;
-        if (write) return fail(unknown(`${what} to the insert`));
+        if (write) return fail(new OutcomeUnknownError(`${what} to the insert`));
         return fail(
           new ApiError(
             status,
@@ -200,13 +269,7 @@ export function createTransport(
           ),
         );
       }
-      if (light) return response; // its text() answers the body read above again
-      const nullBody = status === 204 || status === 205 || status === 304;
-      return new Response(nullBody || empty ? null : text, {
-        status,
-        statusText: response.statusText,
-        headers: response.headers,
-      });
+      return wire.answer(response, text);
     }
   };
 

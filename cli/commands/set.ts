@@ -1,26 +1,138 @@
 import { Command } from 'commander';
-import { InputError } from '../../shared/core/errors.js';
-import { activeEntry, targetUrl } from '../../shared/core/rules.js';
-import { PROFILE_LABELS, isProfileType, type ProfileType } from '../../shared/core/types.js';
 import { UsageError } from '../errors.js';
-import { out, print, printJson } from '../output.js';
-import { askProfile, askText, isInteractive } from '../prompts.js';
+import { printJson } from '../output.js';
+import { isInteractive } from '../prompts.js';
 import { resolveConfig } from '../settings.js';
+import type { EntryInput } from '../../shared/calendar/plan.js';
 
-interface SetOptions {
+/** The positional arguments of `namecard set`, as typed. */
+export interface SetArgs {
+  profile?: string;
+  date?: string;
+  time?: string;
+}
+
+/** The options of `namecard set` (global ones included), as typed. */
+export interface SetOptions {
   tz?: string;
+  from?: string;
+  for?: string;
   json?: boolean;
   apiUrl?: string;
+  timeout?: string;
 }
 
 const FORMS = { profile: 'main or photo', date: 'YYYY-MM-DD', time: 'HH:MM (24-hour)' } as const;
 const MISSING = { profile: 'main or photo', date: 'YYYY-MM-DD', time: 'HH:MM, 24-hour' } as const;
+const USAGE =
+  'Usage: namecard set <profile> <date> <time> [--from "YYYY-MM-DD HH:MM"] [--tz <zone>], or namecard set <profile> --for <duration>; without a terminal nothing can be asked';
+
+/**
+ * What the command line leaves to ask: the names of the missing arguments, in order. With
+ * `--for`, only the profile is needed.
+ */
+export function missingArguments(args: SetArgs, options: SetOptions): (keyof SetArgs)[] {
+  const needed: (keyof SetArgs)[] =
+    options.for === undefined ? ['profile', 'date', 'time'] : ['profile'];
+  return needed.filter((name) => args[name] === undefined);
+}
+
+/**
+ * `namecard set`: checks everything given on the command line before asking or sending
+ * anything, signs in, asks for what is missing at a terminal, stores the entry through
+ * `planEntry` (which owns every rule of a new entry), and reports only what the server
+ * confirmed: the stored entry, what visitors get now, and what follows.
+ *
+ * @param args the positional arguments as typed
+ * @param options the options as typed
+ * @throws InputError (exit 2) for a bad value; UsageError (exit 2) for a missing argument
+ *   without a terminal; SessionError, ApiError, NetworkError, OutcomeUnknownError (exit 1)
+ */
+export async function runSet(args: SetArgs, options: SetOptions): Promise<void> {
+  const config = resolveConfig(options);
+  const [{ planEntry, parseProfile, CLI_FIELD_NAMES }, time, format] = await Promise.all([
+    import('../../shared/calendar/plan.js'),
+    import('../../shared/calendar/time.js'),
+    import('../../shared/core/format.js'),
+  ]);
+  const zone =
+    options.tz === undefined ? format.localTimeZone() : time.parseTimeZone(options.tz, '--tz');
+  const input = (fields: Partial<EntryInput>): EntryInput => ({
+    profile: args.profile ?? '',
+    ...(options.for === undefined ? { date: args.date, time: args.time } : { for: options.for }),
+    ...(options.from === undefined ? {} : { from: options.from }),
+    timeZone: zone,
+    ...fields,
+  });
+
+  // 1. Check everything given on the command line before asking or sending anything.
+  if (args.profile !== undefined) parseProfile(args.profile);
+  if (options.for !== undefined && (args.date !== undefined || args.time !== undefined)) {
+    planEntry(input({}), Date.now()); // refuses the combination, naming `--for`
+  }
+  if (args.date !== undefined) time.parseDate(args.date);
+  if (args.time !== undefined) time.parseTime(args.time);
+  const missing = missingArguments(args, options);
+  if (missing.length === 0) planEntry(input({}), Date.now());
+  if (missing.length > 0 && !isInteractive()) {
+    const names = missing.map((name) => `\`${name}\` (${MISSING[name]})`).join(', ');
+    throw new UsageError(`missing argument${missing.length > 1 ? 's' : ''} ${names}`, USAGE);
+  }
+
+  // 2. The owner's session, before any question, so a signed-out user is told at once.
+  const { requireOwner } = await import('../session.js');
+  const owner = await requireOwner(config);
+
+  // 3. Ask for what is missing, each answer checked as it is typed.
+  const { askProfile, askText } = await import('../prompts.js');
+  const profile = args.profile ?? (await askProfile());
+  let date = args.date;
+  let clock = args.time;
+  let from = options.from;
+  if (missing.length > 0 && options.for === undefined) {
+    const today = format.toWallClock(Date.now(), zone).date;
+    date ??= await askText(`Until date (${FORMS.date})`, (value) => time.parseDate(value), today);
+    const endDate = date;
+    clock ??= await askText(`Until time (${MISSING.time}, ${zone})`, (value) => {
+      planEntry(input({ profile, date: endDate, time: value, from: undefined }), Date.now());
+    });
+    const endClock = clock;
+    if (from === undefined) {
+      from = await askText(`From (YYYY-MM-DD HH:MM, empty = now)`, (value) => {
+        planEntry(input({ profile, date: endDate, time: endClock, from: value }), Date.now());
+      });
+    }
+  }
+  const plan = planEntry(input({ profile, date, time: clock, from }), Date.now(), CLI_FIELD_NAMES);
+
+  // 4. Insert, and report only what the server confirmed.
+  const { insertEntry } = await import('../../shared/supabase/data.js');
+  const row = await owner.transport.guard(() => insertEntry(owner.client, plan));
+  const { readOutlook, outlookJson, printOutlook } = await import('../outlook.js');
+  const outlook = await readOutlook(config, owner);
+  if (options.json) {
+    printJson({
+      profile: row.type,
+      stamp_start: row.stamp_start ?? null,
+      stamp_end: row.stamp_end,
+      starts_at: row.stamp_start == null ? null : new Date(row.stamp_start).toISOString(),
+      ends_at: new Date(row.stamp_end).toISOString(),
+      time_zone: plan.timeZone,
+      ...outlookJson(outlook, config),
+      row,
+    });
+    return;
+  }
+  printOutlook(outlook, config, plan.timeZone, row);
+}
 
 export const setCommand = new Command('set')
   .description("set the card's profile and end time")
   .argument('[profile]', FORMS.profile)
   .argument('[date]', `the end date, ${FORMS.date}`)
   .argument('[time]', `the end time, ${FORMS.time}`)
+  .option('--from <"YYYY-MM-DD HH:MM">', 'start then instead of now (same time zone as the end)')
+  .option('--for <duration>', 'end that long from now (or from --from): 90m, 2h, 3d, 1h30m')
   .option('--tz <zone>', "the IANA time zone of date and time (default: this machine's)")
   .option('--json', 'print the result as one JSON document')
   .addHelpText(
@@ -30,117 +142,16 @@ At a terminal, missing arguments are asked for.
 
 Examples:
   $ namecard set photo 2030-06-01 18:00
+  $ namecard set photo 2030-06-01 18:00 --from "2030-06-01 09:00"
+  $ namecard set photo --for 2h
   $ namecard set main 2030-06-01 09:30 --tz Europe/Berlin`,
   )
   .action(
-    async (
-      profileArg: string | undefined,
-      dateArg: string | undefined,
-      timeArg: string | undefined,
+    (
+      profile: string | undefined,
+      date: string | undefined,
+      time: string | undefined,
       _options: SetOptions,
       command: Command,
-    ) => {
-      const options = command.optsWithGlobals<SetOptions>();
-      const config = resolveConfig(options);
-      const time = await import('../../shared/calendar/time.js');
-
-      // The end as epoch ms: the wall-clock date and time in `zone`, refused unless in the future.
-      const toFutureStamp = (date: string, clock: string, zone: string): number => {
-        const stamp = time.toStampEnd(date, clock, zone);
-        if (stamp <= Date.now()) {
-          throw new InputError(
-            'time',
-            'in the future',
-            clock,
-            `\`date\` and \`time\` must be in the future, got \`${date} ${clock}\` in ${zone}`,
-          );
-        }
-        return stamp;
-      };
-
-      // 1. Check everything given on the command line before asking or sending anything.
-      let zone = time.localTimeZone();
-      if (options.tz !== undefined) {
-        try {
-          zone = time.parseTimeZone(options.tz);
-        } catch {
-          throw new InputError('--tz', 'an IANA time zone such as Asia/Tokyo', options.tz);
-        }
-      }
-      if (profileArg !== undefined && !isProfileType(profileArg)) {
-        throw new InputError('profile', FORMS.profile, profileArg);
-      }
-      if (dateArg !== undefined) time.parseDate(dateArg);
-      if (timeArg !== undefined) time.parseTime(timeArg);
-      if (dateArg !== undefined && timeArg !== undefined) toFutureStamp(dateArg, timeArg, zone);
-
-      const missing = (['profile', 'date', 'time'] as const).filter(
-        (_, i) => [profileArg, dateArg, timeArg][i] === undefined,
-      );
-      if (missing.length > 0 && !isInteractive()) {
-        const names = missing.map((name) => `\`${name}\` (${MISSING[name]})`).join(', ');
-        throw new UsageError(
-          `missing argument${missing.length > 1 ? 's' : ''} ${names}`,
-          'Usage: namecard set <profile> <date> <time> [--tz <zone>]; without a terminal nothing can be asked',
-        );
-      }
-
-      // 2. The owner's session, before any question, so a signed-out user is told at once.
-      const { requireOwner } = await import('../session.js');
-      const owner = await requireOwner(config);
-
-      // 3. Ask for what is missing, each answer checked as it is typed.
-      const profile: ProfileType = isProfileType(profileArg) ? profileArg : await askProfile();
-      const today = time.toWallClock(Date.now(), zone).date;
-      const date =
-        dateArg ??
-        (await askText(
-          `Date (${FORMS.date})`,
-          (value) => {
-            time.parseDate(value);
-            if (value < today) {
-              throw new InputError(
-                'date',
-                'today or later',
-                value,
-                `\`date\` must be today (${today}) or later, got \`${value}\``,
-              );
-            }
-          },
-          today,
-        ));
-      const clock =
-        timeArg ??
-        (await askText(`Time (${MISSING.time}, ${zone})`, (value) => {
-          time.parseTime(value);
-          toFutureStamp(date, value, zone);
-        }));
-      const stampEnd = toFutureStamp(date, clock, zone);
-
-      // 4. Insert, and report only what the server confirmed.
-      const { insertEntry } = await import('../../shared/supabase/data.js');
-      const row = await owner.transport.guard(() =>
-        insertEntry(owner.client, { type: profile, stamp_end: stampEnd }),
-      );
-      const target = targetUrl(activeEntry([row], Date.now())?.type, config);
-      if (options.json) {
-        printJson({
-          profile: row.type,
-          stamp_end: row.stamp_end,
-          ends_at: new Date(row.stamp_end).toISOString(),
-          time_zone: zone,
-          target,
-          row,
-        });
-        return;
-      }
-      const label = isProfileType(row.type) ? ` (${PROFILE_LABELS[row.type]})` : '';
-      const lines = [
-        `${out.green('✔')} The card points to ${out.bold(row.type)}${label} until ${time.formatStamp(row.stamp_end, zone)}`,
-      ];
-      const local = time.localTimeZone();
-      if (local !== zone) lines.push(`  That is ${time.formatStamp(row.stamp_end, local)} here.`);
-      lines.push(`  Visitors now go to ${out.cyan(target)}`);
-      print(...lines);
-    },
+    ) => runSet({ profile, date, time }, command.optsWithGlobals<SetOptions>()),
   );

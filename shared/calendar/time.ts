@@ -2,76 +2,92 @@ import { Temporal } from 'temporal-polyfill';
 import { InputError } from '../core/errors.js';
 import { localTimeZone } from '../core/format.js';
 
-// Formatting needs no Temporal and lives in format.js, so that `namecard status` can show a
-// stamp without loading the polyfill; it is re-exported here for one import path.
-export {
-  formatDuration,
-  formatStamp,
-  localTimeZone,
-  toWallClock,
-  type WallClock,
-} from '../core/format.js';
-
 // Date and time-zone arithmetic goes through Temporal (the temporal-polyfill package) rather
 // than hand-written offset maths: it knows the IANA database and tells gaps from overlaps.
 
 const DATE_FORM = /^(\d{4})-(\d{2})-(\d{2})$/;
 const TIME_FORM = /^(\d{2}):(\d{2})$/;
 
+/** `February 2031`, for messages. */
+const monthName = (year: number, month: number) =>
+  new Temporal.PlainDate(year, month, 1).toLocaleString('en-US', {
+    month: 'long',
+    year: 'numeric',
+  });
+
 /**
  * Checks a `YYYY-MM-DD` date, including the calendar (no 2030-02-30).
  *
+ * @param date the date as typed
+ * @param field the field's name in messages (`date` by default; e.g. `--from`)
  * @returns the date as a Temporal.PlainDate
- * @throws InputError naming `date` and the form `YYYY-MM-DD`
+ * @throws InputError naming the field: the form `YYYY-MM-DD` when the text has another shape,
+ *   or that the date does not exist (`2031-02-29`: February 2031 has 28 days)
  */
-export function parseDate(date: string): Temporal.PlainDate {
+export function parseDate(date: string, field = 'date'): Temporal.PlainDate {
   const m = DATE_FORM.exec(date);
-  if (m) {
-    try {
-      return Temporal.PlainDate.from(
-        { year: Number(m[1]), month: Number(m[2]), day: Number(m[3]) },
-        { overflow: 'reject' },
-      );
-    } catch {
-      // falls through to the one message below
-    }
+  if (!m) throw new InputError(field, 'YYYY-MM-DD', date);
+  const [year, month, day] = [Number(m[1]), Number(m[2]), Number(m[3])];
+  try {
+    return Temporal.PlainDate.from({ year, month, day }, { overflow: 'reject' });
+  } catch {
+    const why =
+      month >= 1 && month <= 12
+        ? `${monthName(year, month)} has ${Temporal.PlainYearMonth.from({ year, month }).daysInMonth} days`
+        : `there is no month ${month}`;
+    throw new InputError(
+      field,
+      'a date that exists',
+      date,
+      `\`${field}\` ${date} does not exist: ${why}`,
+    );
   }
-  throw new InputError('date', 'YYYY-MM-DD', date);
 }
 
 /**
  * Checks an `HH:MM` 24-hour time (00:00 to 23:59; two digits each, so `7:5` and `24:00` fail).
  *
+ * @param time the time as typed
+ * @param field the field's name in messages (`time` by default)
  * @returns the time as a Temporal.PlainTime
- * @throws InputError naming `time` and the form `HH:MM (24-hour)`
+ * @throws InputError naming the field and the form `HH:MM (24-hour)`
  */
-export function parseTime(time: string): Temporal.PlainTime {
+export function parseTime(time: string, field = 'time'): Temporal.PlainTime {
   const m = TIME_FORM.exec(time);
   if (m) {
     const hour = Number(m[1]);
     const minute = Number(m[2]);
     if (hour <= 23 && minute <= 59) return new Temporal.PlainTime(hour, minute);
   }
-  throw new InputError('time', 'HH:MM (24-hour)', time);
+  throw new InputError(field, 'HH:MM (24-hour)', time);
 }
 
 /**
  * Checks an IANA time-zone name.
  *
+ * @param timeZone the name as given
+ * @param field the field's name in messages (`timeZone` by default; the CLI says `--tz`)
  * @returns the canonical name as Temporal reports it
  * @throws InputError naming `timeZone` and the expected form
  */
-export function parseTimeZone(timeZone: string): string {
+export function parseTimeZone(timeZone: string, field = 'timeZone'): string {
   try {
     return Temporal.Now.zonedDateTimeISO(timeZone).timeZoneId;
   } catch {
-    throw new InputError('timeZone', 'an IANA time zone such as Asia/Tokyo', timeZone);
+    throw new InputError(field, 'an IANA time zone such as Asia/Tokyo', timeZone);
   }
 }
 
+/** The names of the fields a wall-clock instant is read from, as messages show them. */
+export interface WallClockFields {
+  /** e.g. `date`, or `--from` for a start given as one value */
+  date: string;
+  /** e.g. `time`, or `--from` */
+  time: string;
+}
+
 /**
- * Turns a wall-clock date and time into `stamp_end`, the end of the entry in epoch
- * milliseconds (spec §3, §9: the chosen date and time in the local time zone).
+ * Turns a wall-clock date and time in a zone into epoch milliseconds.
  *
  * Daylight saving: a local time that does not exist (clocks jump forward, e.g. 02:30 on
  * 2030-03-10 in America/New_York) is rejected. A local time that happens twice (clocks go
@@ -81,23 +97,43 @@ export function parseTimeZone(timeZone: string): string {
  * @param date `YYYY-MM-DD`
  * @param time `HH:MM`, 24-hour
  * @param timeZone IANA time zone; defaults to {@link localTimeZone}
+ * @param fields the names messages use for the date and the time
  * @returns epoch milliseconds
- * @throws InputError naming `date`, `time` or `timeZone` and the expected form
- * @example toStampEnd('2030-06-01', '18:00', 'Asia/Tokyo') // → 1906534800000
+ * @throws InputError naming the date's or time's field, or `timeZone`, and the expected form
+ * @example toEpochMs('2030-06-01', '18:00', 'Asia/Tokyo') // → 1906534800000
  */
-export function toStampEnd(date: string, time: string, timeZone: string = localTimeZone()): number {
-  const day = parseDate(date);
-  const clock = parseTime(time);
+export function toEpochMs(
+  date: string,
+  time: string,
+  timeZone: string = localTimeZone(),
+  fields: WallClockFields = { date: 'date', time: 'time' },
+): number {
+  const day = parseDate(date, fields.date);
+  const clock = parseTime(time, fields.time);
   const zone = parseTimeZone(timeZone);
   const wall = day.toPlainDateTime(clock);
   const zoned = wall.toZonedDateTime(zone, { disambiguation: 'earlier' });
   if (!zoned.toPlainDateTime().equals(wall)) {
     throw new InputError(
-      'time',
+      fields.time,
       'a time that exists on that day',
       time,
-      `\`time\` ${time} does not exist on ${date} in ${zone} (the clocks jump forward): choose another time`,
+      `\`${fields.time}\` ${time} does not exist on ${date} in ${zone} (the clocks jump forward): choose another time`,
     );
   }
   return zoned.epochMilliseconds;
+}
+
+/**
+ * `stamp_end` from the wall-clock date and time the owner chose, read in a time zone: the
+ * entry's end in epoch milliseconds. The daylight-saving rules are {@link toEpochMs}'s.
+ *
+ * @param date `YYYY-MM-DD`
+ * @param time `HH:MM`, 24-hour
+ * @param timeZone IANA time zone; defaults to {@link localTimeZone}
+ * @throws InputError naming `date`, `time` or `timeZone` and the expected form
+ * @example toStampEnd('2030-06-01', '18:00', 'Asia/Tokyo') // → 1906534800000
+ */
+export function toStampEnd(date: string, time: string, timeZone: string = localTimeZone()): number {
+  return toEpochMs(date, time, timeZone);
 }

@@ -3,7 +3,7 @@ import { resolveTargets, type Targets } from './rules.js';
 
 /**
  * The emulator's API URL: Supabase's local API port, so the same settings work with
- * `supabase start` (DESIGN.md, Configuration).
+ * `supabase start`.
  */
 export const DEFAULT_SUPABASE_URL = 'http://127.0.0.1:54321';
 
@@ -21,7 +21,7 @@ export const DEFAULT_MAIN_URL = 'http://127.0.0.1:4174/';
 /** The photo section, resolved against the main URL. */
 export const DEFAULT_PHOTO_PATH = 'photo';
 
-/** The names of the settings, as environment variables (DESIGN.md, Configuration). */
+/** The names of the settings, as environment variables; CLI, site build and `npm start` share them. */
 export const SETTING_NAMES = [
   'SUPABASE_URL',
   'SUPABASE_ANON_KEY',
@@ -40,7 +40,7 @@ export interface NamecardConfig {
   anonKey: string;
   mainUrl: string;
   photoPath: string;
-  /** Both targets, resolved once. */
+  /** Both targets, resolved from `mainUrl` and `photoPath` when the config is loaded. */
   targets: Targets;
 }
 
@@ -86,7 +86,7 @@ const KEY_FORM = /^([A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+|sb_publishabl
 
 /**
  * Validates the settings in one place and fills in the defaults, which point at the local
- * emulator (DESIGN.md, Configuration). Values are trimmed; empty means unset.
+ * emulator. Values are trimmed; empty means unset.
  *
  * @param raw settings by their environment names, e.g. `process.env`
  * @returns the validated config with both targets resolved

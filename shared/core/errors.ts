@@ -93,22 +93,16 @@ export class NetworkError extends NamecardError {
   }
 }
 
-/**
- * A request that got no answer within its time-out. When the request may already have been
- * sent (`outcomeUnknown`), the server may or may not have acted on it.
- */
+/** A request that got no answer within its time-out. */
 export class TimeoutError extends NamecardError {
   readonly url: string;
-  readonly outcomeUnknown: boolean;
 
   /**
    * @param url the base URL the request went to
    * @param ms the time-out in milliseconds
-   * @param outcomeUnknown true for a write whose outcome cannot be known
    */
-  constructor(url: string, ms: number, outcomeUnknown = false) {
+  constructor(url: string, ms: number) {
     super('timeout', `No answer from ${url} within ${ms} ms`);
     this.url = url;
-    this.outcomeUnknown = outcomeUnknown;
   }
 }

@@ -1,74 +1,94 @@
 import { ApiError, NetworkError, TimeoutError } from './errors.js';
-import { activeEntry } from './rules.js';
+import { isWellFormed } from './rules.js';
 import type { NamecardRow } from './types.js';
 
-// The active-entry lookup as one plain REST request. The Redirecting.. page must stay under
-// 10 KB of script, so it cannot carry supabase-js; this builds the very same PostgREST query
-// that `readActiveEntry` (data.ts) sends through supabase-js: filter, order and limit are
-// applied on the server, so the answer is at most one row whatever the table size.
+// The one active-entry query of the product, as one plain REST request: the Redirecting..
+// page, `namecard status` and the manage page all send it. The database decides what is active
+// with its own clock (the view `namecard_active`), so the URL is constant and no visitor's
+// wrong phone clock can change the answer. It is a plain fetch, not supabase-js, because the
+// Redirecting.. page must stay a few kilobytes.
 
 /** The table of namecard entries. */
 export const NAMECARD_TABLE = 'namecard';
 
-/** The columns the lookup reads. */
-export const LOOKUP_COLUMNS = 'id,stamp_end,type';
+/** The view answering the active entry (at most one row), decided by the server's clock. */
+export const ACTIVE_VIEW = 'namecard_active';
+
+/** The view answering the next scheduled entry (at most one row). */
+export const NEXT_VIEW = 'namecard_next';
+
+/** The columns both views answer. */
+export const VIEW_COLUMNS = 'id,type,stamp_start,stamp_end';
+
+/** One of the two views. */
+export type EntryView = typeof ACTIVE_VIEW | typeof NEXT_VIEW;
 
 /**
- * The PostgREST query string of the active-entry lookup:
- * `select=id,stamp_end,type&stamp_end=gt.<now>&order=id.desc&limit=1` (DESIGN.md, Data).
- *
- * @param now the reader's clock, epoch milliseconds
+ * The part of fetch the lookup uses, so that the global fetch and the CLI's node:http
+ * transport both fit.
  */
-export function activeEntryQuery(now: number): string {
-  return `select=${LOOKUP_COLUMNS}&stamp_end=gt.${Math.floor(now)}&order=id.desc&limit=1`;
-}
+export type LookupFetch = (
+  url: string,
+  init: { headers: Record<string, string>; signal?: AbortSignal },
+) => Promise<{ ok: boolean; status: number; json(): Promise<unknown> }>;
 
 /** What {@link fetchActiveEntry} needs. */
 export interface LookupOptions {
   /** API base URL, e.g. `http://127.0.0.1:54321` (no trailing slash). */
   supabaseUrl: string;
-  /** The public anon key, sent as `apikey` (and as the bearer when there is no session). */
+  /** The public anon key, sent as the `apikey` query parameter. */
   anonKey: string;
-  /** A session's access token, sent as the bearer when present (spec §6). */
+  /** A signed-in owner's access token, sent as the bearer when present. */
   accessToken?: string | null;
-  /** The reader's clock, epoch milliseconds. */
-  now: number;
   /** Time-out in milliseconds; none when omitted. */
   timeoutMs?: number;
   /** Cancels the request. */
   signal?: AbortSignal;
   /** The fetch to use (e.g. the CLI's, which retries gateway errors); the global one by default. */
-  fetch?: typeof fetch;
+  fetch?: LookupFetch;
 }
 
 /**
- * Reads the active entry with one GET on `/rest/v1/namecard`, as the Redirecting.. page and
- * `namecard status` do. The answer is checked with {@link activeEntry}, so a row that is not
- * active or not well-formed is never returned.
+ * The URL of a view's lookup: `/rest/v1/<view>?select=id,type,stamp_start,stamp_end&apikey=…`.
  *
- * @returns the active entry, or `null` when none is active
+ * The anon key travels as the `apikey` query parameter rather than a header, so that an
+ * anonymous visitor's request has no custom header and the browser sends it at once, with no
+ * CORS preflight. Supabase's gateway accepts the key there (Kong's key-auth reads `apikey` from
+ * the query string as well as the headers) and PostgREST never treats `apikey` as a filter.
+ *
+ * @param supabaseUrl API base URL without trailing slash
+ * @param anonKey the public anon key
+ * @param view which view
+ */
+export function viewUrl(supabaseUrl: string, anonKey: string, view: EntryView): string {
+  return `${supabaseUrl}/rest/v1/${view}?select=${VIEW_COLUMNS}&apikey=${encodeURIComponent(anonKey)}`;
+}
+
+/**
+ * Reads one of the views with one GET. Only a signed-in owner's request carries a header
+ * (`Authorization`); a visitor's is a CORS-simple request.
+ *
+ * @returns the view's row, or `null` when it answers none
  * @throws NetworkError when the server cannot be reached; TimeoutError after `timeoutMs`;
  *   ApiError with the server's `code` and `message` for a non-2xx answer, or
- *   `invalid_response` when the body is not a JSON array
+ *   `invalid_response` when the body is not a JSON array of at most one well-formed row
  */
-export async function fetchActiveEntry(options: LookupOptions): Promise<NamecardRow | null> {
-  const { supabaseUrl, anonKey, accessToken, now, timeoutMs, signal } = options;
-  const request = options.fetch ?? fetch;
+export async function fetchViewEntry(
+  view: EntryView,
+  options: LookupOptions,
+): Promise<NamecardRow | null> {
+  const { supabaseUrl, anonKey, accessToken, timeoutMs, signal } = options;
+  const request: LookupFetch = options.fetch ?? fetch;
   const signals: AbortSignal[] = [];
   if (signal) signals.push(signal);
   const timer = timeoutMs === undefined ? undefined : AbortSignal.timeout(timeoutMs);
   if (timer) signals.push(timer);
 
-  let response: Response;
+  let response: Awaited<ReturnType<LookupFetch>>;
   let body: unknown;
   try {
-    response = await request(`${supabaseUrl}/rest/v1/${NAMECARD_TABLE}?${activeEntryQuery(now)}`, {
-      headers: {
-        apikey: anonKey,
-        Authorization: `Bearer ${accessToken || anonKey}`,
-        Accept: 'application/json',
-        'Accept-Profile': 'public',
-      },
+    response = await request(viewUrl(supabaseUrl, anonKey, view), {
+      headers: accessToken ? { Authorization: `Bearer ${accessToken}` } : {},
       signal: signals.length > 1 ? AbortSignal.any(signals) : signals[0],
     });
     body = await response.json().catch(() => undefined);
@@ -89,12 +109,33 @@ export async function fetchActiveEntry(options: LookupOptions): Promise<Namecard
       str(e.hint),
     );
   }
-  if (!Array.isArray(body)) {
+  if (!Array.isArray(body) || body.length > 1 || (body.length === 1 && !isWellFormed(body[0]))) {
     throw new ApiError(
       response.status,
       'invalid_response',
-      'The server answered with something other than a list of rows',
+      'The server answered with something other than at most one entry',
     );
   }
-  return activeEntry(body, now);
+  return (body[0] as NamecardRow | undefined) ?? null;
+}
+
+/**
+ * Reads the active entry (view `namecard_active`): what visitors get now, by the server's clock.
+ *
+ * @returns the active entry, or `null` when none is active (visitors get the main site)
+ * @throws as {@link fetchViewEntry}
+ */
+export function fetchActiveEntry(options: LookupOptions): Promise<NamecardRow | null> {
+  return fetchViewEntry(ACTIVE_VIEW, options);
+}
+
+/**
+ * Reads the next scheduled entry (view `namecard_next`): the entry not yet started that will
+ * take effect soonest, by the server's clock.
+ *
+ * @returns that entry, or `null` when nothing is scheduled
+ * @throws as {@link fetchViewEntry}
+ */
+export function fetchNextEntry(options: LookupOptions): Promise<NamecardRow | null> {
+  return fetchViewEntry(NEXT_VIEW, options);
 }

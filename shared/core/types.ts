@@ -1,10 +1,10 @@
-/** The profiles a card can point at (spec §3, §9: "Profile types: main and photo"). */
+/** The profiles a card can point at: `main` and `photo`. */
 export const PROFILE_TYPES = ['main', 'photo'] as const;
 
 /** `main` sends visitors to the main card site, `photo` to its photo sub-path. */
 export type ProfileType = (typeof PROFILE_TYPES)[number];
 
-/** Human labels of the profiles, as the spec's manage form shows them (spec §2). */
+/** Human labels of the profiles, as the manage form's options show them. */
 export const PROFILE_LABELS: Readonly<Record<ProfileType, string>> = {
   main: 'Main Profile',
   photo: 'Photographer',
@@ -17,19 +17,31 @@ export const PROFILE_LABELS: Readonly<Record<ProfileType, string>> = {
 export interface NamecardRow {
   id: number;
   stamp_end: number;
+  /** Epoch ms; `null` (or absent in old answers) means "from the moment it was stored". */
+  stamp_start?: number | null;
   /** `main` or `photo` when written by the product; typed loosely because rows come from outside. */
   type: ProfileType | string;
   created_at?: string;
   created_by?: string | null;
 }
 
-/** A new entry to insert: the profile and when it ends (epoch ms). */
+/** A new entry to insert: the profile, when it ends and optionally when it starts (epoch ms). */
 export interface NewEntry {
   type: ProfileType;
   stamp_end: number;
+  /** Epoch ms; `null` or absent means "from the moment it is stored". */
+  stamp_start?: number | null;
 }
 
 /** True when `value` is one of {@link PROFILE_TYPES}. */
 export function isProfileType(value: unknown): value is ProfileType {
   return value === 'main' || value === 'photo';
+}
+
+/**
+ * The label people see for a profile type: `Photographer` for `photo`, `Main Profile` for
+ * `main`; any other stored value is shown as it is.
+ */
+export function profileLabel(type: string): string {
+  return isProfileType(type) ? PROFILE_LABELS[type] : type;
 }

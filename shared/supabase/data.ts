@@ -1,13 +1,14 @@
 import type { SupabaseClient } from '@supabase/supabase-js';
 import { ApiError, NetworkError } from '../core/errors.js';
-import { activeEntry } from '../core/rules.js';
-import { LOOKUP_COLUMNS, NAMECARD_TABLE } from '../core/lookup.js';
+import { NAMECARD_TABLE, VIEW_COLUMNS } from '../core/lookup.js';
 import type { NamecardRow, NewEntry } from '../core/types.js';
 
-// The three data calls of the product through supabase-js (DESIGN.md, shared/). Only the type
-// of the client is imported, so code that never creates a client does not load supabase-js.
+// The owner's data calls through supabase-js: list entries and insert one. (What visitors get
+// is read by core/lookup.ts, with one plain request.) Only the type of the client is imported,
+// so code that never creates a client does not load supabase-js.
 
-const ROW_COLUMNS = 'id,stamp_end,type,created_at,created_by';
+/** Every column: what a signed-in owner may read. */
+export const OWNER_COLUMNS = 'id,type,stamp_start,stamp_end,created_at,created_by';
 
 /** The shape of postgrest-js errors and of the `status` it returns with them. */
 interface PostgrestFailure {
@@ -36,44 +37,30 @@ function toError(client: SupabaseClient, failure: PostgrestFailure): ApiError | 
 }
 
 /**
- * Reads the active entry in one request: `stamp_end > now`, ordered by `id` descending,
- * limit 1, all applied on the server (the same query as {@link fetchActiveEntry}).
- *
- * @param client a supabase-js client (anon key, with or without a session)
- * @param now the reader's clock, epoch milliseconds
- * @returns the active entry or `null`
- * @throws ApiError with the server's code and message; NetworkError when unreachable
- */
-export async function readActiveEntry(
-  client: SupabaseClient,
-  now: number,
-): Promise<NamecardRow | null> {
-  const result = await client
-    .from(NAMECARD_TABLE)
-    .select(LOOKUP_COLUMNS)
-    .gt('stamp_end', Math.floor(now))
-    .order('id', { ascending: false })
-    .limit(1);
-  if (result.error) throw toError(client, result);
-  return activeEntry(result.data ?? [], now);
-}
-
-/**
  * Lists entries newest first (highest `id` first).
  *
  * @param client a supabase-js client
- * @param limit how many rows at most (a positive integer; default 20)
+ * @param options.limit how many rows at most (a positive integer; default 20)
+ * @param options.owner true when signed in as the owner, who may read every column; anyone
+ *   else reads the columns a visitor may (`id,type,stamp_start,stamp_end`)
+ * @param options.endingAfter only entries whose `stamp_end` is after this (epoch ms): with it,
+ *   the rows are every entry that is active or may still become active
  * @returns the rows, newest first
  * @throws ApiError with the server's code and message; NetworkError when unreachable
  */
-export async function listEntries(client: SupabaseClient, limit = 20): Promise<NamecardRow[]> {
-  const result = await client
-    .from(NAMECARD_TABLE)
-    .select(ROW_COLUMNS)
-    .order('id', { ascending: false })
-    .limit(limit);
+export async function listEntries(
+  client: SupabaseClient,
+  options: { limit?: number; owner?: boolean; endingAfter?: number } = {},
+): Promise<NamecardRow[]> {
+  // A plain string: supabase-js would otherwise parse the column list at the type level.
+  const columns: string = options.owner ? OWNER_COLUMNS : VIEW_COLUMNS;
+  let query = client.from(NAMECARD_TABLE).select(columns);
+  if (options.endingAfter !== undefined) {
+    query = query.gt('stamp_end', Math.floor(options.endingAfter));
+  }
+  const result = await query.order('id', { ascending: false }).limit(options.limit ?? 20);
   if (result.error) throw toError(client, result);
-  return (result.data ?? []) as NamecardRow[];
+  return (result.data ?? []) as unknown as NamecardRow[];
 }
 
 /**
@@ -81,7 +68,7 @@ export async function listEntries(client: SupabaseClient, limit = 20): Promise<N
  * Only owners may insert (RLS); the server fills in `id`, `created_at` and `created_by`.
  *
  * @param client a supabase-js client signed in as an owner
- * @param entry the profile and `stamp_end` (epoch ms)
+ * @param entry the profile, `stamp_end` and optional `stamp_start` (epoch ms)
  * @returns the inserted row, as confirmed by the server
  * @throws ApiError with the server's code and message (e.g. 42501 for a non-owner);
  *   NetworkError when unreachable; ApiError `no_row` when the server confirmed no row
@@ -89,8 +76,13 @@ export async function listEntries(client: SupabaseClient, limit = 20): Promise<N
 export async function insertEntry(client: SupabaseClient, entry: NewEntry): Promise<NamecardRow> {
   const result = await client
     .from(NAMECARD_TABLE)
-    .insert({ type: entry.type, stamp_end: entry.stamp_end })
-    .select(ROW_COLUMNS);
+    .insert({
+      type: entry.type,
+      stamp_end: entry.stamp_end,
+      // Sent only when given, so an entry without a start needs no more than the old grants.
+      ...(entry.stamp_start != null ? { stamp_start: entry.stamp_start } : {}),
+    })
+    .select(OWNER_COLUMNS);
   if (result.error) throw toError(client, result);
   const row = (result.data ?? [])[0] as NamecardRow | undefined;
   if (!row)

@@ -26,15 +26,22 @@ export function emulatorEnv(emulator: Emulator, env: RunOptions['env'] = {}): Ru
 export interface Row {
   id: number;
   stamp_end: number;
+  stamp_start?: number;
   type: string;
 }
 
 /** Every namecard row, oldest first, read straight from the database. */
 export async function rows(emulator: Emulator): Promise<Row[]> {
   const result = (await emulator.query(
-    'select id, stamp_end, type from public.namecard order by id',
-  )) as Row[];
-  return result.map((row) => ({ ...row, id: Number(row.id), stamp_end: Number(row.stamp_end) }));
+    'select id, stamp_end, stamp_start, type from public.namecard order by id',
+  )) as (Row & { stamp_start: unknown })[];
+  // `stamp_start` only when set, so that rows without a start read as before the schedule.
+  return result.map(({ stamp_start, ...row }) => ({
+    ...row,
+    id: Number(row.id),
+    stamp_end: Number(row.stamp_end),
+    ...(stamp_start == null ? {} : { stamp_start: Number(stamp_start) }),
+  }));
 }
 
 export async function clearRows(emulator: Emulator): Promise<void> {

@@ -16,10 +16,12 @@ describe('namecard set at a terminal', () => {
       await term.waitFor('Photographer');
       term.type(KEY.down);
       term.type(KEY.enter);
-      await term.waitFor('Date (YYYY-MM-DD)');
+      await term.waitFor('Until date (YYYY-MM-DD)');
       term.type(`${date}${KEY.enter}`);
-      await term.waitFor('Time (HH:MM, 24-hour, Asia/Tokyo)');
+      await term.waitFor('Until time (HH:MM, 24-hour, Asia/Tokyo)');
       term.type(`18:00${KEY.enter}`);
+      await term.waitFor('From (YYYY-MM-DD HH:MM, empty = now)');
+      term.type(KEY.enter);
       const { exitCode, screen } = await term.exit();
       expect(exitCode).toBe(0);
       expect(screen).toContain('The card points to photo (Photographer)');
@@ -34,18 +36,27 @@ describe('namecard set at a terminal', () => {
   it('checks each answer as it is typed and lets the user correct it', async () => {
     const term = atTerminal(cli.dir, ['set', 'main'], emulatorEnv(cli.emulator));
     try {
-      await term.waitFor('Date (YYYY-MM-DD)');
+      await term.waitFor('Until date (YYYY-MM-DD)');
       term.type(`2030-02-30${KEY.enter}`);
-      await term.waitFor('`date` must be YYYY-MM-DD, got `2030-02-30`');
+      await term.waitFor('`date` 2030-02-30 does not exist: February 2030 has 28 days');
       term.type(`${KEY.backspace.repeat(10)}${date}${KEY.enter}`);
       await term.waitFor('Time');
       term.type(`24:00${KEY.enter}`);
       await term.waitFor('`time` must be HH:MM (24-hour), got `24:00`');
       term.type(`${KEY.backspace.repeat(5)}07:30${KEY.enter}`);
+      await term.waitFor('From (YYYY-MM-DD HH:MM, empty = now)');
+      term.type(`${date} 08:00${KEY.enter}`);
+      await term.waitFor('`--from` must be before the end');
+      term.type(`${KEY.backspace.repeat(16)}${date} 06:00${KEY.enter}`);
       const { exitCode } = await term.exit();
       expect(exitCode).toBe(0);
       expect(await rows(cli.emulator)).toEqual([
-        { id: expect.any(Number), stamp_end: Date.UTC(year, 6, 15, 7, 30), type: 'main' },
+        {
+          id: expect.any(Number),
+          stamp_end: Date.UTC(year, 6, 15, 7, 30),
+          stamp_start: Date.UTC(year, 6, 15, 6, 0),
+          type: 'main',
+        },
       ]);
     } finally {
       term.kill();

@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ApiError, NetworkError, TimeoutError } from '../../shared/core/errors.js';
-import { fetchActiveEntry } from '../../shared/core/lookup.js';
+import { fetchActiveEntry, fetchNextEntry } from '../../shared/core/lookup.js';
 
 // The lookup against small real HTTP servers that answer the way a broken backend might.
 const NOW = 1_900_000_000_000;
@@ -23,43 +23,70 @@ afterEach(async () => {
 });
 
 describe('fetchActiveEntry', () => {
-  it('sends one GET with the filter, order and limit, the apikey and the bearer', async () => {
+  it('sends one GET on the view with the apikey in the query and no custom header', async () => {
     const seen: IncomingMessage[] = [];
     const url = await serve((req, res) => {
       seen.push(req);
       res.setHeader('content-type', 'application/json');
-      res.end(JSON.stringify([{ id: 4, stamp_end: NOW + 60_000, type: 'photo' }]));
+      res.end(
+        JSON.stringify([{ id: 4, stamp_end: NOW + 60_000, stamp_start: null, type: 'photo' }]),
+      );
     });
     const row = await fetchActiveEntry({
       supabaseUrl: url,
-      anonKey: 'anon',
-      accessToken: 'tok',
-      now: NOW,
+      anonKey: 'anon.key',
+      accessToken: null,
     });
-    expect(row).toEqual({ id: 4, stamp_end: NOW + 60_000, type: 'photo' });
+    expect(row).toEqual({ id: 4, stamp_end: NOW + 60_000, stamp_start: null, type: 'photo' });
     expect(seen).toHaveLength(1);
     expect(seen[0]!.url).toBe(
-      `/rest/v1/namecard?select=id,stamp_end,type&stamp_end=gt.${NOW}&order=id.desc&limit=1`,
+      '/rest/v1/namecard_active?select=id,type,stamp_start,stamp_end&apikey=anon.key',
     );
-    expect(seen[0]!.headers.apikey).toBe('anon');
-    expect(seen[0]!.headers.authorization).toBe('Bearer tok');
+    // A CORS-simple request: none of the headers that would make a browser send a preflight.
+    expect(seen[0]!.headers.apikey).toBeUndefined();
+    expect(seen[0]!.headers.authorization).toBeUndefined();
+    expect(seen[0]!.headers['accept-profile']).toBeUndefined();
   });
 
-  it('uses the anon key as the bearer when there is no session', async () => {
+  it("sends a signed-in owner's access token as the bearer", async () => {
     let auth: string | undefined;
     const url = await serve((req, res) => {
       auth = req.headers.authorization;
       res.end('[]');
     });
-    expect(await fetchActiveEntry({ supabaseUrl: url, anonKey: 'anon', now: NOW })).toBeNull();
-    expect(auth).toBe('Bearer anon');
+    expect(
+      await fetchActiveEntry({ supabaseUrl: url, anonKey: 'anon', accessToken: 'tok' }),
+    ).toBeNull();
+    expect(auth).toBe('Bearer tok');
   });
 
-  it('never returns a row the server sent that is not active', async () => {
-    const url = await serve((_req, res) =>
-      res.end(JSON.stringify([{ id: 4, stamp_end: NOW - 1, type: 'photo' }])),
-    );
-    expect(await fetchActiveEntry({ supabaseUrl: url, anonKey: 'anon', now: NOW })).toBeNull();
+  it('reads the next scheduled entry from its own view', async () => {
+    const seen: string[] = [];
+    const url = await serve((req, res) => {
+      seen.push(req.url ?? '');
+      res.end(JSON.stringify([{ id: 9, stamp_start: NOW + 1, stamp_end: NOW + 2, type: 'photo' }]));
+    });
+    expect(await fetchNextEntry({ supabaseUrl: url, anonKey: 'anon' })).toMatchObject({ id: 9 });
+    expect(seen).toEqual([
+      '/rest/v1/namecard_next?select=id,type,stamp_start,stamp_end&apikey=anon',
+    ]);
+  });
+
+  it.each([
+    [
+      'two rows',
+      [
+        { id: 1, stamp_end: NOW, type: 'main' },
+        { id: 2, stamp_end: NOW, type: 'main' },
+      ],
+    ],
+    ['a row without an id', [{ stamp_end: NOW + 1, type: 'photo' }]],
+    ['a row with a text stamp_end', [{ id: 1, stamp_end: 'soon', type: 'photo' }]],
+  ])('refuses an answer with %s as invalid_response', async (_name, body) => {
+    const url = await serve((_req, res) => res.end(JSON.stringify(body)));
+    await expect(fetchActiveEntry({ supabaseUrl: url, anonKey: 'anon' })).rejects.toMatchObject({
+      code: 'invalid_response',
+    });
   });
 
   it('reports a server error with its code and message', async () => {
@@ -74,7 +101,7 @@ describe('fetchActiveEntry', () => {
         }),
       );
     });
-    const error = await fetchActiveEntry({ supabaseUrl: url, anonKey: 'anon', now: NOW }).catch(
+    const error = await fetchActiveEntry({ supabaseUrl: url, anonKey: 'anon' }).catch(
       (e: unknown) => e,
     );
     expect(error).toBeInstanceOf(ApiError);
@@ -83,9 +110,7 @@ describe('fetchActiveEntry', () => {
 
   it('reports a body that is not a list of rows as invalid_response', async () => {
     const url = await serve((_req, res) => res.end('<html>502 Bad Gateway</html>'));
-    await expect(
-      fetchActiveEntry({ supabaseUrl: url, anonKey: 'anon', now: NOW }),
-    ).rejects.toMatchObject({
+    await expect(fetchActiveEntry({ supabaseUrl: url, anonKey: 'anon' })).rejects.toMatchObject({
       code: 'invalid_response',
     });
   });
@@ -94,7 +119,7 @@ describe('fetchActiveEntry', () => {
     const url = await serve(() => undefined);
     await new Promise((resolve) => server!.close(resolve));
     server = undefined;
-    const error = await fetchActiveEntry({ supabaseUrl: url, anonKey: 'anon', now: NOW }).catch(
+    const error = await fetchActiveEntry({ supabaseUrl: url, anonKey: 'anon' }).catch(
       (e: unknown) => e,
     );
     expect(error).toBeInstanceOf(NetworkError);
@@ -106,7 +131,6 @@ describe('fetchActiveEntry', () => {
     const error = await fetchActiveEntry({
       supabaseUrl: url,
       anonKey: 'anon',
-      now: NOW,
       timeoutMs: 200,
     }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(TimeoutError);

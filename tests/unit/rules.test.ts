@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { activeEntry, resolveTargets, targetUrl } from '../../shared/core/rules.js';
+import { describeChanges } from '../../shared/core/describe.js';
+import {
+  activeEntry,
+  changesAfter,
+  entryStates,
+  resolveTargets,
+  targetUrl,
+} from '../../shared/core/rules.js';
 
 const NOW = 1_900_000_000_000;
 const config = { mainUrl: 'https://card.example/', photoPath: 'photo' };
@@ -33,6 +40,67 @@ describe('activeEntry', () => {
       { id: 2, stamp_end: NOW + 1, type: 'main' },
     ];
     expect(activeEntry(rows, NOW)?.id).toBe(2);
+  });
+});
+
+describe('the schedule: stamp_start', () => {
+  const HOUR = 3_600_000;
+
+  it('counts an entry as active from its start, inclusive, until just before its end', () => {
+    const row = { id: 1, stamp_start: NOW, stamp_end: NOW + HOUR, type: 'photo' };
+    expect(activeEntry([row], NOW - 1)).toBeNull();
+    expect(activeEntry([row], NOW)?.id).toBe(1);
+    expect(activeEntry([row], NOW + HOUR - 1)?.id).toBe(1);
+    expect(activeEntry([row], NOW + HOUR)).toBeNull();
+  });
+
+  it('lets an older active entry win while a newer one has not started', () => {
+    const rows = [
+      { id: 1, stamp_start: null, stamp_end: NOW + 10 * HOUR, type: 'photo' },
+      { id: 2, stamp_start: NOW + HOUR, stamp_end: NOW + 2 * HOUR, type: 'main' },
+    ];
+    expect(activeEntry(rows, NOW)?.id).toBe(1);
+    expect(activeEntry(rows, NOW + HOUR)?.id).toBe(2);
+    expect(activeEntry(rows, NOW + 2 * HOUR)?.id).toBe(1);
+  });
+
+  it('lists the changes to come: a scheduled entry, then the paused one coming back, then main', () => {
+    const photo = { id: 1, stamp_start: null, stamp_end: NOW + 10 * HOUR, type: 'photo' };
+    const fair = { id: 2, stamp_start: NOW + HOUR, stamp_end: NOW + 2 * HOUR, type: 'main' };
+    expect(changesAfter([photo, fair], NOW)).toEqual([
+      { at: NOW + HOUR, entry: fair },
+      { at: NOW + 2 * HOUR, entry: photo },
+      { at: NOW + 10 * HOUR, entry: null },
+    ]);
+    // NOW is 2030-03-17 17:46:40 UTC; ten hours on is 2030-03-18 03:46 UTC.
+    expect(describeChanges(changesAfter([photo, fair], NOW), photo, NOW, 'UTC')).toEqual([
+      'Then the main site',
+      'Then Photographer again until 2030-03-18 03:46 UTC (UTC+00:00)',
+      'Then the main site',
+    ]);
+  });
+
+  it("names each entry's state: active, scheduled, paused (returns at), superseded, ended", () => {
+    const rows = [
+      { id: 5, stamp_start: NOW + 3 * HOUR, stamp_end: NOW + 4 * HOUR, type: 'photo' },
+      { id: 4, stamp_start: null, stamp_end: NOW + HOUR, type: 'main' },
+      { id: 3, stamp_start: null, stamp_end: NOW + 2 * HOUR, type: 'photo' },
+      { id: 2, stamp_start: null, stamp_end: NOW + HOUR / 2, type: 'photo' },
+      { id: 1, stamp_start: null, stamp_end: NOW - 1, type: 'main' },
+    ];
+    const states = entryStates(rows, NOW);
+    expect(Object.fromEntries(states)).toEqual({
+      5: { state: 'scheduled', startsAt: NOW + 3 * HOUR },
+      4: { state: 'active' },
+      3: { state: 'paused', returnsAt: NOW + HOUR },
+      2: { state: 'superseded' },
+      1: { state: 'ended' },
+    });
+  });
+
+  it("takes the server's active entry over the client's clock", () => {
+    const rows = [{ id: 1, stamp_start: null, stamp_end: NOW + 1000, type: 'photo' }];
+    expect(entryStates(rows, NOW, null).get(1)).toEqual({ state: 'superseded' });
   });
 });
 

@@ -48,9 +48,9 @@ describe('toStampEnd', () => {
   });
 
   it.each([
-    ['2030-02-30', '`date` must be YYYY-MM-DD, got `2030-02-30`'],
-    ['2031-02-29', '`date` must be YYYY-MM-DD, got `2031-02-29`'],
-    ['2030-13-01', '`date` must be YYYY-MM-DD, got `2030-13-01`'],
+    ['2030-02-30', '`date` 2030-02-30 does not exist: February 2030 has 28 days'],
+    ['2031-02-29', '`date` 2031-02-29 does not exist: February 2031 has 28 days'],
+    ['2030-13-01', '`date` 2030-13-01 does not exist: there is no month 13'],
     ['2030-6-1', '`date` must be YYYY-MM-DD, got `2030-6-1`'],
     ['01/06/2030', '`date` must be YYYY-MM-DD, got `01/06/2030`'],
     ['', '`date` must be YYYY-MM-DD, got ``'],

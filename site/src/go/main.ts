@@ -1,28 +1,33 @@
-// The Redirecting.. page's only script. It must stay tiny (under 10 KB gzipped with all it
+// The Redirecting.. page's only script. It must stay tiny (a few kilobytes gzipped with all it
 // loads): no React, no supabase-js; only the shared lookup and target rule.
-import { fetchActiveEntry } from '../../../shared/core/lookup.js';
+import { fetchActiveEntry, type LookupOptions } from '../../../shared/core/lookup.js';
 import { targetUrl } from '../../../shared/core/rules.js';
 import { siteConfig } from '../site-config.js';
 import { storedAccessToken } from './session-token.js';
 
-/** The redirect happens this long after the lookup finished (spec §9). */
+/** The redirect happens this long after the lookup finished (the product's 1.5 s). */
 const REDIRECT_DELAY_MS = 1500;
 /** A backend that does not answer within this time counts as a failure: main site. */
 const LOOKUP_TIMEOUT_MS = 4000;
 
+const lookup: LookupOptions = { ...siteConfig, timeoutMs: LOOKUP_TIMEOUT_MS };
+
+// The visitor's lookup leaves first, before anything else runs (storage included): a request
+// with no custom header, which the browser sends at once with no CORS preflight.
+let pending = fetchActiveEntry(lookup);
+// Only an owner signed in on this device has a token; their lookup carries it (and pays one
+// preflight), and the anonymous one is left unused.
+const accessToken = storedAccessToken(siteConfig.supabaseUrl, Date.now());
+if (accessToken) {
+  pending.catch(() => undefined);
+  pending = fetchActiveEntry({ ...lookup, accessToken });
+}
+
 async function chooseTarget(): Promise<string> {
   try {
-    const now = Date.now();
-    const entry = await fetchActiveEntry({
-      supabaseUrl: siteConfig.supabaseUrl,
-      anonKey: siteConfig.anonKey,
-      accessToken: storedAccessToken(siteConfig.supabaseUrl, now),
-      now,
-      timeoutMs: LOOKUP_TIMEOUT_MS,
-    });
-    return targetUrl(entry?.type, siteConfig);
+    return targetUrl((await pending)?.type, siteConfig);
   } catch (error) {
-    // Any failure sends the visitor to the main site (spec §2, §8: the error is only logged).
+    // Any failure sends the visitor to the main site; the error is only logged.
     console.error('namecard: lookup failed, using the main site', error);
     return siteConfig.mainUrl;
   }

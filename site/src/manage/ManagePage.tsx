@@ -2,8 +2,9 @@ import { useState } from 'react';
 import { goTo } from '../routes.js';
 import { supabase } from '../supabase.js';
 import { CardForm } from './CardForm.js';
-import { describeActive } from './describe.js';
-import { useActiveEntry, type ActiveEntryState } from './useActiveEntry.js';
+import { CardHistory } from './CardHistory.js';
+import { CurrentCard } from './CurrentCard.js';
+import { useCardState } from './useCardState.js';
 import { useSessionOrLogin } from './useSession.js';
 
 /** The manage screen: only for a signed-in user; anyone else is sent to /login. */
@@ -20,7 +21,7 @@ export function ManagePage() {
 }
 
 function SignedInManage({ email }: { email: string }) {
-  const { state, refresh } = useActiveEntry();
+  const { result, refresh } = useCardState();
   return (
     <>
       <header className="topbar">
@@ -30,23 +31,12 @@ function SignedInManage({ email }: { email: string }) {
       <main className="page">
         <section className="card">
           <h1>Your card</h1>
-          <CurrentCard state={state} />
-          <CardForm refreshActive={refresh} />
+          <CurrentCard result={result} refresh={refresh} />
+          <CardForm refresh={refresh} />
+          <CardHistory result={result} />
         </section>
       </main>
     </>
-  );
-}
-
-function CurrentCard({ state }: { state: ActiveEntryState }) {
-  let text: string;
-  if (state.status === 'loading') text = 'Reading the current card…';
-  else if (state.status === 'failed') text = `Could not read the current card: ${state.message}`;
-  else text = describeActive(state.entry);
-  return (
-    <p className="current" data-testid="current-card">
-      <span className="label">Now</span> {text}
-    </p>
   );
 }
 

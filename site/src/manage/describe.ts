@@ -1,10 +1,9 @@
-import { formatStamp } from '../../../shared/calendar/time.js';
-import { PROFILE_LABELS, isProfileType, type NamecardRow } from '../../../shared/core/types.js';
-
-/** The form's label for a profile type; an unknown type is shown as stored. */
-export function profileLabel(type: string): string {
-  return isProfileType(type) ? PROFILE_LABELS[type] : type;
-}
+import { describeChanges, visitorsGet } from '../../../shared/core/describe.js';
+import { ApiError } from '../../../shared/core/errors.js';
+import { formatDuration, formatStamp, localTimeZone } from '../../../shared/core/format.js';
+import type { EntryState } from '../../../shared/core/rules.js';
+import { PROFILE_LABELS, profileLabel, type NamecardRow } from '../../../shared/core/types.js';
+import type { CardState } from './useCardState.js';
 
 /**
  * What visitors get now, for the active entry (`null` when none is active): only `photo`
@@ -16,27 +15,47 @@ export function describeActive(entry: NamecardRow | null): string {
   return `Visitors now get ${label} until ${formatStamp(entry.stamp_end)}.`;
 }
 
-/**
- * The status line after an insert: the stored entry, and what visitors get now.
- *
- * @param row the row the server stored
- * @param active the active entry read after the insert (`undefined` when that read failed)
- * @param now the browser's clock, epoch milliseconds
- */
-export function describeOutcome(
-  row: NamecardRow,
-  active: NamecardRow | null | undefined,
-  now: number,
-): string {
-  if (row.stamp_end <= now) {
-    const visitors = active === undefined ? '' : ` ${describeActive(active)}`;
-    return `Saved ${profileLabel(row.type)} until ${formatStamp(row.stamp_end)}, which has already passed, so it is not active.${visitors}`;
-  }
-  // The new entry has the highest id, so it is the active one unless the re-read says otherwise.
-  return `Card set! ${describeActive(active === undefined ? row : active)}`;
+/** What follows the active entry, as sentences ending in a full stop. */
+export function describeFollowing(card: CardState): string[] {
+  return describeChanges(card.changes, card.active, card.readAt, localTimeZone()).map(
+    (sentence) => `${sentence}.`,
+  );
 }
 
-/** The message of an error for the status line (the server's message for API errors). */
+/** The next scheduled entry: `Next: Photographer from … until …, in 2 days.` */
+export function describeNext(next: NamecardRow | null, now: number): string | undefined {
+  if (next?.stamp_start == null) return undefined;
+  return `Next: ${visitorsGet(next)} from ${formatStamp(next.stamp_start)} until ${formatStamp(next.stamp_end)}, in ${formatDuration(next.stamp_start - now)}.`;
+}
+
+/** An entry's state in the history, in words. */
+export function describeState(state: EntryState): string {
+  switch (state.state) {
+    case 'scheduled':
+      return `scheduled (from ${formatStamp(state.startsAt)})`;
+    case 'paused':
+      return `paused (returns at ${formatStamp(state.returnsAt)})`;
+    default:
+      return state.state;
+  }
+}
+
+/** An entry for the history: `Photographer, from … until …`. */
+export function describeEntry(row: NamecardRow): string {
+  const from = row.stamp_start == null ? '' : ` from ${formatStamp(row.stamp_start)}`;
+  return `${profileLabel(row.type)}${from} until ${formatStamp(row.stamp_end)}`;
+}
+
+/** The PostgreSQL code of a refusal by row-level security or a missing grant. */
+const REFUSED = '42501';
+
+/**
+ * An error in the owner's words. A refusal by the database (RLS, no grant) means this account
+ * is not one of the card's owners; the server's own text is kept after it, in parentheses.
+ */
 export function errorMessage(error: unknown): string {
+  if (error instanceof ApiError && error.code === REFUSED) {
+    return `this account may not change the card (${error.message})`;
+  }
   return error instanceof Error ? error.message : String(error);
 }

@@ -1,0 +1,191 @@
+import { closest, distance } from 'fastest-levenshtein';
+import parseDuration from 'parse-duration';
+import { InputError } from '../core/errors.js';
+import { formatStamp, localTimeZone } from '../core/format.js';
+import { PROFILE_TYPES, isProfileType, type NewEntry, type ProfileType } from '../core/types.js';
+import { parseTimeZone, toEpochMs } from './time.js';
+
+// Every rule about a new entry, in one place for the CLI and the manage page: which profile,
+// when it starts and ends, and what is refused. Both faces parse what the owner typed once,
+// here, and store exactly the plan this returns.
+
+/** What the owner asked for, as typed (CLI arguments and flags, or the manage form's fields). */
+export interface EntryInput {
+  /** `main` or `photo`, any case. */
+  profile: string;
+  /** The end date, `YYYY-MM-DD` (with `time`). */
+  date?: string;
+  /** The end time, `HH:MM` 24-hour (with `date`). */
+  time?: string;
+  /** The start, `YYYY-MM-DD HH:MM`; none or empty means from the moment it is stored. */
+  from?: string;
+  /** How long it lasts, from the start (or from now): `90m`, `2h`, `3d`, `1h30m`. */
+  for?: string;
+  /** The IANA time zone the date and time are read in; the machine's or browser's by default. */
+  timeZone?: string;
+}
+
+/** The names messages use for the fields, e.g. the CLI's flags (`--from`, `--for`, `--tz`). */
+export type EntryFieldNames = Record<Exclude<keyof EntryInput, 'timeZone'> | 'timeZone', string>;
+
+/** The CLI's names, the default. */
+export const CLI_FIELD_NAMES: EntryFieldNames = {
+  profile: 'profile',
+  date: 'date',
+  time: 'time',
+  from: '--from',
+  for: '--for',
+  timeZone: '--tz',
+};
+
+/** A checked entry, ready to insert: epoch milliseconds, and the zone it was read in. */
+export interface EntryPlan extends NewEntry {
+  /** Epoch ms, or null for "from the moment it is stored". */
+  stamp_start: number | null;
+  /** The canonical IANA zone the date and time were read in. */
+  timeZone: string;
+}
+
+/** The longest `--for`: 10 years of 365.25 days, in milliseconds. */
+export const MAX_DURATION_MS = 10 * 365.25 * 24 * 3_600_000;
+
+const DURATION_FORM = 'a duration such as 90m, 2h, 3d or 1h30m';
+
+/**
+ * Checks a profile, ignoring case and surrounding space; a near miss gets a suggestion.
+ *
+ * @param value the profile as typed, e.g. `photo`, `PHOTO`
+ * @param field the field's name in messages
+ * @returns `main` or `photo`
+ * @throws InputError naming the field, e.g. "`profile` must be main or photo, got `foto`:
+ *   did you mean `photo`?"
+ */
+export function parseProfile(value: string, field = 'profile'): ProfileType {
+  const typed = value.trim().toLowerCase();
+  if (isProfileType(typed)) return typed;
+  const near = typed ? closest(typed, [...PROFILE_TYPES]) : undefined;
+  const suggestion =
+    near !== undefined && distance(typed, near) <= 2 ? `: did you mean \`${near}\`?` : '';
+  const expected = PROFILE_TYPES.join(' or ');
+  throw new InputError(
+    field,
+    expected,
+    value,
+    `\`${field}\` must be ${expected}, got \`${value}\`${suggestion}`,
+  );
+}
+
+/**
+ * Checks a duration: a positive amount of time with units, at most 10 years.
+ *
+ * @param value e.g. `90m`, `2h`, `3d`, `1h30m`, `2 hours` (parse-duration's forms; a bare
+ *   number is refused, since its unit would be a guess)
+ * @param field the field's name in messages
+ * @returns milliseconds
+ * @throws InputError naming the field: unparseable, zero or negative, or beyond 10 years
+ */
+export function parseDurationMs(value: string, field = '--for'): number {
+  const ms = /[a-z]/i.test(value) ? parseDuration(value) : null;
+  if (ms === null || ms === undefined || !Number.isFinite(ms)) {
+    throw new InputError(field, DURATION_FORM, value);
+  }
+  if (ms <= 0) {
+    throw new InputError(
+      field,
+      DURATION_FORM,
+      value,
+      `\`${field}\` must be longer than zero, got \`${value}\``,
+    );
+  }
+  if (ms > MAX_DURATION_MS) {
+    throw new InputError(
+      field,
+      DURATION_FORM,
+      value,
+      `\`${field}\` must be at most 10 years, got \`${value}\``,
+    );
+  }
+  return Math.round(ms);
+}
+
+/**
+ * The one place that turns what the owner typed into an entry, with every rule of a new entry:
+ *
+ * - the end is either a date and time, or a duration (`for`) from the start, never both;
+ * - dates and times are read in one zone (`timeZone`), for the end and the start alike; a local
+ *   time skipped by a daylight-saving jump is refused, a repeated one means its first instant;
+ * - the end must be in the future;
+ * - a start, when given, must be before the end (a start in the past is kept as given: the
+ *   entry is then active at once, like one with no start).
+ *
+ * @param input the fields as typed
+ * @param now the owner's clock, epoch milliseconds (the end must come after it; a duration
+ *   without a start counts from it)
+ * @param names the field names messages use (the CLI's by default)
+ * @returns the checked entry: `type`, `stamp_end` and `stamp_start` in epoch ms, and the zone
+ * @throws InputError naming the field and the expected form
+ * @example planEntry({ profile: 'photo', date: '2030-06-01', time: '18:00', timeZone: 'UTC' }, Date.now())
+ * // → { type: 'photo', stamp_end: 1906653600000, stamp_start: null, timeZone: 'UTC' }
+ */
+export function planEntry(
+  input: EntryInput,
+  now: number,
+  names: EntryFieldNames = CLI_FIELD_NAMES,
+): EntryPlan {
+  const type = parseProfile(input.profile, names.profile);
+  const timeZone =
+    input.timeZone === undefined ? localTimeZone() : parseTimeZone(input.timeZone, names.timeZone);
+  const hasEnd = input.date !== undefined || input.time !== undefined;
+  if (hasEnd && input.for !== undefined) {
+    throw new InputError(
+      names.for,
+      'a duration, or an end date and time',
+      input.for,
+      `\`${names.for}\` and an end ${names.date} and ${names.time} cannot be used together: give one of them`,
+    );
+  }
+  if (input.for === undefined && (input.date === undefined || input.time === undefined)) {
+    const missing = input.date === undefined ? names.date : names.time;
+    throw new InputError(missing, 'given', '', `\`${missing}\` is missing: the entry needs an end`);
+  }
+
+  const from = input.from?.trim() ? input.from.trim() : undefined;
+  const stampStart = from === undefined ? null : parseStart(from, timeZone, names.from);
+
+  let stampEnd: number;
+  let endText = input.for ?? '';
+  if (input.for !== undefined) {
+    stampEnd = (stampStart ?? now) + parseDurationMs(input.for, names.for);
+  } else {
+    const date = input.date ?? '';
+    const time = input.time ?? '';
+    stampEnd = toEpochMs(date, time, timeZone, { date: names.date, time: names.time });
+    endText = `${date} ${time}`;
+  }
+  if (stampEnd <= now) {
+    throw new InputError(
+      input.for === undefined ? names.time : names.for,
+      'in the future',
+      endText,
+      input.for === undefined
+        ? `\`${names.date}\` and \`${names.time}\` must be in the future, got \`${endText}\` in ${timeZone}`
+        : `\`${names.from}\` plus \`${names.for}\` ends at ${formatStamp(stampEnd, timeZone)}, which has passed: the end must be in the future`,
+    );
+  }
+  if (stampStart !== null && stampStart >= stampEnd) {
+    throw new InputError(
+      names.from,
+      'before the end',
+      from ?? '',
+      `\`${names.from}\` must be before the end (${formatStamp(stampEnd, timeZone)}), got \`${from}\``,
+    );
+  }
+  return { type, stamp_end: stampEnd, stamp_start: stampStart, timeZone };
+}
+
+/** A start given as one value, `YYYY-MM-DD HH:MM`, read in `timeZone`. */
+function parseStart(value: string, timeZone: string, field: string): number {
+  const parts = /^(\S+)\s+(\S+)$/.exec(value);
+  if (!parts) throw new InputError(field, '"YYYY-MM-DD HH:MM"', value);
+  return toEpochMs(parts[1] ?? '', parts[2] ?? '', timeZone, { date: field, time: field });
+}
