@@ -102,6 +102,26 @@ const KEY_HINT =
 
 const DEFAULT_URL_HINT = `${DEFAULT_SUPABASE_URL} is the local emulator, used when \`SUPABASE_URL\` is not set: start it with \`npm run emulator\`, or set \`SUPABASE_URL\` (or \`--api-url\`) to your project's API URL`;
 
+/** What a signed-in account that is not one of the card's owners is told. */
+export const NOT_OWNER_MESSAGE = 'this account may not change the card';
+
+const NOT_OWNER_HINT =
+  "Sign in with `namecard login` as one of the card's owners (NAMECARD_DEBUG=1 shows the server's answer)";
+
+/**
+ * The database's refusals, in the owner's words: PostgreSQL's code → what to say. The server's
+ * own text stays in the error (shown with NAMECARD_DEBUG=1).
+ */
+const REFUSALS: Record<string, { message: string; hint: string }> = {
+  // insufficient_privilege: row-level security or a missing grant
+  '42501': { message: NOT_OWNER_MESSAGE, hint: NOT_OWNER_HINT },
+  // check_violation: a stamp out of range, or a start not before the end
+  '23514': {
+    message: 'the server refused the entry: its start must be before its end, and both after 1970',
+    hint: 'Check the date and time, and `--from`',
+  },
+};
+
 /** The API gateway's answers to a missing or wrong anon key (Supabase's Kong, the emulator). */
 function isKeyRefused(error: ApiError): boolean {
   return (
@@ -137,6 +157,10 @@ function describe(error: unknown): { message?: string; hint?: string; code: numb
   if (error instanceof NetworkError) {
     const hint = error.url === DEFAULT_SUPABASE_URL ? DEFAULT_URL_HINT : error.hint;
     return { message: error.message, hint, code: EXIT.failure };
+  }
+  if (error instanceof ApiError && Object.hasOwn(REFUSALS, error.code)) {
+    const refusal = REFUSALS[error.code]!;
+    return { message: refusal.message, hint: refusal.hint, code: EXIT.failure };
   }
   if (error instanceof ApiError && isKeyRefused(error)) {
     return { message: error.message, hint: KEY_HINT, code: EXIT.failure };

@@ -1,5 +1,5 @@
 import { Command } from 'commander';
-import { UsageError } from '../errors.js';
+import { NOT_OWNER_MESSAGE, UsageError } from '../errors.js';
 import { out, print, warn } from '../output.js';
 import { askPassword, askText, isInteractive } from '../prompts.js';
 import { explicitSettings, resolveConfig } from '../settings.js';
@@ -55,10 +55,18 @@ export const loginCommand = new Command('login')
     if (!password) throw new UsageError('the password read from stdin is empty');
 
     // 3. Sign in, then store the session with the settings it belongs to.
-    const { signIn, openStore, saveLogin } = await import('../session.js');
-    const { session } = await signIn(config, email, password);
+    const [{ signIn, openStore, saveLogin }, { canSetCard }] = await Promise.all([
+      import('../session.js'),
+      import('../../shared/supabase/data.js'),
+    ]);
+    const { session, client, transport } = await signIn(config, email, password);
     const { store } = openStore(process.env, { replaceBroken: true });
     saveLogin(store, config, session, email, explicitSettings(options));
     if (broken) warn(`replaced the broken stored config ${broken.file}`);
     print(`Signed in as ${out.bold(session.user.email ?? email)} at ${config.supabaseUrl}`);
+    if (!(await transport.guard(() => canSetCard(client)))) {
+      warn(
+        `${NOT_OWNER_MESSAGE}: it is not one of the card's owners, so \`namecard set\` will be refused`,
+      );
+    }
   });

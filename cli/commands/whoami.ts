@@ -1,21 +1,45 @@
 import { Command } from 'commander';
-import { signedOut } from '../errors.js';
-import { out, print } from '../output.js';
-import { ciCredentials, readStoredState, resolveConfig } from '../settings.js';
+import { NOT_OWNER_MESSAGE, signedOut } from '../errors.js';
+import { out, print, warn } from '../output.js';
+import { ciCredentials, readStoredState, resolveConfig, type CliConfig } from '../settings.js';
+
+/**
+ * Asks the server whether the signed-in account may change the card, and says so when it may
+ * not. Offline or refused, it only warns: who is signed in was already answered from the
+ * stored session.
+ */
+async function tellIfNotOwner(config: CliConfig): Promise<void> {
+  try {
+    const [{ findOwner }, { canSetCard }] = await Promise.all([
+      import('../session.js'),
+      import('../../shared/supabase/data.js'),
+    ]);
+    const account = await findOwner(config);
+    if (account && !(await account.transport.guard(() => canSetCard(account.client)))) {
+      const sentence = NOT_OWNER_MESSAGE.replace(/^./, (c) => c.toUpperCase());
+      print(`${out.yellow('!')} ${sentence}: it is not one of the card's owners.`);
+    }
+  } catch (error) {
+    warn(
+      `could not ask the server whether this account may change the card: ${error instanceof Error ? error.message : String(error)}`,
+    );
+  }
+}
 
 export const whoamiCommand = new Command('whoami')
   .description('show who is signed in, and where')
-  .action((_options: object, command: Command) => {
+  .action(async (_options: object, command: Command) => {
     const stored = readStoredState();
     const config = resolveConfig(command.optsWithGlobals(), process.env, stored);
     const ci = ciCredentials();
     if (ci) {
       print(`${out.bold(ci.email)} at ${config.supabaseUrl} (from NAMECARD_EMAIL, for each run)`);
-      return;
+    } else {
+      const session = stored.session;
+      if (!session || session.api_url !== config.supabaseUrl) {
+        throw signedOut(config.supabaseUrl, session?.api_url);
+      }
+      print(`${out.bold(session.email)} at ${session.api_url}`);
     }
-    const session = stored.session;
-    if (!session || session.api_url !== config.supabaseUrl) {
-      throw signedOut(config.supabaseUrl, session?.api_url);
-    }
-    print(`${out.bold(session.email)} at ${session.api_url}`);
+    await tellIfNotOwner(config);
   });

@@ -12,8 +12,9 @@ export function visitorsGet(entry: NamecardRow | null | undefined): string {
 
 /**
  * One change to come, as a sentence: `Then Photographer again until 2030-06-01 18:00 UTC`
- * (an entry that had started and comes back), `Then Photographer from … until …` (one not
- * started yet), or `Then the main site` (it follows the previous sentence's "until").
+ * (an entry that had started and comes back), `Then the main site from … until …` (one not
+ * started yet), or `Then the main site` when nothing is active any more (it follows the
+ * previous sentence's "until").
  *
  * @param change a change from `changesAfter`
  * @param now epoch milliseconds: an entry that started before it "comes back"
@@ -21,7 +22,7 @@ export function visitorsGet(entry: NamecardRow | null | undefined): string {
  */
 export function describeChange(change: Change, now: number, timeZone: string): string {
   const { entry } = change;
-  if (!entry || entry.type !== 'photo') return 'Then the main site';
+  if (!entry) return 'Then the main site';
   const label = visitorsGet(entry);
   const until = formatStamp(entry.stamp_end, timeZone);
   const started = entry.stamp_start == null || entry.stamp_start <= now;

@@ -89,3 +89,18 @@ export async function insertEntry(client: SupabaseClient, entry: NewEntry): Prom
     throw new ApiError(result.status, 'no_row', 'The server did not return the inserted row');
   return row;
 }
+
+/**
+ * Whether the signed-in user may change the card (is one of its owners), from the view
+ * `namecard_access`, which asks the same question as the insert policy.
+ *
+ * @param client a supabase-js client with a session
+ * @returns true for an owner, false for any other account
+ * @throws ApiError with the server's code and message; NetworkError when unreachable
+ */
+export async function canSetCard(client: SupabaseClient): Promise<boolean> {
+  const result = await client.from('namecard_access').select('can_set');
+  if (result.error) throw toError(client, result);
+  const [row] = (result.data ?? []) as { can_set?: unknown }[];
+  return row?.can_set === true;
+}

@@ -40,7 +40,7 @@ describe('namecard set at a terminal', () => {
       term.type(`2030-02-30${KEY.enter}`);
       await term.waitFor('`date` 2030-02-30 does not exist: February 2030 has 28 days');
       term.type(`${KEY.backspace.repeat(10)}${date}${KEY.enter}`);
-      await term.waitFor('Time');
+      await term.waitFor('Until time');
       term.type(`24:00${KEY.enter}`);
       await term.waitFor('`time` must be HH:MM (24-hour), got `24:00`');
       term.type(`${KEY.backspace.repeat(5)}07:30${KEY.enter}`);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { run, springForwardDate, summerDate } from './helpers.js';
+import { OWNER, run, springForwardDate, summerDate } from './helpers.js';
 import { MAIN_URL, PHOTO_URL, emulatorEnv, rows, useCliFixture } from './emulator.js';
 
 const cli = useCliFixture({ signIn: true });
@@ -25,6 +25,7 @@ describe('namecard set', () => {
       [
         `✔ The card points to photo (Photographer) until ${date} 18:00 Asia/Tokyo (UTC+09:00)`,
         `  Visitors now go to ${PHOTO_URL}`,
+        '  Then the main site',
       ].join('\n'),
     );
   });
@@ -55,10 +56,14 @@ describe('namecard set', () => {
     const [row] = await rows(cli.emulator);
     expect(JSON.parse(result.stdout)).toEqual({
       profile: 'photo',
+      stamp_start: null,
       stamp_end: TOKYO_18,
+      starts_at: null,
       ends_at: new Date(TOKYO_18).toISOString(),
       time_zone: 'Asia/Tokyo',
       target: PHOTO_URL,
+      active: expect.objectContaining({ id: row?.id, stamp_end: TOKYO_18, type: 'photo' }),
+      following: [{ at: new Date(TOKYO_18).toISOString(), entry: null, target: MAIN_URL }],
       row: expect.objectContaining({ id: row?.id, stamp_end: TOKYO_18, type: 'photo' }),
     });
   });
@@ -118,6 +123,7 @@ describe('namecard set', () => {
       target: MAIN_URL,
       ends_at: null,
       remaining_ms: null,
+      next: null,
     });
   });
 
@@ -134,7 +140,7 @@ describe('namecard set', () => {
 });
 
 describe('namecard set as a user who is not an owner', () => {
-  it("prints the server's message (RLS) and inserts nothing", async () => {
+  it('says in plain words that the account may not change the card, and inserts nothing', async () => {
     await cli.emulator.createUser('guest@example.com', 'guest password', { owner: false });
     const result = await namecard(['set', 'photo', date, '18:00'], {
       NAMECARD_EMAIL: 'guest@example.com',
@@ -142,9 +148,37 @@ describe('namecard set as a user who is not an owner', () => {
     });
     expect(result.exitCode).toBe(1);
     expect(result.stderr).toBe(
-      'error: new row violates row-level security policy for table "namecard"',
+      [
+        'error: this account may not change the card',
+        "Sign in with `namecard login` as one of the card's owners (NAMECARD_DEBUG=1 shows the server's answer)",
+      ].join('\n'),
     );
     expect(await rows(cli.emulator)).toEqual([]);
+    const debug = await namecard(['set', 'photo', date, '18:00'], {
+      NAMECARD_EMAIL: 'guest@example.com',
+      NAMECARD_PASSWORD: 'guest password',
+      NAMECARD_DEBUG: '1',
+    });
+    expect(debug.stderr).toContain(
+      'new row violates row-level security policy for table "namecard"',
+    );
+  });
+
+  it('`whoami` says that the account may not change the card; for the owner it says nothing more', async () => {
+    await cli.emulator.createUser('visitor@example.com', 'visitor password', { owner: false });
+    const guest = await namecard(['whoami'], {
+      NAMECARD_EMAIL: 'visitor@example.com',
+      NAMECARD_PASSWORD: 'visitor password',
+    });
+    expect(guest.exitCode).toBe(0);
+    expect(guest.stdout).toBe(
+      [
+        `visitor@example.com at ${cli.emulator.url} (from NAMECARD_EMAIL, for each run)`,
+        "! This account may not change the card: it is not one of the card's owners.",
+      ].join('\n'),
+    );
+    const owner = await namecard(['whoami']);
+    expect(owner.stdout).toBe(`${OWNER.email} at ${cli.emulator.url}`);
   });
 });
 
@@ -158,7 +192,7 @@ describe('namecard set refuses bad input and inserts nothing', () => {
     [
       'a date that does not exist',
       ['set', 'photo', '2030-02-30', '18:00'],
-      '`date` must be YYYY-MM-DD, got `2030-02-30`',
+      '`date` 2030-02-30 does not exist: February 2030 has 28 days',
     ],
     ['24:00', ['set', 'photo', date, '24:00'], '`time` must be HH:MM (24-hour), got `24:00`'],
     [

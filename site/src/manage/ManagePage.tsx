@@ -1,9 +1,11 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
+import { canSetCard } from '../../../shared/supabase/data.js';
 import { goTo } from '../routes.js';
 import { supabase } from '../supabase.js';
 import { CardForm } from './CardForm.js';
 import { CardHistory } from './CardHistory.js';
 import { CurrentCard } from './CurrentCard.js';
+import { errorMessage } from './describe.js';
 import { useCardState } from './useCardState.js';
 import { useSessionOrLogin } from './useSession.js';
 
@@ -21,7 +23,7 @@ export function ManagePage() {
 }
 
 function SignedInManage({ email }: { email: string }) {
-  const { result, refresh } = useCardState();
+  const access = useCanSetCard();
   return (
     <>
       <header className="topbar">
@@ -31,13 +33,53 @@ function SignedInManage({ email }: { email: string }) {
       <main className="page">
         <section className="card">
           <h1>Your card</h1>
-          <CurrentCard result={result} refresh={refresh} />
-          <CardForm refresh={refresh} />
-          <CardHistory result={result} />
+          {access === 'checking' && <p className="muted">Checking this account…</p>}
+          {access === 'owner' && <OwnerView />}
+          {access === 'not-owner' && (
+            <p className="status error" role="alert">
+              This account may not change the card: it is not one of the card&apos;s owners. Log out
+              and sign in as an owner.
+            </p>
+          )}
+          {typeof access === 'object' && (
+            <p className="status error" role="alert">
+              Could not check this account: {access.failed}
+            </p>
+          )}
         </section>
       </main>
     </>
   );
+}
+
+/** The state, the form and the history: what an owner sees. */
+function OwnerView() {
+  const { result, refresh } = useCardState();
+  return (
+    <>
+      <CurrentCard result={result} refresh={refresh} />
+      <CardForm refresh={refresh} />
+      <CardHistory result={result} />
+    </>
+  );
+}
+
+type Access = 'checking' | 'owner' | 'not-owner' | { failed: string };
+
+/** Whether the signed-in account is one of the card's owners (the insert policy's own check). */
+function useCanSetCard(): Access {
+  const [access, setAccess] = useState<Access>('checking');
+  useEffect(() => {
+    let live = true;
+    canSetCard(supabase).then(
+      (owner) => live && setAccess(owner ? 'owner' : 'not-owner'),
+      (error: unknown) => live && setAccess({ failed: errorMessage(error) }),
+    );
+    return () => {
+      live = false;
+    };
+  }, []);
+  return access;
 }
 
 function LogoutButton() {
