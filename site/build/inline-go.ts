@@ -37,7 +37,7 @@ async function bundleGoScript(root: string, config: SiteConfig): Promise<string>
 
 /**
  * Makes /go self-contained, so a first-time visitor's browser starts the lookup as soon as the
- * HTML has arrived, with no further request (issue 5: every extra round trip before the lookup
+ * HTML has arrived, with no further request (every extra round trip before the lookup
  * delayed the redirect decision):
  *
  * - `pre`: drops the `<script src="/src/go/main.ts">` tag from go/index.html, so the site's
