@@ -114,15 +114,7 @@ export function buildInsert(
   columns: string[],
   opts: { representation: boolean; select: SelectItem[] },
 ): Statement {
-  for (const name of columns) {
-    if (!table.columns.has(name)) {
-      throw new RestError(
-        400,
-        'PGRST204',
-        `Could not find the '${name}' column of '${table.name}' in the schema cache`,
-      );
-    }
-  }
+  requireColumns(table, columns);
   const returning = opts.representation ? selectList(table, opts.select) : '1';
   if (columns.length === 0) {
     // A zero-column select: every column takes its default, once per row.
@@ -134,6 +126,19 @@ export function buildInsert(
   select ${cols} from json_populate_recordset(null::${qualified(table)}, $1::json)
   returning ${returning}`;
   return { sql: render(source), params: [JSON.stringify(rows)] };
+}
+
+/** PostgREST's PGRST204 for a body key that is not a column of the table. */
+function requireColumns(table: TableInfo, names: readonly string[]): void {
+  for (const name of names) {
+    if (!table.columns.has(name)) {
+      throw new RestError(
+        400,
+        'PGRST204',
+        `Could not find the '${name}' column of '${table.name}' in the schema cache`,
+      );
+    }
+  }
 }
 
 /**
@@ -148,15 +153,7 @@ export function buildUpdate(
   representation: boolean,
 ): Statement {
   const keys = Object.keys(patch);
-  for (const name of keys) {
-    if (!table.columns.has(name)) {
-      throw new RestError(
-        400,
-        'PGRST204',
-        `Could not find the '${name}' column of '${table.name}' in the schema cache`,
-      );
-    }
-  }
+  requireColumns(table, keys);
   const params: unknown[] = [JSON.stringify(patch)];
   // Qualified: pgrst_body has the same column names as the table.
   const where = whereClause(table, q.filters, params, `${qualified(table)}.`);
