@@ -54,6 +54,6 @@ export async function runEnd(options: EndOptions): Promise<void> {
 }
 
 export const endCommand = new Command('end')
-  .description('send visitors to the main site now, until the active entry would have ended')
+  .description('send visitors to the main site now')
   .option('--json', 'print the result as one JSON document')
   .action((_options: object, command: Command) => runEnd(command.optsWithGlobals<EndOptions>()));

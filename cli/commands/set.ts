@@ -131,14 +131,15 @@ export const setCommand = new Command('set')
   .argument('[profile]', FORMS.profile)
   .argument('[date]', `the end date, ${FORMS.date}`)
   .argument('[time]', `the end time, ${FORMS.time}`)
-  .option('--from <"YYYY-MM-DD HH:MM">', 'start then instead of now (same time zone as the end)')
-  .option('--for <duration>', 'end that long from now (or from --from): 90m, 2h, 3d, 1h30m')
+  .option('--from <start>', 'start at "YYYY-MM-DD HH:MM" instead of now')
+  .option('--for <duration>', 'end after 90m, 2h, 3d… (instead of date and time)')
   .option('--tz <zone>', "the IANA time zone of date and time (default: this machine's)")
   .option('--json', 'print the result as one JSON document')
   .addHelpText(
     'after',
     `
-At a terminal, missing arguments are asked for.
+At a terminal, missing arguments are asked for. --from is read in the same time
+zone as the end; --for counts from the start (or from now).
 
 Examples:
   $ namecard set photo 2030-06-01 18:00

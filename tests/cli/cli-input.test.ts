@@ -83,15 +83,10 @@ const REFUSED: Record<string, Refused> = {
     exit: 2,
     says: '`profile` must be main or photo, got `video`',
   },
-  'a profile in the wrong case': {
-    args: set('Photo', date, '18:00'),
+  'a profile with a typo gets a suggestion': {
+    args: set('foto', date, '18:00'),
     exit: 2,
-    says: '`profile` must be main or photo, got `Photo`',
-  },
-  'a profile in capitals': {
-    args: set('MAIN', date, '18:00'),
-    exit: 2,
-    says: '`profile` must be main or photo, got `MAIN`',
+    says: '`profile` must be main or photo, got `foto`: did you mean `photo`?',
   },
   'an empty profile': {
     args: set('', date, '18:00'),
@@ -117,22 +112,22 @@ const REFUSED: Record<string, Refused> = {
   'an impossible date (2030-02-30)': {
     args: set('photo', '2030-02-30', '18:00'),
     exit: 2,
-    says: '`date` must be YYYY-MM-DD, got `2030-02-30`',
+    says: '`date` 2030-02-30 does not exist: February 2030 has 28 days',
   },
   'February 29 of a common year (2031)': {
     args: set('photo', '2031-02-29', '18:00'),
     exit: 2,
-    says: '`date` must be YYYY-MM-DD, got `2031-02-29`',
+    says: '`date` 2031-02-29 does not exist: February 2031 has 28 days',
   },
   'month 13': {
     args: set('photo', '2030-13-01', '18:00'),
     exit: 2,
-    says: '`date` must be YYYY-MM-DD, got `2030-13-01`',
+    says: '`date` 2030-13-01 does not exist: there is no month 13',
   },
   'day 00': {
     args: set('photo', '2030-06-00', '18:00'),
     exit: 2,
-    says: '`date` must be YYYY-MM-DD, got `2030-06-00`',
+    says: '`date` 2030-06-00 does not exist: June 2030 has 30 days',
   },
   'a date with slashes': {
     args: set('photo', '2030/06/01', '18:00'),
@@ -445,6 +440,15 @@ interface Accepted {
 }
 
 const ACCEPTED: Record<string, Accepted> = {
+  // Profiles are read in any case: `Photo` and `MAIN` mean what they say.
+  'a profile in the wrong case': {
+    args: set('Photo', date, '18:00'),
+    row: { type: 'photo', stamp_end: Date.UTC(year, 6, 15, 18, 0) },
+  },
+  'a profile in capitals': {
+    args: set('MAIN', date, '18:00'),
+    row: { type: 'main', stamp_end: Date.UTC(year, 6, 15, 18, 0) },
+  },
   'February 29 of a leap year (2032)': {
     args: set('photo', '2032-02-29', '18:00'),
     row: { type: 'photo', stamp_end: Date.UTC(2032, 1, 29, 18, 0) },

@@ -32,6 +32,7 @@ describe('namecard --help and usage errors', () => {
       Commands:
         login [options]                        sign in and keep the session here
         set [options] [profile] [date] [time]  set the card's profile and end time
+        end [options]                          send visitors to the main site now
         status [options]                       show what visitors get now
         list [options]                         list entries, newest first
         logout                                 revoke the session and delete it here
@@ -53,30 +54,36 @@ describe('namecard --help and usage errors', () => {
       set the card's profile and end time
 
       Arguments:
-        profile          main or photo
-        date             the end date, YYYY-MM-DD
-        time             the end time, HH:MM (24-hour)
+        profile           main or photo
+        date              the end date, YYYY-MM-DD
+        time              the end time, HH:MM (24-hour)
 
       Options:
-        --tz <zone>      the IANA time zone of date and time (default: this machine's)
-        --json           print the result as one JSON document
-        -h, --help       show help
+        --from <start>    start at "YYYY-MM-DD HH:MM" instead of now
+        --for <duration>  end after 90m, 2h, 3d… (instead of date and time)
+        --tz <zone>       the IANA time zone of date and time (default: this
+                          machine's)
+        --json            print the result as one JSON document
+        -h, --help        show help
 
       Global Options:
-        -V, --version    print the version
-        --api-url <url>  API base URL (overrides SUPABASE_URL)
-        --timeout <ms>   time-out of each request in milliseconds (default: 15000)
+        -V, --version     print the version
+        --api-url <url>   API base URL (overrides SUPABASE_URL)
+        --timeout <ms>    time-out of each request in milliseconds (default: 15000)
 
-      At a terminal, missing arguments are asked for.
+      At a terminal, missing arguments are asked for. --from is read in the same time
+      zone as the end; --for counts from the start (or from now).
 
       Examples:
         $ namecard set photo 2030-06-01 18:00
+        $ namecard set photo 2030-06-01 18:00 --from "2030-06-01 09:00"
+        $ namecard set photo --for 2h
         $ namecard set main 2030-06-01 09:30 --tz Europe/Berlin"
     `);
   });
 
   it('has --help on every command', async () => {
-    for (const command of ['login', 'set', 'status', 'list', 'logout', 'whoami']) {
+    for (const command of ['login', 'set', 'end', 'status', 'list', 'logout', 'whoami']) {
       const { exitCode, stdout } = await run(dir, [command, '--help']);
       expect(exitCode, command).toBe(0);
       expect(stdout, command).toContain(`Usage: namecard ${command}`);

@@ -178,6 +178,22 @@ describe.each(DB_KINDS)('the schedule in the browser, on %s', (kind) => {
     expect(await visit()).toBe('/');
   });
 
+  test('the manage page never shows an ended entry as current: it reads again when it ends', async () => {
+    await schedule('photo', null, 4000);
+    await signIn(page, site, OWNER);
+    const current = page.getByTestId('current-card');
+    await current.getByText('Visitors now get Photographer').waitFor();
+    // No reload: the page reads the state again at the entry's end.
+    await current
+      .getByText('No active entry: visitors get Main Profile.')
+      .waitFor({ timeout: 10_000 });
+    await expect(page.getByRole('button', { name: 'End now' }).count()).resolves.toBe(0);
+    // And when the tab becomes visible again, it reads at once.
+    await schedule('photo', null, HOUR);
+    await page.evaluate("document.dispatchEvent(new Event('visibilitychange'))");
+    await current.getByText('Visitors now get Photographer').waitFor({ timeout: 5000 });
+  });
+
   test('the manage page refuses a past end or a start after the end, and stores nothing', async () => {
     await signIn(page, site, OWNER);
     await page.getByLabel('Profile').selectOption({ label: 'Photographer' });
