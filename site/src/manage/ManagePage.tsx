@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { goTo } from '../routes.js';
 import { supabase } from '../supabase.js';
 import { CardForm } from './CardForm.js';
+import { CardLink } from './CardLink.js';
 import { describeActive } from './describe.js';
 import { useActiveEntry, type ActiveEntryState } from './useActiveEntry.js';
 import { useSessionOrLogin } from './useSession.js';
@@ -33,6 +34,7 @@ function SignedInManage({ email }: { email: string }) {
           <CurrentCard state={state} />
           <CardForm refreshActive={refresh} />
         </section>
+        <CardLink />
       </main>
     </>
   );
