@@ -3,7 +3,7 @@ import { linkSettings, siteUrlOption } from '../card-link.js';
 import { print, printJson } from '../output.js';
 
 export const linkCommand = new Command('link')
-  .description("print the card's link: the address to print on the card")
+  .description("print the card's link, the address to put on the card")
   .addOption(siteUrlOption())
   .option('--json', 'print the result as one JSON document')
   .addHelpText(

@@ -52,7 +52,7 @@ async function writeImage(image: ImageFile, force: boolean): Promise<void> {
 }
 
 export const qrCommand = new Command('qr')
-  .description("print a QR code of the card's link, or write it as an image")
+  .description("show the card's link as a QR code, or save it as SVG or PNG")
   .addOption(siteUrlOption())
   .option('--svg <file>', 'write it as an SVG image (for print) instead')
   .option('--png <file>', 'write it as a PNG image (for slides and badges) instead')
