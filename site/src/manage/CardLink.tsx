@@ -76,7 +76,7 @@ export function CardLink() {
       {qr.status === 'failed' && <p className="muted small">The QR code could not be drawn.</p>}
       {qr.status === 'ready' && (
         <div className="qr">
-          <img src={qr.images.svg} alt={`QR code of ${link}`} width="200" height="200" />
+          <img src={qr.images.svg} alt={`QR code of ${link}`} width="144" height="144" />
           <div className="link-actions">
             <a className="button secondary" href={qr.images.svg} download="namecard-qr.svg">
               Download SVG
