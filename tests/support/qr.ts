@@ -1,8 +1,11 @@
 // Reads QR codes back for the tests, with a decoder that shares no code with the `qrcode`
 // package that draws them: jsQR, over pixels from pngjs or from the terminal's characters.
-import jsQR from 'jsqr';
+import jsQRModule from 'jsqr';
 import type { Browser } from 'playwright-core';
 import { PNG } from 'pngjs';
+
+// A CommonJS module whose export is the function, with itself as `default` (how its types see it).
+const jsQR = jsQRModule.default;
 
 // Only codes drawn dark on light count: a code that reads only inverted fails.
 const NOT_INVERTED = { inversionAttempts: 'dontInvert' } as const;
