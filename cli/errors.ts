@@ -6,6 +6,7 @@ import {
   NetworkError,
   TimeoutError,
 } from '../shared/core/errors.js';
+import { SITE_URL_SETTING } from '../shared/core/card-link.js';
 import { DEFAULT_SUPABASE_URL } from '../shared/core/config.js';
 import { displayValue, sanitizeMessage } from './display.js';
 import { err } from './output.js';
@@ -147,6 +148,10 @@ function describe(error: unknown): { message?: string; hint?: string; code: numb
   }
   if (error instanceof InputError) {
     return { message: inputMessage(error), hint: error.hint, code: EXIT.usage };
+  }
+  if (error instanceof ConfigError && error.setting === SITE_URL_SETTING) {
+    // Like a bad `--site-url`: the site URL is what the user gives `link` and `qr` to work with.
+    return { message: error.message, hint: error.hint, code: EXIT.usage };
   }
   if (error instanceof UsageError) {
     return { message: error.message, hint: error.hint, code: EXIT.usage };

@@ -17,9 +17,10 @@ const program = new Command('namecard')
   .addHelpText(
     'after',
     `
-Settings: flags first, then SUPABASE_URL, SUPABASE_ANON_KEY, NAMECARD_MAIN_URL and
-NAMECARD_PHOTO_PATH from the environment, then what \`namecard login\` saved, then the
-local emulator. In CI, set NAMECARD_EMAIL and NAMECARD_PASSWORD to sign in for each run.`,
+Settings: flags first, then SUPABASE_URL, SUPABASE_ANON_KEY, NAMECARD_MAIN_URL,
+NAMECARD_PHOTO_PATH, NAMECARD_SITE_URL and NAMECARD_BASE_PATH from the environment, then
+what \`namecard login\` saved, then the local emulator. In CI, set NAMECARD_EMAIL and
+NAMECARD_PASSWORD to sign in for each run.`,
   )
   // Commander echoes unknown options: keep a 10 KB or control-character value readable.
   .configureOutput({ outputError: (message, write) => write(sanitizeMessage(message)) })
@@ -35,6 +36,8 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   end: async () => (await import('./commands/end.js')).endCommand,
   status: async () => (await import('./commands/status.js')).statusCommand,
   list: async () => (await import('./commands/list.js')).listCommand,
+  link: async () => (await import('./commands/link.js')).linkCommand,
+  qr: async () => (await import('./commands/qr.js')).qrCommand,
   logout: async () => (await import('./commands/logout.js')).logoutCommand,
   whoami: async () => (await import('./commands/whoami.js')).whoamiCommand,
 };

@@ -4,6 +4,7 @@ import {
   type NamecardConfig,
   type RawSettings,
 } from '../shared/core/config.js';
+import { SITE_URL_SETTING } from '../shared/core/card-link.js';
 import { ConfigError, InputError } from '../shared/core/errors.js';
 import { configFile, readStoredState, type StoredState } from './store-file.js';
 import { DEFAULT_TIMEOUT_MS } from './transport.js';
@@ -19,6 +20,8 @@ export {
 /** Command-line flags that override settings. */
 export interface SettingFlags {
   apiUrl?: string;
+  /** `--site-url <url>` of `link` and `qr`: overrides NAMECARD_SITE_URL. */
+  siteUrl?: string;
   /** `--timeout <ms>`, as typed. */
   timeout?: string;
 }
@@ -53,8 +56,8 @@ export function parseTimeout(value: string | undefined): number {
  * The settings by precedence: flags, then the environment, then the stored config (saved at
  * login), then the defaults (the local emulator, from {@link loadConfig}).
  *
- * @throws InputError naming `--api-url` or `--timeout` when a flag is malformed; ConfigError
- *   naming the setting or the broken config file otherwise
+ * @throws InputError naming `--api-url`, `--site-url` or `--timeout` when a flag is malformed;
+ *   ConfigError naming the setting or the broken config file otherwise
  */
 export function resolveConfig(
   flags: SettingFlags = {},
@@ -85,9 +88,24 @@ export function resolveConfig(
     raw.SUPABASE_URL = flags.apiUrl;
     fromStore.delete('SUPABASE_URL');
   }
+  if (flags.siteUrl !== undefined) {
+    if (!flags.siteUrl.trim()) {
+      throw new InputError('--site-url', 'an http(s) URL such as https://me.example/', '');
+    }
+    raw.NAMECARD_SITE_URL = flags.siteUrl;
+    fromStore.delete('NAMECARD_SITE_URL');
+  }
   try {
     return { ...loadConfig(raw), timeoutMs };
   } catch (error) {
+    if (
+      error instanceof ConfigError &&
+      error.setting === SITE_URL_SETTING &&
+      flags.siteUrl !== undefined
+    ) {
+      const message = error.message.replace(`\`${SITE_URL_SETTING}\``, '`--site-url`');
+      throw new InputError('--site-url', 'the URL the site is hosted at', flags.siteUrl, message);
+    }
     if (error instanceof ConfigError && fromStore.has(error.setting)) {
       throw new ConfigError(
         error.setting,

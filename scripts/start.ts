@@ -15,7 +15,7 @@ import pc from 'picocolors';
 import { startEmulator } from '../emulator/index.js';
 import { NamecardError } from '../shared/core/errors.js';
 import { resolveTargets } from '../shared/core/rules.js';
-import { siteConfigFrom } from '../site/build/build-config.js';
+import { cardLinkFrom, siteConfigFrom } from '../site/build/build-config.js';
 import { startDemoCards } from './demo-card/server.js';
 import { buildSite } from './site-build.js';
 import { serveSite } from './site-server.js';
@@ -99,7 +99,10 @@ async function main(): Promise<void> {
   line('Site', siteUrl);
   line('Login', `${siteUrl}login/`);
   line('Manage', `${siteUrl}manage/`);
-  line('Card link', `${siteUrl}go/  ${pc.dim('(the Redirecting.. page visitors open)')}`);
+  // The link /manage shows: this site's /go, unless NAMECARD_SITE_URL names where it is hosted.
+  const cardLink = cardLinkFrom(env);
+  line('Card link', `${cardLink}  ${pc.dim('(the Redirecting.. page visitors open)')}`);
+  if (cardLink !== `${siteUrl}go/`) line('Local /go', `${siteUrl}go/`);
   line('Main card', `${targets.main}${demo}`);
   line('Photo card', `${targets.photo}${demo}`);
   line(

@@ -1,7 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin, type UserConfig } from 'vite';
-import { siteConfigFrom } from './build/build-config.js';
+import { cardLinkFrom, siteConfigFrom } from './build/build-config.js';
 import { cspMeta } from './build/csp.js';
 import { inlineGo } from './build/inline-go.js';
 import type { SiteConfig } from './src/site-config.js';
@@ -72,7 +72,12 @@ export function siteViteConfig(
     publicDir: false,
     // inlineGo before cspMeta: the policy hashes the inline code that inlineGo puts into /go.
     plugins: [react(), staticHtml(config), inlineGo(root, config), cspMeta(config)],
-    define: { __NAMECARD_SITE__: JSON.stringify(config) },
+    // The card link is a define of its own, read only by /manage: /go's bundle (site/inline-go.ts)
+    // and the embedded site config stay as they are.
+    define: {
+      __NAMECARD_SITE__: JSON.stringify(config),
+      __NAMECARD_CARD_LINK__: JSON.stringify(cardLinkFrom(env)),
+    },
     build: {
       outDir,
       emptyOutDir: true,

@@ -1,3 +1,4 @@
+import { cardLink, DEFAULT_SITE_URL, parseBasePath } from './card-link.js';
 import { ConfigError } from './errors.js';
 import { resolveTargets, type Targets } from './rules.js';
 
@@ -27,6 +28,8 @@ export const SETTING_NAMES = [
   'SUPABASE_ANON_KEY',
   'NAMECARD_MAIN_URL',
   'NAMECARD_PHOTO_PATH',
+  'NAMECARD_SITE_URL',
+  'NAMECARD_BASE_PATH',
 ] as const;
 
 export type SettingName = (typeof SETTING_NAMES)[number];
@@ -42,6 +45,12 @@ export interface NamecardConfig {
   photoPath: string;
   /** Both targets, resolved from `mainUrl` and `photoPath` when the config is loaded. */
   targets: Targets;
+  /** Where the static site is hosted, with its base path. */
+  siteUrl: string;
+  /** The site's base path, with a leading and a trailing slash (`/`, `/card/`). */
+  basePath: string;
+  /** The card link: the site's Redirecting.. page (`…/go/`), from {@link cardLink}. */
+  cardLink: string;
 }
 
 function httpUrl(setting: SettingName, value: string, example: string): URL {
@@ -89,7 +98,7 @@ const KEY_FORM = /^([A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+|sb_publishabl
  * emulator. Values are trimmed; empty means unset.
  *
  * @param raw settings by their environment names, e.g. `process.env`
- * @returns the validated config with both targets resolved
+ * @returns the validated config with both targets and the card link resolved
  * @throws ConfigError naming the bad setting and the expected form. The anon key's value is
  *   never repeated in a message.
  * @example loadConfig({ NAMECARD_MAIN_URL: 'https://me.example/' }).targets.photo
@@ -145,5 +154,10 @@ export function loadConfig(raw: RawSettings = {}): NamecardConfig {
       `\`NAMECARD_PHOTO_PATH\` must be a path under the main site such as \`photo\` or \`#photo\`, got \`${photoPath}\``,
     );
   }
-  return { supabaseUrl, anonKey, mainUrl, photoPath, targets };
+  const basePath = parseBasePath(get('NAMECARD_BASE_PATH'));
+  const site = get('NAMECARD_SITE_URL') ?? DEFAULT_SITE_URL;
+  httpUrl('NAMECARD_SITE_URL', site, 'https://me.example/');
+  const link = cardLink(site, basePath);
+  const siteUrl = new URL('..', link).href;
+  return { supabaseUrl, anonKey, mainUrl, photoPath, targets, siteUrl, basePath, cardLink: link };
 }

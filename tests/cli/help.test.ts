@@ -35,13 +35,16 @@ describe('namecard --help and usage errors', () => {
         end [options]                          send visitors to the main site now
         status [options]                       show what visitors get now
         list [options]                         list entries, newest first
+        link [options]                         print the card's link, the address to put on the card
+        qr [options]                           show the card's link as a QR code, or save it as SVG or PNG
         logout                                 revoke the session and delete it here
         whoami                                 show who is signed in, and where
         help [command]                         display help for command
 
-      Settings: flags first, then SUPABASE_URL, SUPABASE_ANON_KEY, NAMECARD_MAIN_URL and
-      NAMECARD_PHOTO_PATH from the environment, then what \`namecard login\` saved, then the
-      local emulator. In CI, set NAMECARD_EMAIL and NAMECARD_PASSWORD to sign in for each run."
+      Settings: flags first, then SUPABASE_URL, SUPABASE_ANON_KEY, NAMECARD_MAIN_URL,
+      NAMECARD_PHOTO_PATH, NAMECARD_SITE_URL and NAMECARD_BASE_PATH from the environment, then
+      what \`namecard login\` saved, then the local emulator. In CI, set NAMECARD_EMAIL and
+      NAMECARD_PASSWORD to sign in for each run."
     `);
   });
 
@@ -83,7 +86,17 @@ describe('namecard --help and usage errors', () => {
   });
 
   it('has --help on every command', async () => {
-    for (const command of ['login', 'set', 'end', 'status', 'list', 'logout', 'whoami']) {
+    for (const command of [
+      'login',
+      'set',
+      'end',
+      'status',
+      'list',
+      'link',
+      'qr',
+      'logout',
+      'whoami',
+    ]) {
       const { exitCode, stdout } = await run(dir, [command, '--help']);
       expect(exitCode, command).toBe(0);
       expect(stdout, command).toContain(`Usage: namecard ${command}`);

@@ -82,11 +82,19 @@ export function atTerminal(configDir: string, args: string[], env: RunOptions['e
     timeout: 30_000,
   });
   let screen = '';
+  let raw = '';
   let seen = 0;
-  child.stdout?.on('data', (chunk: Buffer) => {
-    screen += stripVTControlCharacters(chunk.toString('utf8'));
+  // Decoded as a stream: a character's bytes may arrive in two chunks.
+  child.stdout?.setEncoding('utf8');
+  child.stdout?.on('data', (chunk: string) => {
+    raw += chunk;
+    screen += stripVTControlCharacters(chunk);
   });
   return {
+    /** Everything the terminal was sent so far, escape sequences included. */
+    get raw() {
+      return raw;
+    },
     /** Everything the terminal showed so far, without escape sequences. */
     get screen() {
       return screen;

@@ -15,6 +15,7 @@ const PUBLIC = {
     'eyJhbGciOiJIUzI1NiJ9.eyJyb2xlIjoiYW5vbiIsInB1YmxpYyI6MX0.cHVibGljLWFub24tc2lnbmF0dXJl',
   NAMECARD_MAIN_URL: 'https://card.example/public-main/',
   NAMECARD_PHOTO_PATH: 'public-photo',
+  NAMECARD_SITE_URL: 'https://card.example/public-site/',
 };
 
 /** Each value is unique, so finding it anywhere in the output means it leaked. */
@@ -97,6 +98,13 @@ describe('`vite build` with secrets in the environment', () => {
       for (const form of forms) expect(file.text, `${file.name}`).not.toContain(form);
       expect(file.text, file.name).not.toContain(name);
     }
+  });
+
+  test('the site URL is embedded only as the card link, on /manage', () => {
+    const uses = files.flatMap((f) =>
+      [...f.text.matchAll(/public-site\/[^`"'\s]*/g)].map((m) => `${f.name}: ${m[0]}`),
+    );
+    expect(uses).toEqual([expect.stringMatching(/^assets\/manage-[^:]*: public-site\/go\/$/)]);
   });
 
   test('the embedded site config holds the five public settings and nothing else', () => {

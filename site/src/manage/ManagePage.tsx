@@ -4,6 +4,7 @@ import { goTo } from '../routes.js';
 import { supabase } from '../supabase.js';
 import { CardForm } from './CardForm.js';
 import { CardHistory } from './CardHistory.js';
+import { CardLink } from './CardLink.js';
 import { CurrentCard } from './CurrentCard.js';
 import { errorMessage } from './describe.js';
 import { useCardState } from './useCardState.js';
@@ -47,6 +48,7 @@ function SignedInManage({ email }: { email: string }) {
             </p>
           )}
         </section>
+        <CardLink />
       </main>
     </>
   );

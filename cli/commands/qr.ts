@@ -1,0 +1,105 @@
+import { writeFile } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import { Command } from 'commander';
+import { QR_CODE_OPTIONS, QR_PNG_SCALE } from '../../shared/core/card-link.js';
+import { linkSettings, siteUrlOption } from '../card-link.js';
+import { UsageError } from '../errors.js';
+import { out, print } from '../output.js';
+
+interface QrOptions {
+  svg?: string;
+  png?: string;
+  force?: boolean;
+}
+
+/** An image to write: the file named by `flag`, and its bytes or text. */
+interface ImageFile {
+  flag: '--svg' | '--png';
+  file: string;
+  data: string | Buffer;
+}
+
+/** What a failed write of `file` means to the user, by the error's code. */
+function writeProblem(image: ImageFile, code: string | undefined): string | undefined {
+  const where = `\`${image.flag}\` ${image.file}`;
+  switch (code) {
+    case 'EEXIST':
+      return `${where} exists: add --force to replace it`;
+    case 'ENOENT':
+      return `${where}: the folder ${dirname(image.file)} does not exist`;
+    case 'ENOTDIR':
+      return `${where}: ${dirname(image.file)} is not a folder`;
+    case 'EISDIR':
+      return `${where} is a folder: give a file name`;
+    case 'EACCES':
+    case 'EPERM':
+    case 'EROFS':
+      return `${where} cannot be written: permission denied`;
+    default:
+      return undefined;
+  }
+}
+
+/** Writes the image; without `force`, only as a new file (`wx`: never over an existing one). */
+async function writeImage(image: ImageFile, force: boolean): Promise<void> {
+  try {
+    await writeFile(image.file, image.data, { flag: force ? 'w' : 'wx' });
+  } catch (error) {
+    const problem = writeProblem(image, (error as NodeJS.ErrnoException).code);
+    if (problem) throw new UsageError(problem);
+    throw error;
+  }
+}
+
+export const qrCommand = new Command('qr')
+  .description("show the card's link as a QR code, or save it as SVG or PNG")
+  .addOption(siteUrlOption())
+  .option('--svg <file>', 'write it as an SVG image (for print) instead')
+  .option('--png <file>', 'write it as a PNG image (for slides and badges) instead')
+  .option('--force', 'replace the file when it exists')
+  .addHelpText(
+    'after',
+    `
+At a terminal the code is drawn black on white, readable on dark and light themes alike.
+QR codes by the qrcode package, error correction level M, with a 4-module quiet zone.
+
+Examples:
+  $ namecard qr
+  $ namecard qr --png card.png --site-url https://me.example/`,
+  )
+  .action(async (_options: object, command: Command) => {
+    const { options, config } = linkSettings<QrOptions>(command);
+    if (options.svg !== undefined && options.svg === options.png) {
+      throw new UsageError('`--svg` and `--png` name the same file: give each its own');
+    }
+    // The QR library loads only for this command.
+    const { default: qrcode } = await import('qrcode');
+    const link = config.cardLink;
+
+    if (options.svg === undefined && options.png === undefined) {
+      // Half blocks, two modules a character; drawn for dark on light. With colour, every line
+      // is set black on bright white so that a dark theme shows the same code, not its negative.
+      const code = await qrcode.toString(link, { ...QR_CODE_OPTIONS, type: 'utf8' });
+      const paint = (line: string) => out.black(out.bgWhiteBright(line));
+      print(...code.split('\n').map(paint), '', link);
+      return;
+    }
+
+    const images: ImageFile[] = [];
+    if (options.svg !== undefined) {
+      const svg = await qrcode.toString(link, { ...QR_CODE_OPTIONS, type: 'svg' });
+      images.push({ flag: '--svg', file: options.svg, data: svg });
+    }
+    if (options.png !== undefined) {
+      const png = await qrcode.toBuffer(link, {
+        ...QR_CODE_OPTIONS,
+        type: 'png',
+        scale: QR_PNG_SCALE,
+      });
+      images.push({ flag: '--png', file: options.png, data: png });
+    }
+    for (const image of images) {
+      await writeImage(image, Boolean(options.force));
+      print(`Wrote the QR code of ${out.cyan(link)} to ${image.file}`);
+    }
+  });

@@ -1,0 +1,92 @@
+import { useEffect, useState } from 'react';
+import { QR_CODE_OPTIONS, QR_PNG_SCALE } from '../../../shared/core/card-link.js';
+import { CARD_LINK } from './card-link.js';
+import './card-link.css';
+
+/** The QR code of the card link as `data:` URLs: the SVG shown and offered, and the PNG. */
+interface QrImages {
+  svg: string;
+  png: string;
+}
+
+type QrState = { status: 'drawing' } | { status: 'ready'; images: QrImages } | { status: 'failed' };
+
+/** Draws the QR code with the `qrcode` package, loaded only now: /manage's first paint and
+ * every other page go without it. */
+async function drawQrCode(link: string): Promise<QrImages> {
+  const { default: qrcode } = await import('qrcode');
+  const svg = await qrcode.toString(link, { ...QR_CODE_OPTIONS, type: 'svg' });
+  const png = await qrcode.toDataURL(link, {
+    ...QR_CODE_OPTIONS,
+    type: 'image/png',
+    scale: QR_PNG_SCALE,
+  });
+  return { svg: `data:image/svg+xml;charset=utf-8,${encodeURIComponent(svg)}`, png };
+}
+
+/**
+ * The card link, the one address to print on the card, with a copy button, and its QR code
+ * with downloads as SVG (for print) and PNG (for slides and badges).
+ */
+export function CardLink() {
+  const link = CARD_LINK;
+  const [qr, setQr] = useState<QrState>({ status: 'drawing' });
+  const [copied, setCopied] = useState<string>('');
+
+  useEffect(() => {
+    let live = true;
+    drawQrCode(link).then(
+      (images) => live && setQr({ status: 'ready', images }),
+      () => live && setQr({ status: 'failed' }),
+    );
+    return () => {
+      live = false;
+    };
+  }, [link]);
+
+  async function copy() {
+    try {
+      await navigator.clipboard.writeText(link);
+      setCopied('Copied');
+    } catch {
+      setCopied('Could not copy: select the link and copy it');
+    }
+  }
+
+  return (
+    <section className="card card-link" aria-labelledby="card-link-heading">
+      <h2 id="card-link-heading">Your card&apos;s link</h2>
+      <p className="muted small">
+        Print this link or its QR code on your card: it opens the Redirecting.. page.
+      </p>
+      <p className="link-row">
+        <a href={link} data-testid="card-link">
+          {link}
+        </a>
+      </p>
+      <div className="link-actions">
+        <button type="button" className="button secondary" onClick={() => void copy()}>
+          Copy link
+        </button>
+        <span className="small muted" aria-live="polite">
+          {copied}
+        </span>
+      </div>
+      {qr.status === 'drawing' && <p className="muted small">Drawing the QR code…</p>}
+      {qr.status === 'failed' && <p className="muted small">The QR code could not be drawn.</p>}
+      {qr.status === 'ready' && (
+        <div className="qr">
+          <img src={qr.images.svg} alt={`QR code of ${link}`} width="144" height="144" />
+          <div className="link-actions">
+            <a className="button secondary" href={qr.images.svg} download="namecard-qr.svg">
+              Download SVG
+            </a>
+            <a className="button secondary" href={qr.images.png} download="namecard-qr.png">
+              Download PNG
+            </a>
+          </div>
+        </div>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,142 @@
+import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from 'vitest';
+import type { RunningEmulator } from '../../emulator/index.js';
+import type { RunningServer } from '../../scripts/http-server.js';
+import { buildSite } from '../../scripts/site-build.js';
+import { startTestEmulator } from '../support/emulator.js';
+import { decodePng, renderSvg } from '../support/qr.js';
+import {
+  OWNER,
+  buildAndServeSite,
+  launchBrowser,
+  screenshot,
+  signIn,
+  startCards,
+  type ServedSite,
+} from './harness.js';
+
+// The card link and its QR code on /manage, in Chromium against the built site: the link the
+// site was built with (NAMECARD_SITE_URL under NAMECARD_BASE_PATH), copied to the clipboard,
+// and the QR code downloaded as PNG and SVG, read back by an independent decoder (jsQR).
+
+const SITE_URL = 'https://cards.example';
+const BASE_PATH = '/card/';
+const LINK = 'https://cards.example/card/go/';
+
+describe('the card link and its QR code on /manage', () => {
+  let emulator: RunningEmulator;
+  let cards: RunningServer;
+  let site: ServedSite;
+  let browser: Browser;
+  let context: BrowserContext;
+  let page: Page;
+
+  beforeAll(async () => {
+    emulator = await startTestEmulator('pglite', { owner: OWNER });
+    cards = await startCards();
+    site = await buildAndServeSite({
+      SUPABASE_URL: emulator.url,
+      SUPABASE_ANON_KEY: emulator.anonKey,
+      NAMECARD_MAIN_URL: cards.url,
+      NAMECARD_SITE_URL: SITE_URL,
+      NAMECARD_BASE_PATH: BASE_PATH,
+    });
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await site?.stop();
+    await cards?.stop();
+    await emulator?.stop();
+  });
+  beforeEach(async () => {
+    context = await browser.newContext({ permissions: ['clipboard-read', 'clipboard-write'] });
+    page = await context.newPage();
+    await signIn(page, site, OWNER);
+  });
+  afterEach(async () => {
+    await context.close();
+  });
+
+  test('shows the card link, and the copy button puts exactly it on the clipboard', async () => {
+    const link = page.getByTestId('card-link');
+    await expect(link.innerText()).resolves.toBe(LINK);
+    await expect(link.getAttribute('href')).resolves.toBe(LINK);
+    await page.getByRole('button', { name: 'Copy link' }).click();
+    await page.getByText('Copied', { exact: true }).waitFor();
+    await expect(page.evaluate('navigator.clipboard.readText()')).resolves.toBe(LINK);
+  });
+
+  test('the QR code shown reads as the card link; desktop and 390 px screenshots', async () => {
+    const image = page.getByRole('img', { name: `QR code of ${LINK}` });
+    await image.waitFor();
+    expect(decodePng(await image.screenshot())).toBe(LINK);
+    await screenshot(page, 'manage-card-link');
+    await page.setViewportSize({ width: 390, height: 844 });
+    const box = (await image.boundingBox())!;
+    expect(box.x).toBeGreaterThanOrEqual(0);
+    expect(box.x + box.width).toBeLessThanOrEqual(390);
+    await screenshot(page, 'manage-card-link-390');
+  });
+
+  test('Download PNG saves namecard-qr.png, which decodes to exactly the card link', async () => {
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('link', { name: 'Download PNG' }).click(),
+    ]);
+    expect(download.suggestedFilename()).toBe('namecard-qr.png');
+    const png = await readFile(await download.path());
+    expect(decodePng(png)).toBe(LINK);
+  });
+
+  test('Download SVG saves namecard-qr.svg, valid SVG that draws the card link', async () => {
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('link', { name: 'Download SVG' }).click(),
+    ]);
+    expect(download.suggestedFilename()).toBe('namecard-qr.svg');
+    const svg = await readFile(await download.path(), 'utf8');
+    await expect(renderSvg(browser, svg)).resolves.toEqual({
+      root: 'svg',
+      namespace: 'http://www.w3.org/2000/svg',
+      errors: 0,
+      text: LINK,
+    });
+  });
+});
+
+describe('NAMECARD_SITE_URL in the build', () => {
+  const dirs: string[] = [];
+  afterAll(async () => {
+    for (const dir of dirs) await rm(dir, { recursive: true, force: true });
+  });
+
+  /** Builds the site with these settings; its files by path. */
+  async function build(env: Record<string, string>): Promise<Map<string, string>> {
+    const dir = await mkdtemp(join(tmpdir(), 'namecard-site-url-'));
+    dirs.push(dir);
+    await buildSite({ SUPABASE_URL: 'https://api.example', ...env }, dir);
+    const names = (await readdir(dir, { recursive: true, withFileTypes: true }))
+      .filter((entry) => entry.isFile())
+      .map((entry) => join(entry.parentPath, entry.name).slice(dir.length + 1));
+    const texts = await Promise.all(names.map((name) => readFile(join(dir, name), 'utf8')));
+    return new Map(names.map((name, i) => [name, texts[i]!]));
+  }
+
+  test('/go is byte for byte the same with and without it, and only /manage holds the link', async () => {
+    const site = 'https://site-url-canary.example/';
+    const [without, withIt] = await Promise.all([build({}), build({ NAMECARD_SITE_URL: site })]);
+    expect(withIt.get('go/index.html')).toBe(without.get('go/index.html'));
+    const holding = [...withIt].filter(([, text]) => text.includes('site-url-canary'));
+    expect(holding.map(([name]) => name)).toEqual([
+      expect.stringMatching(/^assets\/manage-.*\.js$/),
+    ]);
+    // Embedded only as the public link it is.
+    const [, manage] = holding[0]!;
+    const uses = [...manage.matchAll(/site-url-canary\.example[^`"']*/g)].map((m) => m[0]);
+    expect(uses).toEqual(['site-url-canary.example/go/']);
+  });
+});

@@ -1,0 +1,59 @@
+import { describe, expect, it } from 'vitest';
+import { cardLink, DEFAULT_SITE_URL } from '../../shared/core/card-link.js';
+import { loadConfig } from '../../shared/core/config.js';
+import { ConfigError } from '../../shared/core/errors.js';
+
+describe('cardLink', () => {
+  it.each([
+    ['https://me.example', '/', 'https://me.example/go/'],
+    ['https://me.example/', '/', 'https://me.example/go/'],
+    ['https://me.example/namecard', '/', 'https://me.example/namecard/go/'],
+    ['https://me.example/namecard/', '/', 'https://me.example/namecard/go/'],
+    ['https://me.example', '/card/', 'https://me.example/card/go/'],
+    ['https://me.example/card/', '/card/', 'https://me.example/card/go/'],
+    ['https://me.example/card', '/card/', 'https://me.example/card/go/'],
+    ['http://127.0.0.1:4173/', '/a/b/', 'http://127.0.0.1:4173/a/b/go/'],
+  ])('%s with base path %s → %s', (site, base, link) => {
+    expect(cardLink(site, base)).toBe(link);
+  });
+
+  it.each([
+    ['https://me.example/other/', '/card/'],
+    ['https://me.example/x/card/', '/card/'],
+    ['https://me.example/?ref=card', '/'],
+    ['https://me.example/#top', '/'],
+  ])('refuses %s with base path %s, naming NAMECARD_SITE_URL', (site, base) => {
+    let error: unknown;
+    try {
+      cardLink(site, base);
+    } catch (caught) {
+      error = caught;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    expect((error as ConfigError).setting).toBe('NAMECARD_SITE_URL');
+    expect((error as ConfigError).message).toContain(`got \`${site}\``);
+  });
+});
+
+describe('loadConfig: the site URL and the card link', () => {
+  it('defaults to what `npm start` serves, under the base path', () => {
+    expect(loadConfig({})).toMatchObject({
+      siteUrl: DEFAULT_SITE_URL,
+      basePath: '/',
+      cardLink: 'http://127.0.0.1:4173/go/',
+    });
+    expect(loadConfig({ NAMECARD_BASE_PATH: 'card' })).toMatchObject({
+      siteUrl: 'http://127.0.0.1:4173/card/',
+      basePath: '/card/',
+      cardLink: 'http://127.0.0.1:4173/card/go/',
+    });
+  });
+
+  it('refuses a site URL that is not an absolute http(s) URL, naming it', () => {
+    for (const value of ['me.example', 'ftp://me.example/', 'https://user:pw@me.example/']) {
+      expect(() => loadConfig({ NAMECARD_SITE_URL: value }), value).toThrow(
+        /^`NAMECARD_SITE_URL` must be an http\(s\) URL such as https:\/\/me\.example\//,
+      );
+    }
+  });
+});
