@@ -3,7 +3,7 @@ import { serve, type ServerType } from '@hono/node-server';
 import { createUser, ensureUser } from './auth/users.js';
 import { bootstrap } from './bootstrap.js';
 import type { ServerContext } from './context.js';
-import { openPglite, openPostgres, type Db } from './db/index.js';
+import { API_LOGIN_ROLE, openPglite, openPostgres, type Db } from './db/index.js';
 import { LOCAL_ANON_KEY, LOCAL_SERVICE_ROLE_KEY } from './keys.js';
 import { applyMigrations } from './migrations.js';
 import { addOwner } from './owners.js';
@@ -109,8 +109,12 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   const db = await openDatabase(options);
   let server: ServerType | undefined;
   try {
-    await bootstrap(db);
+    const apiPassword = options.databaseUrl
+      ? decodeURIComponent(new URL(options.databaseUrl).password)
+      : '';
+    await bootstrap(db, { apiPassword });
     await applyMigrations(db);
+    await probeApiLogin(db);
     if (options.owner) {
       const { id } = await ensureUser(db, options.owner.email, options.owner.password);
       await addOwner(db, id);
@@ -130,6 +134,19 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   } catch (e) {
     await db.close().catch(() => {});
     throw e;
+  }
+}
+
+/** Fails at start, not on the first request, when `authenticator` cannot log in. */
+async function probeApiLogin(db: Db): Promise<void> {
+  try {
+    await db.apiTransaction((tx) => tx.query('select 1'));
+  } catch (e) {
+    throw new Error(
+      `API requests cannot log in as \`${API_LOGIN_ROLE}\`: ${(e as Error).message} ` +
+        "(it uses DATABASE_URL's host, database and password)",
+      { cause: e },
+    );
   }
 }
 
