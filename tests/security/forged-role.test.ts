@@ -62,8 +62,11 @@ const forge = (role: string) =>
 describe.each(DB_KINDS)('a forged role claim over %s', (kind) => {
   let emulator: RunningEmulator;
   let seeded: unknown[];
+  let ownerId: string;
   const rows = () =>
-    emulator.query('select id, stamp_end, type, created_by, created_at from public.namecard');
+    emulator.query(
+      'select id, stamp_end, type, created_by, created_at from public.namecard order by id',
+    );
 
   beforeAll(async () => {
     emulator = await startTestEmulator(kind);
@@ -73,24 +76,17 @@ describe.each(DB_KINDS)('a forged role claim over %s', (kind) => {
         create role supabase_admin nologin superuser;
       exception when duplicate_object or unique_violation then null;
       end $$`);
+    ({ id: ownerId } = await emulator.createUser('owner@forged.test', 'owner-password-1', {
+      owner: true,
+    }));
   });
   afterAll(() => emulator?.stop());
 
   beforeEach(async () => {
     await emulator.query('truncate public.namecard restart identity');
-    const { id } = await emulator
-      .createUser('owner@forged.test', 'owner-password-1', {
-        owner: true,
-      })
-      .catch(async () => {
-        const [row] = await emulator.query<{ id: string }>(
-          `select id from auth.users where email = 'owner@forged.test'`,
-        );
-        return row!;
-      });
     await emulator.query(
       `insert into public.namecard (stamp_end, type, created_by) values ($1, 'main', $2), ($1, 'main', $2)`,
-      [Date.now() + HOUR, id],
+      [Date.now() + HOUR, ownerId],
     );
     seeded = await rows();
   });
