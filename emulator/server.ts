@@ -65,7 +65,12 @@ export function createApp(ctx: ServerContext, log?: (line: string) => void): Hon
   app.use(
     bodyLimit({
       maxSize: MAX_BODY_BYTES,
-      onError: (c) => c.json({ message: 'Request size limit exceeded' }, 413),
+      onError: (c) => {
+        // The rest of the body is never read, so the connection cannot carry another
+        // request; saying so keeps clients from reusing it.
+        c.header('Connection', 'close');
+        return c.json({ message: 'Request size limit exceeded' }, 413);
+      },
     }),
   );
 

@@ -2,27 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { LOCAL_ANON_KEY } from '../../emulator/index.js';
 import { createTestDatabase } from '../support/emulator.js';
 import { createTestClient } from '../support/supabase.js';
-import { runTsx } from './run-tsx.js';
+import { runTsx, startMain } from './run-tsx.js';
 
 const OWNER_ENV = {
   NAMECARD_OWNER_EMAIL: 'demo@example.com',
   NAMECARD_OWNER_PASSWORD: 'demo-password-1',
 };
-
-/** Starts `emulator/main.ts`, resolves with the API URL once it reports ready. */
-async function startMain(args: string[], env: Record<string, string | undefined> = {}) {
-  const child = runTsx('emulator/main.ts', args, { env: { DATABASE_URL: undefined, ...env } });
-  let output = '';
-  const url = await new Promise<string>((resolve, reject) => {
-    child.stdout?.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-      const m = /API URL: (http:\/\/127\.0\.0\.1:\d+)\n[\s\S]*anon key: /.exec(output);
-      if (m && output.includes('anon key: ey')) resolve(m[1]!);
-    });
-    void child.then((r) => reject(new Error(`emulator exited early (${r.exitCode}): ${r.stderr}`)));
-  });
-  return { child, url, output: () => output };
-}
 
 // Each test starts the real entry point in its own process: slow on a busy machine.
 describe('npm run emulator', { timeout: 120_000 }, () => {
