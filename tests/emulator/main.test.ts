@@ -64,6 +64,38 @@ describe('npm run emulator', { timeout: 120_000 }, () => {
     expect(result.stderr).toContain('`--port` must be an integer from 0 to 65535, got `eighty`');
   });
 
+  it('exits 2 with a message naming the variable for a bad sign-in limit', async () => {
+    const result = await runTsx('emulator/main.ts', ['--memory'], {
+      env: { NAMECARD_RATE_LIMIT_SIGN_IN: 'lots' },
+    });
+    expect(result.exitCode).toBe(2);
+    expect(result.stderr).toContain(
+      '`NAMECARD_RATE_LIMIT_SIGN_IN` must be a whole number of at least 1, got `lots`',
+    );
+  });
+
+  it('reads the sign-in limit from the environment: the third sign-in gets 429', async () => {
+    const { child, url } = await startMain(['--memory', '--port', '0', '--quiet'], {
+      ...OWNER_ENV,
+      NAMECARD_RATE_LIMIT_SIGN_IN: '2',
+    });
+    try {
+      const statuses = [];
+      for (let i = 0; i < 3; i++) {
+        const res = await fetch(`${url}/auth/v1/token?grant_type=password`, {
+          method: 'POST',
+          headers: { apikey: LOCAL_ANON_KEY, 'content-type': 'application/json' },
+          body: JSON.stringify({ email: OWNER_ENV.NAMECARD_OWNER_EMAIL, password: 'wrong' }),
+        });
+        statuses.push(res.status);
+      }
+      expect(statuses).toEqual([400, 400, 429]);
+    } finally {
+      child.kill('SIGTERM');
+      await child;
+    }
+  });
+
   it('exits 2 for an unknown flag', async () => {
     const result = await runTsx('emulator/main.ts', ['--memroy']);
     expect(result.exitCode).toBe(2);
