@@ -135,6 +135,25 @@ describe.each(DB_KINDS)('a forged role claim over %s', (kind) => {
     ]);
   });
 
+  test('after refused and failed API requests the admin connection is the superuser again', async () => {
+    const token = await forge('authenticated');
+    // Passes the role check, then fails in PostgreSQL (authenticated may not update).
+    const res = await fetch(`${emulator.url}/rest/v1/namecard?id=eq.1`, {
+      method: 'PATCH',
+      headers: {
+        apikey: emulator.anonKey,
+        authorization: `Bearer ${token}`,
+        'content-type': 'application/json',
+      },
+      body: JSON.stringify({ type: 'photo' }),
+    });
+    expect(res.status).toBe(403);
+    expect(
+      await emulator.query(`select rolsuper from pg_roles where rolname = current_user`),
+    ).toEqual([{ rolsuper: true }]);
+    expect(await emulator.query(`select count(*)::int as n from auth.users`)).toEqual([{ n: 1 }]);
+  });
+
   test('the bearer is checked before the body is parsed: a bad token and bad JSON give 401', async () => {
     const res = await fetch(`${emulator.url}/rest/v1/namecard`, {
       method: 'POST',
