@@ -12,7 +12,7 @@ begin
       ('anon', 'nologin noinherit'),
       ('authenticated', 'nologin noinherit'),
       ('service_role', 'nologin noinherit bypassrls'),
-      ('authenticator', 'nologin noinherit')
+      ('authenticator', 'login noinherit')
     ) as v(name, attrs)
   loop
     if not exists (select 1 from pg_roles where rolname = r.name) then
@@ -25,6 +25,10 @@ begin
   end loop;
   if not pg_has_role('authenticator', 'anon', 'member') then
     grant anon, authenticated, service_role to authenticator;
+  end if;
+  -- API requests log in as authenticator (databases bootstrapped before it could).
+  if not (select rolcanlogin from pg_roles where rolname = 'authenticator') then
+    alter role authenticator login;
   end if;
   -- The emulator connects as its own user and switches role per request, as
   -- PostgREST's authenticator does; a superuser may do that without membership.

@@ -1,5 +1,5 @@
 import { fileURLToPath } from 'node:url';
-import type { EmulatorOptions } from './index.js';
+import type { EmulatorOptions, RateLimits } from './index.js';
 
 /**
  * Where `npm run emulator`, the admin CLI and `npm start` keep PGlite data:
@@ -15,13 +15,43 @@ export class UsageError extends Error {
   }
 }
 
+/** Environment variables for the sign-in limits, and the RateLimits field each sets. */
+export const RATE_LIMIT_ENV = {
+  NAMECARD_RATE_LIMIT_SIGN_IN: 'signIn',
+  NAMECARD_RATE_LIMIT_TOKEN_REFRESH: 'tokenRefresh',
+  NAMECARD_RATE_LIMIT_WINDOW: 'windowSeconds',
+} as const;
+
+/**
+ * Reads NAMECARD_RATE_LIMIT_SIGN_IN, NAMECARD_RATE_LIMIT_TOKEN_REFRESH (requests per
+ * address per window), NAMECARD_RATE_LIMIT_WINDOW (seconds) and
+ * NAMECARD_RATE_LIMIT_HEADER (a header holding the client address, e.g.
+ * X-Forwarded-For; only behind a proxy that sets it). Unset or empty = default.
+ * @returns only the fields that are set
+ * @throws UsageError naming the variable when a count is not a positive integer.
+ */
+export function readRateLimitEnv(env: NodeJS.ProcessEnv): Partial<RateLimits> {
+  const limits: Partial<RateLimits> = {};
+  for (const [name, field] of Object.entries(RATE_LIMIT_ENV)) {
+    const value = env[name];
+    if (value === undefined || value === '') continue;
+    if (!/^[1-9]\d*$/.test(value)) {
+      throw new UsageError(`\`${name}\` must be a whole number of at least 1, got \`${value}\``);
+    }
+    limits[field] = Number(value);
+  }
+  if (env.NAMECARD_RATE_LIMIT_HEADER) limits.header = env.NAMECARD_RATE_LIMIT_HEADER;
+  return limits;
+}
+
 /**
  * Reads the emulator's environment settings.
- * @throws UsageError naming the variable when a value is malformed, or when only one
+ * @throws UsageError naming the variable when a value is malformed (see also
+ * readRateLimitEnv), or when only one
  * of NAMECARD_OWNER_EMAIL / NAMECARD_OWNER_PASSWORD is set.
  */
 export function readEnvOptions(env: NodeJS.ProcessEnv): EmulatorOptions {
-  const options: EmulatorOptions = {};
+  const options: EmulatorOptions = { rateLimits: readRateLimitEnv(env) };
   if (env.DATABASE_URL) options.databaseUrl = env.DATABASE_URL;
   const reuse = env.NAMECARD_REFRESH_REUSE_INTERVAL;
   if (reuse !== undefined && reuse !== '') {

@@ -1,3 +1,4 @@
+import type { RateLimits } from './auth/rate-limit.js';
 import type { Db } from './db/index.js';
 import type { SchemaCache } from './rest/schema-cache.js';
 
@@ -11,4 +12,6 @@ export interface ServerContext {
   /** Seconds a revoked refresh token may still be exchanged. */
   refreshTokenReuseInterval: number;
   schemaCache: SchemaCache;
+  /** Sign-in and token-refresh limits per client address. */
+  rateLimits: RateLimits;
 }

@@ -1,9 +1,10 @@
 import type { AddressInfo } from 'node:net';
 import { serve, type ServerType } from '@hono/node-server';
+import { DEFAULT_RATE_LIMITS, type RateLimits } from './auth/rate-limit.js';
 import { createUser, ensureUser } from './auth/users.js';
 import { bootstrap } from './bootstrap.js';
 import type { ServerContext } from './context.js';
-import { openPglite, openPostgres, type Db } from './db/index.js';
+import { API_LOGIN_ROLE, openPglite, openPostgres, type Db } from './db/index.js';
 import { LOCAL_ANON_KEY, LOCAL_SERVICE_ROLE_KEY } from './keys.js';
 import { applyMigrations } from './migrations.js';
 import { addOwner } from './owners.js';
@@ -11,6 +12,7 @@ import { SchemaCache } from './rest/schema-cache.js';
 import { createApp } from './server.js';
 
 export { LOCAL_ANON_KEY, LOCAL_JWT_SECRET, LOCAL_SERVICE_ROLE_KEY } from './keys.js';
+export { DEFAULT_RATE_LIMITS, type RateLimits } from './auth/rate-limit.js';
 
 /** Supabase's local API port. */
 export const DEFAULT_PORT = 54321;
@@ -32,6 +34,11 @@ export interface EmulatorOptions {
   accessTokenLifetime?: number;
   /** A user made sure to exist with this password, and to be an owner, before ready. */
   owner?: { email: string; password: string };
+  /**
+   * Password sign-ins and token refreshes allowed per client address per window;
+   * unset fields keep DEFAULT_RATE_LIMITS (hosted Supabase's: 30 and 150 per 300 s).
+   */
+  rateLimits?: Partial<RateLimits>;
   /** Receives one line per request (method, path, status, duration); default none. */
   log?: (line: string) => void;
 }
@@ -73,6 +80,17 @@ function checkSeconds(
   return value;
 }
 
+function checkRateLimits(given: Partial<RateLimits> = {}): RateLimits {
+  const limits = { ...DEFAULT_RATE_LIMITS, ...given };
+  for (const name of ['signIn', 'tokenRefresh', 'windowSeconds'] as const) {
+    const value = limits[name];
+    if (!Number.isInteger(value) || value < 1) {
+      throw new Error(`\`rateLimits.${name}\` must be an integer >= 1, got \`${value}\``);
+    }
+  }
+  return limits;
+}
+
 /**
  * Starts the emulator: opens the database, bootstraps what Supabase provides,
  * applies supabase/migrations, ensures the owner (if given), then listens on
@@ -106,11 +124,17 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     1,
   );
 
+  const rateLimits = checkRateLimits(options.rateLimits);
+
   const db = await openDatabase(options);
   let server: ServerType | undefined;
   try {
-    await bootstrap(db);
+    const apiPassword = options.databaseUrl
+      ? decodeURIComponent(new URL(options.databaseUrl).password)
+      : '';
+    await bootstrap(db, { apiPassword });
     await applyMigrations(db);
+    await probeApiLogin(db);
     if (options.owner) {
       const { id } = await ensureUser(db, options.owner.email, options.owner.password);
       await addOwner(db, id);
@@ -121,6 +145,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
       accessTokenLifetime,
       refreshTokenReuseInterval,
       schemaCache: new SchemaCache(),
+      rateLimits,
     };
     const app = createApp(ctx, options.log);
     const listening = await listen(app.fetch, port);
@@ -130,6 +155,19 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   } catch (e) {
     await db.close().catch(() => {});
     throw e;
+  }
+}
+
+/** Fails at start, not on the first request, when `authenticator` cannot log in. */
+async function probeApiLogin(db: Db): Promise<void> {
+  try {
+    await db.apiTransaction((tx) => tx.query('select 1'));
+  } catch (e) {
+    throw new Error(
+      `API requests cannot log in as \`${API_LOGIN_ROLE}\`: ${(e as Error).message} ` +
+        "(it uses DATABASE_URL's host, database and password)",
+      { cause: e },
+    );
   }
 }
 

@@ -1,4 +1,5 @@
 import { Hono, type MiddlewareHandler } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
 import { cors } from 'hono/cors';
 import { authRoutes } from './auth/routes.js';
 import type { ServerContext } from './context.js';
@@ -18,6 +19,9 @@ export const CORS_ALLOW_HEADERS = [
   'content-profile',
 ];
 
+/** Largest request body accepted on any route, in bytes (1 MiB). */
+export const MAX_BODY_BYTES = 1024 * 1024;
+
 /** Response headers a browser client must be able to read. */
 export const CORS_EXPOSE_HEADERS = [
   'Content-Range',
@@ -27,8 +31,8 @@ export const CORS_EXPOSE_HEADERS = [
 ];
 
 /**
- * The HTTP app: CORS for a site on another origin, the gateway's apikey check,
- * then GoTrue at /auth/v1 and PostgREST at /rest/v1.
+ * The HTTP app: CORS for a site on another origin, the gateway's body size limit
+ * and apikey check, then GoTrue at /auth/v1 and PostgREST at /rest/v1.
  * @param log receives one line per request (method, path, status, ms); never
  * headers, query strings or bodies, which may hold tokens.
  */
@@ -52,6 +56,21 @@ export function createApp(ctx: ServerContext, log?: (line: string) => void): Hon
       exposeHeaders: CORS_EXPOSE_HEADERS,
       credentials: true,
       maxAge: 3600,
+    }),
+  );
+
+  // Before anything reads a body: a declared Content-Length over the limit is refused
+  // unread, a chunked body is cut off once it passes the limit. 413 with the message
+  // Supabase's gateway (Kong's request-size-limiting) answers.
+  app.use(
+    bodyLimit({
+      maxSize: MAX_BODY_BYTES,
+      onError: (c) => {
+        // The rest of the body is never read, so the connection cannot carry another
+        // request; saying so keeps clients from reusing it.
+        c.header('Connection', 'close');
+        return c.json({ message: 'Request size limit exceeded' }, 413);
+      },
     }),
   );
 

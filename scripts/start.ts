@@ -12,6 +12,7 @@ import { mkdir } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pc from 'picocolors';
+import { readRateLimitEnv } from '../emulator/cli-options.js';
 import { startEmulator } from '../emulator/index.js';
 import { NamecardError } from '../shared/core/errors.js';
 import { resolveTargets } from '../shared/core/rules.js';
@@ -54,6 +55,7 @@ async function main(): Promise<void> {
   const env: Record<string, string | undefined> = { ...process.env };
   // Malformed settings fail here, before anything starts.
   siteConfigFrom(env);
+  const rateLimits = readRateLimitEnv(env);
 
   // 1. The backend.
   let emulatorUrl: string | undefined;
@@ -64,6 +66,7 @@ async function main(): Promise<void> {
       port: EMULATOR_PORT,
       dataDir: DATA_DIR,
       owner: DEMO_OWNER,
+      rateLimits,
     });
     running.push({ name: 'emulator', stop: () => emulator.stop() });
     env.SUPABASE_URL = emulatorUrl = emulator.url;

@@ -19,7 +19,8 @@ import {
   type LogoutScope,
 } from './sessions.js';
 import { userJson } from './user-json.js';
-import { checkPassword, findUserById, touchLastSignIn } from './users.js';
+import { tokenRateLimits } from './rate-limit.js';
+import { checkPassword, findUserById, hashForUnknownEmail, touchLastSignIn } from './users.js';
 
 /** The GoTrue subset at /auth/v1: token grants, user, logout, signup (off), settings. */
 export function authRoutes(ctx: ServerContext): Hono {
@@ -41,6 +42,10 @@ export function authRoutes(ctx: ServerContext): Hono {
   });
 
   app.notFound((c) => renderAuthError(c, new AuthError(404, 'not_found', 'Not Found')));
+
+  // Ready before the first sign-in, so the first unknown email is not slower.
+  void hashForUnknownEmail();
+  app.use('/token', ...tokenRateLimits(ctx.rateLimits));
 
   app.post('/token', async (c) => {
     const grantType = c.req.query('grant_type');

@@ -1,8 +1,22 @@
-import bcrypt from 'bcryptjs';
+// The native bcrypt hashes on libuv's thread pool, so a burst of sign-ins does not
+// stall other requests on the event loop (a pure-JS bcrypt would).
+import bcrypt from 'bcrypt';
 import type { Queryable } from '../db/index.js';
 
 /** bcrypt cost GoTrue uses (Go's bcrypt.DefaultCost). */
 const BCRYPT_COST = 10;
+
+let dummyHash: Promise<string> | undefined;
+
+/**
+ * A hash of nothing anyone can type, compared against when the email is unknown so
+ * that an unknown email takes as long to refuse as a wrong password (otherwise the
+ * answer time tells which emails have accounts).
+ */
+export function hashForUnknownEmail(): Promise<string> {
+  dummyHash ??= bcrypt.hash(`unknown-email-${Math.random()}`, BCRYPT_COST);
+  return dummyHash;
+}
 
 /** A row of auth.users without the password hash. */
 export interface UserRow {
@@ -69,7 +83,8 @@ export async function findUserById(db: Queryable, id: string): Promise<UserRow |
 
 /**
  * Returns the user when `password` matches the stored bcrypt hash, else undefined
- * (also for unknown emails and users without a password).
+ * (also for unknown emails and users without a password, after a comparison of the
+ * same cost, so the time taken does not tell them apart).
  */
 export async function checkPassword(
   db: Queryable,
@@ -82,8 +97,10 @@ export async function checkPassword(
     [normalizeEmail(email)],
   );
   const row = rows[0];
-  if (!row?.encrypted_password || password === '') return undefined;
-  if (!(await bcrypt.compare(password, row.encrypted_password))) return undefined;
+  if (password === '') return undefined;
+  const hash = row?.encrypted_password;
+  const matches = await bcrypt.compare(password, hash || (await hashForUnknownEmail()));
+  if (!row || !hash || !matches) return undefined;
   const { encrypted_password: _hash, ...user } = row;
   return user;
 }

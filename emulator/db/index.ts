@@ -1,4 +1,4 @@
 export type { Db, DbError, Queryable } from './types.js';
-export { isDbError } from './types.js';
+export { API_LOGIN_ROLE, isDbError } from './types.js';
 export { openPglite } from './pglite.js';
 export { openPostgres } from './postgres.js';

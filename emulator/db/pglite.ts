@@ -1,7 +1,7 @@
 import { PGlite, types } from '@electric-sql/pglite';
 import { lockDataDir } from './dir-lock.js';
 import type { Db, Queryable } from './types.js';
-import { parseInt8 } from './types.js';
+import { API_LOGIN_ROLE, parseInt8 } from './types.js';
 
 /**
  * Opens PGlite: persisted in `dataDir` (created when missing) or in memory when
@@ -34,10 +34,14 @@ export async function openPglite(dataDir?: string): Promise<Db> {
       await q.exec(script);
     },
   });
+  const [{ admin } = { admin: 'postgres' }] = (
+    await pg.query<{ admin: string }>('select current_user as admin')
+  ).rows;
   return {
     kind: 'pglite',
     ...wrap(pg),
     transaction: (fn) => pg.transaction((tx) => fn(wrap(tx))),
+    apiTransaction: (fn) => pg.transaction((tx) => asApiLogin(tx, admin, () => fn(wrap(tx)))),
     async close() {
       try {
         await pg.close();
@@ -46,4 +50,37 @@ export async function openPglite(dataDir?: string): Promise<Db> {
       }
     },
   };
+}
+
+/**
+ * Runs `body` inside the open transaction with `authenticator` as the session user.
+ *
+ * PGlite has one connection, logged in as its superuser, so a second login as
+ * PostgREST's authenticator is impossible; switching the session user is the nearest
+ * equivalent. What it protects against: with a non-superuser session user,
+ * PostgreSQL itself refuses `set_config('role', …)` for any role `authenticator` is
+ * not a member of (42501), and nothing in the request runs with superuser rights.
+ * What it does not: the connection still belongs to the superuser, so SQL that could
+ * run arbitrary statements in the transaction could switch back; API requests never
+ * run client-written SQL, and the role claim is also checked before any SQL runs.
+ *
+ * The switch back is an explicit `set session authorization <admin>`: in PGlite
+ * neither COMMIT, ROLLBACK nor RESET restores the session user (measured), and a
+ * savepoint lets the switch back run even when the request's statement failed.
+ */
+async function asApiLogin<T>(
+  tx: Pick<PGlite, 'exec'>,
+  admin: string,
+  body: () => Promise<T>,
+): Promise<T> {
+  const restore = `set session authorization "${admin.replaceAll('"', '""')}"`;
+  await tx.exec(`savepoint pgrst_api; set session authorization ${API_LOGIN_ROLE}`);
+  try {
+    const result = await body();
+    await tx.exec(restore);
+    return result;
+  } catch (e) {
+    await tx.exec(`rollback to savepoint pgrst_api; ${restore}`);
+    throw e;
+  }
 }

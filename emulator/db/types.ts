@@ -19,6 +19,9 @@ export interface Queryable {
   exec(script: string): Promise<void>;
 }
 
+/** The role API requests log in as (Supabase's PostgREST connects as it too). */
+export const API_LOGIN_ROLE = 'authenticator';
+
 export interface Db extends Queryable {
   readonly kind: 'pglite' | 'postgres';
   /**
@@ -26,6 +29,14 @@ export interface Db extends Queryable {
    * `fn` throws or a statement fails. On PGlite transactions run one at a time.
    */
   transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
+  /**
+   * Like `transaction`, but as the API login role `authenticator` (not a superuser),
+   * for PostgREST requests: inside, `set_config('role', …)` may switch only to roles
+   * `authenticator` is a member of, as PostgREST's authenticator connection can.
+   * PostgreSQL: a second pool logged in as `authenticator`; PGlite: see pglite.ts.
+   * @throws like `transaction`; on PostgreSQL also when `authenticator` cannot log in.
+   */
+  apiTransaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
   /** Closes every connection (PGlite: flushes and closes the data directory). */
   close(): Promise<void>;
 }

@@ -52,9 +52,30 @@ export function restRoutes(ctx: ServerContext): Hono {
     errorResponse(c, new RestError(404, 'PGRST125', `Invalid path specified in request URL`)),
   );
 
-  /** Resolves role and table, then runs `build`'s statement as that role in one transaction. */
+  /**
+   * The request's role, checked before anything else is read or run: the bearer
+   * token's signature, then whether the login role may switch to its role claim.
+   * PostgreSQL refuses such a switch with 42501 `permission denied to set role`
+   * (PostgREST: 403 for a token) or 22023 `role … does not exist` (PostgREST: 401).
+   * @throws RestError 401 for a bad token or an unknown role, 403 for a role the
+   * login role is not a member of (a superuser, pg_* roles, authenticator).
+   */
+  async function authorize(c: Context): Promise<RequestRole> {
+    const who = await requestRole(c);
+    const access = await ctx.schemaCache.roleAccess(ctx.db, who.role);
+    if (access === 'missing') {
+      throw new RestError(401, '22023', `role "${who.role}" does not exist`);
+    }
+    if (access === 'denied') {
+      throw new RestError(403, '42501', `permission denied to set role "${who.role}"`);
+    }
+    return who;
+  }
+
+  /** Resolves the table, then runs `build`'s statement as `who` in one transaction. */
   async function run(
     c: Context,
+    who: RequestRole,
     profileHeader: 'accept-profile' | 'content-profile',
     build: (table: TableInfo, query: ParsedQuery) => Promise<Statement> | Statement,
   ): Promise<Outcome> {
@@ -66,7 +87,6 @@ export function restRoutes(ctx: ServerContext): Hono {
         `The schema must be one of the following: ${EXPOSED_SCHEMA}`,
       );
     }
-    const who = await requestRole(c);
     const name = c.req.param('table') ?? '';
     const table = await ctx.schemaCache.table(ctx.db, EXPOSED_SCHEMA, name);
     if (!table) throw tableNotFound(EXPOSED_SCHEMA, name);
@@ -74,7 +94,7 @@ export function restRoutes(ctx: ServerContext): Hono {
     const statement = await build(table, query);
     const settings = await ctx.schemaCache.roleSettings(ctx.db, who.role);
     try {
-      return await ctx.db.transaction(async (tx) => {
+      return await ctx.db.apiTransaction(async (tx) => {
         await tx.query(PRE_REQUEST, preRequestParams(c, who, `/${name}`, settings));
         const [row] = await tx.query<Outcome>(statement.sql, statement.params);
         const outcome = row ?? { body: '[]', page_count: 0 };
@@ -98,7 +118,8 @@ export function restRoutes(ctx: ServerContext): Hono {
   app.on(['GET', 'HEAD'], '/:table', async (c) => {
     const prefer = parsePrefer(c.req.header('prefer'));
     let offset = 0;
-    const result = await run(c, 'accept-profile', (table, query) => {
+    const who = await authorize(c);
+    const result = await run(c, who, 'accept-profile', (table, query) => {
       const range = parseRangeHeader(c.req.header('range'));
       const merged = mergeRange(query, range);
       offset = merged.offset ?? 0;
@@ -129,6 +150,7 @@ export function restRoutes(ctx: ServerContext): Hono {
   app.post('/:table', async (c) => {
     const prefer = parsePrefer(c.req.header('prefer'));
     const representation = prefer.return === 'representation';
+    const who = await authorize(c);
     const payload = await readJson(c);
     const rows = Array.isArray(payload) ? payload : [payload];
     if (!rows.every((r) => r !== null && typeof r === 'object' && !Array.isArray(r))) {
@@ -140,7 +162,7 @@ export function restRoutes(ctx: ServerContext): Hono {
       );
     }
     const records = rows as Record<string, unknown>[];
-    const result = await run(c, 'content-profile', (table, query) => {
+    const result = await run(c, who, 'content-profile', (table, query) => {
       const columns = query.columns ?? [...new Set(records.flatMap((r) => Object.keys(r)))];
       if (records.length === 0) {
         return { sql: `select '[]' as body, 0 as page_count`, params: [] };
@@ -153,11 +175,12 @@ export function restRoutes(ctx: ServerContext): Hono {
   app.patch('/:table', async (c) => {
     const prefer = parsePrefer(c.req.header('prefer'));
     const representation = prefer.return === 'representation';
+    const who = await authorize(c);
     const payload = await readJson(c);
     if (payload === null || typeof payload !== 'object' || Array.isArray(payload)) {
       throw new RestError(400, 'PGRST102', 'Empty or invalid json', 'expected a JSON object');
     }
-    const result = await run(c, 'content-profile', (table, query) =>
+    const result = await run(c, who, 'content-profile', (table, query) =>
       buildUpdate(table, payload as Record<string, unknown>, query, representation),
     );
     return mutationResponse(c, result, representation, false, prefer.count !== undefined);
@@ -166,7 +189,8 @@ export function restRoutes(ctx: ServerContext): Hono {
   app.delete('/:table', async (c) => {
     const prefer = parsePrefer(c.req.header('prefer'));
     const representation = prefer.return === 'representation';
-    const result = await run(c, 'content-profile', (table, query) =>
+    const who = await authorize(c);
+    const result = await run(c, who, 'content-profile', (table, query) =>
       buildDelete(table, query, representation),
     );
     return mutationResponse(c, result, representation, false, prefer.count !== undefined);
@@ -176,7 +200,7 @@ export function restRoutes(ctx: ServerContext): Hono {
 }
 
 // One statement sets everything PostgREST sets, transaction-locally: the role's own
-// settings first (while still the superuser), then search path, role and claims.
+// settings first (while still the login role), then search path, role and claims.
 // GET and HEAD run read-only, as in PostgREST.
 const PRE_REQUEST = `select
   (select count(set_config(k, v, true)) from unnest($7::text[], $8::text[]) as t(k, v)),

@@ -1,4 +1,12 @@
-import type { Queryable } from '../db/index.js';
+import { API_LOGIN_ROLE, type Queryable } from '../db/index.js';
+
+/**
+ * Whether API requests may switch to a role: `allowed` when the login role
+ * `authenticator` is a member of it (anon, authenticated, service_role), `missing`
+ * when no such role exists, `denied` otherwise (the superuser, pg_* roles,
+ * authenticator itself).
+ */
+export type RoleAccess = 'allowed' | 'missing' | 'denied';
 
 export interface ColumnInfo {
   name: string;
@@ -25,7 +33,28 @@ export class SchemaCache {
     { settings: { names: string[]; values: string[] }; at: number }
   >();
 
+  private readonly access = new Map<string, { access: RoleAccess; at: number }>();
+
   constructor(private readonly ttlMs = 5_000) {}
+
+  /**
+   * Decides from the catalog's role memberships whether a request may run as
+   * `role`, as PostgreSQL decides PostgREST's `SET ROLE` from its login role.
+   * Existing roles are cached like tables.
+   */
+  async roleAccess(db: Queryable, role: string): Promise<RoleAccess> {
+    const hit = this.access.get(role);
+    if (hit && Date.now() - hit.at < this.ttlMs) return hit.access;
+    const [row] = await db.query<{ member: boolean }>(
+      `select r.rolname <> $2 and pg_has_role($2, r.oid, 'member') as member
+       from pg_catalog.pg_roles r where r.rolname = $1`,
+      [role, API_LOGIN_ROLE],
+    );
+    const access: RoleAccess = !row ? 'missing' : row.member ? 'allowed' : 'denied';
+    // Misses are not kept: any signed token could fill the cache with invented names.
+    if (access !== 'missing') this.access.set(role, { access, at: Date.now() });
+    return access;
+  }
 
   /** The table, or undefined when `schema.name` is no table or view. */
   async table(db: Queryable, schema: string, name: string): Promise<TableInfo | undefined> {
@@ -87,5 +116,6 @@ export class SchemaCache {
   clear(): void {
     this.tables.clear();
     this.roles.clear();
+    this.access.clear();
   }
 }

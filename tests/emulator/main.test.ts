@@ -2,27 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { LOCAL_ANON_KEY } from '../../emulator/index.js';
 import { createTestDatabase } from '../support/emulator.js';
 import { createTestClient } from '../support/supabase.js';
-import { runTsx } from './run-tsx.js';
+import { runTsx, startMain } from './run-tsx.js';
 
 const OWNER_ENV = {
   NAMECARD_OWNER_EMAIL: 'demo@example.com',
   NAMECARD_OWNER_PASSWORD: 'demo-password-1',
 };
-
-/** Starts `emulator/main.ts`, resolves with the API URL once it reports ready. */
-async function startMain(args: string[], env: Record<string, string | undefined> = {}) {
-  const child = runTsx('emulator/main.ts', args, { env: { DATABASE_URL: undefined, ...env } });
-  let output = '';
-  const url = await new Promise<string>((resolve, reject) => {
-    child.stdout?.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-      const m = /API URL: (http:\/\/127\.0\.0\.1:\d+)\n[\s\S]*anon key: /.exec(output);
-      if (m && output.includes('anon key: ey')) resolve(m[1]!);
-    });
-    void child.then((r) => reject(new Error(`emulator exited early (${r.exitCode}): ${r.stderr}`)));
-  });
-  return { child, url, output: () => output };
-}
 
 // Each test starts the real entry point in its own process: slow on a busy machine.
 describe('npm run emulator', { timeout: 120_000 }, () => {
@@ -77,6 +62,38 @@ describe('npm run emulator', { timeout: 120_000 }, () => {
     const result = await runTsx('emulator/main.ts', ['--memory', '--port', 'eighty']);
     expect(result.exitCode).toBe(2);
     expect(result.stderr).toContain('`--port` must be an integer from 0 to 65535, got `eighty`');
+  });
+
+  it('exits 2 with a message naming the variable for a bad sign-in limit', async () => {
+    const result = await runTsx('emulator/main.ts', ['--memory'], {
+      env: { NAMECARD_RATE_LIMIT_SIGN_IN: 'lots' },
+    });
+    expect(result.exitCode).toBe(2);
+    expect(result.stderr).toContain(
+      '`NAMECARD_RATE_LIMIT_SIGN_IN` must be a whole number of at least 1, got `lots`',
+    );
+  });
+
+  it('reads the sign-in limit from the environment: the third sign-in gets 429', async () => {
+    const { child, url } = await startMain(['--memory', '--port', '0', '--quiet'], {
+      ...OWNER_ENV,
+      NAMECARD_RATE_LIMIT_SIGN_IN: '2',
+    });
+    try {
+      const statuses = [];
+      for (let i = 0; i < 3; i++) {
+        const res = await fetch(`${url}/auth/v1/token?grant_type=password`, {
+          method: 'POST',
+          headers: { apikey: LOCAL_ANON_KEY, 'content-type': 'application/json' },
+          body: JSON.stringify({ email: OWNER_ENV.NAMECARD_OWNER_EMAIL, password: 'wrong' }),
+        });
+        statuses.push(res.status);
+      }
+      expect(statuses).toEqual([400, 400, 429]);
+    } finally {
+      child.kill('SIGTERM');
+      await child;
+    }
   });
 
   it('exits 2 for an unknown flag', async () => {

@@ -27,3 +27,22 @@ export function runTsx(
     ...(opts.input !== undefined ? { input: opts.input } : {}),
   }) as never;
 }
+
+/**
+ * Starts `emulator/main.ts` in its own process (DATABASE_URL unset unless given in
+ * `env`); resolves with the process and the API URL once it reports ready.
+ * @throws when the process exits before it is ready.
+ */
+export async function startMain(args: string[], env: Record<string, string | undefined> = {}) {
+  const child = runTsx('emulator/main.ts', args, { env: { DATABASE_URL: undefined, ...env } });
+  let output = '';
+  const url = await new Promise<string>((resolve, reject) => {
+    child.stdout?.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+      const m = /API URL: (http:\/\/127\.0\.0\.1:\d+)\n[\s\S]*anon key: /.exec(output);
+      if (m && output.includes('anon key: ey')) resolve(m[1]!);
+    });
+    void child.then((r) => reject(new Error(`emulator exited early (${r.exitCode}): ${r.stderr}`)));
+  });
+  return { child, url, output: () => output };
+}

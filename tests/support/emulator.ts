@@ -8,7 +8,14 @@ export type DbKind = 'pglite' | 'postgres';
 export const DB_KINDS: DbKind[] = ['pglite', 'postgres'];
 
 /**
- * Starts an emulator on a free port of 127.0.0.1 over a fresh database:
+ * Sign-in limits for tests, which sign in far more often from 127.0.0.1 than a person
+ * would; a test of the limits themselves passes its own `rateLimits`.
+ */
+export const TEST_RATE_LIMITS = { signIn: 100_000, tokenRefresh: 100_000 };
+
+/**
+ * Starts an emulator on a free port of 127.0.0.1 over a fresh database (sign-in
+ * limits raised to TEST_RATE_LIMITS unless `opts.rateLimits` is given):
  * in-memory PGlite, or a new uniquely named database in the PostgreSQL server of
  * `inject('databaseUrl')` (see global-setup.ts), dropped again by `stop()`.
  * @throws when the database cannot be created or the emulator does not start.
@@ -17,11 +24,12 @@ export async function startTestEmulator(
   kind: DbKind,
   opts: Partial<EmulatorOptions> = {},
 ): Promise<RunningEmulator> {
-  if (kind === 'pglite') return startEmulator({ ...opts, port: 0 });
+  const options = { rateLimits: TEST_RATE_LIMITS, ...opts, port: 0 };
+  if (kind === 'pglite') return startEmulator(options);
   const database = await createTestDatabase();
   let emulator: RunningEmulator;
   try {
-    emulator = await startEmulator({ ...opts, port: 0, databaseUrl: database.url });
+    emulator = await startEmulator({ ...options, databaseUrl: database.url });
   } catch (e) {
     await database.drop().catch(() => {});
     throw e;
