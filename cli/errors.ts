@@ -167,6 +167,13 @@ function describe(error: unknown): { message?: string; hint?: string; code: numb
     const refusal = REFUSALS[error.code]!;
     return { message: refusal.message, hint: refusal.hint, code: EXIT.failure };
   }
+  if (error instanceof ApiError && error.status === 429) {
+    // The server's own words ("Request rate limit reached"). GoTrue does not say when the
+    // window ends (no Retry-After), so the hint gives the usual wait.
+    const hint =
+      'The server limits sign-ins per address and time window: wait a few minutes, then try again';
+    return { message: error.message, hint, code: EXIT.failure };
+  }
   if (error instanceof ApiError && isKeyRefused(error)) {
     return { message: error.message, hint: KEY_HINT, code: EXIT.failure };
   }
