@@ -5,8 +5,10 @@ import { out, print, printJson } from '../output.js';
 import { resolveConfig } from '../settings.js';
 
 const MAX_LIMIT = 1000;
+const DEFAULT_LIMIT = 20;
 
-function parseLimit(value: string): number {
+function parseLimit(value: string | undefined): number {
+  if (value === undefined) return DEFAULT_LIMIT;
   const limit = /^\d+$/.test(value) ? Number(value) : NaN;
   if (!(limit >= 1 && limit <= MAX_LIMIT)) {
     throw new InputError('--limit', `a whole number from 1 to ${MAX_LIMIT}`, value);
@@ -16,10 +18,11 @@ function parseLimit(value: string): number {
 
 export const listCommand = new Command('list')
   .description('list entries, newest first')
-  .option('--limit <n>', 'how many entries to show', '20')
+  // The default is in the text: commander would quote a string default ("20").
+  .option('--limit <n>', `how many entries to show (default: ${DEFAULT_LIMIT})`)
   .option('--json', 'print the result as one JSON document')
   .action(async (_options: object, command: Command) => {
-    const options = command.optsWithGlobals<{ limit: string; json?: boolean; apiUrl?: string }>();
+    const options = command.optsWithGlobals<{ limit?: string; json?: boolean; apiUrl?: string }>();
     const limit = parseLimit(options.limit);
     const config = resolveConfig(options);
     // Reads are public (RLS lets anon read), so no sign-in is needed.

@@ -82,14 +82,20 @@ export function atTerminal(configDir: string, args: string[], env: RunOptions['e
     timeout: 30_000,
   });
   let screen = '';
+  let raw = '';
   let seen = 0;
   child.stdout?.on('data', (chunk: Buffer) => {
-    screen += stripVTControlCharacters(chunk.toString('utf8'));
+    raw += chunk.toString('utf8');
+    screen = stripVTControlCharacters(raw);
   });
   return {
     /** Everything the terminal showed so far, without escape sequences. */
     get screen() {
       return screen;
+    },
+    /** Everything the terminal showed so far, escape sequences (colours) included. */
+    get raw() {
+      return raw;
     },
     /** Waits until `text` appears in output after what earlier waits consumed. */
     async waitFor(text: string | RegExp, timeoutMs = 15_000): Promise<void> {
