@@ -33,7 +33,7 @@ export const loginCommand = new Command('login')
     const interactive = isInteractive();
 
     const settings = explicitSettings(options);
-    let email = options.email?.trim();
+    const email = options.email?.trim();
     if (email) checkEmail(email);
     let signedIn: SignedIn;
     if (interactive && !options.passwordStdin) {
