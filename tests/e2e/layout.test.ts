@@ -1,4 +1,4 @@
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import type { RunningEmulator } from '../../emulator/index.js';
 import type { RunningServer } from '../../scripts/http-server.js';
@@ -20,14 +20,15 @@ const WIDTHS = [320, 360, 390, 1280];
 
 /** What the page measures: its scroll width and every element poking out of a `.card`. */
 async function overflow(page: Page) {
-  return page.evaluate(() => {
-    const sticking: string[] = [];
+  // A string, run in the page (the tests compile without the DOM library).
+  return page.evaluate<{ scrollWidth: number; innerWidth: number; sticking: string[] }>(`(() => {
+    const sticking = [];
     for (const card of document.querySelectorAll('.card')) {
       const edge = card.getBoundingClientRect();
       for (const element of card.querySelectorAll('*')) {
         const box = element.getBoundingClientRect();
         if (box.width > 0 && (box.left < edge.left - 0.5 || box.right > edge.right + 0.5)) {
-          sticking.push(`${element.tagName.toLowerCase()}.${element.className}`);
+          sticking.push(element.tagName.toLowerCase() + '.' + element.className);
         }
       }
     }
@@ -36,8 +37,27 @@ async function overflow(page: Page) {
       innerWidth: window.innerWidth,
       sticking,
     };
-  });
+  })()`);
 }
+
+// The functions below run in the page; the tests compile without the DOM library, hence the
+// structural types.
+
+/** True when the browser holds the input back as empty although required. */
+const valueMissing = (input: Locator) =>
+  input.evaluate(
+    (element) => (element as { validity?: { valueMissing: boolean } }).validity?.valueMissing,
+  );
+
+type Window = { getComputedStyle(element: unknown): { getPropertyValue(name: string): string } };
+
+/** A computed style property of the element. */
+const style = (locator: Locator, property: string) =>
+  locator.evaluate(
+    (element, name) =>
+      (globalThis as unknown as Window).getComputedStyle(element).getPropertyValue(name),
+    property,
+  );
 
 describe('the pages fit phones and desktops', () => {
   let emulator: RunningEmulator;
@@ -160,18 +180,14 @@ describe('the login form', () => {
     await expect(password.getAttribute('required')).resolves.not.toBeNull();
 
     await page.getByRole('button', { name: 'Sign in' }).click();
-    await expect(
-      email.evaluate((input: HTMLInputElement) => input.validity.valueMissing),
-    ).resolves.toBe(true);
+    await expect(valueMissing(email)).resolves.toBe(true);
     // A password alone is refused the same way; an email alone waits for the password.
     await password.fill('some password');
     await page.getByRole('button', { name: 'Sign in' }).click();
     await email.fill(OWNER.email);
     await password.fill('');
     await page.getByRole('button', { name: 'Sign in' }).click();
-    await expect(
-      password.evaluate((input: HTMLInputElement) => input.validity.valueMissing),
-    ).resolves.toBe(true);
+    await expect(valueMissing(password)).resolves.toBe(true);
     // Give a request that should not be sent time to show up before saying none was.
     await page.waitForTimeout(500);
     expect(authRequests).toEqual([]);
@@ -182,11 +198,6 @@ describe('the login form', () => {
 
   test('looks like the rest of the site: its font, green button, bold labels', async () => {
     await page.goto(site.route('login/'));
-    const style = (locator: ReturnType<Page['locator']>, property: string) =>
-      locator.evaluate(
-        (element, name) => getComputedStyle(element).getPropertyValue(name),
-        property,
-      );
     const bodyFont = await style(page.locator('body'), 'font-family');
     const button = page.getByRole('button', { name: 'Sign in' });
     // The site's --accent, #1f8a5b.
