@@ -137,11 +137,24 @@ function inputMessage(error: InputError): string {
   return shown === error.got ? error.message : error.message.split(error.got).join(shown);
 }
 
+/** Commander's exits after it printed help or the version itself: nothing more to say. */
+const COMMANDER_PRINTED = new Set([
+  'commander.help',
+  'commander.helpDisplayed',
+  'commander.version',
+]);
+
 /** The message and exit code for any error; messages never contain a secret. */
-function describe(error: unknown): { message?: string; hint?: string; code: number } {
+function describe(
+  error: unknown,
+  usageHint?: string,
+): { message?: string; hint?: string; code: number } {
   if (isCommanderError(error)) {
-    // Commander has already printed its message ("error: unknown option '--x'") or the help.
-    return { code: error.exitCode === 0 ? EXIT.ok : EXIT.usage };
+    if (COMMANDER_PRINTED.has(error.code) || error.exitCode === 0) {
+      return { code: error.exitCode === 0 ? EXIT.ok : EXIT.usage };
+    }
+    // Commander's usage errors read "error: too many arguments …": one prefix is added below.
+    return { message: error.message.replace(/^error: /, ''), hint: usageHint, code: EXIT.usage };
   }
   if (error instanceof Error && error.name === 'ExitPromptError') {
     return { message: 'Operation cancelled', code: EXIT.cancelled };
@@ -192,9 +205,12 @@ function describe(error: unknown): { message?: string; hint?: string; code: numb
 /**
  * The one error handler: prints the error on stderr (the stack too with NAMECARD_DEBUG=1) and
  * returns the exit code for the entry point to use.
+ *
+ * @param usageHint the usage line shown under a usage error of commander's own (an unknown
+ *   option, too many arguments), for the command that refused the line
  */
-export function handleError(error: unknown): number {
-  const described = describe(error);
+export function handleError(error: unknown, usageHint?: string): number {
+  const described = describe(error, usageHint);
   const { code } = described;
   const message = described.message === undefined ? undefined : sanitizeMessage(described.message);
   const hint = described.hint === undefined ? undefined : sanitizeMessage(described.hint);

@@ -13,5 +13,8 @@ const args = process.argv.slice(2);
 if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
   process.stdout.write(`${readVersion()}\n`);
 } else {
+  // Settings from the project's `.env` when run in a namecard checkout's root, before anything
+  // reads the environment (project-env.ts says which names and why).
+  (await import('./project-env.js')).loadProjectEnv();
   await import('./main.js');
 }

@@ -1,5 +1,4 @@
 import { Command } from 'commander';
-import { sanitizeMessage } from './display.js';
 import { handleError } from './errors.js';
 import { readVersion } from './version.js';
 
@@ -22,9 +21,15 @@ NAMECARD_PHOTO_PATH, NAMECARD_SITE_URL and NAMECARD_BASE_PATH from the environme
 what \`namecard login\` saved, then the local emulator. In CI, set NAMECARD_EMAIL and
 NAMECARD_PASSWORD to sign in for each run.`,
   )
-  // Commander echoes unknown options: keep a 10 KB or control-character value readable.
-  .configureOutput({ outputError: (message, write) => write(sanitizeMessage(message)) })
   .exitOverride();
+
+// Commander's own usage errors ("too many arguments", an unknown option) are printed by
+// handleError in the project's style, with the usage of the command that refused the line:
+// commander only records here which command that was.
+let refusedBy: Command | undefined;
+const recordRefusal = (command: Command) =>
+  command.configureOutput({ outputError: () => (refusedBy = command) });
+recordRefusal(program);
 
 // The commands, in the order help lists them. When the first argument names one of them, only
 // that module loads (`namecard status` need not load what `set` and `login` import: about
@@ -45,11 +50,18 @@ const first = process.argv[2];
 const names =
   first !== undefined && Object.hasOwn(COMMANDS, first) ? [first] : Object.keys(COMMANDS);
 for (const command of await Promise.all(names.map((name) => COMMANDS[name]!()))) {
-  program.addCommand(command.copyInheritedSettings(program));
+  program.addCommand(recordRefusal(command.copyInheritedSettings(program)));
 }
 
 try {
   await program.parseAsync();
 } catch (error) {
-  process.exitCode = handleError(error);
+  process.exitCode = handleError(error, refusedBy && usageHint(refusedBy));
+}
+
+/** `Usage: namecard set [options] [profile] [date] [time] (more: namecard set --help)` */
+function usageHint(command: Command): string {
+  const usage = command.createHelp().commandUsage(command);
+  const path = usage.slice(0, usage.length - command.usage().length - 1);
+  return `Usage: ${usage} (more: ${path} --help)`;
 }

@@ -5,15 +5,18 @@
  *    (skipped when `SUPABASE_URL` is set: that backend is used).
  * 2. The card site: two demo pages for the main profile and the photo section
  *    (skipped when `NAMECARD_MAIN_URL` is set).
- * 3. The site, built into `dist/site/` against them.
+ * 3. The site, built into `dist/site/` against them, and the CLI into `dist/cli/`.
  * 4. The site served on 127.0.0.1 like a static host. Ctrl+C stops everything.
  */
+import { execFile } from 'node:child_process';
 import { mkdir } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import pc from 'picocolors';
 import { readRateLimitEnv } from '../emulator/cli-options.js';
 import { startEmulator } from '../emulator/index.js';
+import { loadEnvFile } from '../shared/core/env-file.js';
 import { NamecardError } from '../shared/core/errors.js';
 import { resolveTargets } from '../shared/core/rules.js';
 import { cardLinkFrom, siteConfigFrom } from '../site/build/build-config.js';
@@ -26,9 +29,13 @@ const DEMO_CARD_PORT = 4174;
 const EMULATOR_PORT = 54321;
 const DATA_DIR = fileURLToPath(new URL('../.namecard/emulator', import.meta.url));
 const SITE_DIR = fileURLToPath(new URL('../dist/site', import.meta.url));
+const ROOT_DIR = fileURLToPath(new URL('..', import.meta.url));
+const ENV_FILE = fileURLToPath(new URL('../.env', import.meta.url));
 
 /** The demo owner of the local emulator; a demo account, printed on purpose. */
 const DEMO_OWNER = { email: 'owner@namecard.local', password: 'namecard-demo' };
+
+const run = promisify(execFile);
 
 type Stop = () => Promise<void>;
 const running: { name: string; stop: Stop }[] = [];
@@ -51,7 +58,21 @@ function describeError(error: unknown): string {
   return error instanceof Error ? (error.stack ?? error.message) : String(error);
 }
 
+/** `npm run build:cli` into dist/cli/; its output is shown only when it fails. */
+async function buildCli(): Promise<void> {
+  const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+  try {
+    await run(npm, ['run', '--silent', 'build:cli'], { cwd: ROOT_DIR, shell: npm === 'npm.cmd' });
+  } catch (error) {
+    const { stdout = '', stderr = '' } = error as { stdout?: string; stderr?: string };
+    throw new Error(`Building the CLI failed (npm run build:cli):\n${stdout}${stderr}`);
+  }
+}
+
 async function main(): Promise<void> {
+  // The project's `.env`, the environment winning over it.
+  const fromFile = loadEnvFile(ENV_FILE);
+  if (fromFile.length > 0) console.log(pc.dim(`Settings from .env: ${fromFile.join(', ')}`));
   const env: Record<string, string | undefined> = { ...process.env };
   // Malformed settings fail here, before anything starts.
   siteConfigFrom(env);
@@ -85,10 +106,11 @@ async function main(): Promise<void> {
     demoCards = true;
   }
 
-  // 3. The site.
+  // 3. The site, and the CLI for the owner's terminal.
   const config = siteConfigFrom(env);
-  console.log(pc.dim('Building the site…'));
+  console.log(pc.dim('Building the site and the CLI…'));
   await buildSite(env, SITE_DIR);
+  await buildCli();
 
   // 4. Serve it.
   const site = await serveSite(SITE_DIR, { port: SITE_PORT, basePath: config.basePath });
@@ -114,6 +136,8 @@ async function main(): Promise<void> {
       ? `${emulatorUrl}  ${pc.dim('(local emulator, data in .namecard/emulator/)')}`
       : config.supabaseUrl,
   );
+  line('CLI', `node dist/cli/index.js status  ${pc.dim('(namecard --help lists the commands)')}`);
+  line('', pc.dim('or `npm install -g .` once, then `namecard status` from anywhere'));
   if (emulatorUrl) {
     console.log(`\n  Demo owner  ${DEMO_OWNER.email}`);
     console.log(`  Password    ${DEMO_OWNER.password}`);

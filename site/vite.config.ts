@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin, type UserConfig } from 'vite';
+import { loadEnvFile } from '../shared/core/env-file.js';
 import { cardLinkFrom, siteConfigFrom } from './build/build-config.js';
 import { cspMeta } from './build/csp.js';
 import { inlineGo } from './build/inline-go.js';
@@ -66,7 +67,8 @@ export function siteViteConfig(
     root,
     base: config.basePath,
     // Nothing from the environment or .env files reaches the bundle except the settings
-    // passed through `define` below: no .env loading, and a prefix no variable has.
+    // passed through `define` below: Vite loads no .env (ours is read into the settings
+    // before this), and its prefix is one no variable has.
     envDir: false,
     envPrefix: 'NAMECARD_SITE_EXPOSES_NO_ENV_',
     publicDir: false,
@@ -92,4 +94,8 @@ export function siteViteConfig(
   };
 }
 
-export default defineConfig(() => siteViteConfig(process.env));
+// `npm run build:site`: the project's `.env` fills in what the environment does not set.
+export default defineConfig(() => {
+  loadEnvFile(fileURLToPath(new URL('../.env', import.meta.url)));
+  return siteViteConfig(process.env);
+});

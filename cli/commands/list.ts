@@ -7,7 +7,8 @@ import { resolveConfig } from '../settings.js';
 const MAX_LIMIT = 1000;
 const DEFAULT_LIMIT = 20;
 
-function parseLimit(value: string): number {
+function parseLimit(value: string | undefined): number {
+  if (value === undefined) return DEFAULT_LIMIT;
   const limit = /^\d+$/.test(value) ? Number(value) : NaN;
   if (!(limit >= 1 && limit <= MAX_LIMIT)) {
     throw new InputError('--limit', `a whole number from 1 to ${MAX_LIMIT}`, value);
@@ -107,6 +108,7 @@ export async function runList(options: ListOptions): Promise<void> {
 
 export const listCommand = new Command('list')
   .description('list entries, newest first')
+  // The default is in the text: commander would quote a string default ("20").
   .option('--limit <n>', `how many entries to show (default: ${DEFAULT_LIMIT})`)
   .option('--json', 'print the result as one JSON document')
   .action((_options: object, command: Command) => runList(command.optsWithGlobals<ListOptions>()));

@@ -1,7 +1,8 @@
 import { Command } from 'commander';
 import { NOT_OWNER_MESSAGE, UsageError } from '../errors.js';
 import { out, print, warn } from '../output.js';
-import { askPassword, askText, isInteractive } from '../prompts.js';
+import { isInteractive } from '../prompts.js';
+import { checkEmail, signInAndSave, signInInteractively, type SignedIn } from '../sign-in.js';
 import { explicitSettings, resolveConfig } from '../settings.js';
 import { readStoredStateOrNothing } from '../store-file.js';
 
@@ -20,12 +21,6 @@ async function readStdin(): Promise<string> {
     .replace(/\r?\n$/, '');
 }
 
-function checkEmail(value: string): void {
-  if (!/^[^\s@]+@[^\s@]+$/.test(value)) {
-    throw new UsageError(`\`email\` must be an email address, got \`${value}\``);
-  }
-}
-
 export const loginCommand = new Command('login')
   .description('sign in and keep the session here')
   .option('--email <email>', 'the email to sign in with (asked at a terminal when missing)')
@@ -37,34 +32,32 @@ export const loginCommand = new Command('login')
     const config = resolveConfig(options, process.env, state);
     const interactive = isInteractive();
 
-    // 1. Email: the flag, else a prompt at a terminal.
-    let email = options.email?.trim();
+    const settings = explicitSettings(options);
+    const email = options.email?.trim();
     if (email) checkEmail(email);
-    else if (interactive && !options.passwordStdin) email = await askText('Email', checkEmail);
-    else
-      throw new UsageError(
-        'missing option `--email <email>`',
-        'Usage: namecard login --email <email> --password-stdin',
-      );
-
-    // 2. Password: from stdin when asked to, else a masked prompt; never from a flag.
-    let password: string;
-    if (options.passwordStdin) password = await readStdin();
-    else if (interactive) password = await askPassword();
-    else throw new UsageError('missing password: pass `--password-stdin` and write it to stdin');
-    if (!password) throw new UsageError('the password read from stdin is empty');
-
-    // 3. Sign in, then store the session with the settings it belongs to.
-    const [{ signIn, openStore, saveLogin }, { canSetCard }] = await Promise.all([
-      import('../session.js'),
-      import('../../shared/supabase/data.js'),
-    ]);
-    const { session, client, transport } = await signIn(config, email, password);
-    const { store } = openStore(process.env, { replaceBroken: true });
-    saveLogin(store, config, session, email, explicitSettings(options));
+    let signedIn: SignedIn;
+    if (interactive && !options.passwordStdin) {
+      // At a terminal: the email unless given, then the password, asked again when wrong.
+      signedIn = await signInInteractively(config, { email, settings });
+    } else {
+      if (!email) {
+        throw new UsageError(
+          'missing option `--email <email>`',
+          'Usage: namecard login --email <email> --password-stdin',
+        );
+      }
+      // The password from stdin when asked to; never from a flag.
+      if (!options.passwordStdin) {
+        throw new UsageError('missing password: pass `--password-stdin` and write it to stdin');
+      }
+      const password = await readStdin();
+      if (!password) throw new UsageError('the password read from stdin is empty');
+      signedIn = await signInAndSave(config, email, password, settings);
+    }
     if (broken) warn(`replaced the broken stored config ${broken.file}`);
-    print(`Signed in as ${out.bold(session.user.email ?? email)} at ${config.supabaseUrl}`);
-    if (!(await transport.guard(() => canSetCard(client)))) {
+    print(`Signed in as ${out.bold(signedIn.email)} at ${config.supabaseUrl}`);
+    const { canSetCard } = await import('../../shared/supabase/data.js');
+    if (!(await signedIn.transport.guard(() => canSetCard(signedIn.client)))) {
       warn(
         `${NOT_OWNER_MESSAGE}: it is not one of the card's owners, so \`namecard set\` will be refused`,
       );

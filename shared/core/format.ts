@@ -59,14 +59,21 @@ export function toWallClock(epochMs: number, timeZone: string = localTimeZone())
   };
 }
 
+// IANA names (and their Etc/ links) that mean UTC itself: for them the offset says nothing new.
+const UTC_NAMES = /^(Etc\/)?(UTC|UCT|GMT|GMT[+-]?0|Greenwich|Universal|Zulu)$/;
+
 /**
- * Epoch milliseconds for people: `2030-06-01 18:00 Asia/Tokyo (UTC+09:00)`.
+ * Epoch milliseconds for people, the zone named once: `2030-06-01 18:00 Asia/Tokyo (UTC+09:00)`
+ * (the IANA name, then the offset at that instant), or `2030-06-01 18:00 UTC` when the zone is
+ * UTC itself (`UTC`, `Etc/UTC`, `GMT`, …).
  *
  * @param epochMs epoch milliseconds
  * @param timeZone IANA time zone; defaults to {@link localTimeZone}
+ * @throws RangeError for an unknown time zone
  */
 export function formatStamp(epochMs: number, timeZone: string = localTimeZone()): string {
   const w = toWallClock(epochMs, timeZone);
+  if (UTC_NAMES.test(w.timeZone)) return `${w.date} ${w.time} UTC`;
   return `${w.date} ${w.time} ${w.timeZone} (UTC${w.offset})`;
 }
 

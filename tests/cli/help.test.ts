@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { ROOT, removeDir, run, tempConfigDir } from './helpers.js';
+import { ROOT, atTerminal, removeDir, run, tempConfigDir } from './helpers.js';
 
 // No backend: these all end before any request.
 
@@ -85,6 +85,13 @@ describe('namecard --help and usage errors', () => {
     `);
   });
 
+  it('prints the help of `list` with its default limit unquoted', async () => {
+    const { exitCode, stdout } = await run(dir, ['list', '--help']);
+    expect(exitCode).toBe(0);
+    expect(stdout).toContain('--limit <n>      how many entries to show (default: 20)\n');
+    expect(stdout).not.toContain('"20"');
+  });
+
   it('has --help on every command', async () => {
     for (const command of [
       'login',
@@ -135,6 +142,47 @@ describe('namecard --help and usage errors', () => {
     const status = await run(dir, ['status', 'now']);
     expect(status.exitCode).toBe(2);
     expect(status.stderr).toContain('too many arguments');
+  });
+
+  // Commander's own refusals read like every other usage error: one `error:` line, then the
+  // usage of the command that refused the line.
+  it.each([
+    [
+      ['set', 'photo', '2030-06-01', '10:00', 'extra'],
+      "error: too many arguments for 'set'. Expected 3 arguments but got 4.\n" +
+        'Usage: namecard set [options] [profile] [date] [time] (more: namecard set --help)',
+    ],
+    [
+      ['status', '--frobnicate'],
+      "error: unknown option '--frobnicate'\n" +
+        'Usage: namecard status [options] (more: namecard status --help)',
+    ],
+    [
+      ['list', '--limit'],
+      "error: option '--limit <n>' argument missing\n" +
+        'Usage: namecard list [options] (more: namecard list --help)',
+    ],
+    [
+      ['--frobnicate'],
+      "error: unknown option '--frobnicate'\n" +
+        'Usage: namecard [options] [command] (more: namecard --help)',
+    ],
+  ])('prints a usage error of `%s` in the one style, exit 2', async (args, expected) => {
+    const { exitCode, stdout, stderr } = await run(dir, args);
+    expect(exitCode).toBe(2);
+    expect(stdout).toBe('');
+    expect(stderr).toBe(expected);
+  });
+
+  it("colours the `error:` of commander's refusals like every other error", async () => {
+    const term = atTerminal(dir, ['set', 'photo', '2030-06-01', '10:00', 'extra']);
+    expect((await term.exit()).exitCode).toBe(2);
+    expect(term.raw).toContain("\x1b[31merror:\x1b[39m too many arguments for 'set'");
+    expect(term.raw).toContain('\x1b[2mUsage: namecard set [options]');
+    // The same red prefix as an error the CLI raises itself.
+    const own = atTerminal(dir, ['set', 'nope', '2030-06-01', '10:00']);
+    expect((await own.exit()).exitCode).toBe(2);
+    expect(own.raw).toContain('\x1b[31merror:\x1b[39m `profile` must be');
   });
 
   it('exits 2 with the help on stderr when no command is given', async () => {

@@ -26,6 +26,8 @@ export async function removeDir(dir: string | undefined): Promise<void> {
 export interface RunOptions {
   env?: Record<string, string | undefined>;
   input?: string;
+  /** The working folder (default: the config folder, so no checkout's `.env` is read). */
+  cwd?: string;
 }
 
 /** The base environment of a run: the config folder, UTC unless told, no colour settings. */
@@ -47,6 +49,7 @@ export async function run(configDir: string, args: string[], options: RunOptions
   const result = await execa('node', [BIN, ...args], {
     env: baseEnv(configDir, options.env),
     extendEnv: false,
+    cwd: options.cwd ?? configDir,
     reject: false,
     input: options.input ?? '',
     timeout: 30_000,
@@ -77,6 +80,7 @@ export function atTerminal(configDir: string, args: string[], env: RunOptions['e
   const child: ResultPromise = execa('script', ['-qfec', command, '/dev/null'], {
     env: { ...baseEnv(configDir, env), TERM: 'xterm', COLUMNS: '100', LINES: '30' },
     extendEnv: false,
+    cwd: configDir,
     reject: false,
     stdin: 'pipe',
     timeout: 30_000,
@@ -88,7 +92,7 @@ export function atTerminal(configDir: string, args: string[], env: RunOptions['e
   child.stdout?.setEncoding('utf8');
   child.stdout?.on('data', (chunk: string) => {
     raw += chunk;
-    screen += stripVTControlCharacters(chunk);
+    screen = stripVTControlCharacters(raw);
   });
   return {
     /** Everything the terminal was sent so far, escape sequences included. */

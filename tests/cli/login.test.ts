@@ -83,6 +83,50 @@ describe('namecard login', () => {
   });
 });
 
+describe('namecard login at a terminal, wrong passwords', () => {
+  it('asks for the password again after a wrong one and signs in on the next try', async () => {
+    const term = atTerminal(cli.dir, ['login'], emulatorEnv(cli.emulator));
+    try {
+      await term.waitFor('Email');
+      term.type(`${OWNER.email}${KEY.enter}`);
+      await term.waitFor('Password');
+      term.type(`wrong password${KEY.enter}`);
+      await term.waitFor('error: Invalid login credentials: try again (2 tries left)');
+      await term.waitFor('Password');
+      term.type(`${OWNER.password}${KEY.enter}`);
+      const { exitCode, screen } = await term.exit();
+      expect(exitCode).toBe(0);
+      expect(screen).toContain(`Signed in as ${OWNER.email} at ${cli.emulator.url}`);
+      expect(screen).not.toContain(OWNER.password);
+      expect(screen).not.toContain('wrong password');
+      expect(existsSync(storedFile())).toBe(true);
+    } finally {
+      term.kill();
+    }
+  });
+
+  it("gives up after three wrong passwords with the server's message, exit 1, nothing stored", async () => {
+    const term = atTerminal(cli.dir, ['login', '--email', OWNER.email], emulatorEnv(cli.emulator));
+    try {
+      for (const left of ['2 tries left', '1 try left']) {
+        await term.waitFor('Password');
+        term.type(`wrong password${KEY.enter}`);
+        await term.waitFor(`error: Invalid login credentials: try again (${left})`);
+      }
+      await term.waitFor('Password');
+      term.type(`still wrong${KEY.enter}`);
+      const { exitCode, screen } = await term.exit();
+      expect(exitCode).toBe(1);
+      expect(screen.trimEnd()).toMatch(/\nerror: Invalid login credentials$/);
+      // Each answered prompt ends as `✔ Password ***`: three of them, no fourth question.
+      expect(screen.match(/✔ Password/g)).toHaveLength(3);
+      expect(existsSync(storedFile())).toBe(false);
+    } finally {
+      term.kill();
+    }
+  });
+});
+
 describe('CI mode (NAMECARD_EMAIL and NAMECARD_PASSWORD)', () => {
   const ci = { NAMECARD_EMAIL: OWNER.email, NAMECARD_PASSWORD: OWNER.password };
 

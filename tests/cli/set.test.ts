@@ -112,6 +112,9 @@ describe('namecard set', () => {
       /^\* \d+ {2}photo {2}\S+ 05:00 America\/New_York \(UTC-04:00\) {2}active$/,
     );
     expect(list.stdout).toContain(`${date} 05:00`);
+    // In UTC the zone is named once.
+    const utc = await namecard(['status'], { TZ: 'UTC' });
+    expect(utc.stdout).toContain(`until ${date} 09:00 UTC, `);
   });
 
   it('`status` says when nothing is active', async () => {

@@ -79,12 +79,21 @@ describe('formatting stamps', () => {
   it('shows a stamp as wall-clock time with its zone and offset', () => {
     const stamp = Date.UTC(2030, 5, 1, 9, 0);
     expect(formatStamp(stamp, 'Asia/Tokyo')).toBe('2030-06-01 18:00 Asia/Tokyo (UTC+09:00)');
+    expect(formatStamp(stamp, 'Europe/Berlin')).toBe('2030-06-01 11:00 Europe/Berlin (UTC+02:00)');
+    // Zones at offset zero that are not UTC itself keep their offset.
+    expect(formatStamp(Date.UTC(2030, 0, 1, 9, 0), 'Europe/London')).toBe(
+      '2030-01-01 09:00 Europe/London (UTC+00:00)',
+    );
     expect(toWallClock(stamp, 'America/New_York')).toEqual({
       date: '2030-06-01',
       time: '05:00',
       timeZone: 'America/New_York',
       offset: '-04:00',
     });
+  });
+
+  it.each(['UTC', 'Etc/UTC', 'Etc/GMT', 'GMT'])('names the zone %s once, as UTC', (zone) => {
+    expect(formatStamp(Date.UTC(2030, 5, 1, 18, 0), zone)).toBe('2030-06-01 18:00 UTC');
   });
 
   it('shows durations to the minute', () => {

@@ -1,11 +1,77 @@
-import { useEffect } from 'react';
+import { useEffect, useRef, type ComponentProps, type RefObject } from 'react';
 import { Auth } from '@supabase/auth-ui-react';
 import { ThemeSupa } from '@supabase/auth-ui-shared';
 import { goTo } from '../routes.js';
 import { supabase } from '../supabase.js';
 
-// The site's green, so the form matches the other pages.
-const AUTH_COLORS = { default: { colors: { brand: '#1f8a5b', brandAccent: '#17704a' } } };
+type Appearance = NonNullable<ComponentProps<typeof Auth>['appearance']>;
+
+// The Auth UI dressed like the rest of the site (site/src/styles.css): its colours, the page's
+// font, the manage form's bold labels, 6 px corners and button padding. Font weights have no
+// theme variable, so the label and button also get the site's classes.
+const AUTH_APPEARANCE: Appearance = {
+  theme: ThemeSupa,
+  variables: {
+    default: {
+      colors: {
+        brand: '#1f8a5b',
+        brandAccent: '#17704a',
+        brandButtonText: '#ffffff',
+        inputBackground: '#ffffff',
+        inputBorder: '#e2e6eb',
+        inputBorderHover: '#5f6b7a',
+        inputBorderFocus: '#1f8a5b',
+        inputLabelText: '#1c1f24',
+        inputText: '#1c1f24',
+        inputPlaceholder: '#5f6b7a',
+        messageTextDanger: '#b42318',
+      },
+      fonts: {
+        bodyFontFamily: 'inherit',
+        buttonFontFamily: 'inherit',
+        inputFontFamily: 'inherit',
+        labelFontFamily: 'inherit',
+      },
+      fontSizes: {
+        baseBodySize: '0.9rem',
+        baseInputSize: '1rem',
+        baseLabelSize: '0.9rem',
+        baseButtonSize: '1rem',
+      },
+      space: {
+        labelBottomMargin: '0.3rem',
+        inputPadding: '0.5rem 0.6rem',
+        buttonPadding: '0.55rem 1.1rem',
+      },
+      radii: { borderRadiusButton: '6px', buttonBorderRadius: '6px', inputBorderRadius: '6px' },
+    },
+  },
+  className: { label: 'auth-label', button: 'auth-button' },
+};
+
+/** The inputs the browser must not let through empty. */
+const REQUIRED_INPUTS = ['email', 'password'];
+
+/**
+ * Marks the Auth UI's email and password inputs `required`, so the browser refuses an empty
+ * form before it is sent (the server would only answer "missing email or phone"). The Auth UI
+ * has no prop for it; the observer marks inputs it renders again later too.
+ */
+function useRequiredInputs(container: RefObject<HTMLElement | null>): void {
+  useEffect(() => {
+    const root = container.current;
+    if (!root) return;
+    const mark = () => {
+      for (const input of root.querySelectorAll('input')) {
+        if (REQUIRED_INPUTS.includes(input.name) && !input.required) input.required = true;
+      }
+    };
+    mark();
+    const observer = new MutationObserver(mark);
+    observer.observe(root, { childList: true, subtree: true });
+    return () => observer.disconnect();
+  }, [container]);
+}
 
 /**
  * The login screen: the Auth UI's sign-in view only (email and password, no providers, no
@@ -13,6 +79,8 @@ const AUTH_COLORS = { default: { colors: { brand: '#1f8a5b', brandAccent: '#1770
  * Server errors appear in the Auth UI's danger box with the server's message.
  */
 export function LoginPage() {
+  const form = useRef<HTMLDivElement>(null);
+  useRequiredInputs(form);
   useEffect(() => {
     const { data } = supabase.auth.onAuthStateChange((event, session) => {
       if (session && (event === 'INITIAL_SESSION' || event === 'SIGNED_IN')) goTo('manage');
@@ -25,13 +93,15 @@ export function LoginPage() {
       <section className="card login">
         <h1>Namecard</h1>
         <p className="muted">Sign in to choose where your card link sends visitors.</p>
-        <Auth
-          supabaseClient={supabase}
-          view="sign_in"
-          providers={[]}
-          showLinks={false}
-          appearance={{ theme: ThemeSupa, variables: AUTH_COLORS }}
-        />
+        <div ref={form}>
+          <Auth
+            supabaseClient={supabase}
+            view="sign_in"
+            providers={[]}
+            showLinks={false}
+            appearance={AUTH_APPEARANCE}
+          />
+        </div>
       </section>
     </main>
   );
