@@ -56,3 +56,9 @@ export async function askPassword(message = 'Password'): Promise<string> {
     context,
   );
 }
+
+/** Asks a yes/no question; Enter takes `defaultValue`. */
+export async function askConfirm(message: string, defaultValue = true): Promise<boolean> {
+  const { confirm } = await import('@inquirer/prompts');
+  return confirm({ message, default: defaultValue }, context);
+}

@@ -1,8 +1,9 @@
 import { Command } from 'commander';
-import { UsageError } from '../errors.js';
+import { SessionError, UsageError } from '../errors.js';
 import { printJson } from '../output.js';
 import { isInteractive } from '../prompts.js';
-import { resolveConfig } from '../settings.js';
+import type { Owner } from '../session.js';
+import { explicitSettings, resolveConfig, type CliConfig } from '../settings.js';
 import type { EntryInput } from '../../shared/calendar/plan.js';
 
 /** The positional arguments of `namecard set`, as typed. */
@@ -79,9 +80,9 @@ export async function runSet(args: SetArgs, options: SetOptions): Promise<void> 
     throw new UsageError(`missing argument${missing.length > 1 ? 's' : ''} ${names}`, USAGE);
   }
 
-  // 2. The owner's session, before any question, so a signed-out user is told at once.
-  const { requireOwner } = await import('../session.js');
-  const owner = await requireOwner(config);
+  // 2. The owner's session, before any question, so a signed-out user is told at once; at a
+  //    terminal they may sign in right here instead of starting over with `namecard login`.
+  const owner = await ownerOrSignIn(config, options);
 
   // 3. Ask for what is missing, each answer checked as it is typed.
   const { askProfile, askText } = await import('../prompts.js');
@@ -124,6 +125,32 @@ export async function runSet(args: SetArgs, options: SetOptions): Promise<void> 
     return;
   }
   printOutlook(outlook, config, plan.timeZone, row);
+}
+
+/**
+ * The owner's client: the stored session (or CI credentials); when signed out (or the session
+ * has expired) at a terminal, the offer to sign in now, as `namecard login` would.
+ *
+ * @throws SessionError when signed out without a terminal or when the offer is declined
+ */
+async function ownerOrSignIn(config: CliConfig, options: SetOptions): Promise<Owner> {
+  const { requireOwner } = await import('../session.js');
+  try {
+    return await requireOwner(config);
+  } catch (error) {
+    if (!(error instanceof SessionError) || !isInteractive()) throw error;
+    const { askConfirm } = await import('../prompts.js');
+    if (
+      !(await askConfirm(`${error.message.replace(/: run `namecard login`$/, '')}. Sign in now?`))
+    ) {
+      throw error;
+    }
+    const { signInInteractively } = await import('../sign-in.js');
+    const { client, transport } = await signInInteractively(config, {
+      settings: explicitSettings(options),
+    });
+    return { client, transport };
+  }
 }
 
 export const setCommand = new Command('set')

@@ -26,7 +26,7 @@ export async function removeDir(dir: string | undefined): Promise<void> {
 export interface RunOptions {
   env?: Record<string, string | undefined>;
   input?: string;
-  /** The working folder (default: the config folder, so no checkout's `.env` is read). */
+  /** The working folder (default: the system's temporary folder, so no checkout's `.env` is read; the config folder may not exist yet). */
   cwd?: string;
 }
 
@@ -49,7 +49,7 @@ export async function run(configDir: string, args: string[], options: RunOptions
   const result = await execa('node', [BIN, ...args], {
     env: baseEnv(configDir, options.env),
     extendEnv: false,
-    cwd: options.cwd ?? configDir,
+    cwd: options.cwd ?? tmpdir(),
     reject: false,
     input: options.input ?? '',
     timeout: 30_000,

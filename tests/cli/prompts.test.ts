@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { KEY, atTerminal, summerDate } from './helpers.js';
+import { KEY, OWNER, atTerminal, removeDir, run, summerDate, tempConfigDir } from './helpers.js';
 import { emulatorEnv, rows, useCliFixture } from './emulator.js';
 
 // `set` at a real pseudo-terminal (util-linux `script`), driven by keystrokes.
@@ -75,6 +75,31 @@ describe('namecard set at a terminal', () => {
       expect(await rows(cli.emulator)).toEqual([]);
     } finally {
       term.kill();
+    }
+  });
+
+  it('signed out at a terminal, `set` offers to sign in first, then stores the entry', async () => {
+    const signedOut = await tempConfigDir();
+    const term = atTerminal(signedOut, ['set', 'photo', date, '18:00'], emulatorEnv(cli.emulator));
+    try {
+      await term.waitFor('You are not signed in. Sign in now?');
+      term.type(KEY.enter);
+      await term.waitFor('Email');
+      term.type(`${OWNER.email}${KEY.enter}`);
+      await term.waitFor('Password');
+      term.type(`${OWNER.password}${KEY.enter}`);
+      const { exitCode, screen } = await term.exit();
+      expect(exitCode).toBe(0);
+      expect(screen).toContain('The card points to photo (Photographer)');
+      expect(await rows(cli.emulator)).toEqual([
+        { id: expect.any(Number), stamp_end: Date.UTC(year, 6, 15, 18, 0), type: 'photo' },
+      ]);
+      // The session is kept, as `namecard login` keeps it.
+      const whoami = await run(signedOut, ['whoami'], { env: emulatorEnv(cli.emulator) });
+      expect(whoami.stdout).toBe(`${OWNER.email} at ${cli.emulator.url}`);
+    } finally {
+      term.kill();
+      await removeDir(signedOut);
     }
   });
 });

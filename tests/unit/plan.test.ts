@@ -127,7 +127,7 @@ describe('planEntry', () => {
     );
     expect(error.field).toBe('--from');
     expect(error.message).toBe(
-      `\`--from\` must be before the end (2030-06-01 18:00 UTC (UTC+00:00)), got \`${from}\``,
+      `\`--from\` must be before the end (2030-06-01 18:00 UTC), got \`${from}\``,
     );
   });
 

@@ -74,8 +74,8 @@ describe('the schedule: stamp_start', () => {
     ]);
     // NOW is 2030-03-17 17:46:40 UTC; ten hours on is 2030-03-18 03:46 UTC.
     expect(describeChanges(changesAfter([photo, fair], NOW), photo, NOW, 'UTC')).toEqual([
-      'Then the main site from 2030-03-17 18:46 UTC (UTC+00:00) until 2030-03-17 19:46 UTC (UTC+00:00)',
-      'Then Photographer again until 2030-03-18 03:46 UTC (UTC+00:00)',
+      'Then the main site from 2030-03-17 18:46 UTC until 2030-03-17 19:46 UTC',
+      'Then Photographer again until 2030-03-18 03:46 UTC',
       'Then the main site',
     ]);
   });
