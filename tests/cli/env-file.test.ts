@@ -21,7 +21,7 @@ describe('namecard and the project .env', () => {
     await asCheckout();
     const port = await deadPort();
     await writeFile(path.join(dir, '.env'), `SUPABASE_URL=http://127.0.0.1:${port}\n`);
-    const { exitCode, stderr } = await run(dir, ['status']);
+    const { exitCode, stderr } = await run(dir, ['status'], { cwd: dir });
     expect(exitCode).toBe(1);
     expect(stderr).toContain(`Cannot reach http://127.0.0.1:${port}`);
   });
@@ -31,6 +31,7 @@ describe('namecard and the project .env', () => {
     const [filePort, envPort] = [await deadPort(), await deadPort()];
     await writeFile(path.join(dir, '.env'), `SUPABASE_URL=http://127.0.0.1:${filePort}\n`);
     const { exitCode, stderr } = await run(dir, ['status'], {
+      cwd: dir,
       env: { SUPABASE_URL: `http://127.0.0.1:${envPort}` },
     });
     expect(exitCode).toBe(1);
@@ -41,7 +42,7 @@ describe('namecard and the project .env', () => {
   it('takes only the names the CLI knows (NAMECARD_DEBUG in .env adds no stack)', async () => {
     await asCheckout();
     await writeFile(path.join(dir, '.env'), 'SUPABASE_URL=nope\nNAMECARD_DEBUG=1\n');
-    const { exitCode, stderr } = await run(dir, ['status']);
+    const { exitCode, stderr } = await run(dir, ['status'], { cwd: dir });
     expect(exitCode).toBe(1);
     expect(stderr).toBe(
       'error: `SUPABASE_URL` must be an http(s) URL such as http://127.0.0.1:54321, got `nope`',
@@ -51,7 +52,7 @@ describe('namecard and the project .env', () => {
   it("ignores .env in a folder that is not a namecard checkout's root", async () => {
     await writeFile(path.join(dir, 'package.json'), '{"name":"other-app"}\n');
     await writeFile(path.join(dir, '.env'), 'SUPABASE_URL=nope\n');
-    const { exitCode, stderr } = await run(dir, ['whoami']);
+    const { exitCode, stderr } = await run(dir, ['whoami'], { cwd: dir });
     expect(exitCode).toBe(1);
     expect(stderr).toBe('error: You are not signed in: run `namecard login`');
   });
