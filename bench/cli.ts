@@ -35,7 +35,7 @@ export interface CliResult {
   commands: CliCommandFigures[];
 }
 
-/** `npm run build:cli` (tsc), so the measured dist/cli matches the sources. */
+/** `npm run build:cli` (esbuild, scripts/build-cli.ts), so the measured dist/cli matches the sources. */
 export async function buildCli(): Promise<void> {
   await promisify(execFile)('npm', ['run', '--silent', 'build:cli'], { cwd: ROOT });
 }

@@ -1,4 +1,3 @@
-import { CommanderError } from 'commander';
 import {
   ApiError,
   ConfigError,
@@ -65,9 +64,19 @@ function inputMessage(error: InputError): string {
   return shown === error.got ? error.message : error.message.split(error.got).join(shown);
 }
 
+/**
+ * Commander's own errors (`code` "commander.…" and an `exitCode`), recognised by shape: an
+ * `instanceof CommanderError` would load commander, which `namecard status` runs without.
+ */
+function isCommanderError(error: unknown): error is { code: string; exitCode: number } {
+  if (typeof error !== 'object' || error === null) return false;
+  const { code, exitCode } = error as { code?: unknown; exitCode?: unknown };
+  return typeof code === 'string' && code.startsWith('commander.') && typeof exitCode === 'number';
+}
+
 /** The message and exit code for any error; messages never contain a secret. */
 function describe(error: unknown): { message?: string; hint?: string; code: number } {
-  if (error instanceof CommanderError) {
+  if (isCommanderError(error)) {
     // Commander has already printed its message ("error: unknown option '--x'") or the help.
     return { code: error.exitCode === 0 ? EXIT.ok : EXIT.usage };
   }

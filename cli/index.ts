@@ -1,7 +1,8 @@
 #!/usr/bin/env node
-// The `namecard` entry point. `--version` is answered before commander and the commands load
-// (they cost more than Node's own start-up, measured by `npm run bench`); everything else,
-// `--help` included, goes to the program in main.ts.
+// The `namecard` entry point. `--version` and a plain `namecard status` are answered before
+// commander and the commands load (they cost more than Node's own start-up, measured by
+// `npm run bench`); everything else, `--help` included, goes to the program in main.ts.
+import { statusArgs } from './status-args.js';
 import { readVersion } from './version.js';
 
 // `namecard --help | head`: a reader that stops early is not an error, so no stack trace.
@@ -10,8 +11,19 @@ process.stdout.on('error', (error: NodeJS.ErrnoException) => {
 });
 
 const args = process.argv.slice(2);
+const status = statusArgs(args);
 if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
   process.stdout.write(`${readVersion()}\n`);
+} else if (status) {
+  const [{ runStatus }, { handleError }] = await Promise.all([
+    import('./status-run.js'),
+    import('./errors.js'),
+  ]);
+  try {
+    await runStatus(status);
+  } catch (error) {
+    process.exitCode = handleError(error);
+  }
 } else {
   await import('./main.js');
 }
