@@ -15,15 +15,7 @@ const status = statusArgs(args);
 if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
   process.stdout.write(`${readVersion()}\n`);
 } else if (status) {
-  const [{ runStatus }, { handleError }] = await Promise.all([
-    import('./status-run.js'),
-    import('./errors.js'),
-  ]);
-  try {
-    await runStatus(status);
-  } catch (error) {
-    process.exitCode = handleError(error);
-  }
+  await (await import('./status-main.js')).statusMain(status);
 } else {
   await import('./main.js');
 }
