@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { build } from 'vite';
 import { buildSite } from '../scripts/site-build.js';
 import { serveSite } from '../scripts/site-server.js';
-import { activeEntryQuery } from '../shared/core/lookup.js';
+import { activeEntryQuery, NAMECARD_TABLE } from '../shared/core/lookup.js';
 import { track } from './cleanup.js';
 import type { BenchEmulator } from './emulator.js';
 
@@ -87,18 +87,26 @@ export function serveBaselinePage(emulator: BenchEmulator): Promise<ServedPage> 
 }
 
 /**
+ * The URL of the lookup the REFERENCE page and the CLI's floor script (bench/floor.mjs) send,
+ * with `NOW` where the current epoch ms goes: the same query as `fetchActiveEntry`.
+ */
+export function lookupUrlTemplate(emulator: BenchEmulator): string {
+  return `${emulator.url}/rest/v1/${NAMECARD_TABLE}?${activeEntryQuery(0).replace(/stamp_end=gt\.0/, 'stamp_end=gt.NOW')}`;
+}
+
+/**
  * A REFERENCE page for the physical limit of the visitor's path: one HTML file whose inline
  * script sends one "simple" CORS GET (the anon key as the `apikey` URL parameter, which the
  * gateway accepts, and no custom header, so the browser sends no preflight) and decides.
  * Not the product: it shows how close /go is to what one HTML file plus one round trip
- * costs on the same machine in the same run.
+ * costs on the same machine in the same run. It has /go's preconnect to the API, and
+ * redirects 1.5 s after deciding, as /go does.
  */
 export function serveLimitPage(emulator: BenchEmulator): Promise<ServedPage> {
   return serveBuilt('limit', './', async (dir, origin) => {
-    const query = activeEntryQuery(0).replace(/stamp_end=gt\.0/, 'stamp_end=gt.NOW');
     const script = `
 const now = Date.now();
-const url = ${JSON.stringify(`${emulator.url}/rest/v1/namecard?${query}&apikey=${emulator.anonKey}`)}.replace('NOW', String(now));
+const url = ${JSON.stringify(`${lookupUrlTemplate(emulator)}&apikey=${emulator.anonKey}`)}.replace('NOW', String(now));
 const main = ${JSON.stringify(`${origin}main/`)};
 fetch(url, { headers: { Accept: 'application/json' } })
   .then((r) => r.json())
@@ -119,6 +127,7 @@ fetch(url, { headers: { Accept: 'application/json' } })
     <meta name="viewport" content="width=device-width, initial-scale=1" />
     <link rel="icon" href="data:," />
     <title>Namecard (limit)</title>
+    <link rel="preconnect" href="${new URL(emulator.url).origin}" crossorigin />
     <script type="module">${script}</script>
   </head>
   <body>

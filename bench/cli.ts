@@ -1,11 +1,16 @@
-// Measurement 3: wall time of the `namecard` CLI next to bare Node, in the same run. Each
-// round spawns every command once (in rotated order); figures are medians over rounds.
+// Measurement 3: wall time of the `namecard` CLI next to bare Node (`node -e 0`) and next to
+// the FLOOR (bench/floor.mjs: a bare Node script sending status's one GET), in the same run.
+// Each round spawns every command once (in rotated order); figures are medians over rounds.
+// The children get only the variables listed below: NODE_OPTIONS (a preloaded module or a
+// flag) and NODE_EXTRA_CA_CERTS (a certificate file read at start-up) would slow every
+// start-up; the caller's values are recorded in the results next to the fact they were cleared.
 import { execFile, spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { lookupUrlTemplate } from './builds.js';
 import { track } from './cleanup.js';
 import type { DbKind } from './emulator.js';
 import type { Fleet } from './fleet.js';
@@ -13,6 +18,7 @@ import { median, msSince } from './stats.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const CLI = path.join(ROOT, 'dist/cli/index.js');
+const FLOOR = path.join(ROOT, 'bench/floor.mjs');
 
 export interface CliSettings {
   rounds: number;
@@ -20,22 +26,26 @@ export interface CliSettings {
 }
 
 export interface CliCommandFigures {
-  name: 'node -e 0' | '--version' | 'status' | 'set';
+  name: 'node -e 0' | 'floor' | '--version' | 'status' | 'set';
   args: string[];
   /** Median wall time, ms. */
   ms: number;
   samples: number[];
   /** Median ÷ bare Node's median. */
   ratio: number;
+  /** Median ÷ the floor script's median. */
+  floorRatio: number;
   failures: number;
 }
 
 export interface CliResult {
   db: DbKind;
   commands: CliCommandFigures[];
+  /** The caller's NODE_OPTIONS and NODE_EXTRA_CA_CERTS (null: unset); the children ran without. */
+  clearedEnv: { NODE_OPTIONS: string | null; NODE_EXTRA_CA_CERTS: string | null };
 }
 
-/** `npm run build:cli` (tsc), so the measured dist/cli matches the sources. */
+/** `npm run build:cli` (esbuild, scripts/build-cli.ts), so the measured dist/cli matches the sources. */
 export async function buildCli(): Promise<void> {
   await promisify(execFile)('npm', ['run', '--silent', 'build:cli'], { cwd: ROOT });
 }
@@ -94,6 +104,7 @@ export async function measureCli(
   const ci = { ...env, NAMECARD_EMAIL: email, NAMECARD_PASSWORD: password };
   const commands: { name: CliCommandFigures['name']; args: string[]; env: NodeJS.ProcessEnv }[] = [
     { name: 'node -e 0', args: ['-e', '0'], env },
+    { name: 'floor', args: [FLOOR, lookupUrlTemplate(table.emulator)], env },
     { name: '--version', args: [CLI, '--version'], env },
     { name: 'status', args: [CLI, 'status'], env },
     { name: 'set', args: [CLI, 'set', 'photo', tomorrow(), '18:00'], env: ci },
@@ -116,20 +127,30 @@ export async function measureCli(
   }
 
   const bare = median(samples.get('node -e 0') ?? []);
+  const floor = median(samples.get('floor') ?? []);
   const figures = commands.map((c): CliCommandFigures => {
     const s = samples.get(c.name) ?? [];
     const ms = median(s);
     return {
       name: c.name,
-      args: c.args.map((a) => (a === CLI ? 'dist/cli/index.js' : a)),
+      args: c.args.map((a) =>
+        a === CLI ? 'dist/cli/index.js' : a === FLOOR ? 'bench/floor.mjs' : a,
+      ),
       ms,
       samples: s,
       ratio: ms / bare,
+      floorRatio: ms / floor,
       failures: failures.get(c.name) ?? 0,
     };
   });
   for (const f of figures) {
-    log(`${fleet.db} cli ${f.name.padEnd(10)} ${f.ms.toFixed(1)} ms (${f.ratio.toFixed(2)}× node)`);
+    log(
+      `${fleet.db} cli ${f.name.padEnd(10)} ${f.ms.toFixed(1)} ms (${f.ratio.toFixed(2)}× node, ${f.floorRatio.toFixed(2)}× floor)`,
+    );
   }
-  return { db: fleet.db, commands: figures };
+  const clearedEnv = {
+    NODE_OPTIONS: process.env.NODE_OPTIONS ?? null,
+    NODE_EXTRA_CA_CERTS: process.env.NODE_EXTRA_CA_CERTS ?? null,
+  };
+  return { db: fleet.db, commands: figures, clearedEnv };
 }

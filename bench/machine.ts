@@ -10,6 +10,11 @@ export interface Machine {
   node: string;
   /** 1-minute load average at the start and the end of the run: how busy the box was. */
   loadAverage: { start: number; end?: number };
+  /**
+   * The 1-minute load average exceeded the core count at the start or the end: other work
+   * competed for the CPU, so the figures of this run are not comparable with a quiet run's.
+   */
+  overloaded?: boolean;
   postgres?: string;
   pglite?: string;
   chromium?: string;
@@ -31,6 +36,12 @@ function pgliteVersion(): string | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** Records the load average at the end of the run, and whether the run was overloaded. */
+export function finishMachine(machine: Machine): void {
+  machine.loadAverage.end = os.loadavg()[0] ?? 0;
+  machine.overloaded = Math.max(machine.loadAverage.start, machine.loadAverage.end) > machine.cores;
 }
 
 export function describeMachine(): Machine {

@@ -1,14 +1,34 @@
-// Measurement 2: the visitor's page in headless Chromium. For each page load: the time
-// from navigation start to the redirect decision (the page's `data-lookup-done-at`, epoch
-// ms, minus `performance.timeOrigin`), and the bytes of every script it loaded, gzipped.
-// /go at several table sizes and the BASELINE page run side by side in interleaved rounds,
-// each load in a fresh browser context: a first-time visitor with an empty cache.
+// Measurement 2: the visitor's page in headless Chromium. For each page load, under each
+// network profile (NETWORKS: emulated with the DevTools protocol's
+// `Network.emulateNetworkConditions` on that load's tab, or none): the time from navigation
+// start to the redirect decision (the page's `data-lookup-done-at`, epoch ms, minus
+// `performance.timeOrigin`), the time to the redirect (the next document's
+// `performance.timeOrigin` minus this one's), and the requests the page sent to the API, CORS
+// preflights (OPTIONS) included; once per page, the bytes of every script it loaded, gzipped.
+// /go at several table sizes, the REFERENCE page and the BASELINE page run side by side in
+// interleaved rounds, each load in a fresh browser context: a first-time visitor with an
+// empty cache.
 import { gzipSync } from 'node:zlib';
 import type { Browser } from 'playwright-core';
 import { serveBaselinePage, serveGoPage, serveLimitPage, type ServedPage } from './builds.js';
 import type { DbKind } from './emulator.js';
 import type { Fleet } from './fleet.js';
 import { median } from './stats.js';
+
+/** A network profile a page load runs under; `none` is the loopback as it is. */
+export interface NetworkProfile {
+  name: string;
+  /** Added to every request's round trip, ms (0: none). */
+  latencyMs: number;
+  /** Download and upload throughput, bytes per second (0: unlimited). */
+  bytesPerSecond: number;
+}
+
+/** Unthrottled, and a slow mobile-like link: 100 ms of latency, 10 Mbit/s each way. */
+export const NETWORKS: NetworkProfile[] = [
+  { name: 'none', latencyMs: 0, bytesPerSecond: 0 },
+  { name: '100 ms, 10 Mbit/s', latencyMs: 100, bytesPerSecond: 10e6 / 8 },
+];
 
 export interface PageSettings {
   /** Table sizes /go is loaded at (flatness: the largest against the smallest). */
@@ -19,21 +39,29 @@ export interface PageSettings {
   warmup: number;
 }
 
-/** One page at one table size. */
 /** /go, the BASELINE page, and the REFERENCE page for the physical limit (builds.ts). */
 export type PageKind = 'go' | 'baseline' | 'limit';
 
+/** One page at one table size under one network profile. */
 export interface PageFigures {
   page: PageKind;
   rows: number;
+  /** The network profile's name (NETWORKS). */
+  network: string;
   /** Median time from navigation start to the redirect decision, ms. */
   decisionMs: number;
-  /** Every load's decision time, ms. */
+  /** Every load's decision time, ms, in round order. */
   samples: number[];
+  /** Median time from navigation start to the start of the redirect's navigation, ms. */
+  redirectMs: number;
+  /** Requests to the API per load (preflights included), fewest and most over the loads. */
+  apiPerLoad: { min: number; max: number };
+  /** CORS preflights (OPTIONS) to the API per load, fewest and most over the loads. */
+  optionsPerLoad: { min: number; max: number };
   phases: Phases;
   /** Scripts the page loaded: count, bytes as served, and gzipped (level 9) bytes. */
   scripts: { count: number; bytes: number; gzipBytes: number; urls: string[] };
-  /** Requests to the API in one load, by method (OPTIONS: CORS preflight). */
+  /** Requests to the API in the first (inspected, unthrottled) load, by method. */
   apiRequests: Record<string, number>;
   /** Bytes the API answered in one load (uncompressed). */
   apiBytes: number;
@@ -41,9 +69,14 @@ export interface PageFigures {
   rowsRead?: number;
 }
 
-export interface PageResult {
-  db: DbKind;
-  pages: PageFigures[];
+/** The comparisons under one network profile; ratios of figures from the same rounds. */
+export interface NetworkComparison {
+  network: string;
+  latencyMs: number;
+  /** Median over rounds of (/go decision ÷ reference decision), at the baseline's size. */
+  goVsReference: number;
+  /** Median over rounds of (/go decision − reference decision), ms. */
+  goMinusReferenceMs: number;
   /** Baseline decision ÷ /go decision, at the baseline's size. */
   speedup: number;
   /** /go decision at the largest size ÷ at the smallest. */
@@ -52,8 +85,18 @@ export interface PageResult {
   limitSpeedup: number;
 }
 
+export interface PageResult {
+  db: DbKind;
+  networks: NetworkProfile[];
+  pages: PageFigures[];
+  comparisons: NetworkComparison[];
+}
+
 interface LoadResult {
   decisionMs: number;
+  redirectMs: number;
+  api: number;
+  options: number;
   phases: Phases;
   rowsRead?: number;
 }
@@ -93,6 +136,8 @@ function readDecision() {
     .filter((e) => e.name.includes('/rest/v1/'))
     .pop();
   return {
+    timeOrigin: performance.timeOrigin,
+    target: data.target ?? '',
     decisionMs: Number(data.lookupDoneAt) - performance.timeOrigin,
     rowsRead: data.rowsRead === undefined ? undefined : Number(data.rowsRead),
     phases: {
@@ -124,15 +169,23 @@ interface Inspection {
   apiBytes: number;
 }
 
+/** Runs in the page the load redirected to: when its navigation started (epoch ms). */
+function timeOrigin(): number {
+  return (globalThis as unknown as PageGlobals).performance.timeOrigin;
+}
+
 /**
- * Loads the page once in a fresh context (a first-time visitor with an empty cache) and
- * returns the decision time. With `inspect`, it also records every script's bytes and the
- * requests sent to the API; that costs CDP traffic during the load, so timed loads skip it.
+ * Loads the page once in a fresh context (a first-time visitor with an empty cache) under
+ * `network`, and returns the decision time, the time to the redirect and the API requests
+ * of that load. Every load has the same DevTools session (Network domain on), so the cost of
+ * watching is the same for every page. With `inspect`, it also records every script's bytes
+ * and the bytes the API answered (more CDP traffic: only in an untimed load).
  */
 async function loadOnce(
   browser: Browser,
   page: ServedPage,
   apiUrl: string,
+  network: NetworkProfile,
   inspect = false,
 ): Promise<LoadResult & { inspection?: Inspection }> {
   const context = await browser.newContext();
@@ -155,41 +208,69 @@ async function loadOnce(
           })),
         );
       });
-      // CORS preflights are not Playwright 'request' events; the DevTools protocol shows them.
-      const cdp = await context.newCDPSession(tab);
-      await cdp.send('Network.enable');
-      cdp.on('Network.requestWillBeSent', (event) => {
-        if (event.request.url.startsWith(apiUrl)) {
-          apiRequests[event.request.method] = (apiRequests[event.request.method] ?? 0) + 1;
-        }
+    }
+    // CORS preflights are not Playwright 'request' events; the DevTools protocol shows them.
+    const cdp = await context.newCDPSession(tab);
+    await cdp.send('Network.enable');
+    if (network.latencyMs > 0 || network.bytesPerSecond > 0) {
+      await cdp.send('Network.emulateNetworkConditions', {
+        offline: false,
+        latency: network.latencyMs,
+        downloadThroughput: network.bytesPerSecond || -1,
+        uploadThroughput: network.bytesPerSecond || -1,
       });
     }
+    cdp.on('Network.requestWillBeSent', (event) => {
+      if (event.request.url.startsWith(apiUrl)) {
+        apiRequests[event.request.method] = (apiRequests[event.request.method] ?? 0) + 1;
+      }
+    });
     await tab.goto(page.url, { waitUntil: 'commit' });
     await tab.waitForSelector('html[data-lookup-done-at]', { state: 'attached', timeout: 30_000 });
-    const { decisionMs, rowsRead, phases } = await tab.evaluate(readDecision);
-    const result = { decisionMs, phases, ...(rowsRead === undefined ? {} : { rowsRead }) };
-    if (!inspect) return result;
-    // Preflights are logged when sent; give their events a moment to arrive.
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    const apiBytes = (await Promise.all(apiBodies)).reduce((sum, n) => sum + n, 0);
-    // Inline scripts are part of the HTML, not responses of their own: count them too.
-    for (const [i, text] of (await tab.evaluate(inlineScripts)).entries()) {
-      const body = Buffer.from(text);
-      scripts.push(
-        Promise.resolve({
-          url: `${page.url}#inline-script-${i + 1}`,
-          bytes: body.length,
-          gzipBytes: gzipSync(body, { level: 9 }).length,
-        }),
-      );
+    const decision = await tab.evaluate(readDecision);
+    // Read what inspection needs before the page goes: bodies of a document left are lost.
+    let inspection: Inspection | undefined;
+    if (inspect) {
+      // Inline scripts are part of the HTML, not responses of their own: count them too.
+      for (const [i, text] of (await tab.evaluate(inlineScripts)).entries()) {
+        const body = Buffer.from(text);
+        scripts.push(
+          Promise.resolve({
+            url: `${page.url}#inline-script-${i + 1}`,
+            bytes: body.length,
+            gzipBytes: gzipSync(body, { level: 9 }).length,
+          }),
+        );
+      }
+      inspection = {
+        scripts: await Promise.all(scripts),
+        apiRequests,
+        apiBytes: (await Promise.all(apiBodies)).reduce((sum, n) => sum + n, 0),
+      };
     }
-    return {
-      ...result,
-      inspection: { scripts: await Promise.all(scripts), apiRequests, apiBytes },
+    // Every page redirects 1.5 s after deciding (the product's rule, copied by the others).
+    await tab.waitForURL(decision.target, { waitUntil: 'commit', timeout: 30_000 });
+    const redirectMs = (await tab.evaluate(timeOrigin)) - decision.timeOrigin;
+    const counts = Object.values(apiRequests);
+    const result: LoadResult = {
+      decisionMs: decision.decisionMs,
+      redirectMs,
+      api: counts.reduce((sum, n) => sum + n, 0),
+      options: apiRequests.OPTIONS ?? 0,
+      phases: decision.phases,
+      ...(decision.rowsRead === undefined ? {} : { rowsRead: decision.rowsRead }),
     };
+    return inspection ? { ...result, inspection } : result;
   } finally {
     await context.close();
   }
+}
+
+const range = (values: number[]) => ({ min: Math.min(...values), max: Math.max(...values) });
+
+/** The median over rounds of f(a's load, b's load), pairing the loads of the same round. */
+function pairedMedian(a: LoadResult[], b: LoadResult[], f: (a: number, b: number) => number) {
+  return median(a.map((load, i) => f(load.decisionMs, b[i]?.decisionMs ?? Number.NaN)));
 }
 
 export async function measurePage(
@@ -197,6 +278,7 @@ export async function measurePage(
   browser: Browser,
   settings: PageSettings,
   log: (line: string) => void,
+  networks: NetworkProfile[] = NETWORKS,
 ): Promise<PageResult> {
   type Target = { page: PageKind; rows: number; served: ServedPage; apiUrl: string };
   const targets: Target[] = [];
@@ -232,66 +314,89 @@ export async function measurePage(
     });
   }
 
-  const loads = new Map<Target, LoadResult[]>(targets.map((t) => [t, []]));
+  const key = (target: Target, network: NetworkProfile) =>
+    `${target.page} ${target.rows} ${network.name}`;
+  const loads = new Map<string, LoadResult[]>();
   const inspections = new Map<Target, Inspection>();
+  const [unthrottled] = networks;
   for (const target of targets) {
-    const inspected = await loadOnce(browser, target.served, target.apiUrl, true);
+    const inspected = await loadOnce(browser, target.served, target.apiUrl, unthrottled!, true);
     if (inspected.inspection) inspections.set(target, inspected.inspection);
-    for (let i = 0; i < settings.warmup; i++) await loadOnce(browser, target.served, target.apiUrl);
+    for (const network of networks) {
+      loads.set(key(target, network), []);
+      for (let i = 0; i < settings.warmup; i++) {
+        await loadOnce(browser, target.served, target.apiUrl, network);
+      }
+    }
   }
+  // Every round loads every page once under every profile, in rotated order, so each round's
+  // loads are a pair (or more) taken at nearly the same time.
   for (let round = 0; round < settings.rounds; round++) {
-    for (let i = 0; i < targets.length; i++) {
-      const target = targets[(i + round) % targets.length] as Target;
-      loads.get(target)?.push(await loadOnce(browser, target.served, target.apiUrl));
+    for (const network of networks) {
+      for (let i = 0; i < targets.length; i++) {
+        const target = targets[(i + round) % targets.length] as Target;
+        const load = await loadOnce(browser, target.served, target.apiUrl, network);
+        loads.get(key(target, network))?.push(load);
+      }
     }
   }
   for (const target of targets) await target.served.stop();
 
-  const pages: PageFigures[] = targets.map((target) => {
-    const results = loads.get(target) ?? [];
-    const first = results[0];
-    const inspection = inspections.get(target);
-    const scripts = inspection?.scripts ?? [];
-    const figures: PageFigures = {
-      page: target.page,
-      rows: target.rows,
-      decisionMs: median(results.map((r) => r.decisionMs)),
-      samples: results.map((r) => r.decisionMs),
-      phases: {
-        htmlDone: median(results.map((r) => r.phases.htmlDone)),
-        domInteractive: median(results.map((r) => r.phases.domInteractive)),
-        apiStart: median(results.map((r) => r.phases.apiStart)),
-        apiEnd: median(results.map((r) => r.phases.apiEnd)),
-      },
-      scripts: {
-        count: scripts.length,
-        bytes: scripts.reduce((sum, s) => sum + s.bytes, 0),
-        gzipBytes: scripts.reduce((sum, s) => sum + s.gzipBytes, 0),
-        urls: scripts.map((s) => new URL(s.url).pathname),
-      },
-      apiRequests: inspection?.apiRequests ?? {},
-      apiBytes: inspection?.apiBytes ?? Number.NaN,
-      ...(first?.rowsRead === undefined ? {} : { rowsRead: first.rowsRead }),
-    };
-    log(
-      `${fleet.db} page ${target.page.padEnd(8)} ${target.rows.toLocaleString('en-US').padStart(9)} rows: decision ${figures.decisionMs.toFixed(1)} ms, script ${figures.scripts.gzipBytes} B gzipped (${figures.scripts.count} files); html ${figures.phases.htmlDone.toFixed(1)}, api ${figures.phases.apiStart.toFixed(1)}–${figures.phases.apiEnd.toFixed(1)} ms`,
-    );
-    return figures;
-  });
   const order: PageKind[] = ['go', 'limit', 'baseline'];
-  pages.sort((a, b) => order.indexOf(a.page) - order.indexOf(b.page) || a.rows - b.rows);
-
-  const go = pages.filter((p) => p.page === 'go');
-  const goAtBase = go.find((p) => p.rows === settings.baselineSize);
-  const baseline = pages.find((p) => p.page === 'baseline');
-  const limit = pages.find((p) => p.page === 'limit');
-  const smallest = go[0];
-  const largest = go[go.length - 1];
-  return {
-    db: fleet.db,
-    pages,
-    speedup: baseline && goAtBase ? baseline.decisionMs / goAtBase.decisionMs : Number.NaN,
-    flatness: smallest && largest ? largest.decisionMs / smallest.decisionMs : Number.NaN,
-    limitSpeedup: baseline && limit ? baseline.decisionMs / limit.decisionMs : Number.NaN,
-  };
+  targets.sort((a, b) => order.indexOf(a.page) - order.indexOf(b.page) || a.rows - b.rows);
+  const pages: PageFigures[] = [];
+  const comparisons: NetworkComparison[] = [];
+  for (const network of networks) {
+    for (const target of targets) {
+      const results = loads.get(key(target, network)) ?? [];
+      const first = results[0];
+      const inspection = inspections.get(target);
+      const scripts = inspection?.scripts ?? [];
+      const figures: PageFigures = {
+        page: target.page,
+        rows: target.rows,
+        network: network.name,
+        decisionMs: median(results.map((r) => r.decisionMs)),
+        samples: results.map((r) => r.decisionMs),
+        redirectMs: median(results.map((r) => r.redirectMs)),
+        apiPerLoad: range(results.map((r) => r.api)),
+        optionsPerLoad: range(results.map((r) => r.options)),
+        phases: {
+          htmlDone: median(results.map((r) => r.phases.htmlDone)),
+          domInteractive: median(results.map((r) => r.phases.domInteractive)),
+          apiStart: median(results.map((r) => r.phases.apiStart)),
+          apiEnd: median(results.map((r) => r.phases.apiEnd)),
+        },
+        scripts: {
+          count: scripts.length,
+          bytes: scripts.reduce((sum, s) => sum + s.bytes, 0),
+          gzipBytes: scripts.reduce((sum, s) => sum + s.gzipBytes, 0),
+          urls: scripts.map((s) => new URL(s.url).pathname),
+        },
+        apiRequests: inspection?.apiRequests ?? {},
+        apiBytes: inspection?.apiBytes ?? Number.NaN,
+        ...(first?.rowsRead === undefined ? {} : { rowsRead: first.rowsRead }),
+      };
+      log(
+        `${fleet.db} page [${network.name}] ${target.page.padEnd(8)} ${target.rows.toLocaleString('en-US').padStart(9)} rows: decision ${figures.decisionMs.toFixed(1)} ms, redirect ${figures.redirectMs.toFixed(1)} ms, API ${figures.apiPerLoad.max} (OPTIONS ${figures.optionsPerLoad.max}), script ${figures.scripts.gzipBytes} B gzipped (${figures.scripts.count} files); html ${figures.phases.htmlDone.toFixed(1)}, api ${figures.phases.apiStart.toFixed(1)}–${figures.phases.apiEnd.toFixed(1)} ms`,
+      );
+      pages.push(figures);
+    }
+    const of = (page: PageKind, rows: number) => loads.get(`${page} ${rows} ${network.name}`) ?? [];
+    const go = of('go', settings.baselineSize);
+    const limit = of('limit', settings.baselineSize);
+    const baseline = of('baseline', settings.baselineSize);
+    const sizes = [...settings.goSizes].sort((a, b) => a - b);
+    const decision = (runs: LoadResult[]) => median(runs.map((r) => r.decisionMs));
+    comparisons.push({
+      network: network.name,
+      latencyMs: network.latencyMs,
+      goVsReference: pairedMedian(go, limit, (a, b) => a / b),
+      goMinusReferenceMs: pairedMedian(go, limit, (a, b) => a - b),
+      speedup: decision(baseline) / decision(go),
+      flatness: decision(of('go', sizes[sizes.length - 1]!)) / decision(of('go', sizes[0]!)),
+      limitSpeedup: decision(baseline) / decision(limit),
+    });
+  }
+  return { db: fleet.db, networks, pages, comparisons };
 }

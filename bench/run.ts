@@ -1,7 +1,6 @@
 // `npm run bench`: the four measurements of issue 5 on the emulator over a PostgreSQL server
 // and over PGlite. Progress goes to stderr; the Markdown table goes to stdout; figures go to
 // bench/results/. See bench/README.md.
-import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Browser } from 'playwright-core';
@@ -12,7 +11,7 @@ import type { DbKind } from './emulator.js';
 import { Fleet } from './fleet.js';
 import { measureLoad } from './load.js';
 import { measureLookup } from './lookup.js';
-import { describeMachine } from './machine.js';
+import { describeMachine, finishMachine } from './machine.js';
 import {
   isFullRun,
   parseOptions,
@@ -100,7 +99,10 @@ async function main(): Promise<number> {
   } finally {
     await stopAll();
   }
-  results.machine.loadAverage.end = os.loadavg()[0] ?? 0;
+  finishMachine(results.machine);
+  if (results.machine.overloaded) {
+    log(`the load average exceeded ${results.machine.cores} cores: figures marked as overloaded`);
+  }
 
   const full = isFullRun(options) && failed === undefined;
   const stamp = results.date.slice(0, 16).replace(/:/g, '');

@@ -1,7 +1,9 @@
 #!/usr/bin/env node
-// The `namecard` entry point. `--version` is answered before commander and the commands load
-// (they cost more than Node's own start-up, measured by `npm run bench`); everything else,
-// `--help` included, goes to the program in main.ts.
+// The `namecard` entry point. `--version` and a plain `namecard status` are answered before
+// commander and the commands load (they cost more than Node's own start-up, measured by
+// `npm run bench`); everything else, `--help` included, goes to the program in main.ts.
+import { loadProjectEnv } from './project-env.js';
+import { statusArgs } from './status-args.js';
 import { readVersion } from './version.js';
 
 // `namecard --help | head`: a reader that stops early is not an error, so no stack trace.
@@ -15,6 +17,8 @@ if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
 } else {
   // Settings from the project's `.env` when run in a namecard checkout's root, before anything
   // reads the environment (project-env.ts says which names and why).
-  (await import('./project-env.js')).loadProjectEnv();
-  await import('./main.js');
+  loadProjectEnv();
+  const status = statusArgs(args);
+  if (status) await (await import('./status-main.js')).statusMain(status);
+  else await import('./main.js');
 }

@@ -198,6 +198,23 @@ describe('namecard --help and usage errors', () => {
     expect(stderr).toContain('You are not signed in');
   });
 
+  it('takes the program options before or after `status`, in both spellings, alike', async () => {
+    const lines = [
+      ['status', '--timeout', '0'],
+      ['--timeout', '0', 'status'],
+      ['--timeout=0', 'status', '--json'],
+      ['status', '--json', '--timeout=0'],
+    ];
+    for (const args of lines) {
+      const { exitCode, stdout, stderr } = await run(dir, args);
+      expect(exitCode, args.join(' ')).toBe(2);
+      expect(stdout).toBe('');
+      expect(stderr).toBe(
+        'error: `--timeout` must be a whole number of milliseconds from 100 to 600000, got `0`',
+      );
+    }
+  });
+
   it('names the setting of a bad SUPABASE_URL and exits 1', async () => {
     const { exitCode, stderr } = await run(dir, ['status'], { env: { SUPABASE_URL: 'nope' } });
     expect(exitCode).toBe(1);

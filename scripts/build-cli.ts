@@ -1,0 +1,78 @@
+// `npm run build:cli`: bundles the CLI into dist/cli with esbuild, in two builds that share
+// no file, so `namecard status` loads none of what the other commands need:
+// - the entry point (cli/index.ts): `--version` and the commander-free `status` path, whose
+//   modules (cli/status-main.ts and all it imports) form one chunk loaded only when status
+//   runs: one file to read, not five;
+// - the program (cli/main.ts) and one entry per command, loaded when anything else runs.
+// The entry point imports the program as `./main.js`, across the two builds. The two never
+// pass error objects to each other (each build's errors are reported by its own handler),
+// so `instanceof` on the error classes, bundled once per build, stays right.
+// The program's npm packages stay external: they are installed with the CLI (`npm install
+// -g .`, `npx`), and some use require(), which an ESM bundle cannot serve. dist/cli.meta.json keeps esbuild's metafiles, which
+// tests/unit/cli-bundle.test.ts reads to check what the status path loads.
+import { readdirSync } from 'node:fs';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build, type BuildOptions, type Metafile } from 'esbuild';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const OUT = path.join(ROOT, 'dist/cli');
+export const META_FILE = path.join(ROOT, 'dist/cli.meta.json');
+
+const common: BuildOptions = {
+  absWorkingDir: ROOT,
+  bundle: true,
+  splitting: true,
+  format: 'esm',
+  platform: 'node',
+  target: 'node20',
+  packages: 'external',
+  outdir: OUT,
+  outbase: 'cli',
+  entryNames: '[dir]/[name]',
+  metafile: true,
+  logLevel: 'warning',
+  legalComments: 'none',
+};
+
+/** Builds dist/cli and writes dist/cli.meta.json; returns the two metafiles. */
+export async function buildCli(): Promise<{ entry: Metafile; program: Metafile }> {
+  await rm(OUT, { recursive: true, force: true });
+  await rm(path.join(ROOT, 'dist/shared'), { recursive: true, force: true });
+  const entry = await build({
+    ...common,
+    entryPoints: ['cli/index.ts'],
+    // Its one package (picocolors, no require()) is bundled: measured ~2 ms of `status` less.
+    packages: undefined,
+    chunkNames: 'status/[name]-[hash]',
+    plugins: [
+      {
+        name: 'program-external',
+        setup(b) {
+          b.onResolve({ filter: /^\.\/main\.js$/ }, (args) =>
+            args.importer === path.join(ROOT, 'cli/index.ts')
+              ? { path: './main.js', external: true }
+              : undefined,
+          );
+        },
+      },
+    ],
+  });
+  const commands = readdirSync(path.join(ROOT, 'cli/commands'))
+    .filter((name) => name.endsWith('.ts'))
+    .map((name) => `cli/commands/${name}`);
+  const program = await build({
+    ...common,
+    entryPoints: ['cli/main.ts', ...commands],
+    chunkNames: 'chunks/[name]-[hash]',
+  });
+  const metafiles = { entry: entry.metafile!, program: program.metafile! };
+  await mkdir(path.dirname(META_FILE), { recursive: true });
+  await writeFile(META_FILE, `${JSON.stringify(metafiles)}\n`);
+  return metafiles;
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  await buildCli();
+}
