@@ -98,32 +98,30 @@ create index if not exists refresh_tokens_parent_idx on auth.refresh_tokens (par
 revoke all on auth.users, auth.sessions, auth.refresh_tokens from anon, authenticated;
 
 -- The helpers as Supabase defines them: the legacy single-claim settings first,
--- then the claims JSON that PostgREST sets per request.
-create or replace function auth.uid() returns uuid
-language sql stable
-as $$
-  select coalesce(
-    nullif(current_setting('request.jwt.claim.sub', true), ''),
-    (nullif(current_setting('request.jwt.claims', true), '')::jsonb ->> 'sub')
-  )::uuid
-$$;
-
-create or replace function auth.role() returns text
-language sql stable
-as $$
-  select coalesce(
-    nullif(current_setting('request.jwt.claim.role', true), ''),
-    (nullif(current_setting('request.jwt.claims', true), '')::jsonb ->> 'role')
-  )::text
-$$;
-
-create or replace function auth.email() returns text
-language sql stable
-as $$
-  select coalesce(
-    nullif(current_setting('request.jwt.claim.email', true), ''),
-    (nullif(current_setting('request.jwt.claims', true), '')::jsonb ->> 'email')
-  )::text
+-- then the claims JSON that PostgREST sets per request. auth.uid(), auth.role() and
+-- auth.email() differ only in the claim and the type, so they are made from one template.
+do $$
+declare
+  helper record;
+begin
+  for helper in
+    select * from (values ('uid', 'sub', 'uuid'), ('role', 'role', 'text'), ('email', 'email', 'text'))
+      as v(fn, claim, type)
+  loop
+    execute format(
+      $template$
+        create or replace function auth.%1$I() returns %3$s
+        language sql stable
+        as $body$
+          select coalesce(
+            nullif(current_setting('request.jwt.claim.%2$s', true), ''),
+            (nullif(current_setting('request.jwt.claims', true), '')::jsonb ->> %2$L)
+          )::%3$s
+        $body$
+      $template$,
+      helper.fn, helper.claim, helper.type);
+  end loop;
+end
 $$;
 
 create or replace function auth.jwt() returns jsonb
