@@ -75,7 +75,7 @@ export function settingsFor(quick: boolean) {
       }
     : {
         lookup: { sizes: [1e3, 1e5, 1e6], rounds: 7, requestsPerRound: 300, warmup: 200 },
-        page: { goSizes: [1e3, 1e6], baselineSize: 1e4, rounds: 21, warmup: 2 },
+        page: { goSizes: [1e3, 1e6], baselineSize: 1e4, rounds: 15, warmup: 1 },
         cli: { rounds: 21, warmup: 2 },
         load: { rows: 1e6, connections: 50, seconds: 10, runs: 3 },
       };

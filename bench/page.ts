@@ -1,6 +1,7 @@
 // Measurement 2: the visitor's page in headless Chromium. For each page load, under each
-// network profile (NETWORKS: emulated with the DevTools protocol's
-// `Network.emulateNetworkConditions` on that load's tab, or none): the time from navigation
+// network profile (NETWORKS: none; emulated with the DevTools protocol's
+// `Network.emulateNetworkConditions` on that load's tab; or a delaying TCP proxy in front of
+// the API and the page's server, bench/delay-proxy.ts): the time from navigation
 // start to the redirect decision (the page's `data-lookup-done-at`, epoch ms, minus
 // `performance.timeOrigin`), the time to the redirect (the next document's
 // `performance.timeOrigin` minus this one's), and the requests the page sent to the API, CORS
@@ -11,23 +12,34 @@
 import { gzipSync } from 'node:zlib';
 import type { Browser } from 'playwright-core';
 import { serveBaselinePage, serveGoPage, serveLimitPage, type ServedPage } from './builds.js';
-import type { DbKind } from './emulator.js';
+import { startDelayProxy } from './delay-proxy.js';
+import type { BenchEmulator, DbKind } from './emulator.js';
 import type { Fleet } from './fleet.js';
 import { median } from './stats.js';
 
 /** A network profile a page load runs under; `none` is the loopback as it is. */
 export interface NetworkProfile {
   name: string;
+  /**
+   * How the latency is added: DevTools' `Network.emulateNetworkConditions` on the tab, or a
+   * delaying TCP proxy (bench/delay-proxy.ts) in front of the API and the page's server.
+   */
+  via: 'devtools' | 'proxy';
   /** Added to every request's round trip, ms (0: none). */
   latencyMs: number;
   /** Download and upload throughput, bytes per second (0: unlimited). */
   bytesPerSecond: number;
 }
 
-/** Unthrottled, and a slow mobile-like link: 100 ms of latency, 10 Mbit/s each way. */
+/**
+ * Unthrottled; a slow mobile-like link (100 ms of latency, 10 Mbit/s each way) as DevTools
+ * emulates it, which delays neither CORS preflights nor connection set-up; and the same
+ * 100 ms through a delaying proxy, which delays every round trip.
+ */
 export const NETWORKS: NetworkProfile[] = [
-  { name: 'none', latencyMs: 0, bytesPerSecond: 0 },
-  { name: '100 ms, 10 Mbit/s', latencyMs: 100, bytesPerSecond: 10e6 / 8 },
+  { name: 'none', via: 'devtools', latencyMs: 0, bytesPerSecond: 0 },
+  { name: '100 ms, 10 Mbit/s', via: 'devtools', latencyMs: 100, bytesPerSecond: 10e6 / 8 },
+  { name: '100 ms round trip (TCP proxy)', via: 'proxy', latencyMs: 100, bytesPerSecond: 0 },
 ];
 
 export interface PageSettings {
@@ -212,7 +224,7 @@ async function loadOnce(
     // CORS preflights are not Playwright 'request' events; the DevTools protocol shows them.
     const cdp = await context.newCDPSession(tab);
     await cdp.send('Network.enable');
-    if (network.latencyMs > 0 || network.bytesPerSecond > 0) {
+    if (network.via === 'devtools' && (network.latencyMs > 0 || network.bytesPerSecond > 0)) {
       await cdp.send('Network.emulateNetworkConditions', {
         offline: false,
         latency: network.latencyMs,
@@ -281,48 +293,67 @@ export async function measurePage(
   networks: NetworkProfile[] = NETWORKS,
 ): Promise<PageResult> {
   type Target = { page: PageKind; rows: number; served: ServedPage; apiUrl: string };
-  const targets: Target[] = [];
-  for (const rows of settings.goSizes) {
-    const table = await fleet.table(rows);
-    targets.push({
-      page: 'go',
-      rows,
-      served: await serveGoPage(table.emulator),
-      apiUrl: table.emulator.url,
-    });
+  // The pages, served directly or (for a proxy profile) built against a delaying proxy of
+  // the API and served through another: the page and its API then both look far away.
+  const buildTargets = async (rttMs: number | undefined): Promise<Target[]> => {
+    const via = async (emulator: BenchEmulator): Promise<BenchEmulator> =>
+      rttMs === undefined
+        ? emulator
+        : { ...emulator, url: (await startDelayProxy(emulator.url, rttMs)).url };
+    const serve = async (page: PageKind, rows: number, emulator: BenchEmulator) => {
+      const api = await via(emulator);
+      const built =
+        page === 'go'
+          ? await serveGoPage(api)
+          : page === 'baseline'
+            ? await serveBaselinePage(api)
+            : await serveLimitPage(api);
+      const served =
+        rttMs === undefined
+          ? built
+          : {
+              url: new URL(
+                new URL(built.url).pathname,
+                (await startDelayProxy(new URL(built.url).origin, rttMs)).url,
+              ).href,
+              stop: built.stop,
+            };
+      return { page, rows, served, apiUrl: api.url };
+    };
+    const list: Target[] = [];
+    for (const rows of settings.goSizes) {
+      list.push(await serve('go', rows, (await fleet.table(rows)).emulator));
+    }
+    const base = (await fleet.table(settings.baselineSize)).emulator;
+    list.push(await serve('baseline', settings.baselineSize, base));
+    list.push(await serve('limit', settings.baselineSize, base));
+    if (!settings.goSizes.includes(settings.baselineSize)) {
+      list.push(await serve('go', settings.baselineSize, base));
+    }
+    return list;
+  };
+  const targetSets = new Map<NetworkProfile, Target[]>();
+  const direct = await buildTargets(undefined);
+  for (const network of networks) {
+    targetSets.set(
+      network,
+      network.via === 'proxy' ? await buildTargets(network.latencyMs) : direct,
+    );
   }
-  const base = await fleet.table(settings.baselineSize);
-  targets.push({
-    page: 'baseline',
-    rows: settings.baselineSize,
-    served: await serveBaselinePage(base.emulator),
-    apiUrl: base.emulator.url,
-  });
-  targets.push({
-    page: 'limit',
-    rows: settings.baselineSize,
-    served: await serveLimitPage(base.emulator),
-    apiUrl: base.emulator.url,
-  });
-  const baselineGo = targets.find((t) => t.page === 'go' && t.rows === settings.baselineSize);
-  if (!baselineGo) {
-    targets.push({
-      page: 'go',
-      rows: settings.baselineSize,
-      served: await serveGoPage(base.emulator),
-      apiUrl: base.emulator.url,
-    });
-  }
+  const targetsOf = (network: NetworkProfile) => targetSets.get(network) ?? direct;
 
   const key = (target: Target, network: NetworkProfile) =>
     `${target.page} ${target.rows} ${network.name}`;
   const loads = new Map<string, LoadResult[]>();
-  const inspections = new Map<Target, Inspection>();
+  const inspections = new Map<string, Inspection>();
   const [unthrottled] = networks;
-  for (const target of targets) {
+  for (const target of direct) {
     const inspected = await loadOnce(browser, target.served, target.apiUrl, unthrottled!, true);
-    if (inspected.inspection) inspections.set(target, inspected.inspection);
-    for (const network of networks) {
+    if (inspected.inspection)
+      inspections.set(`${target.page} ${target.rows}`, inspected.inspection);
+  }
+  for (const network of networks) {
+    for (const target of targetsOf(network)) {
       loads.set(key(target, network), []);
       for (let i = 0; i < settings.warmup; i++) {
         await loadOnce(browser, target.served, target.apiUrl, network);
@@ -333,6 +364,7 @@ export async function measurePage(
   // loads are a pair (or more) taken at nearly the same time.
   for (let round = 0; round < settings.rounds; round++) {
     for (const network of networks) {
+      const targets = targetsOf(network);
       for (let i = 0; i < targets.length; i++) {
         const target = targets[(i + round) % targets.length] as Target;
         const load = await loadOnce(browser, target.served, target.apiUrl, network);
@@ -340,17 +372,20 @@ export async function measurePage(
       }
     }
   }
-  for (const target of targets) await target.served.stop();
+  for (const targets of new Set(targetSets.values())) {
+    for (const target of targets) await target.served.stop();
+  }
 
   const order: PageKind[] = ['go', 'limit', 'baseline'];
-  targets.sort((a, b) => order.indexOf(a.page) - order.indexOf(b.page) || a.rows - b.rows);
+  const sorted = (targets: Target[]) =>
+    [...targets].sort((a, b) => order.indexOf(a.page) - order.indexOf(b.page) || a.rows - b.rows);
   const pages: PageFigures[] = [];
   const comparisons: NetworkComparison[] = [];
   for (const network of networks) {
-    for (const target of targets) {
+    for (const target of sorted(targetsOf(network))) {
       const results = loads.get(key(target, network)) ?? [];
       const first = results[0];
-      const inspection = inspections.get(target);
+      const inspection = inspections.get(`${target.page} ${target.rows}`);
       const scripts = inspection?.scripts ?? [];
       const figures: PageFigures = {
         page: target.page,

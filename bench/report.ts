@@ -100,7 +100,7 @@ export function goals(r: BenchResults): Goal[] {
       });
       if (c.latencyMs > 0 && go) {
         out.push({
-          goal: `/go decision at ${c.latencyMs} ms latency: ≥ 1 round trip (${c.latencyMs} ms) sooner than before (compare with the previous run)`,
+          goal: `/go decision at ${c.latencyMs} ms: ≥ 1 round trip (${c.latencyMs} ms) sooner than before (compare with the previous run), network: ${c.network}`,
           db: p.db,
           measured: `${ms(go.decisionMs)} = ${(go.decisionMs / c.latencyMs).toFixed(2)} round trips; redirect at ${ms(go.redirectMs)}`,
           met: undefined,
