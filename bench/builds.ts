@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { build } from 'vite';
 import { buildSite } from '../scripts/site-build.js';
 import { serveSite } from '../scripts/site-server.js';
-import { activeEntryQuery } from '../shared/core/lookup.js';
+import { ACTIVE_VIEW, viewUrl } from '../shared/core/lookup.js';
 import { track } from './cleanup.js';
 import type { BenchEmulator } from './emulator.js';
 
@@ -95,10 +95,9 @@ export function serveBaselinePage(emulator: BenchEmulator): Promise<ServedPage> 
  */
 export function serveLimitPage(emulator: BenchEmulator): Promise<ServedPage> {
   return serveBuilt('limit', './', async (dir, origin) => {
-    const query = activeEntryQuery(0).replace(/stamp_end=gt\.0/, 'stamp_end=gt.NOW');
     const script = `
 const now = Date.now();
-const url = ${JSON.stringify(`${emulator.url}/rest/v1/namecard?${query}&apikey=${emulator.anonKey}`)}.replace('NOW', String(now));
+const url = ${JSON.stringify(viewUrl(emulator.url, emulator.anonKey, ACTIVE_VIEW))};
 const main = ${JSON.stringify(`${origin}main/`)};
 fetch(url, { headers: { Accept: 'application/json' } })
   .then((r) => r.json())
