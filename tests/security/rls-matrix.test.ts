@@ -6,11 +6,10 @@ import { DB_KINDS, startTestEmulator } from '../support/emulator.js';
 import { createTestClient } from '../support/supabase.js';
 
 // Who may do what to public.namecard through the REST API, on both databases: everyone reads
-// (anon only the visitor's columns),
-// only a listed owner inserts, nobody updates or deletes. Each refusal carries PostgREST's
-// status and code (42501: 401 for anon, 403 for a signed-in role) and leaves the rows as they
-// were. Every operation is tried twice: with a raw HTTP request and with supabase-js, as the
-// product sends it.
+// (anon only the visitor's columns), only a listed owner inserts, nobody updates or deletes.
+// Each refusal carries PostgREST's status and code (42501: 401 for anon, 403 for a signed-in
+// role) and leaves the rows as they were. Every operation is tried twice: with a raw HTTP
+// request and with supabase-js, as the product sends it.
 
 const OWNER = { email: 'owner@rls.test', password: 'owner-password-1' };
 const STRANGER = { email: 'stranger@rls.test', password: 'stranger-password-1' };
