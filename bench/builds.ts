@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { build } from 'vite';
 import { buildSite } from '../scripts/site-build.js';
 import { serveSite } from '../scripts/site-server.js';
-import { activeEntryQuery, NAMECARD_TABLE } from '../shared/core/lookup.js';
+import { ACTIVE_VIEW, viewUrl } from '../shared/core/lookup.js';
 import { track } from './cleanup.js';
 import type { BenchEmulator } from './emulator.js';
 
@@ -87,11 +87,11 @@ export function serveBaselinePage(emulator: BenchEmulator): Promise<ServedPage> 
 }
 
 /**
- * The URL of the lookup the REFERENCE page and the CLI's floor script (bench/floor.mjs) send,
- * with `NOW` where the current epoch ms goes: the same query as `fetchActiveEntry`.
+ * The URL of the lookup the REFERENCE page and the CLI's floor script (bench/floor.mjs) send:
+ * the very GET of `fetchActiveEntry` (the view `namecard_active`, the anon key as `apikey`).
  */
 export function lookupUrlTemplate(emulator: BenchEmulator): string {
-  return `${emulator.url}/rest/v1/${NAMECARD_TABLE}?${activeEntryQuery(0).replace(/stamp_end=gt\.0/, 'stamp_end=gt.NOW')}`;
+  return viewUrl(emulator.url, emulator.anonKey, ACTIVE_VIEW);
 }
 
 /**
@@ -105,12 +105,11 @@ export function lookupUrlTemplate(emulator: BenchEmulator): string {
 export function serveLimitPage(emulator: BenchEmulator): Promise<ServedPage> {
   return serveBuilt('limit', './', async (dir, origin) => {
     const script = `
-const now = Date.now();
-const url = ${JSON.stringify(`${lookupUrlTemplate(emulator)}&apikey=${emulator.anonKey}`)}.replace('NOW', String(now));
+const url = ${JSON.stringify(lookupUrlTemplate(emulator))};
 const main = ${JSON.stringify(`${origin}main/`)};
 fetch(url, { headers: { Accept: 'application/json' } })
   .then((r) => r.json())
-  .then((rows) => (rows[0] && rows[0].stamp_end > now && rows[0].type === 'photo' ? main + 'photo' : main))
+  .then((rows) => (rows[0] && rows[0].type === 'photo' ? main + 'photo' : main))
   .catch(() => main)
   .then((target) => {
     const root = document.documentElement;

@@ -1,28 +1,26 @@
 // The query plan of the active-entry lookup, for the SQL text the emulator sends: the same
-// query string `fetchActiveEntry` requests, parsed and built by the emulator's own PostgREST
-// code, then run under EXPLAIN (ANALYZE, BUFFERS) with the same bound parameter.
+// query string the product requests (`viewUrl(…, 'namecard_active')`), parsed and built by the
+// emulator's own PostgREST code, then run under EXPLAIN (ANALYZE, BUFFERS).
 // It runs as the superuser rather than as `anon` inside the emulator's transaction; the
-// read policy is `using (true)`, which the planner drops, so the plan is the one anon gets.
+// view is security_invoker and the read policy is `using (true)`, which the planner drops,
+// and the column grants do not change the plan, so the plan is the one anon gets.
 import { parseQuery } from '../emulator/rest/query.js';
 import type { TableInfo } from '../emulator/rest/schema-cache.js';
 import { buildRead } from '../emulator/rest/sql.js';
-import { activeEntryQuery } from '../shared/core/lookup.js';
+import { ACTIVE_VIEW, VIEW_COLUMNS, viewUrl } from '../shared/core/lookup.js';
 import type { BenchEmulator } from './emulator.js';
 
-const NAMECARD: TableInfo = {
+const ACTIVE: TableInfo = {
   schema: 'public',
-  name: 'namecard',
-  columns: new Map(
-    ['id', 'stamp_end', 'type', 'created_at', 'created_by'].map((name) => [
-      name,
-      { name, hasDefault: name !== 'stamp_end' && name !== 'type' },
-    ]),
-  ),
+  name: ACTIVE_VIEW,
+  columns: new Map(VIEW_COLUMNS.split(',').map((name) => [name, { name, hasDefault: false }])),
 };
 
-/** The lookup's SQL and parameters as the emulator builds them for the reader's `now`. */
-export function lookupStatement(now: number): { sql: string; params: unknown[] } {
-  return buildRead(NAMECARD, parseQuery(new URLSearchParams(activeEntryQuery(now))), false);
+/** The lookup's SQL and parameters as the emulator builds them for the product's view URL. */
+export function lookupStatement(): { sql: string; params: unknown[] } {
+  // The parser leaves out `apikey` (the gateway's parameter, never a filter).
+  const query = new URL(viewUrl('http://bench.invalid', 'key', ACTIVE_VIEW)).searchParams;
+  return buildRead(ACTIVE, parseQuery(query), false);
 }
 
 /** A plan as text, and PostgreSQL's own execution time for it (ms). */
@@ -31,9 +29,9 @@ export interface Plan {
   executionMs: number;
 }
 
-/** EXPLAIN (ANALYZE, BUFFERS) of the lookup on `emulator`'s database. */
-export async function explainLookup(emulator: BenchEmulator, now = Date.now()): Promise<Plan> {
-  const { sql, params } = lookupStatement(now);
+/** EXPLAIN (ANALYZE, BUFFERS) of the lookup (the view namecard_active) on `emulator`'s database. */
+export async function explainLookup(emulator: BenchEmulator): Promise<Plan> {
+  const { sql, params } = lookupStatement();
   const rows = await emulator.query<Record<string, string>>(
     `explain (analyze, buffers) ${sql}`,
     params,

@@ -1,13 +1,11 @@
 // The FLOOR of `namecard status` (bench/cli.ts): a bare Node script that sends the same
-// single GET (the URL template in argv[2], `NOW` replaced by the epoch ms; the anon key from
-// SUPABASE_ANON_KEY as `apikey` and bearer, as `namecard status` sends them), reads the
-// answer and prints it. Nothing else loads: no project code, no package, no settings.
+// GET of the view namecard_active (the URL in argv[2], the anon key in it as `apikey`, no
+// custom header, as `namecard status` sends it), reads the answer and prints it. Nothing
+// else loads: no project code, no package, no settings.
 import { request } from 'node:http';
 
-const key = process.env.SUPABASE_ANON_KEY ?? '';
-const url = (process.argv[2] ?? '').replace('NOW', String(Date.now()));
-const headers = { apikey: key, Authorization: `Bearer ${key}`, Accept: 'application/json' };
-request(url, { headers }, (response) => {
+const url = process.argv[2] ?? '';
+request(url, (response) => {
   let body = '';
   response.setEncoding('utf8');
   response.on('data', (chunk) => (body += chunk));

@@ -2,7 +2,7 @@
 // this process; the emulator runs in its own). Bounded: each run stops after its duration
 // and after at most `maxRequests` requests.
 import autocannon from 'autocannon';
-import { activeEntryQuery } from '../shared/core/lookup.js';
+import { ACTIVE_VIEW, viewUrl } from '../shared/core/lookup.js';
 import type { DbKind } from './emulator.js';
 import type { Fleet } from './fleet.js';
 import { median } from './stats.js';
@@ -70,8 +70,8 @@ export async function measureLoad(
   log: (line: string) => void,
 ): Promise<LoadResult> {
   const table = await fleet.table(settings.rows);
-  // `now` is fixed for the run: the same query every time, as many visitors in one second.
-  const url = `${table.emulator.url}/rest/v1/namecard?${activeEntryQuery(Date.now())}`;
+  // The product's lookup URL: the same query every time, as many visitors in one second.
+  const url = viewUrl(table.emulator.url, table.emulator.anonKey, ACTIVE_VIEW);
   const runs: LoadRun[] = [];
   for (let i = 0; i < settings.runs; i++) {
     const run = await loadOnce(url, table.emulator.anonKey, settings);

@@ -1,10 +1,13 @@
 // Measurement 1: the active-entry lookup through the REST API against table size, with
-// no active entry (the common case) and with one. Sizes run side by side: every round
-// visits every size, so drift on the shared machine hits them all alike.
+// no active entry (the common case) and with one. The lookup is the product's: one GET of
+// the view namecard_active (`fetchActiveEntry`). A tenth of each table (10^5 of 10^6) is
+// scheduled entries that have not started yet, the newest ids, so a plan walking the
+// primary key would have to read them all. Sizes run side by side: every round visits every
+// size, so drift on the shared machine hits them all alike.
 import { fetchActiveEntry } from '../shared/core/lookup.js';
-import type { DbKind } from './emulator.js';
+import type { BenchEmulator, DbKind } from './emulator.js';
 import { explainLookup, type Plan } from './explain.js';
-import { setActive, type Fleet, type FilledTable } from './fleet.js';
+import type { Fleet, FilledTable } from './fleet.js';
 import { medianOfRounds, msSince, percentiles, type Percentiles } from './stats.js';
 
 export interface LookupSettings {
@@ -35,11 +38,9 @@ export interface LookupResult {
 /** One timed lookup, ms; throws when the answer is not the expected one. */
 async function timedLookup(table: FilledTable): Promise<number> {
   const start = process.hrtime.bigint();
-  const now = Date.now();
   const entry = await fetchActiveEntry({
     supabaseUrl: table.emulator.url,
     anonKey: table.emulator.anonKey,
-    now,
     timeoutMs: 10_000,
   });
   const ms = msSince(start);
@@ -49,17 +50,70 @@ async function timedLookup(table: FilledTable): Promise<number> {
   return ms;
 }
 
+const MINUTE = 60_000;
+/** Share of each table turned into entries that have not started yet. */
+const FUTURE_SHARE = 0.1;
+
+/**
+ * Turns the newest tenth of the table's (expired) rows into entries that start from an hour
+ * on, one per minute, so the row count stays the size measured; then VACUUM ANALYZE. Runs
+ * once per table (the entries start an hour later, long after the measurement).
+ */
+async function addFutureEntries(emulator: BenchEmulator, rows: number): Promise<void> {
+  const future = Math.floor(rows * FUTURE_SHARE);
+  await emulator.query(
+    `with newest as (select max(id) as top from public.namecard)
+     update public.namecard as n
+     set stamp_start = $1::bigint + 60 * ${MINUTE} + (n.id - (newest.top - $2::bigint)) * ${MINUTE},
+         stamp_end = $1::bigint + 61 * ${MINUTE} + (n.id - (newest.top - $2::bigint)) * ${MINUTE} - 1
+     from newest where n.id > newest.top - $2::bigint`,
+    [Date.now(), future],
+  );
+  await emulator.query('vacuum analyze public.namecard');
+}
+
+/**
+ * Adds the active entry (the newest row, type photo, no start, ending in 7 days) or removes
+ * it again, leaving the scheduled future entries alone; then ANALYZE.
+ */
+async function setActiveEntry(table: FilledTable, on: boolean): Promise<void> {
+  if (table.active === on) return;
+  if (on) {
+    await table.emulator.query(
+      `insert into public.namecard (stamp_end, type, created_by) values ($1, 'photo', null)`,
+      [Date.now() + 7 * 24 * 60 * MINUTE],
+    );
+  } else {
+    await table.emulator.query(
+      'delete from public.namecard where stamp_start is null and stamp_end > $1',
+      [Date.now()],
+    );
+  }
+  await table.emulator.query('analyze public.namecard');
+  table.active = on;
+}
+
+const withFuture = new WeakSet<FilledTable>();
+
 export async function measureLookup(
   fleet: Fleet,
   settings: LookupSettings,
   log: (line: string) => void,
 ): Promise<LookupResult> {
   const tables: FilledTable[] = [];
-  for (const rows of settings.sizes) tables.push(await fleet.table(rows));
+  for (const rows of settings.sizes) {
+    const table = await fleet.table(rows);
+    if (!withFuture.has(table)) {
+      await addFutureEntries(table.emulator, rows);
+      withFuture.add(table);
+      log(`${fleet.db}: ${rows.toLocaleString('en-US')} rows, a tenth of them not started yet`);
+    }
+    tables.push(table);
+  }
   const points: LookupPoint[] = [];
 
   for (const active of [false, true]) {
-    for (const table of tables) await setActive(table, active);
+    for (const table of tables) await setActiveEntry(table, active);
     const rounds = new Map<FilledTable, Percentiles[]>(tables.map((t) => [t, []]));
     const errors = new Map<FilledTable, number>(tables.map((t) => [t, 0]));
     for (let round = 0; round < settings.rounds; round++) {
@@ -98,7 +152,7 @@ export async function measureLookup(
     }
   }
   // Later sections expect the common case: no active entry.
-  for (const table of tables) await setActive(table, false);
+  for (const table of tables) await setActiveEntry(table, false);
 
   const ratio = (active: boolean) => {
     const sel = points.filter((p) => p.active === active);

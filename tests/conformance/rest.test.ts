@@ -131,22 +131,57 @@ describe.each(DB_KINDS)('PostgREST subset and RLS over %s', (kind) => {
         `insert into public.namecard (stamp_end, type) values ($1, 'photo'), ($2, 'main'), ($3, 'photo'), ($4, 'main')`,
         [now + HOUR, now + 2 * HOUR, now - HOUR, now - 2 * HOUR],
       );
-      const { data, error, status } = await anon
+      // anon reads only the visitor's columns: `select=*` names created_by and created_at.
+      const all = await anon
         .from('namecard')
         .select('*')
+        .gt('stamp_end', now)
+        .order('id', { ascending: false })
+        .limit(1);
+      expect(all.status).toBe(401);
+      expect(all.data).toBeNull();
+      expect(all.error).toMatchObject({
+        code: '42501',
+        message: 'permission denied for table namecard',
+      });
+      const { data, error, status } = await anon
+        .from('namecard')
+        .select('id,type,stamp_start,stamp_end')
         .gt('stamp_end', now)
         .order('id', { ascending: false })
         .limit(1);
       expect(error).toBeNull();
       expect(status).toBe(200);
       expect(data).toHaveLength(1);
-      expect(data![0]).toMatchObject({ stamp_end: now + 2 * HOUR, type: 'main' });
+      expect(data![0]).toEqual({
+        id: expect.any(Number),
+        stamp_start: null,
+        stamp_end: now + 2 * HOUR,
+        type: 'main',
+      });
+      // The signed-in owner still reads every column.
+      const full = await owner
+        .from('namecard')
+        .select('*')
+        .gt('stamp_end', now)
+        .order('id', { ascending: false })
+        .limit(1);
+      expect(full.error).toBeNull();
+      expect(full.data![0]).toMatchObject({ stamp_end: now + 2 * HOUR, type: 'main' });
+      expect(Object.keys(full.data![0]!).sort()).toEqual([
+        'created_at',
+        'created_by',
+        'id',
+        'stamp_end',
+        'stamp_start',
+        'type',
+      ]);
     });
 
     it('returns an empty array when no entry is active', async () => {
       const { data, error } = await anon
         .from('namecard')
-        .select('*')
+        .select('id,type,stamp_start,stamp_end')
         .gt('stamp_end', Date.now() + 10 * HOUR)
         .order('id', { ascending: false })
         .limit(1);
@@ -155,7 +190,7 @@ describe.each(DB_KINDS)('PostgREST subset and RLS over %s', (kind) => {
     });
 
     it('applies eq, neq, gte, lte, in and is filters together', async () => {
-      const { data, error } = await anon
+      const { data, error } = await owner
         .from('namecard')
         .select('type')
         .in('type', ['main', 'photo'])
@@ -167,6 +202,22 @@ describe.each(DB_KINDS)('PostgREST subset and RLS over %s', (kind) => {
         .order('stamp_end', { ascending: true });
       expect(error).toBeNull();
       expect(data).toEqual([{ type: 'main' }, { type: 'main' }]);
+      // anon's filters are limited to its columns as well: a filter on created_by is refused.
+      const refused = await anon.from('namecard').select('type').is('created_by', null);
+      expect(refused.status).toBe(401);
+      expect(refused.error?.code).toBe('42501');
+      const visitor = await anon
+        .from('namecard')
+        .select('type')
+        .in('type', ['main', 'photo'])
+        .neq('type', 'photo')
+        .eq('type', 'main')
+        .gte('stamp_end', 1)
+        .lte('stamp_end', Date.now() + 100 * HOUR)
+        .is('stamp_start', null)
+        .order('stamp_end', { ascending: true });
+      expect(visitor.error).toBeNull();
+      expect(visitor.data).toEqual([{ type: 'main' }, { type: 'main' }]);
     });
 
     it('sends Content-Range and, with count=exact, the total and 206 for a partial page', async () => {
@@ -179,7 +230,7 @@ describe.each(DB_KINDS)('PostgREST subset and RLS over %s', (kind) => {
 
       const { count, data } = await anon
         .from('namecard')
-        .select('*', { count: 'exact' })
+        .select('id,type,stamp_start,stamp_end', { count: 'exact' })
         .range(1, 2);
       expect(count).toBe(4);
       expect(data).toHaveLength(2);
@@ -190,7 +241,7 @@ describe.each(DB_KINDS)('PostgREST subset and RLS over %s', (kind) => {
       expect(plain.status).toBe(200);
       expect(plain.headers.get('content-range')).toBe('0-0/*');
 
-      const empty = await fetch(`${emulator.url}/rest/v1/namecard?id=eq.-1`, {
+      const empty = await fetch(`${emulator.url}/rest/v1/namecard?select=id&id=eq.-1`, {
         headers: { apikey: emulator.anonKey },
       });
       expect(empty.headers.get('content-range')).toBe('*/*');

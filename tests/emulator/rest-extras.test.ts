@@ -84,14 +84,22 @@ describe('REST details', () => {
   it('rejects names that are not columns instead of putting them into SQL', async () => {
     const attempts = [
       '/namecard?select=id,"type";drop table public.namecard;--',
-      '/namecard?order=id;drop table public.namecard',
-      '/namecard?id"=eq.1',
-      `/namecard?type=eq.main'); drop table public.namecard;--`,
+      // anon may read only the visitor's columns, so each attempt names them (a bare request
+      // means `select=*`, which anon is refused: see the last check).
+      '/namecard?select=id&order=id;drop table public.namecard',
+      '/namecard?select=id&id"=eq.1',
+      `/namecard?select=id,type,stamp_start,stamp_end&type=eq.main'); drop table public.namecard;--`,
     ];
     for (const path of attempts) {
       const res = await rest(path);
       expect([200, 400]).toContain(res.status);
     }
+    expect(await emulator.query('select count(*)::int as n from public.namecard')).toEqual([
+      { n: 6 },
+    ]);
+    const all = await rest(`/namecard?type=eq.main'); drop table public.namecard;--`);
+    expect(all.status).toBe(401);
+    expect(((await all.json()) as { code: string }).code).toBe('42501');
     expect(await emulator.query('select count(*)::int as n from public.namecard')).toEqual([
       { n: 6 },
     ]);

@@ -21,21 +21,54 @@ describe.each(DB_KINDS)('namecard migration over %s', (kind) => {
     ).toBe(true);
   });
 
-  it('grants select to anon and authenticated, insert of stamp_end and type to authenticated only', async () => {
-    for (const role of ['anon', 'authenticated']) {
+  it('grants select of the visitor columns to anon and of all columns to authenticated, insert of stamp_end, type and stamp_start to authenticated only', async () => {
+    const visitorColumns = ['id', 'type', 'stamp_start', 'stamp_end'];
+    const auditColumns = ['created_at', 'created_by'];
+    // anon: no table-wide select, only the columns a visitor needs.
+    expect(await one<boolean>(`has_table_privilege('anon', 'public.namecard', 'SELECT')`)).toBe(
+      false,
+    );
+    for (const column of visitorColumns) {
       expect(
-        await one<boolean>(`has_table_privilege('${role}', 'public.namecard', 'SELECT')`),
+        await one<boolean>(
+          `has_column_privilege('anon', 'public.namecard', '${column}', 'SELECT')`,
+        ),
       ).toBe(true);
+    }
+    for (const column of auditColumns) {
+      expect(
+        await one<boolean>(
+          `has_column_privilege('anon', 'public.namecard', '${column}', 'SELECT')`,
+        ),
+      ).toBe(false);
+    }
+    expect(
+      await one<boolean>(`has_table_privilege('authenticated', 'public.namecard', 'SELECT')`),
+    ).toBe(true);
+    for (const role of ['anon', 'authenticated']) {
       for (const privilege of ['UPDATE', 'DELETE', 'TRUNCATE']) {
         expect(
           await one<boolean>(`has_table_privilege('${role}', 'public.namecard', '${privilege}')`),
         ).toBe(false);
       }
+      for (const view of ['namecard_active', 'namecard_next']) {
+        expect(
+          await one<boolean>(`has_table_privilege('${role}', 'public.${view}', 'SELECT')`),
+        ).toBe(true);
+      }
     }
+    expect(
+      await one<boolean>(`has_table_privilege('anon', 'public.namecard_access', 'SELECT')`),
+    ).toBe(false);
+    expect(
+      await one<boolean>(
+        `has_table_privilege('authenticated', 'public.namecard_access', 'SELECT')`,
+      ),
+    ).toBe(true);
     expect(
       await one<boolean>(`has_any_column_privilege('anon', 'public.namecard', 'INSERT')`),
     ).toBe(false);
-    for (const column of ['stamp_end', 'type']) {
+    for (const column of ['stamp_end', 'type', 'stamp_start']) {
       expect(
         await one<boolean>(
           `has_column_privilege('authenticated', 'public.namecard', '${column}', 'INSERT')`,

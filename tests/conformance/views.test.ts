@@ -1,0 +1,254 @@
+import type { SupabaseClient } from '@supabase/supabase-js';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { RunningEmulator } from '../../emulator/index.js';
+import { ACTIVE_VIEW, NEXT_VIEW, VIEW_COLUMNS, viewUrl } from '../../shared/core/lookup.js';
+import { DB_KINDS, startTestEmulator } from '../support/emulator.js';
+import { createTestClient } from '../support/supabase.js';
+
+// The views namecard_active and namecard_next through /rest/v1, as PostgREST serves views,
+// and the schedule they answer by the database's own clock.
+
+const OWNER = { email: 'owner@views.test', password: 'owner-password-1' };
+const HOUR = 3_600_000;
+
+interface Entry {
+  id: number;
+  type: 'main' | 'photo';
+  stamp_start: number | null;
+  stamp_end: number;
+}
+
+describe.each(DB_KINDS)('the schedule views over %s', { timeout: 60_000 }, (kind) => {
+  let emulator: RunningEmulator;
+  let anon: SupabaseClient;
+  let owner: SupabaseClient;
+  let ownerToken: string;
+
+  /** The database's clock in epoch ms, the clock the views use. */
+  const dbNow = async () =>
+    Number(
+      (
+        await emulator.query<{ n: string | number }>(
+          'select (extract(epoch from clock_timestamp()) * 1000)::bigint as n',
+        )
+      )[0]!.n,
+    );
+  /** Waits until the database's clock has passed `at` (epoch ms). */
+  const untilDbTime = async (at: number) => {
+    while ((await dbNow()) <= at) await new Promise((r) => setTimeout(r, 100));
+  };
+  /** Stores an entry as the owner through supabase-js, as the CLI does; returns it. */
+  const insert = async (entry: Omit<Entry, 'id'>): Promise<Entry> => {
+    const { data, error } = await owner
+      .from('namecard')
+      .insert(entry)
+      .select(VIEW_COLUMNS)
+      .single();
+    expect(error).toBeNull();
+    return data as unknown as Entry;
+  };
+  /** GETs a view exactly as the product does (anon key in the query, no headers). */
+  const getView = async (view: typeof ACTIVE_VIEW | typeof NEXT_VIEW) => {
+    const res = await fetch(viewUrl(emulator.url, emulator.anonKey, view));
+    expect(res.status).toBe(200);
+    return (await res.json()) as Entry[];
+  };
+  const rows = () => emulator.query('select * from public.namecard order by id');
+
+  beforeAll(async () => {
+    emulator = await startTestEmulator(kind, { owner: OWNER });
+    anon = createTestClient(emulator.url, emulator.anonKey);
+    owner = createTestClient(emulator.url, emulator.anonKey);
+    const { data, error } = await owner.auth.signInWithPassword(OWNER);
+    expect(error).toBeNull();
+    ownerToken = data.session!.access_token;
+  });
+  afterAll(() => emulator?.stop());
+  beforeEach(() => emulator.query('truncate public.namecard restart identity'));
+
+  describe('served as PostgREST serves a view', () => {
+    it('answers GET with select, filters, order and limit, and HEAD with a count', async () => {
+      const now = await dbNow();
+      await insert({ type: 'main', stamp_start: null, stamp_end: now + HOUR });
+      const newest = await insert({
+        type: 'photo',
+        stamp_start: now - HOUR,
+        stamp_end: now + HOUR,
+      });
+      await insert({ type: 'main', stamp_start: now + HOUR, stamp_end: now + 2 * HOUR });
+
+      expect(await getView(ACTIVE_VIEW)).toEqual([newest]);
+      const base = `${emulator.url}/rest/v1/${ACTIVE_VIEW}`;
+      const get = async (query: string) => {
+        const res = await fetch(`${base}?${query}`, { headers: { apikey: emulator.anonKey } });
+        return { status: res.status, body: (await res.json()) as unknown };
+      };
+      expect(await get('select=id,type')).toEqual({
+        status: 200,
+        body: [{ id: newest.id, type: 'photo' }],
+      });
+      expect(await get('select=id&type=eq.main')).toEqual({ status: 200, body: [] });
+      expect(await get(`select=type&stamp_end=gt.${now}&order=id.desc&limit=1`)).toEqual({
+        status: 200,
+        body: [{ type: 'photo' }],
+      });
+      expect(await get('select=colour')).toMatchObject({
+        status: 400,
+        body: { code: '42703' },
+      });
+
+      const head = await fetch(`${base}?select=id`, {
+        method: 'HEAD',
+        headers: { apikey: emulator.anonKey, prefer: 'count=exact' },
+      });
+      expect(head.status).toBe(200);
+      expect(head.headers.get('content-range')).toBe('0-0/1');
+      expect(await head.text()).toBe('');
+
+      // supabase-js, as the site's manage page reads it.
+      const { data, error, status } = await anon
+        .from(ACTIVE_VIEW)
+        .select(VIEW_COLUMNS)
+        .maybeSingle();
+      expect({ data, error, status }).toEqual({ data: newest, error: null, status: 200 });
+    });
+
+    it('refuses insert, update and delete into namecard_active as PostgreSQL does (500 55000), rows unchanged', async () => {
+      const now = await dbNow();
+      await insert({ type: 'main', stamp_start: null, stamp_end: now + HOUR });
+      const before = await rows();
+      const attempts = [
+        { method: 'POST', query: '', body: { type: 'photo', stamp_end: now + HOUR } },
+        { method: 'PATCH', query: '?id=gt.0', body: { type: 'photo' } },
+        { method: 'DELETE', query: '?id=gt.0', body: undefined },
+      ];
+      const operations = { POST: 'insert into', PATCH: 'update', DELETE: 'delete from' };
+      for (const bearer of [emulator.anonKey, ownerToken]) {
+        for (const { method, query, body } of attempts) {
+          const res = await fetch(`${emulator.url}/rest/v1/${ACTIVE_VIEW}${query}`, {
+            method,
+            headers: {
+              apikey: emulator.anonKey,
+              authorization: `Bearer ${bearer}`,
+              'content-type': 'application/json',
+            },
+            body: body && JSON.stringify(body),
+          });
+          const answer = (await res.json()) as Record<string, unknown>;
+          expect(res.status, method).toBe(500);
+          expect(answer, method).toMatchObject({
+            code: '55000',
+            message: `cannot ${operations[method as keyof typeof operations]} view "namecard_active"`,
+            details: 'Views containing LIMIT or OFFSET are not automatically updatable.',
+          });
+        }
+      }
+      const viaJs = await owner.from(ACTIVE_VIEW).insert({ type: 'photo', stamp_end: now + HOUR });
+      expect(viaJs.status).toBe(500);
+      expect(viaJs.error?.code).toBe('55000');
+      expect(await rows()).toEqual(before);
+    });
+
+    it('treats apikey in the query as the key only: not a filter, not passed on, on a table and a view', async () => {
+      const now = await dbNow();
+      const a = await insert({ type: 'main', stamp_start: null, stamp_end: now - HOUR });
+      const b = await insert({ type: 'photo', stamp_start: null, stamp_end: now + HOUR });
+      const key = encodeURIComponent(emulator.anonKey);
+      const table = await fetch(
+        `${emulator.url}/rest/v1/namecard?select=${VIEW_COLUMNS}&order=id.asc&apikey=${key}`,
+        { headers: { prefer: 'count=exact' } },
+      );
+      expect(table.status).toBe(200);
+      expect(table.headers.get('content-range')).toBe('0-1/2');
+      expect(await table.json()).toEqual([a, b]);
+      const view = await fetch(`${emulator.url}/rest/v1/${ACTIVE_VIEW}?select=id&apikey=${key}`);
+      expect(view.status).toBe(200);
+      expect(await view.json()).toEqual([{ id: b.id }]);
+      // A second apikey parameter is the gateway's business too, never a column filter.
+      const twice = await fetch(
+        `${emulator.url}/rest/v1/${ACTIVE_VIEW}?select=id&apikey=${key}&apikey=${key}`,
+      );
+      expect(await twice.json()).toEqual([{ id: b.id }]);
+    });
+  });
+
+  describe('the schedule', () => {
+    it('refuses a start not before the end with 400 23514 and stores nothing', async () => {
+      const now = await dbNow();
+      for (const stamp_start of [now + HOUR, now + 2 * HOUR]) {
+        const res = await fetch(`${emulator.url}/rest/v1/namecard`, {
+          method: 'POST',
+          headers: {
+            apikey: emulator.anonKey,
+            authorization: `Bearer ${ownerToken}`,
+            'content-type': 'application/json',
+          },
+          body: JSON.stringify({ type: 'photo', stamp_start, stamp_end: now + HOUR }),
+        });
+        expect(res.status).toBe(400);
+        expect(await res.json()).toMatchObject({
+          code: '23514',
+          message: expect.stringContaining('namecard_start_before_end'),
+        });
+      }
+      const viaJs = await owner
+        .from('namecard')
+        .insert({ type: 'main', stamp_start: now + 2 * HOUR, stamp_end: now + HOUR });
+      expect(viaJs.status).toBe(400);
+      expect(viaJs.error?.code).toBe('23514');
+      expect(await rows()).toEqual([]);
+    });
+
+    it('does not answer an entry starting tomorrow today; namecard_next does', async () => {
+      const now = await dbNow();
+      const today = await insert({ type: 'main', stamp_start: null, stamp_end: now + 48 * HOUR });
+      const tomorrow = await insert({
+        type: 'photo',
+        stamp_start: now + 24 * HOUR,
+        stamp_end: now + 25 * HOUR,
+      });
+      expect(await getView(ACTIVE_VIEW)).toEqual([today]);
+      expect(await getView(NEXT_VIEW)).toEqual([tomorrow]);
+    });
+
+    it('switches namecard_active at the start and back at the end, by the database clock', async () => {
+      const now = await dbNow();
+      const base = await insert({ type: 'main', stamp_start: null, stamp_end: now + HOUR });
+      const start = now + 4_000;
+      const end = now + 7_000;
+      const soon = await insert({ type: 'photo', stamp_start: start, stamp_end: end });
+      // Read before the start (the database clock says so), then after each switch.
+      const [before, clock] = [await getView(ACTIVE_VIEW), await dbNow()];
+      if (clock < start) expect(before).toEqual([base]);
+      expect(await getView(NEXT_VIEW)).toEqual(clock < start ? [soon] : []);
+      await untilDbTime(start);
+      expect(await getView(ACTIVE_VIEW)).toEqual([soon]);
+      expect(await getView(NEXT_VIEW)).toEqual([]);
+      await untilDbTime(end);
+      expect(await getView(ACTIVE_VIEW)).toEqual([base]);
+    });
+
+    it('namecard_next answers the upcoming entry, not an older one starting inside a newer active entry', async () => {
+      const now = await dbNow();
+      const older = await insert({
+        type: 'photo',
+        stamp_start: now + HOUR,
+        stamp_end: now + 3 * HOUR,
+      });
+      const active = await insert({ type: 'main', stamp_start: null, stamp_end: now + 2 * HOUR });
+      const upcoming = await insert({
+        type: 'photo',
+        stamp_start: now + 4 * HOUR,
+        stamp_end: now + 5 * HOUR,
+      });
+      expect(await getView(ACTIVE_VIEW)).toEqual([active]);
+      expect(await getView(NEXT_VIEW)).toEqual([upcoming]);
+      const { data } = await anon.from(NEXT_VIEW).select(VIEW_COLUMNS);
+      expect(data).toEqual([upcoming]);
+      // Without the newer active entry, the older one is the next change again.
+      await emulator.query('delete from public.namecard where id = $1', [active.id]);
+      expect(await getView(ACTIVE_VIEW)).toEqual([]);
+      expect(await getView(NEXT_VIEW)).toEqual([older]);
+    });
+  });
+});
