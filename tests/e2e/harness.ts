@@ -216,9 +216,6 @@ export async function followGo(
   cards: RunningServer & { visits: Visit[] },
   shot?: string,
 ): Promise<GoVisit> {
-  // Leave whatever page was open first, so that its late loads (e.g. /manage's lazily loaded
-  // chunks) are not counted as /go's.
-  await page.goto('about:blank');
   const lookups: Request[] = [];
   const requests: Request[] = [];
   const scripts: Promise<number>[] = [];
