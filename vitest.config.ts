@@ -1,16 +1,37 @@
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
+
+/**
+ * Test files with a timing bound the issue asks for ("lookups answer within 300 ms during a
+ * sign-in flood"). They run last and alone, so that the other test files (browsers, many CLI
+ * processes) do not load the 2-core machine while they measure.
+ */
+const TIMED = ['tests/security/sign-in-limits.test.ts'];
 
 // One run covers unit, conformance (emulator over PGlite and PostgreSQL), CLI and browser tests.
 // The global setup starts a throwaway PostgreSQL server on loopback (or uses
 // NAMECARD_TEST_DATABASE_URL) and stops it at the end.
 export default defineConfig({
   test: {
-    include: ['tests/**/*.test.ts'],
     globalSetup: ['tests/support/global-setup.ts'],
     // Generous: CLI tests spawn many processes, and CI machines are shared and slow at times.
     testTimeout: 90_000,
     hookTimeout: 120_000,
     maxWorkers: 2,
     reporters: ['default'],
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'suite',
+          include: ['tests/**/*.test.ts'],
+          exclude: [...configDefaults.exclude, ...TIMED],
+          sequence: { groupOrder: 0 },
+        },
+      },
+      {
+        extends: true,
+        test: { name: 'timed', include: TIMED, sequence: { groupOrder: 1 } },
+      },
+    ],
   },
 });
