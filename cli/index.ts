@@ -2,7 +2,6 @@
 // The `namecard` entry point. `--version` and a plain `namecard status` are answered before
 // commander and the commands load (they cost more than Node's own start-up, measured by
 // `npm run bench`); everything else, `--help` included, goes to the program in main.ts.
-import { loadProjectEnv } from './project-env.js';
 import { statusArgs } from './status-args.js';
 import { readVersion } from './version.js';
 
@@ -16,8 +15,9 @@ if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
   process.stdout.write(`${readVersion()}\n`);
 } else {
   // Settings from the project's `.env` when run in a namecard checkout's root, before anything
-  // reads the environment (project-env.ts says which names and why).
-  loadProjectEnv();
+  // reads the environment (project-env.ts says which names and why). Loaded here, not at the
+  // top, so that `--version` loads nothing but this file.
+  (await import('./project-env.js')).loadProjectEnv();
   const status = statusArgs(args);
   if (status) await (await import('./status-main.js')).statusMain(status);
   else await import('./main.js');
