@@ -73,15 +73,6 @@ export function assertEmail(email: string): void {
   }
 }
 
-/** Looks a user up by email; undefined when there is none. */
-export async function findUserByEmail(db: Queryable, email: string): Promise<UserRow | undefined> {
-  const rows = await db.query<UserRow>(
-    `select ${USER_COLUMNS} from auth.users u where lower(u.email) = $1 and u.deleted_at is null`,
-    [normalizeEmail(email)],
-  );
-  return rows[0];
-}
-
 /** Looks a user up by id; undefined when there is none. */
 export async function findUserById(db: Queryable, id: string): Promise<UserRow | undefined> {
   const rows = await db.query<UserRow>(
