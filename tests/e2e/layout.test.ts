@@ -198,20 +198,24 @@ describe('the login form', () => {
 
   test('looks like the rest of the site: its font, green button, bold labels', async () => {
     await page.goto(site.route('login/'));
+    // Polled: the Auth UI injects its styles at run time, and its button fades between colours,
+    // so a loaded machine may read them mid-way.
     const bodyFont = await style(page.locator('body'), 'font-family');
     const button = page.getByRole('button', { name: 'Sign in' });
     // The site's --accent, #1f8a5b.
-    await expect(style(button, 'background-color')).resolves.toMatch(
-      /^rgba?\(31, 138, 91(, 1)?\)$/,
-    );
-    await expect(style(button, 'font-family')).resolves.toBe(bodyFont);
-    await expect(style(button, 'font-weight')).resolves.toBe('600');
-    await expect(style(button, 'border-radius')).resolves.toBe('6px');
+    await expect
+      .poll(() => style(button, 'background-color'), { timeout: 5000 })
+      .toMatch(/^rgba?\(31, 138, 91(, 1)?\)$/);
+    await expect.poll(() => style(button, 'font-family'), { timeout: 5000 }).toBe(bodyFont);
+    await expect.poll(() => style(button, 'font-weight'), { timeout: 5000 }).toBe('600');
+    await expect.poll(() => style(button, 'border-radius'), { timeout: 5000 }).toBe('6px');
     const label = page.locator('label[for="email"]');
-    await expect(style(label, 'font-weight')).resolves.toBe('600');
-    await expect(style(label, 'color')).resolves.toMatch(/^rgba?\(28, 31, 36(, 1)?\)$/);
-    await expect(style(label, 'font-family')).resolves.toBe(bodyFont);
-    await expect(style(page.getByLabel('Email address'), 'border-radius')).resolves.toBe('6px');
+    await expect.poll(() => style(label, 'font-weight'), { timeout: 5000 }).toBe('600');
+    await expect
+      .poll(() => style(label, 'color'), { timeout: 5000 })
+      .toMatch(/^rgba?\(28, 31, 36(, 1)?\)$/);
+    await expect.poll(() => style(label, 'font-family'), { timeout: 5000 }).toBe(bodyFont);
+    await expect.poll(() => style(page.getByLabel('Email address'), 'border-radius')).toBe('6px');
     // The spec's strings are unchanged.
     await expect(label.innerText()).resolves.toBe('Email address');
     await expect(page.locator('label[for="password"]').innerText()).resolves.toBe('Your Password');
