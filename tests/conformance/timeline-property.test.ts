@@ -1,0 +1,135 @@
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RunningEmulator } from '../../emulator/index.js';
+import { activeEntry } from '../../shared/core/rules.js';
+import { timeline, type Segment } from '../../shared/core/timeline.js';
+import type { NamecardRow } from '../../shared/core/types.js';
+import { DB_KINDS, startTestEmulator } from '../support/emulator.js';
+
+// The one rule, twice: the database's namecard_timeline_at / namecard_active_at (what /go,
+// `status` and /manage read) against the TypeScript model in shared/core/timeline.ts, for
+// random entry sets (with and without starts, overlapping, equal stamps, cancelled ones whose
+// interval is empty) at random instants. Small stamps (0..60) make ties and shared
+// boundaries common.
+
+/** Random cases per database; CI runs at least 500. */
+const RUNS = Number(process.env.NAMECARD_PROPERTY_RUNS ?? 500);
+
+interface Row extends NamecardRow {
+  stamp_start: number | null;
+  stop_kind: 'cancelled' | null;
+}
+
+const entryArb = fc
+  .record({
+    type: fc.constantFrom('main', 'photo'),
+    start: fc.option(fc.integer({ min: 0, max: 60 }), { nil: null }),
+    length: fc.integer({ min: 0, max: 40 }),
+    cancelled: fc.integer({ min: 0, max: 9 }).map((n) => n === 0),
+  })
+  .map(({ type, start, length, cancelled }) => {
+    // A stored entry ends after it starts; a cancelled scheduled entry ends where it starts.
+    const from = start ?? 0;
+    const stop = cancelled && start !== null;
+    return {
+      type,
+      stamp_start: start,
+      stamp_end: stop ? from : from + Math.max(1, length),
+      stop_kind: stop ? ('cancelled' as const) : null,
+    };
+  });
+
+const caseArb = fc.record({
+  entries: fc.array(entryArb, { maxLength: 8 }),
+  instants: fc.array(fc.integer({ min: -5, max: 110 }), { minLength: 1, maxLength: 4 }),
+});
+
+type Model = (rows: readonly Row[], at: number) => Segment[];
+
+describe.each(DB_KINDS)('the timeline rule over %s', { timeout: 600_000 }, (kind) => {
+  let emulator: RunningEmulator;
+
+  beforeAll(async () => {
+    emulator = await startTestEmulator(kind);
+  });
+  afterAll(async () => {
+    await emulator?.stop();
+  });
+
+  /** Replaces the table's rows with `entries`, ids 1..n in order; returns them as stored. */
+  async function store(entries: Omit<Row, 'id'>[]): Promise<Row[]> {
+    await emulator.query('truncate public.namecard restart identity');
+    const rows: Row[] = entries.map((e, i) => ({ id: i + 1, ...e }));
+    if (rows.length === 0) return rows;
+    const values = rows.map(
+      (_, i) =>
+        `($${i * 5 + 1}::text, $${i * 5 + 2}::bigint, $${i * 5 + 3}::bigint, $${i * 5 + 4}::text, $${i * 5 + 5}::bigint)`,
+    );
+    await emulator.query(
+      `insert into public.namecard (type, stamp_start, stamp_end, stop_kind, stopped_at, planned_end)
+       select v.type, v.s, v.e, v.k, case when v.k is null then null else v.p end,
+              case when v.k is null then null else v.e + 1 end
+       from (values ${values.join(', ')}) as v(type, s, e, k, p)`,
+      rows.flatMap((r) => [r.type, r.stamp_start, r.stamp_end, r.stop_kind, r.stamp_start ?? 0]),
+    );
+    return rows;
+  }
+
+  async function databaseTimeline(at: number): Promise<Segment[]> {
+    const rows = await emulator.query<{ type: string; from: number; to: number | null }>(
+      'select type, "from", "to" from public.namecard_timeline_at($1, 1000)',
+      [at],
+    );
+    return rows.map((r) => ({
+      type: r.type,
+      from: Number(r.from),
+      to: r.to === null ? null : Number(r.to),
+    }));
+  }
+
+  async function databaseActive(at: number): Promise<number | null> {
+    const rows = await emulator.query<{ id: number }>(
+      'select id from public.namecard_active_at($1)',
+      [at],
+    );
+    return rows[0] ? Number(rows[0].id) : null;
+  }
+
+  /** A property: at each instant the database answers what `model` says. */
+  const agrees = (model: Model) =>
+    fc.asyncProperty(caseArb, async ({ entries, instants }) => {
+      const rows = await store(entries);
+      for (const at of instants) {
+        expect(await databaseTimeline(at)).toEqual(model(rows, at));
+        expect(await databaseActive(at)).toBe(activeEntry(rows, at)?.id ?? null);
+      }
+    });
+
+  it(`answers the same timeline and active entry as the model (${RUNS} random cases)`, async () => {
+    await fc.assert(agrees(timeline), { numRuns: RUNS });
+  });
+
+  it('is caught out by a deliberately wrong model (the oldest active entry wins)', async () => {
+    const oldestWins: Model = (rows, at) =>
+      timeline(
+        rows.map((r) => ({ ...r, id: -r.id })),
+        at,
+      );
+    const result = await fc.check(agrees(oldestWins), { numRuns: RUNS });
+    expect(result.failed).toBe(true);
+  });
+
+  it('caps the answer at max_segments, the last one then ending where more follows', async () => {
+    await store([
+      { type: 'photo', stamp_start: 10, stamp_end: 20, stop_kind: null },
+      { type: 'photo', stamp_start: 30, stamp_end: 40, stop_kind: null },
+    ]);
+    const rows = await emulator.query<{ type: string; from: number; to: number | null }>(
+      'select type, "from", "to" from public.namecard_timeline_at(0, 2)',
+    );
+    expect(rows.map((r) => [r.type, Number(r.from), r.to === null ? null : Number(r.to)])).toEqual([
+      ['main', 0, 10],
+      ['photo', 10, 20],
+    ]);
+  });
+});
