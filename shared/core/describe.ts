@@ -1,65 +1,63 @@
-import { formatStamp } from './format.js';
-import type { Change } from './rules.js';
-import { profileLabel, type NamecardRow } from './types.js';
+import { formatRelative, formatWhen } from './format.js';
+import type { Segment } from './timeline.js';
+import { profileLabel } from './types.js';
 
 // What visitors get, in the owner's words, for the CLI and the manage page alike. Intl only
-// (through format.ts), so `namecard status` and /manage can use it without Temporal.
+// (through format.ts), so `namecard status` and /manage can use it without Temporal. Times are
+// read at a glance (`today 18:00`, `Wed 09:00`); the zone is named once per screen by the face
+// (format.ts's zoneHeader).
 
-/** What visitors get for an entry, or for none: `Photographer` or `the main site`. */
-export function visitorsGet(entry: NamecardRow | null | undefined): string {
-  return entry?.type === 'photo' ? profileLabel('photo') : 'the main site';
+/** What visitors get for a profile type, or for none: `Photographer` or `the main site`. */
+export function visitorsGet(type: string | null | undefined): string {
+  return type == null || type === 'main' ? 'the main site' : profileLabel(type);
 }
 
 /**
- * One change to come, as a sentence: `Then Photographer again until 2030-06-01 18:00 UTC`
- * (an entry that had started and comes back), `Then the main site from … until …` (one not
- * started yet), or `Then the main site` when nothing is active any more (it follows the
- * previous sentence's "until").
+ * The segment visitors get now, in words: `Photographer until today 18:00 (in 2 h 5 min)`,
+ * or `the main site` when it is open-ended.
  *
- * @param change a change from `changesAfter`
- * @param now epoch milliseconds: an entry that started before it "comes back"
- * @param timeZone IANA time zone to show the stamps in
+ * @param segment the timeline's first segment
+ * @param now epoch ms (the server's now)
+ * @param timeZone IANA time zone of the times shown
  */
-export function describeChange(change: Change, now: number, timeZone: string): string {
-  const { entry } = change;
-  if (!entry) return 'Then the main site';
-  const label = visitorsGet(entry);
-  const until = formatStamp(entry.stamp_end, timeZone);
-  const started = entry.stamp_start == null || entry.stamp_start <= now;
-  return started
-    ? `Then ${label} again until ${until}`
-    : `Then ${label} from ${formatStamp(change.at, timeZone)} until ${until}`;
+export function describeNow(segment: Segment, now: number, timeZone: string): string {
+  const label = visitorsGet(segment.type);
+  if (segment.to === null) return label;
+  return `${label} until ${formatWhen(segment.to, now, timeZone)} (${formatRelative(segment.to, now)})`;
 }
 
 /**
- * The changes visitors will see, as sentences: what the owner needs to know after setting the
- * card. A change from one entry to another that sends visitors to the same place (a `main`
- * entry ending into nothing) is not one they see, so it is left out.
+ * What follows now, one sentence per coming segment, in order: `Then the main site from today
+ * 10:07`, `Then Photographer again from Wed 09:00 (in 2 days) until Wed 18:00`. "again" marks a
+ * profile visitors have had earlier in the timeline. When the timeline has more segments than
+ * `max`, or the server's answer was capped (its last segment has an end), the last sentence is
+ * `And more changes after that`.
  *
- * @param changes from `changesAfter`, in time order
- * @param current the active entry now, or null
- * @param now epoch milliseconds
- * @param timeZone IANA time zone
- * @param max how many sentences at most
- * @example describeChanges(changesAfter(rows, now), activeEntry(rows, now), now, 'UTC')
- * // → ['Then Photographer again until 2030-06-01 18:00 UTC', 'Then the main site']
+ * @param timeline segments from now on, as the server or `timeline()` answers them
+ * @param now epoch ms (the server's now)
+ * @param timeZone IANA time zone of the times shown
+ * @param max how many coming segments at most (default 5)
+ * @example describeFollowing([{ type: 'photo', from: 0, to: 60000 }, { type: 'main', from: 60000, to: null }], 0, 'UTC')
+ * // → ['Then the main site from today 00:01']
  */
-export function describeChanges(
-  changes: readonly Change[],
-  current: NamecardRow | null,
+export function describeFollowing(
+  timeline: readonly Segment[],
   now: number,
   timeZone: string,
-  max = 3,
+  max = 5,
 ): string[] {
-  const sentences: string[] = [];
-  let shown = visitorsGet(current);
-  for (const change of changes) {
-    const next = visitorsGet(change.entry);
-    const scheduledPhoto = change.entry?.type === 'photo' && shown === next;
-    if (next === shown && !scheduledPhoto) continue;
-    sentences.push(describeChange(change, now, timeZone));
-    shown = next;
-    if (sentences.length >= max) break;
-  }
-  return sentences;
+  const lines: string[] = [];
+  timeline.forEach((segment, index) => {
+    if (index === 0 || index > max) return;
+    const again = timeline.slice(0, index).some((s) => s.type === segment.type) ? ' again' : '';
+    const from = formatWhen(segment.from, now, timeZone);
+    const soon =
+      segment.from - now >= 3 * 3_600_000 ? ` (${formatRelative(segment.from, now)})` : '';
+    const until = segment.to === null ? '' : ` until ${formatWhen(segment.to, now, timeZone)}`;
+    lines.push(`Then ${visitorsGet(segment.type)}${again} from ${from}${soon}${until}`);
+  });
+  const last = timeline[timeline.length - 1];
+  if (timeline.length - 1 > max || (last && last.to !== null))
+    lines.push('And more changes after that');
+  return lines;
 }

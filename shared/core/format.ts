@@ -94,3 +94,74 @@ export function formatDuration(ms: number): string {
   if (mins) parts.push(`${mins} min`);
   return parts.join(' ');
 }
+
+const DAY_MS = 86_400_000;
+const WEEKDAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+
+/** Days since the epoch of a `YYYY-MM-DD` calendar date (no zone: a count of dates). */
+function dayNumber(date: string): number {
+  const [y, m, d] = date.split('-').map(Number) as [number, number, number];
+  return Math.round(Date.UTC(y, m - 1, d) / DAY_MS);
+}
+
+/**
+ * A stamp read at a glance, relative to `now`, in a zone the reader has been told once:
+ * `today 18:00`, `tomorrow 09:00`, `Wed 09:00` within the coming week, `yesterday 18:00`,
+ * `Wed 10 Dec 09:00` further off in the same year, `Wed 10 Dec 2031 09:00` beyond. The zone is
+ * not named: say it once per screen with {@link zoneHeader}.
+ *
+ * @param epochMs the stamp, epoch ms
+ * @param now the reader's now, epoch ms (the server's, when known)
+ * @param timeZone IANA time zone; defaults to {@link localTimeZone}
+ * @throws RangeError for an unknown time zone
+ * @example formatWhen(Date.UTC(2030, 5, 1, 18), Date.UTC(2030, 5, 1, 9), 'UTC') // 'today 18:00'
+ */
+export function formatWhen(
+  epochMs: number,
+  now: number,
+  timeZone: string = localTimeZone(),
+): string {
+  const when = toWallClock(epochMs, timeZone);
+  const days = dayNumber(when.date) - dayNumber(toWallClock(now, timeZone).date);
+  if (days === 0) return `today ${when.time}`;
+  if (days === 1) return `tomorrow ${when.time}`;
+  if (days === -1) return `yesterday ${when.time}`;
+  const [y, m, d] = when.date.split('-').map(Number) as [number, number, number];
+  const weekday = WEEKDAYS[new Date(Date.UTC(y, m - 1, d)).getUTCDay()];
+  if (days > 1 && days < 7) return `${weekday} ${when.time}`;
+  const sameYear = toWallClock(now, timeZone).date.slice(0, 4) === when.date.slice(0, 4);
+  return `${weekday} ${d} ${MONTHS[m - 1]}${sameYear ? '' : ` ${y}`} ${when.time}`;
+}
+
+/**
+ * How far off a stamp is, coarse enough to read at a glance: `in 2 h 5 min`, `in 1 day 3 h`,
+ * `in 3 days`, `in less than a minute`; for a stamp in the past, `2 h 5 min ago` and so on.
+ *
+ * @param epochMs the stamp, epoch ms
+ * @param now epoch ms
+ */
+export function formatRelative(epochMs: number, now: number): string {
+  const ms = Math.abs(epochMs - now);
+  const days = Math.floor(ms / DAY_MS);
+  let span: string;
+  if (days >= 2) span = `${days} days`;
+  else if (days === 1) span = formatDuration(ms - (ms % 3_600_000));
+  else span = formatDuration(ms);
+  if (span === 'less than a minute') return epochMs >= now ? 'in less than a minute' : 'just now';
+  return epochMs >= now ? `in ${span}` : `${span} ago`;
+}
+
+/**
+ * The line that names the zone of every time on a screen, once: `Times in Europe/Berlin
+ * (UTC+01:00)` (the offset at `at`), or `Times in UTC`.
+ *
+ * @param timeZone IANA time zone
+ * @param at epoch ms at which to read the offset
+ * @throws RangeError for an unknown time zone
+ */
+export function zoneHeader(timeZone: string, at: number): string {
+  const w = toWallClock(at, timeZone);
+  if (UTC_NAMES.test(w.timeZone)) return 'Times in UTC';
+  return `Times in ${w.timeZone} (UTC${w.offset})`;
+}

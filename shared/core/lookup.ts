@@ -1,12 +1,14 @@
 import { ApiError, NetworkError, TimeoutError } from './errors.js';
 import { isWellFormed } from './rules.js';
+import type { Segment } from './timeline.js';
 import type { NamecardRow } from './types.js';
 
-// The one active-entry query of the product, as one plain REST request: the Redirecting..
-// page, `namecard status` and the manage page all send it. The database decides what is active
-// with its own clock (the view `namecard_active`), so the URL is constant and no visitor's
-// wrong phone clock can change the answer. It is a plain fetch, not supabase-js, because the
-// Redirecting.. page must stay a few kilobytes.
+// The product's two reads of what visitors get, each one plain REST request: the active entry
+// (view `namecard_active`, the Redirecting.. page's one GET) and the card's status (view
+// `namecard_status`: now, the active entry and the timeline, for `namecard status` and the
+// manage page). The database decides with its own clock, so the URLs are constant and no
+// visitor's wrong phone clock can change the answer. Plain fetch, not supabase-js, because
+// the Redirecting.. page must stay a few kilobytes.
 
 /** The table of namecard entries. */
 export const NAMECARD_TABLE = 'namecard';
@@ -14,14 +16,20 @@ export const NAMECARD_TABLE = 'namecard';
 /** The view answering the active entry (at most one row), decided by the server's clock. */
 export const ACTIVE_VIEW = 'namecard_active';
 
-/** The view answering the next scheduled entry (at most one row). */
-export const NEXT_VIEW = 'namecard_next';
+/**
+ * The view answering, in one row, the server's now, the active entry and the timeline from
+ * now on (see the timeline migration).
+ */
+export const STATUS_VIEW = 'namecard_status';
 
-/** The columns both views answer. */
+/** The columns of the active entry a visitor may read. */
 export const VIEW_COLUMNS = 'id,type,stamp_start,stamp_end';
 
-/** One of the two views. */
-export type EntryView = typeof ACTIVE_VIEW | typeof NEXT_VIEW;
+/** The columns of {@link STATUS_VIEW}. */
+export const STATUS_COLUMNS = 'now,active,timeline';
+
+/** One of the views read with one GET. */
+export type EntryView = typeof ACTIVE_VIEW | typeof STATUS_VIEW;
 
 /**
  * The part of fetch the lookup uses, so that the global fetch and the CLI's node:http
@@ -61,22 +69,18 @@ export interface LookupOptions {
  * @param view which view
  */
 export function viewUrl(supabaseUrl: string, anonKey: string, view: EntryView): string {
-  return `${supabaseUrl}/rest/v1/${view}?select=${VIEW_COLUMNS}&apikey=${encodeURIComponent(anonKey)}`;
+  const columns = view === STATUS_VIEW ? STATUS_COLUMNS : VIEW_COLUMNS;
+  return `${supabaseUrl}/rest/v1/${view}?select=${columns}&apikey=${encodeURIComponent(anonKey)}`;
 }
 
 /**
- * Reads one of the views with one GET. Only a signed-in owner's request carries a header
- * (`Authorization`); a visitor's is a CORS-simple request.
+ * GETs one of the views and answers its JSON body. Only a signed-in owner's request carries a
+ * header (`Authorization`); a visitor's is a CORS-simple request.
  *
- * @returns the view's row, or `null` when it answers none
  * @throws NetworkError when the server cannot be reached; TimeoutError after `timeoutMs`;
- *   ApiError with the server's `code` and `message` for a non-2xx answer, or
- *   `invalid_response` when the body is not a JSON array of at most one well-formed row
+ *   ApiError with the server's `code` and `message` for a non-2xx answer
  */
-export async function fetchViewEntry(
-  view: EntryView,
-  options: LookupOptions,
-): Promise<NamecardRow | null> {
+async function fetchView(view: EntryView, options: LookupOptions): Promise<unknown> {
   const { supabaseUrl, anonKey, accessToken, timeoutMs, signal } = options;
   const request: LookupFetch = options.fetch ?? fetch;
   const signals: AbortSignal[] = [];
@@ -109,33 +113,68 @@ export async function fetchViewEntry(
       str(e.hint),
     );
   }
-  if (!Array.isArray(body) || body.length > 1 || (body.length === 1 && !isWellFormed(body[0]))) {
-    throw new ApiError(
-      response.status,
-      'invalid_response',
-      'The server answered with something other than at most one entry',
-    );
-  }
-  return (body[0] as NamecardRow | undefined) ?? null;
+  return body;
 }
+
+const invalid = (what: string) =>
+  new ApiError(200, 'invalid_response', `The server answered with something other than ${what}`);
 
 /**
  * Reads the active entry (view `namecard_active`): what visitors get now, by the server's clock.
  *
  * @returns the active entry, or `null` when none is active (visitors get the main site)
- * @throws as {@link fetchViewEntry}
+ * @throws as {@link fetchView}; ApiError `invalid_response` when the body is not a JSON array
+ *   of at most one well-formed row
  */
-export function fetchActiveEntry(options: LookupOptions): Promise<NamecardRow | null> {
-  return fetchViewEntry(ACTIVE_VIEW, options);
+export async function fetchActiveEntry(options: LookupOptions): Promise<NamecardRow | null> {
+  const body = await fetchView(ACTIVE_VIEW, options);
+  if (!Array.isArray(body) || body.length > 1 || (body.length === 1 && !isWellFormed(body[0]))) {
+    throw invalid('at most one entry');
+  }
+  return (body[0] as NamecardRow | undefined) ?? null;
+}
+
+/** What visitors get now and from now on, as the server answers it in one read. */
+export interface CardStatus {
+  /** The server's clock when it answered, epoch ms: the instant the rest is decided at. */
+  now: number;
+  /** The active entry (as `namecard_active` answers it), or null: visitors get the main site. */
+  active: NamecardRow | null;
+  /**
+   * What visitors get from `now` on: the first segment starts at `now`; the last is open-ended
+   * (`to: null`) unless the server capped the answer (24 segments), when more follows it.
+   */
+  timeline: Segment[];
+}
+
+function isSegment(value: unknown): value is Segment {
+  if (typeof value !== 'object' || value === null) return false;
+  const { type, from, to } = value as Record<string, unknown>;
+  return typeof type === 'string' && Number.isFinite(from) && (to === null || Number.isFinite(to));
 }
 
 /**
- * Reads the next scheduled entry (view `namecard_next`): the entry not yet started that will
- * take effect soonest, by the server's clock.
+ * Reads what visitors get now and from now on (view `namecard_status`) with one GET: the
+ * server's now, the active entry and the timeline, all decided at that one instant.
  *
- * @returns that entry, or `null` when nothing is scheduled
- * @throws as {@link fetchViewEntry}
+ * @returns the card's status
+ * @throws as {@link fetchView}; ApiError `invalid_response` when the body is not one row of
+ *   that shape
  */
-export function fetchNextEntry(options: LookupOptions): Promise<NamecardRow | null> {
-  return fetchViewEntry(NEXT_VIEW, options);
+export async function fetchStatus(options: LookupOptions): Promise<CardStatus> {
+  const body = await fetchView(STATUS_VIEW, options);
+  const row =
+    Array.isArray(body) && body.length === 1 ? (body[0] as Record<string, unknown>) : null;
+  const timeline = row?.timeline;
+  if (
+    !row ||
+    !Number.isFinite(row.now) ||
+    !(row.active === null || isWellFormed(row.active)) ||
+    !Array.isArray(timeline) ||
+    timeline.length === 0 ||
+    !timeline.every(isSegment)
+  ) {
+    throw invalid("the card's status");
+  }
+  return { now: row.now as number, active: row.active as NamecardRow | null, timeline };
 }

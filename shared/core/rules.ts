@@ -44,7 +44,7 @@ export function isActiveAt(row: NamecardRow, at: number): boolean {
  * when it was stored, when null) until just before its `stamp_end`, and among active entries
  * the one with the highest `id` wins. Malformed rows are ignored. The database's view
  * `namecard_active` applies the same rule with the server's clock; this is for reasoning about
- * rows the client already has (states in a list, what comes after an entry).
+ * rows the client already has (shared/core/timeline.ts applies it at every instant).
  *
  * @param rows rows of `public.namecard`, in any order
  * @param now epoch milliseconds
@@ -58,90 +58,6 @@ export function activeEntry(rows: readonly unknown[], now: number): NamecardRow 
     if (best === null || row.id > best.id) best = row;
   }
   return best;
-}
-
-/** A moment at which what visitors get changes. */
-export interface Change {
-  /** Epoch milliseconds. */
-  at: number;
-  /** The entry active from then on, or `null` for "the main site, nothing active". */
-  entry: NamecardRow | null;
-}
-
-/**
- * What visitors will get after `now`, as the list of changes in time order, worked out from
- * `rows` with the rule of {@link activeEntry}: each change is a start or an end of some row at
- * which the winning entry differs from the one before.
- *
- * For the answer to be complete, `rows` must hold every entry that ends after `now`; with only
- * the newest N rows, the changes among them are still right (an older row can only win where
- * none of them is active).
- *
- * @param rows rows of `public.namecard`
- * @param now epoch milliseconds
- * @param max how many changes at most
- */
-export function changesAfter(rows: readonly unknown[], now: number, max = 10): Change[] {
-  const live = rows.filter((row): row is NamecardRow => isWellFormed(row) && row.stamp_end > now);
-  const moments = new Set<number>();
-  for (const row of live) {
-    moments.add(row.stamp_end);
-    if (row.stamp_start != null && row.stamp_start > now) moments.add(row.stamp_start);
-  }
-  const changes: Change[] = [];
-  let current = activeEntry(live, now)?.id ?? null;
-  for (const at of [...moments].sort((a, b) => a - b)) {
-    const entry = activeEntry(live, at);
-    if ((entry?.id ?? null) === current) continue;
-    current = entry?.id ?? null;
-    changes.push({ at, entry });
-    if (changes.length >= max) break;
-  }
-  return changes;
-}
-
-/** Where an entry stands at a moment, for lists and history. */
-export type EntryState =
-  | { state: 'active' }
-  | { state: 'scheduled'; startsAt: number }
-  | { state: 'paused'; returnsAt: number }
-  | { state: 'superseded' }
-  | { state: 'ended' };
-
-/**
- * The state of each entry at `now`: `active` (the one visitors get), `scheduled` (starts
- * later and will then take effect), `paused` (started, not ended, and will be active again
- * when a newer entry ends), `superseded` (will never be active again, though not ended), or
- * `ended`.
- *
- * @param rows rows of `public.namecard`; the newest rows must all be there (a list "newest
- *   first, limit N" is fine)
- * @param now epoch milliseconds
- * @param activeId the id of the active entry when known from the server (`namecard_active`),
- *   which then wins over the client's clock; `undefined` to work it out from `rows`
- * @returns the states by row id
- */
-export function entryStates(
-  rows: readonly NamecardRow[],
-  now: number,
-  activeId?: number | null,
-): Map<number, EntryState> {
-  const active = activeId === undefined ? (activeEntry(rows, now)?.id ?? null) : activeId;
-  const firstWin = new Map<number, number>();
-  for (const change of changesAfter(rows, now, Infinity)) {
-    if (change.entry && !firstWin.has(change.entry.id)) firstWin.set(change.entry.id, change.at);
-  }
-  const states = new Map<number, EntryState>();
-  for (const row of rows) {
-    const wins = firstWin.get(row.id);
-    if (row.id === active) states.set(row.id, { state: 'active' });
-    else if (row.stamp_end <= now) states.set(row.id, { state: 'ended' });
-    else if (wins === undefined) states.set(row.id, { state: 'superseded' });
-    else if (row.stamp_start != null && row.stamp_start > now) {
-      states.set(row.id, { state: 'scheduled', startsAt: wins });
-    } else states.set(row.id, { state: 'paused', returnsAt: wins });
-  }
-  return states;
 }
 
 /**

@@ -23,6 +23,12 @@ export interface NamecardRow {
   type: ProfileType | string;
   created_at?: string;
   created_by?: string | null;
+  /** Epoch ms when the owner ended or cancelled the entry (owners' reads only). */
+  stopped_at?: number | null;
+  /** `ended` (by "end now") or `cancelled`; null when never stopped (owners' reads only). */
+  stop_kind?: 'ended' | 'cancelled' | null;
+  /** The `stamp_end` it had before it was stopped (owners' reads only). */
+  planned_end?: number | null;
 }
 
 /** A new entry to insert: the profile, when it ends and optionally when it starts (epoch ms). */

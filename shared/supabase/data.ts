@@ -3,12 +3,13 @@ import { ApiError, NetworkError } from '../core/errors.js';
 import { NAMECARD_TABLE, VIEW_COLUMNS } from '../core/lookup.js';
 import type { NamecardRow, NewEntry } from '../core/types.js';
 
-// The owner's data calls through supabase-js: list entries and insert one. (What visitors get
+// The owner's data calls through supabase-js: list entries, insert one, end now, cancel one. (What visitors get
 // is read by core/lookup.ts, with one plain request.) Only the type of the client is imported,
 // so code that never creates a client does not load supabase-js.
 
 /** Every column: what a signed-in owner may read. */
-export const OWNER_COLUMNS = 'id,type,stamp_start,stamp_end,created_at,created_by';
+export const OWNER_COLUMNS =
+  'id,type,stamp_start,stamp_end,created_at,created_by,stopped_at,stop_kind,planned_end';
 
 /** The shape of postgrest-js errors and of the `status` it returns with them. */
 interface PostgrestFailure {
@@ -103,4 +104,37 @@ export async function canSetCard(client: SupabaseClient): Promise<boolean> {
   if (result.error) throw toError(client, result);
   const [row] = (result.data ?? []) as { can_set?: unknown }[];
   return row?.can_set === true;
+}
+
+/**
+ * Ends what visitors get now, by the server's clock (`public.namecard_end_now()` through
+ * `/rest/v1/rpc`): every entry in force now stops now and is marked ended early; entries that
+ * start later stay scheduled. Nothing is stored when that would change nothing visitors get.
+ *
+ * @param client a supabase-js client signed in as an owner
+ * @returns the entries it stopped, newest first; empty when nothing changed
+ * @throws ApiError 42501 for a non-owner (404 PGRST202 for anon); NetworkError when unreachable
+ */
+export async function endNow(client: SupabaseClient): Promise<NamecardRow[]> {
+  const result = await client.rpc('namecard_end_now');
+  if (result.error) throw toError(client, result);
+  return (result.data ?? []) as NamecardRow[];
+}
+
+/**
+ * Cancels one entry for good, by the server's clock (`public.namecard_cancel(entry_id)`): a
+ * running entry stops now, a scheduled one never starts; the row stays, marked cancelled.
+ *
+ * @param client a supabase-js client signed in as an owner
+ * @param entryId the entry's `id`
+ * @returns the cancelled entry as stored
+ * @throws ApiError `PT404` for an unknown entry, `PT409` for one that has ended or was
+ *   stopped already, 42501 for a non-owner; NetworkError when unreachable
+ */
+export async function cancelEntry(client: SupabaseClient, entryId: number): Promise<NamecardRow> {
+  const result = await client.rpc('namecard_cancel', { entry_id: entryId });
+  if (result.error) throw toError(client, result);
+  const row = ((result.data ?? []) as NamecardRow[])[0];
+  if (!row) throw new ApiError(result.status, 'no_row', 'The server did not return the entry');
+  return row;
 }

@@ -174,15 +174,30 @@ $$;
 comment on function public.namecard_timeline_at(bigint, integer) is
   'What visitors get from epoch ms at_ms on: segments (type, from, to), last one main with to null.';
 
--- The coming timeline by the server's clock: one GET for `namecard status` and /manage.
-create view public.namecard_timeline
+-- What visitors get now and from now on, by the server's clock, in one row and one GET (for
+-- `namecard status` and /manage): the server's now (epoch ms), the active entry as
+-- namecard_active answers it (null when none), and the timeline's first 24 segments. One
+-- statement, so all three come from the same instant.
+create view public.namecard_status
 with (security_invoker = true) as
-  select t.type, t."from", t."to"
-  from public.namecard_timeline_at((extract(epoch from now()) * 1000)::bigint) as t
-  order by t."from";
+  select
+    clock.now_ms as now,
+    (
+      select jsonb_build_object(
+        'id', a.id, 'type', a.type, 'stamp_start', a.stamp_start, 'stamp_end', a.stamp_end
+      )
+      from public.namecard_active_at(clock.now_ms) as a
+    ) as active,
+    (
+      select jsonb_agg(
+        jsonb_build_object('type', t.type, 'from', t."from", 'to', t."to") order by t."from"
+      )
+      from public.namecard_timeline_at(clock.now_ms, 24) as t
+    ) as timeline
+  from (select (extract(epoch from now()) * 1000)::bigint as now_ms) as clock;
 
-comment on view public.namecard_timeline is
-  'What visitors get from now on (server clock): at most 24 segments; to is null on the last.';
+comment on view public.namecard_status is
+  'One row: the server''s now (epoch ms), the active entry or null, the timeline (24 segments at most).';
 
 -- The view namecard_next answered "the next start" by a rule of its own (it compared a
 -- scheduled entry only with the active one); the timeline's second segment replaces it.
@@ -200,7 +215,7 @@ revoke all on function public.namecard_timeline_at(bigint, integer) from public;
 grant execute on function public.namecard_active_at(bigint) to anon, authenticated, service_role;
 grant execute on function public.namecard_timeline_at(bigint, integer)
   to anon, authenticated, service_role;
-grant select on public.namecard_timeline to anon, authenticated, service_role;
+grant select on public.namecard_status to anon, authenticated, service_role;
 
 -- End now: every entry in force now (the winner, and any older one that would come back
 -- after it) stops now; entries that start later stay scheduled. Owners only. When that
