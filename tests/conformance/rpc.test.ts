@@ -37,6 +37,12 @@ create function public.rpc_forget(entry_id bigint) returns void
   language sql volatile security definer set search_path = ''
   as $$ delete from public.rpc_note where id = entry_id $$;
 
+create function public.rpc_size(bytea) returns integer
+  language sql immutable as $$ select length($1) $$;
+
+create function public.rpc_sum(variadic n integer[]) returns integer
+  language sql immutable as $$ select sum(x)::integer from unnest(n) as x $$;
+
 create function public.rpc_members_only() returns integer
   language sql stable as $$ select 42 $$;
 
@@ -57,11 +63,13 @@ end $$;
 
 revoke all on function public.rpc_add(integer, integer), public.rpc_echo(text),
   public.rpc_note_add(text, text), public.rpc_notes(bigint), public.rpc_forget(bigint),
-  public.rpc_members_only(), public.rpc_refuse(), public.rpc_fail(text), public.rpc_pay()
+  public.rpc_members_only(), public.rpc_refuse(), public.rpc_fail(text), public.rpc_pay(),
+  public.rpc_size(bytea), public.rpc_sum(integer[])
   from public, anon, authenticated;
 grant execute on function public.rpc_add(integer, integer), public.rpc_echo(text),
   public.rpc_note_add(text, text), public.rpc_notes(bigint), public.rpc_forget(bigint),
-  public.rpc_refuse(), public.rpc_fail(text), public.rpc_pay()
+  public.rpc_refuse(), public.rpc_fail(text), public.rpc_pay(), public.rpc_size(bytea),
+  public.rpc_sum(integer[])
   to anon, authenticated;
 grant execute on function public.rpc_members_only() to authenticated;
 `;
@@ -209,6 +217,16 @@ describe.each(DB_KINDS)('functions at /rest/v1/rpc over %s', { timeout: 60_000 }
       });
     });
 
+    it('passes an application/octet-stream body as the single unnamed bytea parameter', async () => {
+      const res = await fetch(rpcUrl('rpc_size'), {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/octet-stream' },
+        body: new Uint8Array([0, 255, 10, 0xc3]),
+      });
+      expect(res.status).toBe(200);
+      expect(await res.json()).toBe(4);
+    });
+
     it('refuses a body over 1 MiB with 413 and calls nothing', async () => {
       await emulator.query('truncate public.rpc_note restart identity');
       const res = await fetch(rpcUrl('rpc_note_add'), {
@@ -239,6 +257,13 @@ describe.each(DB_KINDS)('functions at /rest/v1/rpc over %s', { timeout: 60_000 }
       expect(await filtered.json()).toEqual([{ note: 'b' }]);
       const head = await anon.rpc('rpc_notes', {}, { head: true });
       expect(head).toMatchObject({ status: 200, error: null, data: null });
+    });
+
+    it('passes repeated query parameters, or a JSON array, to a variadic parameter', async () => {
+      const res = await fetch(rpcUrl('rpc_sum', 'n=1&n=2&n=39'));
+      expect(res.status).toBe(200);
+      expect(await res.json()).toBe(42);
+      expect(await anon.rpc('rpc_sum', { n: [40, 2] })).toMatchObject({ data: 42, status: 200 });
     });
 
     it('refuses a writing function with 405 and 25006, storing nothing', async () => {
