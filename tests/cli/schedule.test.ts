@@ -161,7 +161,9 @@ describe.each(DB_KINDS)('the schedule on %s', (kind) => {
       { TZ: 'UTC' },
     );
     expect(result.exitCode).toBe(0);
-    expect(result.stdout).toContain(`from ${year}-06-01 09:00 Europe/Berlin`);
+    expect(result.stdout).toContain(
+      `from ${year}-06-01 09:00 until ${year}-06-01 18:00 Europe/Berlin (UTC+02:00)`,
+    );
     expect(await rows(emulator)).toEqual([
       {
         id: expect.any(Number),
@@ -317,8 +319,15 @@ describe.each(DB_KINDS)('the schedule on %s', (kind) => {
     expect(ended.stdout).toContain(
       `✔ Ended main (Main Profile, entry ${breakRow!.id}) and photo (Photographer, entry ${farRow!.id}): visitors go to the main site now`,
     );
-    expect(ended.stdout).toContain(
-      `Then Photographer from ${weekday(fairStart)} 09:00 (in 2 days) until ${weekday(fairEnd)} 18:00`,
+    expect(ended.stdout).toMatch(
+      new RegExp(
+        [
+          `^Now: the main site until ${weekday(fairStart)} 09:00 \\(in [^)]+\\): ${MAIN_URL}`,
+          `Then Photographer from ${weekday(fairStart)} 09:00 until ${weekday(fairEnd)} 18:00`,
+          `Then the main site from ${weekday(fairEnd)} 18:00 \\(in [^)]+\\)$`,
+        ].join('\\n'),
+        'm',
+      ),
     );
     expect(await timeline()).toEqual([
       ['main', 'now', fairStart],
@@ -351,7 +360,9 @@ describe.each(DB_KINDS)('the schedule on %s', (kind) => {
     const [farRow, eventRow] = await rows(emulator);
     const ended = await namecard(['end']);
     expect(ended.exitCode).toBe(0);
-    expect(ended.stdout).toContain(`Then Photographer from ${dayMonth(eventStart)} 09:00 (in 1`);
+    expect(ended.stdout).toContain(
+      `Then Photographer from ${dayMonth(eventStart)} 09:00 until ${dayMonth(eventEnd)} 18:00`,
+    );
     expect(await timeline()).toEqual([
       ['main', 'now', eventStart],
       ['photo', eventStart, eventEnd],
