@@ -99,8 +99,8 @@ describe.each(DB_KINDS)('end now and cancel over %s', (kind) => {
       expect(row.planned_end).toBeGreaterThan(row.stamp_end);
     }
     const { data: view } = await anon.from('namecard_status').select('timeline');
-    const { timeline } = (view as { timeline: { type: string; from: number; to: number | null }[] }[])[0]!; from: number; to: number | null }[];
-    }[];
+    type Segment = { type: string; from: number; to: number | null };
+    const { timeline } = (view as { timeline: Segment[] }[])[0]!;
     const fairRow = rows.find((row) => row.id === fair)!;
     expect(timeline.map((s, i) => [s.type, i === 0 ? 'now' : s.from, s.to])).toEqual([
       ['main', 'now', fairRow.stamp_start],
