@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { DB_KINDS, startTestEmulator } from '../support/emulator.js';
+import { DB_KINDS, startTestEmulator, untilDbTime } from '../support/emulator.js';
 import { OWNER, removeDir, run, springForwardDate, summerDate, tempConfigDir } from './helpers.js';
 import {
   MAIN_URL,
@@ -38,10 +38,14 @@ describe.each(DB_KINDS)('the schedule on %s', (kind) => {
                case when $2::bigint is null then null
                     else (extract(epoch from clock_timestamp()) * 1000)::bigint + $2::bigint end,
                (extract(epoch from clock_timestamp()) * 1000)::bigint + $3::bigint)
-       returning id`,
+       returning id, stamp_start, stamp_end`,
       [type, startIn, endIn],
-    )) as { id: number | string }[];
-    return Number(row?.id);
+    )) as {
+      id: number | string;
+      stamp_start: number | string | null;
+      stamp_end: number | string;
+    }[];
+    return { id: Number(row?.id), start: Number(row?.stamp_start), end: Number(row?.stamp_end) };
   };
 
   beforeAll(async () => {
@@ -133,11 +137,11 @@ describe.each(DB_KINDS)('the schedule on %s', (kind) => {
   });
 
   it("switches at the start and back at the end, by the server's clock", async () => {
-    const id = await insertAt('photo', 2500, 5000);
+    const { id, start, end } = await insertAt('photo', 2500, 5000);
     expect((await statusJson()).active).toBeNull();
-    await new Promise((resolve) => setTimeout(resolve, 3000));
+    await untilDbTime(emulator, start);
     expect((await statusJson()).active).toMatchObject({ id, type: 'photo' });
-    await new Promise((resolve) => setTimeout(resolve, 2500));
+    await untilDbTime(emulator, end);
     expect((await statusJson()).active).toBeNull();
   });
 
