@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { DB_KINDS, startTestEmulator } from '../support/emulator.js';
+import { DB_KINDS, startTestEmulator, untilDbTime } from '../support/emulator.js';
 import { OWNER, removeDir, run, springForwardDate, summerDate, tempConfigDir } from './helpers.js';
 import {
   MAIN_URL,
@@ -17,7 +17,6 @@ import {
 // owner expects. Times are shown in UTC (TZ=UTC) so that the words are known in advance.
 const { date } = summerDate();
 const HOUR = 3_600_000;
-const DAY = 24 * HOUR;
 
 interface Segment {
   type: string;
@@ -64,18 +63,6 @@ describe.each(DB_KINDS)('the schedule on %s', (kind) => {
     (await emulator.query(
       'select id, stop_kind, stamp_end, planned_end from public.namecard order by id',
     )) as { id: number; stop_kind: string | null; stamp_end: number; planned_end: number | null }[];
-  /** Polls `check` until it passes or 15 s have gone by (then its last failure is thrown). */
-  const eventually = async (check: () => Promise<void>) => {
-    const deadline = Date.now() + 15_000;
-    for (;;) {
-      try {
-        return await check();
-      } catch (error) {
-        if (Date.now() > deadline) throw error;
-        await new Promise((resolve) => setTimeout(resolve, 100));
-      }
-    }
-  };
   /** Inserts a row with the database's own clock, `startIn`/`endIn` ms from its now. */
   const insertAt = async (type: string, startIn: number | null, endIn: number) => {
     const [row] = (await emulator.query(
@@ -84,10 +71,14 @@ describe.each(DB_KINDS)('the schedule on %s', (kind) => {
                case when $2::bigint is null then null
                     else (extract(epoch from clock_timestamp()) * 1000)::bigint + $2::bigint end,
                (extract(epoch from clock_timestamp()) * 1000)::bigint + $3::bigint)
-       returning id`,
+       returning id, stamp_start, stamp_end`,
       [type, startIn, endIn],
-    )) as { id: number | string }[];
-    return Number(row?.id);
+    )) as {
+      id: number | string;
+      stamp_start: number | string | null;
+      stamp_end: number | string;
+    }[];
+    return { id: Number(row?.id), start: Number(row?.stamp_start), end: Number(row?.stamp_end) };
   };
 
   beforeAll(async () => {
@@ -199,12 +190,12 @@ describe.each(DB_KINDS)('the schedule on %s', (kind) => {
   });
 
   it("switches at the start and back at the end, by the server's clock", async () => {
-    const id = await insertAt('photo', 2500, 5000);
+    const { id, start, end } = await insertAt('photo', 2500, 5000);
     expect((await statusJson()).active).toBeNull();
-    await eventually(async () =>
-      expect((await statusJson()).active).toMatchObject({ id, type: 'photo' }),
-    );
-    await eventually(async () => expect((await statusJson()).active).toBeNull());
+    await untilDbTime(emulator, start);
+    expect((await statusJson()).active).toMatchObject({ id, type: 'photo' });
+    await untilDbTime(emulator, end);
+    expect((await statusJson()).active).toBeNull();
   });
 
   it('an entry starting tomorrow does not change what visitors get today', async () => {
@@ -448,7 +439,7 @@ describe.each(DB_KINDS)('the schedule on %s', (kind) => {
   });
 
   it('`cancel` of an entry that has ended is refused with exit 1', async () => {
-    const id = await insertAt('photo', null, -HOUR);
+    const { id } = await insertAt('photo', null, -HOUR);
     const result = await namecard(['cancel', String(id)]);
     expect(result.exitCode).toBe(1);
     expect(result.stderr).toContain(`error: Entry ${id} has already ended`);

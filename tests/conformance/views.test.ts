@@ -2,7 +2,12 @@ import type { SupabaseClient } from '@supabase/supabase-js';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { RunningEmulator } from '../../emulator/index.js';
 import { ACTIVE_VIEW, STATUS_VIEW, VIEW_COLUMNS, viewUrl } from '../../shared/core/lookup.js';
-import { DB_KINDS, startTestEmulator } from '../support/emulator.js';
+import {
+  DB_KINDS,
+  dbNow as databaseNow,
+  startTestEmulator,
+  untilDbTime as untilDatabaseTime,
+} from '../support/emulator.js';
 import { createTestClient } from '../support/supabase.js';
 
 // The views namecard_active and namecard_status through /rest/v1, as PostgREST serves views,
@@ -25,18 +30,9 @@ describe.each(DB_KINDS)('the schedule views over %s', { timeout: 60_000 }, (kind
   let ownerToken: string;
 
   /** The database's clock in epoch ms, the clock the views use. */
-  const dbNow = async () =>
-    Number(
-      (
-        await emulator.query<{ n: string | number }>(
-          'select (extract(epoch from clock_timestamp()) * 1000)::bigint as n',
-        )
-      )[0]!.n,
-    );
-  /** Waits until the database's clock has passed `at` (epoch ms). */
-  const untilDbTime = async (at: number) => {
-    while ((await dbNow()) <= at) await new Promise((r) => setTimeout(r, 100));
-  };
+  const dbNow = () => databaseNow(emulator);
+  /** Waits (with a deadline) until the database's clock has passed `at` (epoch ms). */
+  const untilDbTime = (at: number) => untilDatabaseTime(emulator, at);
   /** Stores an entry as the owner through supabase-js, as the CLI does; returns it. */
   const insert = async (entry: Omit<Entry, 'id'>): Promise<Entry> => {
     const { data, error } = await owner
@@ -224,7 +220,10 @@ describe.each(DB_KINDS)('the schedule views over %s', { timeout: 60_000 }, (kind
         ['photo', tomorrow.stamp_start, tomorrow.stamp_end],
         ['main', tomorrow.stamp_end, null],
       ]);
-      const [status] = (await getView(STATUS_VIEW)) as unknown as { now: number; active: unknown }[];
+      const [status] = (await getView(STATUS_VIEW)) as unknown as {
+        now: number;
+        active: unknown;
+      }[];
       expect(status!.active).toEqual(today);
       expect(Math.abs(status!.now - (await dbNow()))).toBeLessThan(60_000);
     });

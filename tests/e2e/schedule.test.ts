@@ -1,19 +1,7 @@
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from 'vitest';
-import type { RunningEmulator } from '../../emulator/index.js';
-import type { RunningServer } from '../../scripts/http-server.js';
-import { DB_KINDS, startTestEmulator } from '../support/emulator.js';
-import {
-  OWNER,
-  buildAndServeSite,
-  followGo,
-  launchBrowser,
-  screenshot,
-  signIn,
-  startCards,
-  type ServedSite,
-  type Visit,
-} from './harness.js';
+import { describe, expect, test } from 'vitest';
+import { DB_KINDS, untilDbTime } from '../support/emulator.js';
+import { useE2eFixture } from './fixture.js';
+import { OWNER, followGo, screenshot, signIn } from './harness.js';
 
 // The schedule in a real browser on both databases: /go follows the server's clock (entries
 // that start later, a visitor whose own clock is off by hours), with exactly one request and
@@ -21,56 +9,34 @@ import {
 // the history, at desktop and phone widths.
 
 const HOUR = 3_600_000;
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe.each(DB_KINDS)('the schedule in the browser, on %s', (kind) => {
-  let emulator: RunningEmulator;
-  let cards: RunningServer & { visits: Visit[] };
-  let site: ServedSite;
-  let browser: Browser;
-  let context: BrowserContext;
-  let page: Page;
   /** What the emulator served, one line per request: `METHOD /path status ms`. */
   const served: string[] = [];
-
-  beforeAll(async () => {
-    emulator = await startTestEmulator(kind, { owner: OWNER, log: (line) => served.push(line) });
-    cards = await startCards();
-    site = await buildAndServeSite({
-      SUPABASE_URL: emulator.url,
-      SUPABASE_ANON_KEY: emulator.anonKey,
-      NAMECARD_MAIN_URL: cards.url,
-    });
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await site?.stop();
-    await cards?.stop();
-    await emulator?.stop();
-  });
-  beforeEach(async () => {
-    await emulator.query('delete from public.namecard');
-    context = await browser.newContext({ timezoneId: 'UTC' });
-    page = await context.newPage();
-  });
-  afterEach(async () => {
-    await context.close();
+  const e2e = useE2eFixture({
+    api: kind,
+    emulator: { log: (line) => served.push(line) },
+    context: { timezoneId: 'UTC' },
+    clearRows: true,
   });
 
   /** Inserts an entry starting and ending `startIn`/`endIn` ms from the database's clock. */
-  const schedule = (type: string, startIn: number | null, endIn: number) =>
-    emulator.query(
+  const schedule = async (type: string, startIn: number | null, endIn: number) => {
+    const [row] = await e2e.emulator.query<{ stamp_start: string | null; stamp_end: string }>(
       `insert into public.namecard (type, stamp_start, stamp_end)
        values ($1,
                case when $2::bigint is null then null
                     else (extract(epoch from clock_timestamp()) * 1000)::bigint + $2::bigint end,
-               (extract(epoch from clock_timestamp()) * 1000)::bigint + $3::bigint)`,
+               (extract(epoch from clock_timestamp()) * 1000)::bigint + $3::bigint)
+       returning stamp_start, stamp_end`,
       [type, startIn, endIn],
     );
-  const visit = async () => (await followGo(page, site, cards)).landing.path;
+    return { start: Number(row!.stamp_start), end: Number(row!.stamp_end) };
+  };
+  const visit = async () => (await followGo(e2e.page, e2e.site, e2e.cards)).landing.path;
 
   test('an anonymous visit makes exactly one API request and no preflight', async () => {
+    const { emulator, cards, site, page } = e2e;
     await schedule('photo', null, HOUR);
     served.length = 0;
     const result = await followGo(page, site, cards);
@@ -93,11 +59,11 @@ describe.each(DB_KINDS)('the schedule in the browser, on %s', (kind) => {
   });
 
   test('/go switches to an entry at its start and back at its end', async () => {
-    await schedule('photo', 3000, 7000);
+    const entry = await schedule('photo', 3000, 7000);
     expect(await visit()).toBe('/');
-    await sleep(3000);
+    await untilDbTime(e2e.emulator, entry.start);
     expect(await visit()).toBe('/photo');
-    await sleep(4500);
+    await untilDbTime(e2e.emulator, entry.end);
     expect(await visit()).toBe('/');
   });
 
@@ -105,6 +71,7 @@ describe.each(DB_KINDS)('the schedule in the browser, on %s', (kind) => {
     ['3 hours ahead', 3 * HOUR],
     ['3 hours behind', -3 * HOUR],
   ])("a visitor whose clock is %s lands where the server's clock says", async (_name, skew) => {
+    const { emulator, page } = e2e;
     // Active on the server for the next two hours only: a clock 3 h off would get it wrong.
     await schedule('photo', null, 2 * HOUR);
     await page.clock.setSystemTime(Date.now() + skew);
@@ -118,6 +85,7 @@ describe.each(DB_KINDS)('the schedule in the browser, on %s', (kind) => {
   });
 
   test('with a stored owner session /go still lands right', async () => {
+    const { site, page } = e2e;
     await schedule('photo', null, HOUR);
     await signIn(page, site, OWNER);
     // Leave /manage first, so that its lazily loaded chunks are not counted as /go's loads.
@@ -126,6 +94,7 @@ describe.each(DB_KINDS)('the schedule in the browser, on %s', (kind) => {
   });
 
   test('the manage page shows state, next change, what follows, End now and history', async () => {
+    const { emulator, site, page } = e2e;
     const year = new Date().getUTCFullYear() + 1;
     await signIn(page, site, OWNER);
     const current = page.getByTestId('current-card');
@@ -181,6 +150,7 @@ describe.each(DB_KINDS)('the schedule in the browser, on %s', (kind) => {
   });
 
   test('the manage page never shows an ended entry as current: it reads again when it ends', async () => {
+    const { site, page } = e2e;
     await schedule('photo', null, 4000);
     await signIn(page, site, OWNER);
     const current = page.getByTestId('current-card');
@@ -197,6 +167,7 @@ describe.each(DB_KINDS)('the schedule in the browser, on %s', (kind) => {
   });
 
   test('the manage page refuses a past end or a start after the end, and stores nothing', async () => {
+    const { emulator, site, page } = e2e;
     await signIn(page, site, OWNER);
     await page.getByLabel('Profile').selectOption({ label: 'Photographer' });
     await page.getByLabel('Date', { exact: true }).fill('2020-01-01');
