@@ -4,6 +4,7 @@ import pLimit from 'p-limit';
 import type { ServerContext } from '../context.js';
 import { isDbError } from '../db/index.js';
 import { RestError, fromDbError, tableNotFound } from './errors.js';
+import { MAX_JSON_DEPTH, nestsDeeperThan } from './json-depth.js';
 import { parsePrefer, parseQuery, parseRangeHeader, type ParsedQuery } from './query.js';
 import { ANON_ROLE, requestRole, type RequestRole } from './request-role.js';
 import type { TableInfo, WritePrivilege } from './schema-cache.js';
@@ -321,10 +322,23 @@ function mutationResponse(
  */
 const parsing = pLimit(1);
 
+/**
+ * The body as JSON, parsed under `parsing`.
+ * @throws RestError 400 PGRST102 "Empty or invalid json" when it is not JSON, or when it
+ * nests deeper than MAX_JSON_DEPTH levels (this emulator's own limit; see json-depth.ts).
+ */
 async function readJson(c: Context): Promise<unknown> {
   const text = await c.req.text();
   return parsing(async () => {
     await nextTurn();
+    if (nestsDeeperThan(text, MAX_JSON_DEPTH)) {
+      throw new RestError(
+        400,
+        'PGRST102',
+        'Empty or invalid json',
+        `the body nests arrays and objects deeper than ${MAX_JSON_DEPTH} levels`,
+      );
+    }
     try {
       return JSON.parse(text) as unknown;
     } catch {

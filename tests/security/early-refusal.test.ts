@@ -120,4 +120,32 @@ describe.each(DB_KINDS)('writes refused before the body over %s', { timeout: 60_
       message: 'new row violates row-level security policy for table "namecard"',
     });
   });
+
+  it('a body nested deeper than 512 levels is refused with 400 PGRST102 unparsed, and nothing is stored', async () => {
+    await emulator.createUser('deep@early.test', 'deep-password-1', { owner: true });
+    const signIn = await fetch(`${emulator.url}/auth/v1/token?grant_type=password`, {
+      method: 'POST',
+      headers: { apikey: emulator.anonKey, 'content-type': 'application/json' },
+      body: JSON.stringify({ email: 'deep@early.test', password: 'deep-password-1' }),
+    });
+    const { access_token: accessToken } = (await signIn.json()) as { access_token: string };
+    const depth = 400_000;
+    const res = await fetch(`${emulator.url}/rest/v1/namecard`, {
+      method: 'POST',
+      headers: {
+        apikey: emulator.anonKey,
+        authorization: `Bearer ${accessToken}`,
+        'content-type': 'application/json',
+      },
+      body: `{"type":"photo","stamp_end":${Date.now() + 60_000},"pad":${'['.repeat(depth)}${']'.repeat(depth)}}`,
+    });
+    expect(res.status).toBe(400);
+    expect(await res.json()).toEqual({
+      code: 'PGRST102',
+      details: 'the body nests arrays and objects deeper than 512 levels',
+      hint: null,
+      message: 'Empty or invalid json',
+    });
+    expect(await emulator.query('select id from public.namecard')).toEqual([]);
+  });
 });
