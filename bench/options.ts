@@ -1,7 +1,7 @@
 // Command-line options of `npm run bench`.
 import type { DbKind } from './emulator.js';
 
-export const SECTIONS = ['lookup', 'page', 'cli', 'load'] as const;
+export const SECTIONS = ['lookup', 'page', 'cli', 'load', 'flood'] as const;
 export type Section = (typeof SECTIONS)[number];
 
 export interface BenchOptions {
@@ -10,7 +10,7 @@ export interface BenchOptions {
   dbs: DbKind[];
 }
 
-export const USAGE = `Usage: npm run bench -- [--quick] [--only lookup|page|cli|load[,…]] [--db postgres|pglite]
+export const USAGE = `Usage: npm run bench -- [--quick] [--only lookup|page|cli|load|flood[,…]] [--db postgres|pglite]
 
   --quick        smoke run: smaller tables (10^3, 10^4), fewer rounds, 3 s of load
   --only LIST    run only these measurements (comma-separated or repeated)
@@ -72,12 +72,14 @@ export function settingsFor(quick: boolean) {
         page: { goSizes: [1e3, 1e4], baselineSize: 1e4, rounds: 3, warmup: 1 },
         cli: { rounds: 5, warmup: 1 },
         load: { rows: 1e4, connections: 50, seconds: 3, runs: 1 },
+        flood: { rows: 1e3, clients: 16, bodyBytes: 1024 * 1024 - 1024, seconds: 3 },
       }
     : {
         lookup: { sizes: [1e3, 1e5, 1e6], rounds: 7, requestsPerRound: 300, warmup: 200 },
         page: { goSizes: [1e3, 1e6], baselineSize: 1e4, rounds: 15, warmup: 1 },
         cli: { rounds: 21, warmup: 2 },
         load: { rows: 1e6, connections: 50, seconds: 10, runs: 3 },
+        flood: { rows: 1e3, clients: 16, bodyBytes: 1024 * 1024 - 1024, seconds: 10 },
       };
 }
 

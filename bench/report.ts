@@ -4,6 +4,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { CliCommandFigures, CliResult } from './cli.js';
 import type { DbKind } from './emulator.js';
+import type { FloodResult } from './flood.js';
 import type { LoadResult } from './load.js';
 import type { LookupResult } from './lookup.js';
 import type { Machine } from './machine.js';
@@ -19,6 +20,7 @@ export interface BenchResults {
   page: PageResult[];
   cli: CliResult[];
   load: LoadResult[];
+  flood: FloodResult[];
 }
 
 export interface Goal {
@@ -163,6 +165,14 @@ export function goals(r: BenchResults): Goal[] {
       met: l.errors === 0,
     });
   }
+  for (const f of r.flood ?? []) {
+    out.push({
+      goal: `Visitor lookup p99 ≤ 500 ms while ${f.clients} anonymous clients post ${size(f.bodyBytes)} bodies (${f.seconds} s)`,
+      db: f.db,
+      measured: `p50 ${ms(f.flood.p50)}, p99 ${ms(f.flood.p99)} (quiet: ${ms(f.quiet.p50)}, ${ms(f.quiet.p99)}); ${f.flood.failures} failed`,
+      met: f.flood.p99 <= 500 && f.flood.failures === 0,
+    });
+  }
   return out;
 }
 
@@ -268,6 +278,23 @@ export function markdown(r: BenchResults): string {
     for (const l of r.load) {
       lines.push(
         `| ${l.db} | ${l.rows.toLocaleString('en-US')} | ${l.connections} × ${l.seconds} s × ${l.runs.length} | ${Math.round(l.requestsPerSecond)} | ${l.p50} ms | ${l.p99} ms | ${l.errors} (non-2xx ${l.non2xx}, socket ${l.socketErrors}, time-outs ${l.timeouts}) |`,
+      );
+    }
+  }
+  if ((r.flood ?? []).length > 0) {
+    lines.push(
+      '',
+      'Visitor lookups, one at a time, quiet and during a flood of anonymous 1 MiB posts:',
+      '',
+      '| db | clients × s | quiet p50 / p99 | flood p50 / p99 / max | lookups (failed) | posts: answers by status, socket errors |',
+      '|---|---|---:|---:|---:|---|',
+    );
+    for (const f of r.flood) {
+      const answers = Object.entries(f.posts.byStatus)
+        .map(([status, n]) => `${status}: ${n}`)
+        .join(', ');
+      lines.push(
+        `| ${f.db} | ${f.clients} × ${f.seconds} s | ${ms(f.quiet.p50)} / ${ms(f.quiet.p99)} | ${ms(f.flood.p50)} / ${ms(f.flood.p99)} / ${ms(f.flood.max)} | ${f.flood.count} (${f.flood.failures}) | ${f.posts.sent} sent; ${answers || 'none'}; ${f.posts.socketErrors} |`,
       );
     }
   }

@@ -1,4 +1,4 @@
-// `npm run bench`: the four measurements of issue 5 on the emulator over a PostgreSQL server
+// `npm run bench`: the four measurements of issue 5 (and issue 20's flood) on the emulator over a PostgreSQL server
 // and over PGlite. Progress goes to stderr; the Markdown table goes to stdout; figures go to
 // bench/results/. See bench/README.md.
 import path from 'node:path';
@@ -9,6 +9,7 @@ import { stopAll, stopOnSignals } from './cleanup.js';
 import { buildCli, measureCli } from './cli.js';
 import type { DbKind } from './emulator.js';
 import { Fleet } from './fleet.js';
+import { measureFlood } from './flood.js';
 import { measureLoad } from './load.js';
 import { measureLookup } from './lookup.js';
 import { describeMachine, finishMachine } from './machine.js';
@@ -51,6 +52,8 @@ async function runDb(db: DbKind, options: BenchOptions, results: BenchResults, b
       results.page.push(await measurePage(fleet, browser, settings.page, log));
     }
     if (options.only.includes('cli')) results.cli.push(await measureCli(fleet, settings.cli, log));
+    if (options.only.includes('flood'))
+      results.flood.push(await measureFlood(fleet, settings.flood, log));
   } finally {
     await fleet.stop();
     await server?.stop();
@@ -81,6 +84,7 @@ async function main(): Promise<number> {
     page: [],
     cli: [],
     load: [],
+    flood: [],
   };
   let failed: unknown;
   try {

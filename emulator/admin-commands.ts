@@ -1,4 +1,4 @@
-import { createUser } from './auth/users.js';
+import { createUser, setPassword } from './auth/users.js';
 import { bootstrap } from './bootstrap.js';
 import { openPglite, openPostgres, type Db } from './db/index.js';
 import { applyMigrations } from './migrations.js';
@@ -37,6 +37,20 @@ export async function addUserCommand(
   const { id } = await createUser(db, email, password);
   if (owner) await addOwner(db, id);
   return `created user ${email.trim().toLowerCase()} (${id})${owner ? ' as an owner' : ''}`;
+}
+
+/**
+ * Sets an existing user's password; a different one ends all the user's sessions
+ * (see setPassword).
+ * @returns the line to print (never the password)
+ * @throws when no user has this email.
+ */
+export async function setPasswordCommand(db: Db, email: string, password: string): Promise<string> {
+  const { id, changed } = await db.transaction((tx) => setPassword(tx, email, password));
+  const who = `${email.trim().toLowerCase()} (${id})`;
+  return changed
+    ? `set the password of ${who}; every earlier session was signed out`
+    : `${who} already has this password; nothing changed`;
 }
 
 /**

@@ -4,6 +4,7 @@
  * disabled in the API, so this is how users and owners are added.
  *
  *   add-user <email> [--owner] [--password-stdin]
+ *   set-password <email> [--password-stdin]   (ends the user's sessions)
  *   add-owner <email>
  *   list-users
  *
@@ -15,24 +16,31 @@ import {
   addUserCommand,
   listUsersCommand,
   openAdminDb,
+  setPasswordCommand,
 } from './admin-commands.js';
+import { assertPasswordLength } from './auth/users.js';
 import { PERSISTED_DATA_DIR, UsageError } from './cli-options.js';
 
 const USAGE = `Usage: npm run emulator:admin -- <command> [options]
 
 Commands:
   add-user <email> [--owner] [--password-stdin]   create a user (password prompted, or read from stdin)
+  set-password <email> [--password-stdin]         set a user's password; a new one signs the user
+                                                  out everywhere (every refresh token is revoked)
   add-owner <email>                               let an existing user insert namecard entries
   list-users                                      list users (id, email, owner, last sign-in)
 
 Options:
-  --data-dir <dir>   PGlite data directory (default ${PERSISTED_DATA_DIR})
+  --data-dir <dir>   PGlite data directory, created when missing (default ${PERSISTED_DATA_DIR})
   -h, --help         show this help
 
 With DATABASE_URL set, the commands work on that PostgreSQL database instead.
+Passwords are at most 72 bytes (bcrypt's limit), as in Supabase.
 Stop a running emulator first when it uses the same PGlite data directory.`;
 
 async function main(argv: string[]): Promise<number> {
+  // Whatever this process creates (data files, folders) is for its owner only.
+  process.umask(0o077);
   let parsed;
   try {
     parsed = parseArgs({
@@ -56,21 +64,22 @@ async function main(argv: string[]): Promise<number> {
   }
   const [command, email, ...extra] = positionals;
   if (extra.length > 0) return usage(`unexpected argument \`${extra[0]}\``);
-  const needsEmail = command === 'add-user' || command === 'add-owner';
+  const setsPassword = command === 'add-user' || command === 'set-password';
+  const needsEmail = setsPassword || command === 'add-owner';
   if (!command) return usage('a command is required');
-  if (!['add-user', 'add-owner', 'list-users'].includes(command)) {
+  if (!['add-user', 'set-password', 'add-owner', 'list-users'].includes(command)) {
     return usage(`unknown command \`${command}\``);
   }
   if (needsEmail && !email) return usage(`\`${command}\` needs an <email>`);
   if (!needsEmail && email) return usage(`\`${command}\` takes no arguments`);
-  if (command !== 'add-user' && (values.owner || values['password-stdin'])) {
-    return usage('--owner and --password-stdin belong to `add-user`');
+  if (command !== 'add-user' && values.owner) return usage('--owner belongs to `add-user`');
+  if (!setsPassword && values['password-stdin']) {
+    return usage('--password-stdin belongs to `add-user` and `set-password`');
   }
 
   try {
     // Read the password before opening the database: a cancelled prompt opens nothing.
-    const password =
-      command === 'add-user' ? await readPassword(values['password-stdin']) : undefined;
+    const password = setsPassword ? await readPassword(values['password-stdin']) : undefined;
     const db = await openAdminDb({
       databaseUrl: process.env.DATABASE_URL || undefined,
       dataDir: values['data-dir'] ?? PERSISTED_DATA_DIR,
@@ -78,6 +87,8 @@ async function main(argv: string[]): Promise<number> {
     try {
       if (command === 'add-user') {
         console.log(await addUserCommand(db, email as string, password as string, values.owner));
+      } else if (command === 'set-password') {
+        console.log(await setPasswordCommand(db, email as string, password as string));
       } else if (command === 'add-owner') {
         console.log(await addOwnerCommand(db, email as string));
       } else {
@@ -104,9 +115,10 @@ function usage(message: string): number {
 }
 
 /**
- * The new user's password: all of stdin with `--password-stdin` (one trailing
+ * The password to set: all of stdin with `--password-stdin` (one trailing
  * newline removed), else a hidden prompt when stdin is a terminal.
- * @throws UsageError when neither is possible or the password is empty.
+ * @throws UsageError when neither is possible, the password is empty, or it is over
+ * 72 bytes (GoTrue's message; bcrypt would ignore the rest).
  */
 async function readPassword(fromStdin: boolean): Promise<string> {
   let password: string;
@@ -118,11 +130,16 @@ async function readPassword(fromStdin: boolean): Promise<string> {
       .replace(/\r?\n$/, '');
   } else if (process.stdin.isTTY) {
     const { password: prompt } = await import('@inquirer/prompts');
-    password = await prompt({ message: 'Password for the new user', mask: true });
+    password = await prompt({ message: 'Password for the user', mask: true });
   } else {
     throw new UsageError('no terminal to prompt for the password: pass --password-stdin');
   }
   if (password === '') throw new UsageError('the password must not be empty');
+  try {
+    assertPasswordLength(password);
+  } catch (e) {
+    throw new UsageError((e as Error).message);
+  }
   return password;
 }
 

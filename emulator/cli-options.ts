@@ -1,4 +1,5 @@
 import { fileURLToPath } from 'node:url';
+import { assertPasswordLength } from './auth/users.js';
 import type { EmulatorOptions, RateLimits } from './index.js';
 
 /**
@@ -47,8 +48,9 @@ export function readRateLimitEnv(env: NodeJS.ProcessEnv): Partial<RateLimits> {
 /**
  * Reads the emulator's environment settings.
  * @throws UsageError naming the variable when a value is malformed (see also
- * readRateLimitEnv), or when only one
- * of NAMECARD_OWNER_EMAIL / NAMECARD_OWNER_PASSWORD is set.
+ * readRateLimitEnv), when only one
+ * of NAMECARD_OWNER_EMAIL / NAMECARD_OWNER_PASSWORD is set, or when the password is
+ * over 72 bytes (GoTrue's "Password cannot be longer than 72 characters").
  */
 export function readEnvOptions(env: NodeJS.ProcessEnv): EmulatorOptions {
   const options: EmulatorOptions = { rateLimits: readRateLimitEnv(env) };
@@ -64,8 +66,14 @@ export function readEnvOptions(env: NodeJS.ProcessEnv): EmulatorOptions {
   }
   const email = env.NAMECARD_OWNER_EMAIL;
   const password = env.NAMECARD_OWNER_PASSWORD;
-  if (email && password) options.owner = { email, password };
-  else if (email || password) {
+  if (email && password) {
+    try {
+      assertPasswordLength(password);
+    } catch (e) {
+      throw new UsageError(`\`NAMECARD_OWNER_PASSWORD\`: ${(e as Error).message}`);
+    }
+    options.owner = { email, password };
+  } else if (email || password) {
     throw new UsageError(
       'set both `NAMECARD_OWNER_EMAIL` and `NAMECARD_OWNER_PASSWORD`, or neither',
     );

@@ -32,7 +32,11 @@ export interface EmulatorOptions {
   refreshTokenReuseInterval?: number;
   /** Access token lifetime in seconds; default 3600. */
   accessTokenLifetime?: number;
-  /** A user made sure to exist with this password, and to be an owner, before ready. */
+  /**
+   * A user made sure to exist with this password, and to be an owner, before ready.
+   * A password different from the stored one ends all the user's sessions (as GoTrue
+   * does on a password change); over 72 bytes it is refused.
+   */
   owner?: { email: string; password: string };
   /**
    * Password sign-ins and token refreshes allowed per client address per window;
@@ -60,7 +64,8 @@ export interface RunningEmulator {
   /**
    * Creates a confirmed email user; with `owner` also lists it as a namecard owner.
    * @returns the user's id (uuid)
-   * @throws when the email is taken or malformed, or the password is empty.
+   * @throws when the email is taken or malformed, or the password is empty or over
+   * 72 bytes ("Password cannot be longer than 72 characters", GoTrue's wording).
    */
   createUser(email: string, password: string, opts?: { owner?: boolean }): Promise<{ id: string }>;
   /** Closes the HTTP server (and its open connections), then the database. Idempotent. */

@@ -1,5 +1,6 @@
 /**
- * `npm run emulator -- [--port N] [--memory]`: the local Supabase-compatible backend.
+ * `npm run emulator -- [--port N] [--memory | --data-dir <dir>]`: the local
+ * Supabase-compatible backend.
  * Environment: DATABASE_URL (use that PostgreSQL server instead of PGlite),
  * NAMECARD_OWNER_EMAIL + NAMECARD_OWNER_PASSWORD (ensure that owner before ready),
  * NAMECARD_REFRESH_REUSE_INTERVAL (seconds, default 10), NAMECARD_RATE_LIMIT_SIGN_IN,
@@ -10,11 +11,13 @@ import { parseArgs } from 'node:util';
 import { startEmulator, type EmulatorOptions } from './index.js';
 import { PERSISTED_DATA_DIR, readEnvOptions, UsageError } from './cli-options.js';
 
-const USAGE = `Usage: npm run emulator -- [--port N] [--memory] [--quiet]
+const USAGE = `Usage: npm run emulator -- [--port N] [--memory | --data-dir <dir>] [--quiet]
 
-  --port N   port on 127.0.0.1 (default 54321; 0 = any free port)
-  --memory   keep data in memory instead of ${PERSISTED_DATA_DIR}/
-  --quiet    do not log requests
+  --port N           port on 127.0.0.1 (default 54321; 0 = any free port)
+  --data-dir <dir>   PGlite data directory, created owner-only when missing
+                     (default ${PERSISTED_DATA_DIR})
+  --memory           keep data in memory instead
+  --quiet            do not log requests
 
 Environment: DATABASE_URL, NAMECARD_OWNER_EMAIL, NAMECARD_OWNER_PASSWORD,
 NAMECARD_REFRESH_REUSE_INTERVAL (seconds), NAMECARD_RATE_LIMIT_SIGN_IN (default 30),
@@ -29,6 +32,7 @@ function parseOptions(argv: string[]): EmulatorOptions & { help: boolean } {
       options: {
         port: { type: 'string' },
         memory: { type: 'boolean', default: false },
+        'data-dir': { type: 'string' },
         quiet: { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h', default: false },
       },
@@ -48,12 +52,22 @@ function parseOptions(argv: string[]): EmulatorOptions & { help: boolean } {
     }
     options.port = Number(values.port);
   }
-  if (!options.databaseUrl && !values.memory) options.dataDir = PERSISTED_DATA_DIR;
+  const dataDir = values['data-dir'];
+  if (dataDir !== undefined) {
+    if (dataDir === '') throw new UsageError('`--data-dir` must name a directory');
+    if (values.memory) throw new UsageError('use either `--memory` or `--data-dir`, not both');
+    if (options.databaseUrl) {
+      throw new UsageError('`--data-dir` is for PGlite; unset DATABASE_URL to use it');
+    }
+  }
+  if (!options.databaseUrl && !values.memory) options.dataDir = dataDir ?? PERSISTED_DATA_DIR;
   if (!values.quiet) options.log = (line) => console.log(line);
   return options;
 }
 
 async function main(): Promise<number> {
+  // Whatever this process creates (data files, folders) is for its owner only.
+  process.umask(0o077);
   let options;
   try {
     options = parseOptions(process.argv.slice(2));

@@ -6,7 +6,12 @@ import type { ServerContext } from './context.js';
 import { resolveApiKey } from './keys.js';
 import { restRoutes } from './rest/routes.js';
 
-/** Request headers supabase-js (and a browser site using it) sends. */
+/**
+ * Request headers supabase-js (and a browser site using it) sends: apikey and
+ * authorization on every call, x-client-info and content-type from its fetch wrapper,
+ * x-supabase-api-version from auth-js, prefer / range / accept-profile /
+ * content-profile from postgrest-js.
+ */
 export const CORS_ALLOW_HEADERS = [
   'apikey',
   'authorization',
@@ -21,6 +26,9 @@ export const CORS_ALLOW_HEADERS = [
 
 /** Largest request body accepted on any route, in bytes (1 MiB). */
 export const MAX_BODY_BYTES = 1024 * 1024;
+
+/** Methods the product calls (reads, inserts, sign-in); the preflight allows no others. */
+export const CORS_ALLOW_METHODS = ['GET', 'HEAD', 'POST', 'OPTIONS'];
 
 /** Response headers a browser client must be able to read. */
 export const CORS_EXPOSE_HEADERS = [
@@ -48,13 +56,14 @@ export function createApp(ctx: ServerContext, log?: (line: string) => void): Hon
     });
   }
 
+  // As hosted Supabase answers: any origin as `*` and never credentials, since the API
+  // is called with bearer tokens, not cookies. One middleware for every route.
   app.use(
     cors({
-      origin: (origin) => origin || '*',
-      allowMethods: ['GET', 'HEAD', 'POST', 'PATCH', 'DELETE', 'OPTIONS'],
+      origin: '*',
+      allowMethods: CORS_ALLOW_METHODS,
       allowHeaders: CORS_ALLOW_HEADERS,
       exposeHeaders: CORS_EXPOSE_HEADERS,
-      credentials: true,
       maxAge: 3600,
     }),
   );

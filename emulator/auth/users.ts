@@ -4,6 +4,7 @@ import { availableParallelism } from 'node:os';
 import bcrypt from 'bcrypt';
 import pLimit from 'p-limit';
 import type { Queryable } from '../db/index.js';
+import { AuthError } from './errors.js';
 
 /**
  * At most this many hashes at once: all cores but one, so that a burst of sign-ins queues
@@ -107,27 +108,45 @@ export async function checkPassword(
   return user;
 }
 
+/** Longest password in bytes (UTF-8) that may be set: bcrypt reads no further. */
+export const MAX_PASSWORD_BYTES = 72;
+
 /**
- * Inserts a confirmed email user (as the admin API does with email_confirm), or, with
- * `onConflict: 'update'`, sets the password of the user who already has that email.
+ * Refuses a password bcrypt would cut short, as GoTrue's checkPasswordStrength does
+ * whenever a password is set (sign-up, admin create/update, user update): it measures
+ * bytes (Go's `len`) against 72 and answers 400 `validation_failed` with the message
+ * below. Nothing is ever truncated.
+ * @throws AuthError 400 validation_failed "Password cannot be longer than 72 characters".
  */
-async function upsertUser(
+export function assertPasswordLength(password: string): void {
+  if (Buffer.byteLength(password, 'utf8') > MAX_PASSWORD_BYTES) {
+    throw new AuthError(
+      400,
+      'validation_failed',
+      `Password cannot be longer than ${MAX_PASSWORD_BYTES} characters`,
+    );
+  }
+}
+
+/** Checks a password about to be set, then hashes it. */
+async function hashNewPassword(password: string): Promise<string> {
+  if (password === '') throw new Error('`password` must not be empty');
+  assertPasswordLength(password);
+  return hashing(() => bcrypt.hash(password, BCRYPT_COST));
+}
+
+/** Inserts a confirmed email user (as the admin API does with email_confirm). */
+async function insertUser(
   db: Queryable,
   email: string,
   password: string,
-  onConflict: 'nothing' | 'update',
 ): Promise<{ id: string } | undefined> {
   assertEmail(email);
-  if (password === '') throw new Error('`password` must not be empty');
-  const hash = await hashing(() => bcrypt.hash(password, BCRYPT_COST));
-  const conflict =
-    onConflict === 'update'
-      ? 'do update set encrypted_password = excluded.encrypted_password, updated_at = now()'
-      : 'do nothing';
+  const hash = await hashNewPassword(password);
   const rows = await db.query<{ id: string }>(
     `insert into auth.users (email, encrypted_password, email_confirmed_at)
      values ($1, $2, now())
-     on conflict ((lower(email))) ${conflict}
+     on conflict ((lower(email))) do nothing
      returning id`,
     [normalizeEmail(email), hash],
   );
@@ -138,30 +157,74 @@ async function upsertUser(
  * Creates a confirmed email user (as the admin API does with email_confirm).
  * @returns the new user's id (uuid)
  * @throws UserExistsError when the email is taken; Error when `email` is malformed
- * or `password` is empty.
+ * or `password` is empty; AuthError validation_failed when `password` is over 72 bytes.
  */
 export async function createUser(
   db: Queryable,
   email: string,
   password: string,
 ): Promise<{ id: string }> {
-  const created = await upsertUser(db, email, password, 'nothing');
+  const created = await insertUser(db, email, password);
   if (!created) throw new UserExistsError(normalizeEmail(email));
   return created;
 }
 
 /**
- * Makes sure the user exists with exactly this password (created or updated).
+ * Sets the password of the user with this email. When it differs from the current
+ * one, every session of the user is ended (its refresh tokens go with it), as
+ * GoTrue's User.UpdatePassword does on an admin password update (`Logout`: delete
+ * all the user's sessions); the same password again changes nothing.
+ * @returns the user's id and whether the password changed (and sessions ended)
+ * @throws Error "no user with email `…`" when no user has this email; Error when
+ * `password` is empty; AuthError validation_failed when it is over 72 bytes.
+ */
+export async function setPassword(
+  db: Queryable,
+  email: string,
+  password: string,
+): Promise<{ id: string; changed: boolean }> {
+  assertEmail(email);
+  if (password === '') throw new Error('`password` must not be empty');
+  assertPasswordLength(password);
+  const [row] = await db.query<{ id: string; encrypted_password: string | null }>(
+    `select id, encrypted_password from auth.users
+     where lower(email) = $1 and deleted_at is null`,
+    [normalizeEmail(email)],
+  );
+  if (!row) throw new Error(`no user with email \`${normalizeEmail(email)}\``);
+  const hash = row.encrypted_password;
+  if (hash && (await hashing(() => bcrypt.compare(password, hash)))) {
+    return { id: row.id, changed: false };
+  }
+  const newHash = await hashNewPassword(password);
+  // One statement, so the new password and the ended sessions commit together.
+  await db.query(
+    `with changed as (
+       update auth.users set encrypted_password = $2, updated_at = now() where id = $1
+       returning id)
+     delete from auth.sessions where user_id in (select id from changed)`,
+    [row.id, newHash],
+  );
+  return { id: row.id, changed: true };
+}
+
+/**
+ * Makes sure the user exists with exactly this password: created, or its password
+ * set with setPassword (a new password ends the user's sessions).
  * Used for NAMECARD_OWNER_EMAIL/NAMECARD_OWNER_PASSWORD.
  * @returns the user's id
- * @throws Error when `email` is malformed or `password` is empty.
+ * @throws Error when `email` is malformed or `password` is empty; AuthError
+ * validation_failed when `password` is over 72 bytes.
  */
 export async function ensureUser(
   db: Queryable,
   email: string,
   password: string,
 ): Promise<{ id: string }> {
-  return (await upsertUser(db, email, password, 'update')) as { id: string };
+  const created = await insertUser(db, email, password);
+  if (created) return created;
+  const { id } = await setPassword(db, email, password);
+  return { id };
 }
 
 /** Records a successful sign-in. */

@@ -38,7 +38,7 @@ export async function lockDataDir(dataDir: string): Promise<() => Promise<void>>
   const file = path.join(tmpdir(), `namecard-pglite-${key}.lock`);
   for (let attempt = 0; attempt < 2; attempt++) {
     try {
-      await writeFile(file, String(process.pid), { flag: 'wx' });
+      await writeFile(file, String(process.pid), { flag: 'wx', mode: 0o600 });
       return () => rm(file, { force: true });
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;

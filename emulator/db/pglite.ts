@@ -1,24 +1,35 @@
 import { PGlite, types } from '@electric-sql/pglite';
 import { lockDataDir } from './dir-lock.js';
+import { makePrivateDir, restrictTree } from './private-files.js';
 import type { Db, Queryable } from './types.js';
 import { API_LOGIN_ROLE, parseInt8 } from './types.js';
 
 /**
- * Opens PGlite: persisted in `dataDir` (created when missing) or in memory when
- * `dataDir` is omitted. PGlite has a single connection; its `transaction()` queues
+ * Opens PGlite: persisted in `dataDir` (created with its missing parents when
+ * missing) or in memory when `dataDir` is omitted. A persisted directory and all in it
+ * are made owner-only (folders 0700, files 0600) once open and again on close. PGlite has a single connection; its `transaction()` queues
  * callers, so concurrent requests are serialised rather than interleaved.
  * A persisted directory is locked for this process (see dir-lock.ts) until close.
  * @throws DataDirInUseError when another running process has the directory open;
  * the PGlite error when it cannot be opened (for example a different PGlite version).
  */
 export async function openPglite(dataDir?: string): Promise<Db> {
+  if (dataDir) await makePrivateDir(dataDir);
   const unlock = dataDir ? await lockDataDir(dataDir) : async () => {};
+  const restrict = dataDir ? () => restrictTree(dataDir) : async () => {};
   let pg: PGlite;
   try {
     pg = await PGlite.create(dataDir, {
       parsers: { [types.INT8]: (v: string) => parseInt8(v) },
     });
   } catch (e) {
+    await unlock();
+    throw e;
+  }
+  try {
+    await restrict();
+  } catch (e) {
+    await pg.close().catch(() => {});
     await unlock();
     throw e;
   }
@@ -45,6 +56,7 @@ export async function openPglite(dataDir?: string): Promise<Db> {
     async close() {
       try {
         await pg.close();
+        await restrict();
       } finally {
         await unlock();
       }

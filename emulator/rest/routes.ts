@@ -1,7 +1,10 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { Hono, type Context } from 'hono';
+import pLimit from 'p-limit';
 import type { ServerContext } from '../context.js';
 import { isDbError } from '../db/index.js';
 import { RestError, fromDbError, tableNotFound } from './errors.js';
+import { MAX_JSON_DEPTH, nestsDeeperThan } from './json-depth.js';
 import { parsePrefer, parseQuery, parseRangeHeader, type ParsedQuery } from './query.js';
 import { ANON_ROLE, requestRole, type RequestRole } from './request-role.js';
 import {
@@ -12,7 +15,7 @@ import {
   readPostPayload,
   type RpcPayload,
 } from './rpc.js';
-import type { RoutineInfo, TableInfo } from './schema-cache.js';
+import type { RoutineInfo, TableInfo, WritePrivilege } from './schema-cache.js';
 import {
   buildCall,
   buildDelete,
@@ -88,6 +91,40 @@ export function restRoutes(ctx: ServerContext): Hono {
       throw new RestError(403, '42501', `permission denied to set role "${who.role}"`);
     }
     return who;
+  }
+
+  /**
+   * Visitors first: a write the request's role can never make (it holds no INSERT,
+   * UPDATE or DELETE privilege on the table at all) is answered before its body is
+   * read, with the error PostgreSQL would raise for it (42501 "permission denied for
+   * table …": PostgREST's 401 for anon, 403 otherwise). The connection is closed
+   * rather than the rest of the body drained, so a flood of anonymous bodies costs
+   * no parsing. Anything else (an unknown table, another profile, a role with the
+   * privilege, whom row-level security may still refuse) takes the normal path.
+   * @returns the answer, or undefined when the request may go on.
+   */
+  async function refuseWithoutPrivilege(
+    c: Context,
+    who: RequestRole,
+    privilege: WritePrivilege,
+  ): Promise<Response | undefined> {
+    const profile = c.req.header('content-profile');
+    if (profile !== undefined && profile !== EXPOSED_SCHEMA) return undefined;
+    const name = c.req.param('table') ?? '';
+    const held = await ctx.schemaCache.hasPrivilege(
+      ctx.db,
+      who.role,
+      EXPOSED_SCHEMA,
+      name,
+      privilege,
+    );
+    if (!held || held.granted) return undefined;
+    const isAnon = who.role === ANON_ROLE;
+    c.header('Connection', 'close');
+    return errorResponse(
+      c,
+      new RestError(isAnon ? 401 : 403, '42501', `permission denied for ${held.kind} ${name}`),
+    );
   }
 
   /** Resolves the table, then runs `build`'s statement as `who` in one transaction. */
@@ -257,6 +294,8 @@ export function restRoutes(ctx: ServerContext): Hono {
     const prefer = parsePrefer(c.req.header('prefer'));
     const representation = prefer.return === 'representation';
     const who = await authorize(c);
+    const refused = await refuseWithoutPrivilege(c, who, 'INSERT');
+    if (refused) return refused;
     const payload = await readJson(c);
     const rows = Array.isArray(payload) ? payload : [payload];
     if (!rows.every((r) => r !== null && typeof r === 'object' && !Array.isArray(r))) {
@@ -282,6 +321,8 @@ export function restRoutes(ctx: ServerContext): Hono {
     const prefer = parsePrefer(c.req.header('prefer'));
     const representation = prefer.return === 'representation';
     const who = await authorize(c);
+    const refused = await refuseWithoutPrivilege(c, who, 'UPDATE');
+    if (refused) return refused;
     const payload = await readJson(c);
     if (payload === null || typeof payload !== 'object' || Array.isArray(payload)) {
       throw new RestError(400, 'PGRST102', 'Empty or invalid json', 'expected a JSON object');
@@ -296,6 +337,8 @@ export function restRoutes(ctx: ServerContext): Hono {
     const prefer = parsePrefer(c.req.header('prefer'));
     const representation = prefer.return === 'representation';
     const who = await authorize(c);
+    const refused = await refuseWithoutPrivilege(c, who, 'DELETE');
+    if (refused) return refused;
     const result = await run(c, who, 'content-profile', (table, query) =>
       buildDelete(table, query, representation),
     );
@@ -397,13 +440,37 @@ function mutationResponse(
   return c.body(renderBody(c, result.body), created ? 201 : 200);
 }
 
+/**
+ * Bodies are parsed one at a time, each in its own turn of the event loop, so that
+ * many large bodies arriving together cannot hold the loop for their combined parse
+ * time: lookups waiting on I/O run between two parses. Own code (a p-limit queue plus
+ * a yield) because PostgREST has no equivalent; it leaves the JSON to PostgreSQL.
+ */
+const parsing = pLimit(1);
+
+/**
+ * The body as JSON, parsed under `parsing`.
+ * @throws RestError 400 PGRST102 "Empty or invalid json" when it is not JSON, or when it
+ * nests deeper than MAX_JSON_DEPTH levels (this emulator's own limit; see json-depth.ts).
+ */
 async function readJson(c: Context): Promise<unknown> {
   const text = await c.req.text();
-  try {
-    return JSON.parse(text);
-  } catch {
-    throw new RestError(400, 'PGRST102', 'Empty or invalid json');
-  }
+  return parsing(async () => {
+    await nextTurn();
+    if (nestsDeeperThan(text, MAX_JSON_DEPTH)) {
+      throw new RestError(
+        400,
+        'PGRST102',
+        'Empty or invalid json',
+        `the body nests arrays and objects deeper than ${MAX_JSON_DEPTH} levels`,
+      );
+    }
+    try {
+      return JSON.parse(text) as unknown;
+    } catch {
+      throw new RestError(400, 'PGRST102', 'Empty or invalid json');
+    }
+  });
 }
 
 /** PostgREST's error body, plus its Proxy-Status and (for 401) WWW-Authenticate. */

@@ -8,6 +8,9 @@ import { API_LOGIN_ROLE, type Queryable } from '../db/index.js';
  */
 export type RoleAccess = 'allowed' | 'missing' | 'denied';
 
+/** The privileges a REST write needs: POST, PATCH, DELETE. */
+export type WritePrivilege = 'INSERT' | 'UPDATE' | 'DELETE';
+
 export interface ColumnInfo {
   name: string;
   /** Whether an insert may leave it out (default, identity or generated). */
@@ -65,6 +68,11 @@ export class SchemaCache {
   private readonly access = new Map<string, { access: RoleAccess; at: number }>();
 
   private readonly routines = new Map<string, { list: RoutineInfo[]; at: number }>();
+
+  private readonly privileges = new Map<
+    string,
+    { answer: { granted: boolean; kind: string }; at: number }
+  >();
 
   constructor(private readonly ttlMs = 5_000) {}
 
@@ -182,12 +190,48 @@ export class SchemaCache {
     return settings;
   }
 
+  /**
+   * Whether `role` holds `privilege` on the table at all: for INSERT and UPDATE on the
+   * table or on any of its columns (has_any_column_privilege), for DELETE on the table
+   * (has_table_privilege). False means the statement can only fail with 42501
+   * "permission denied for table …"; true says nothing about row-level security.
+   * Cached like tables; `role` must exist (checked by roleAccess first).
+   * @returns whether it is granted, and the relation's kind as PostgreSQL names it in
+   * that error ("table", "view", …); undefined when `schema.name` is no table or view.
+   */
+  async hasPrivilege(
+    db: Queryable,
+    role: string,
+    schema: string,
+    name: string,
+    privilege: WritePrivilege,
+  ): Promise<{ granted: boolean; kind: string } | undefined> {
+    const key = `${role}\u0000${schema}.${name}\u0000${privilege}`;
+    const hit = this.privileges.get(key);
+    if (hit && Date.now() - hit.at < this.ttlMs) return hit.answer;
+    const check = privilege === 'DELETE' ? 'has_table_privilege' : 'has_any_column_privilege';
+    const [row] = await db.query<{ granted: boolean; kind: string }>(
+      `select ${check}($1, c.oid, $4) as granted,
+              case c.relkind when 'v' then 'view' when 'm' then 'materialized view'
+                when 'f' then 'foreign table' else 'table' end as kind
+       from pg_catalog.pg_class c
+       join pg_catalog.pg_namespace n on n.oid = c.relnamespace
+       where n.nspname = $2 and c.relname = $3 and c.relkind in ('r', 'p', 'v', 'm', 'f')`,
+      [role, schema, name, privilege],
+    );
+    if (!row) return undefined;
+    const answer = { granted: row.granted, kind: row.kind };
+    this.privileges.set(key, { answer, at: Date.now() });
+    return answer;
+  }
+
   /** Forgets everything (PostgREST's schema cache reload). */
   clear(): void {
     this.tables.clear();
     this.roles.clear();
     this.access.clear();
     this.routines.clear();
+    this.privileges.clear();
   }
 }
 

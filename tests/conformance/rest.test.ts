@@ -337,7 +337,7 @@ describe.each(DB_KINDS)('PostgREST subset and RLS over %s', (kind) => {
       expect(res.status).toBe(200);
     });
 
-    it('answers a CORS preflight from another origin with the headers supabase-js sends', async () => {
+    it('answers a CORS preflight from another origin as hosted Supabase does: *, no credentials, the headers supabase-js sends, only the methods the product uses', async () => {
       const res = await fetch(`${emulator.url}/rest/v1/namecard`, {
         method: 'OPTIONS',
         headers: {
@@ -348,7 +348,14 @@ describe.each(DB_KINDS)('PostgREST subset and RLS over %s', (kind) => {
         },
       });
       expect(res.status).toBeLessThan(300);
-      expect(res.headers.get('access-control-allow-origin')).toBe('http://localhost:5173');
+      expect(res.headers.get('access-control-allow-origin')).toBe('*');
+      expect(res.headers.get('access-control-allow-credentials')).toBeNull();
+      const methods = res.headers
+        .get('access-control-allow-methods')!
+        .split(',')
+        .map((m) => m.trim())
+        .sort();
+      expect(methods).toEqual(['GET', 'HEAD', 'OPTIONS', 'POST']);
       const allowed = res.headers.get('access-control-allow-headers')!.toLowerCase();
       for (const h of [
         'apikey',
@@ -367,6 +374,13 @@ describe.each(DB_KINDS)('PostgREST subset and RLS over %s', (kind) => {
         headers: { origin: 'http://localhost:5173', apikey: emulator.anonKey },
       });
       expect(get.headers.get('access-control-expose-headers')).toMatch(/Content-Range/i);
+      expect(get.headers.get('access-control-allow-origin')).toBe('*');
+      expect(get.headers.get('access-control-allow-credentials')).toBeNull();
+      const auth = await fetch(`${emulator.url}/auth/v1/settings`, {
+        headers: { origin: 'https://attacker.example', apikey: emulator.anonKey },
+      });
+      expect(auth.headers.get('access-control-allow-origin')).toBe('*');
+      expect(auth.headers.get('access-control-allow-credentials')).toBeNull();
     });
   });
 });

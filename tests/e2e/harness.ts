@@ -45,15 +45,17 @@ export interface ServedSite extends RunningServer {
 /**
  * Builds the site into a fresh temporary folder with these settings and serves it with the
  * plain static server `npm start` uses (files only, 404.html for the rest).
+ * `options.antiFraming: false` drops its anti-framing headers, as GitHub Pages would.
  */
 export async function buildAndServeSite(
   env: Record<string, string | undefined>,
+  options: { antiFraming?: boolean } = {},
 ): Promise<ServedSite> {
   const dir = await mkdtemp(join(tmpdir(), 'namecard-site-'));
   try {
     await buildSite(env, dir);
     const basePath = env.NAMECARD_BASE_PATH ?? '/';
-    const server = await serveSite(dir, { basePath });
+    const server = await serveSite(dir, { basePath, ...options });
     return {
       ...server,
       dir,

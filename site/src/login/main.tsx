@@ -1,4 +1,4 @@
-import { mount } from '../mount.js';
+import { mountUnframed } from '../frame-guard.js';
 import { LoginPage } from './LoginPage.js';
 
-mount(<LoginPage />);
+mountUnframed(<LoginPage />);

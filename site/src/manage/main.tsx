@@ -1,4 +1,4 @@
-import { mount } from '../mount.js';
+import { mountUnframed } from '../frame-guard.js';
 import { ManagePage } from './ManagePage.js';
 
-mount(<ManagePage />);
+mountUnframed(<ManagePage />);
