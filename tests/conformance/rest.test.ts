@@ -172,8 +172,11 @@ describe.each(DB_KINDS)('PostgREST subset and RLS over %s', (kind) => {
         'created_at',
         'created_by',
         'id',
+        'planned_end',
         'stamp_end',
         'stamp_start',
+        'stop_kind',
+        'stopped_at',
         'type',
       ]);
     });
