@@ -40,3 +40,17 @@ export async function explainLookup(emulator: BenchEmulator): Promise<Plan> {
   const match = /Execution Time: ([\d.]+) ms/.exec(text);
   return { text, executionMs: match ? Number(match[1]) : Number.NaN };
 }
+
+/**
+ * EXPLAIN (ANALYZE, BUFFERS) of the timeline read (the view namecard_status: the server's now,
+ * the active entry and up to 24 segments of the timeline). The walk runs inside a PL/pgSQL
+ * function, so the plan shows one node; its buffers and time include the walk's index probes.
+ */
+export async function explainStatus(emulator: BenchEmulator): Promise<Plan> {
+  const rows = await emulator.query<Record<string, string>>(
+    'explain (analyze, buffers) select now, active, timeline from public.namecard_status',
+  );
+  const text = rows.map((row) => Object.values(row)[0] ?? '').join('\n');
+  const match = /Execution Time: ([\d.]+) ms/.exec(text);
+  return { text, executionMs: match ? Number(match[1]) : Number.NaN };
+}

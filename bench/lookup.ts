@@ -4,9 +4,9 @@
 // scheduled entries that have not started yet, the newest ids, so a plan walking the
 // primary key would have to read them all. Sizes run side by side: every round visits every
 // size, so drift on the shared machine hits them all alike.
-import { fetchActiveEntry } from '../shared/core/lookup.js';
+import { fetchActiveEntry, fetchStatus } from '../shared/core/lookup.js';
 import type { BenchEmulator, DbKind } from './emulator.js';
-import { explainLookup, type Plan } from './explain.js';
+import { explainLookup, explainStatus, type Plan } from './explain.js';
 import type { Fleet, FilledTable } from './fleet.js';
 import { medianOfRounds, msSince, percentiles, type Percentiles } from './stats.js';
 
@@ -26,6 +26,8 @@ export interface LookupPoint extends Percentiles {
   /** Requests whose answer was wrong or failed. */
   errors: number;
   plan: Plan;
+  /** The timeline read (`fetchStatus`, one GET of namecard_status): medians, and its plan. */
+  status: Percentiles & { plan: Plan };
 }
 
 export interface LookupResult {
@@ -33,6 +35,23 @@ export interface LookupResult {
   points: LookupPoint[];
   /** p50 at the largest size ÷ p50 at the smallest, per case. */
   ratio: { none: number; active: number };
+  /** The same for the timeline read (namecard_status). */
+  statusRatio: { none: number; active: number };
+}
+
+/** One timed read of the card's status (now, active entry, timeline), ms. */
+async function timedStatus(table: FilledTable): Promise<number> {
+  const start = process.hrtime.bigint();
+  const status = await fetchStatus({
+    supabaseUrl: table.emulator.url,
+    anonKey: table.emulator.anonKey,
+    timeoutMs: 10_000,
+  });
+  const ms = msSince(start);
+  if (status.timeline.length < 2) {
+    throw new Error(`status answered ${JSON.stringify(status.timeline)} with future entries`);
+  }
+  return ms;
 }
 
 /** One timed lookup, ms; throws when the answer is not the expected one. */
@@ -116,6 +135,7 @@ export async function measureLookup(
     for (const table of tables) await setActiveEntry(table, active);
     const rounds = new Map<FilledTable, Percentiles[]>(tables.map((t) => [t, []]));
     const errors = new Map<FilledTable, number>(tables.map((t) => [t, 0]));
+    const statusRounds = new Map<FilledTable, Percentiles[]>(tables.map((t) => [t, []]));
     for (let round = 0; round < settings.rounds; round++) {
       // Rotate the order so no size always runs first (right after another process ran).
       const order = tables.map((_, i) => tables[(i + round) % tables.length] as FilledTable);
@@ -132,6 +152,17 @@ export async function measureLookup(
           }
         }
         rounds.get(table)?.push(percentiles(samples));
+        // The timeline read, at a quarter of the lookup's requests (it is the owner's read).
+        const statusSamples: number[] = [];
+        for (let i = 0; i < Math.ceil(settings.requestsPerRound / 4); i++) {
+          try {
+            statusSamples.push(await timedStatus(table));
+          } catch (error) {
+            errors.set(table, (errors.get(table) ?? 0) + 1);
+            log(`${fleet.db}: status read failed: ${String(error)}`);
+          }
+        }
+        statusRounds.get(table)?.push(percentiles(statusSamples));
       }
     }
     for (const table of tables) {
@@ -144,10 +175,14 @@ export async function measureLookup(
         rounds: perRound,
         errors: errors.get(table) ?? 0,
         plan: await explainLookup(table.emulator),
+        status: {
+          ...medianOfRounds(statusRounds.get(table) ?? []),
+          plan: await explainStatus(table.emulator),
+        },
       };
       points.push(point);
       log(
-        `${fleet.db} lookup ${active ? 'active' : 'none  '} ${table.rows.toLocaleString('en-US').padStart(9)} rows: p50 ${point.p50.toFixed(2)} ms, p99 ${point.p99.toFixed(2)} ms, plan ${point.plan.executionMs} ms`,
+        `${fleet.db} lookup ${active ? 'active' : 'none  '} ${table.rows.toLocaleString('en-US').padStart(9)} rows: p50 ${point.p50.toFixed(2)} ms, p99 ${point.p99.toFixed(2)} ms, plan ${point.plan.executionMs} ms; status p50 ${point.status.p50.toFixed(2)} ms, plan ${point.status.plan.executionMs} ms`,
       );
     }
   }
@@ -160,5 +195,16 @@ export async function measureLookup(
     const last = sel[sel.length - 1];
     return first && last ? last.p50 / first.p50 : Number.NaN;
   };
-  return { db: fleet.db, points, ratio: { none: ratio(false), active: ratio(true) } };
+  const statusRatio = (active: boolean) => {
+    const sel = points.filter((p) => p.active === active);
+    const first = sel[0];
+    const last = sel[sel.length - 1];
+    return first && last ? last.status.p50 / first.status.p50 : Number.NaN;
+  };
+  return {
+    db: fleet.db,
+    points,
+    ratio: { none: ratio(false), active: ratio(true) },
+    statusRatio: { none: statusRatio(false), active: statusRatio(true) },
+  };
 }

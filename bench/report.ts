@@ -60,6 +60,16 @@ export function goals(r: BenchResults): Goal[] {
         measured: `${x(ratio)} (${ms(a.p50)} → ${ms(b.p50)})`,
         met: ratio <= 1.5 && pts.every((p) => p.errors === 0),
       });
+      // Older result files have no timeline read.
+      if (a.status && b.status) {
+        const statusRatio = b.status.p50 / a.status.p50;
+        out.push({
+          goal: `Timeline read (namecard_status) p50 at ${rows(b.rows)} ≤ 1.5× at ${rows(a.rows)} (${active ? 'active entry' : 'none active'})`,
+          db: l.db,
+          measured: `${x(statusRatio)} (${ms(a.status.p50)} → ${ms(b.status.p50)})`,
+          met: statusRatio <= 1.5 && pts.every((p) => p.errors === 0),
+        });
+      }
     }
   }
   const goPages = r.page.flatMap((p) => p.pages.filter((g) => g.page === 'go'));
@@ -215,8 +225,36 @@ export function markdown(r: BenchResults): string {
       }
     }
   }
+  if (r.lookup.some((l) => l.points.some((p) => p.status))) {
+    lines.push(
+      '',
+      "Timeline read through the REST API (`namecard status`'s one GET of namecard_status: now, active entry, up to 24 segments):",
+      '',
+      '| db | case | rows | p50 | p99 | in the database (EXPLAIN ANALYZE) |',
+      '|---|---|---:|---:|---:|---:|',
+    );
+    for (const l of r.lookup) {
+      for (const p of l.points.filter((q) => q.status)) {
+        lines.push(
+          `| ${l.db} | ${p.active ? 'active entry' : 'none active'} | ${p.rows.toLocaleString('en-US')} | ${ms(p.status.p50)} | ${ms(p.status.p99)} | ${p.status.plan.executionMs} ms |`,
+        );
+      }
+    }
+  }
   for (const l of r.lookup) {
     const largest = Math.max(...l.points.map((p) => p.rows));
+    for (const p of l.points.filter((q) => q.rows === largest && q.status)) {
+      lines.push(
+        '',
+        `<details><summary>${l.db}, ${p.active ? 'active entry' : 'none active'}, ${p.rows.toLocaleString('en-US')} rows: EXPLAIN (ANALYZE, BUFFERS) of the timeline read</summary>`,
+        '',
+        '```',
+        p.status.plan.text,
+        '```',
+        '',
+        '</details>',
+      );
+    }
     for (const p of l.points.filter((q) => q.rows === largest)) {
       lines.push(
         '',

@@ -1,7 +1,7 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator, type RunningEmulator } from '../../emulator/index.js';
-import { ACTIVE_VIEW, viewUrl } from '../../shared/core/lookup.js';
+import { ACTIVE_VIEW, STATUS_VIEW, viewUrl } from '../../shared/core/lookup.js';
 import { DB_KINDS, createTestDatabase, type TestDatabase } from '../support/emulator.js';
 
 const ROWS = 1_000_000;
@@ -15,6 +15,9 @@ const INDEX = 'namecard_active_range_idx';
 // unbounded below, so a page mixing ended and future entries covers now). Walking the
 // primary key backwards past the 10^5 future entries instead reads about a thousand pages.
 const MAX_BLOCKS = 150;
+// The timeline's walk: 24 segments, each a stab of both partial indexes and a read of the
+// start index.
+const MAX_STATUS_BLOCKS = 24 * MAX_BLOCKS;
 
 interface PlanNode {
   'Node Type': string;
@@ -133,6 +136,30 @@ describe.each(DB_KINDS)(
       } finally {
         await emulator.query('delete from public.namecard where id > $1', [ROWS]);
       }
+    });
+
+    // The timeline (issue 17) is one read whose cost grows with the segments it answers (at most
+    // 24), not with the table: each step of its walk is a few index probes.
+    it('answers the timeline view (namecard_status) from a few hundred pages at 10^6 rows', async () => {
+      const [row] = await emulator.query<{ plan: [{ Plan: PlanNode }] }>(
+        'select public.test_explain_as_anon($1) as plan',
+        ['select now, active, timeline from public.namecard_status'],
+      );
+      const plan = row!.plan[0].Plan;
+      expect(blocks(plan), JSON.stringify(plan)).toBeLessThan(MAX_STATUS_BLOCKS);
+      const res = await fetch(viewUrl(emulator.url, emulator.anonKey, STATUS_VIEW));
+      const [status] = (await res.json()) as {
+        timeline: { type: string; from: number; to: number | null }[];
+      }[];
+      // Main until the first future entry an hour on, then one-minute photo entries, each
+      // followed by main until the next: capped at 24 segments, the last one not open-ended.
+      expect(status!.timeline).toHaveLength(24);
+      expect(status!.timeline[1]).toEqual({
+        type: 'photo',
+        from: now + 61 * MINUTE,
+        to: now + 62 * MINUTE - 1,
+      });
+      expect(status!.timeline[23]!.to).not.toBeNull();
     });
 
     // Prepared statements across requests only exist with a PostgreSQL server.
