@@ -116,7 +116,10 @@ export function resolveConfig(
   }
 }
 
-/** The settings given explicitly by flag or environment: what `namecard login` saves. */
+/**
+ * The settings given explicitly by flag (`--api-url`, `--site-url`) or environment: what
+ * `namecard login` saves with the session, so that later commands in any folder use them.
+ */
 export function explicitSettings(
   flags: SettingFlags = {},
   env: NodeJS.ProcessEnv = process.env,
@@ -127,6 +130,7 @@ export function explicitSettings(
     if (value) given[name] = value;
   }
   if (flags.apiUrl !== undefined) given.SUPABASE_URL = flags.apiUrl;
+  if (flags.siteUrl !== undefined) given.NAMECARD_SITE_URL = flags.siteUrl;
   return given;
 }
 

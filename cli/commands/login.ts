@@ -10,6 +10,7 @@ interface LoginOptions {
   email?: string;
   passwordStdin?: boolean;
   apiUrl?: string;
+  siteUrl?: string;
 }
 
 /** Reads the whole of stdin: the password, without its final line break. */
@@ -25,6 +26,10 @@ export const loginCommand = new Command('login')
   .description('sign in and keep the session here')
   .option('--email <email>', 'the email to sign in with (asked at a terminal when missing)')
   .option('--password-stdin', 'read the password from stdin (for scripts)')
+  .option(
+    '--site-url <url>',
+    'where the site is hosted (the card link); kept with the session like --api-url',
+  )
   .action(async (_options: LoginOptions, command: Command) => {
     const options = command.optsWithGlobals<LoginOptions>();
     // A broken stored config is replaced by this login, so it must not stop it.
