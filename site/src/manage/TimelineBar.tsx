@@ -1,0 +1,70 @@
+import { formatWhen } from '../../../shared/core/format.js';
+import type { Segment } from '../../../shared/core/timeline.js';
+import { visitorsGet } from '../../../shared/core/describe.js';
+import { profileLabel } from '../../../shared/core/types.js';
+
+/**
+ * The smallest share of the bar a segment gets, so that a 30-minute break next to a stretch
+ * of months is still seen and labelled (the list under the bar gives the exact times).
+ */
+const MIN_SHARE = 0.14;
+
+/** Each segment's share of the bar: its share of the time from now to the last change, at least MIN_SHARE. */
+function shares(segments: readonly Segment[], now: number): number[] {
+  const last = segments[segments.length - 1];
+  if (!last || segments.length === 1) return segments.map(() => 1);
+  const span = Math.max(1, last.from - now);
+  const raw = segments.map((s) =>
+    s.to === null ? MIN_SHARE : Math.max(MIN_SHARE, (s.to - s.from) / span),
+  );
+  const total = raw.reduce((a, b) => a + b, 0);
+  return raw.map((r) => r / total);
+}
+
+/** The picture in words, for screen readers: every segment with its end. */
+export function timelineAlt(segments: readonly Segment[], now: number, timeZone: string): string {
+  const parts = segments.map((s) =>
+    s.to === null
+      ? `then ${visitorsGet(s.type)} from then on`
+      : `${visitorsGet(s.type)} until ${formatWhen(s.to, now, timeZone)}`,
+  );
+  return `Timeline from now: ${parts.join(', ')}.`;
+}
+
+/**
+ * The timeline as a bar from now (its left edge, marked) to the last change, one block per
+ * segment coloured by profile and labelled; plain HTML and CSS, its widths set through the
+ * style object (CSSOM), which the site's CSP allows.
+ */
+export function TimelineBar({
+  segments,
+  now,
+  timeZone,
+}: {
+  segments: readonly Segment[];
+  now: number;
+  timeZone: string;
+}) {
+  const widths = shares(segments, now);
+  const last = segments[segments.length - 1];
+  const end = segments.length > 1 && last ? formatWhen(last.from, now, timeZone) : null;
+  return (
+    <figure className="timeline" aria-label={timelineAlt(segments, now, timeZone)} role="img">
+      <div className="timeline-bar" aria-hidden="true">
+        {segments.map((segment, index) => (
+          <div
+            key={`${segment.from}-${segment.type}`}
+            className={`timeline-segment profile-${segment.type === 'photo' ? 'photo' : 'main'}${segment.to === null && index > 0 ? ' open' : ''}`}
+            style={{ flexGrow: widths[index], flexBasis: 0 }}
+          >
+            <span>{profileLabel(segment.type)}</span>
+          </div>
+        ))}
+      </div>
+      <div className="timeline-axis" aria-hidden="true">
+        <span className="timeline-now">now</span>
+        {end && <span>{end}</span>}
+      </div>
+    </figure>
+  );
+}
