@@ -22,10 +22,21 @@ export class RestError extends Error {
 /**
  * PostgREST's HTTP status for a PostgreSQL SQLSTATE (Error.hs `pgErrorStatus`).
  * 42501 (insufficient privilege, including RLS) is 401 for the anon role and 403
- * for any signed-in role; anything not listed is 400.
+ * for any signed-in role; `PTxyz` is status xyz (500 when xyz is no contentful
+ * status, which Hono could not send with a body); anything not listed is 400.
  */
 export function pgErrorStatus(sqlstate: string, isAnon: boolean): ContentfulStatusCode {
   if (sqlstate === '42501') return isAnon ? 401 : 403;
+  // A function's `raise sqlstate 'PT402'` answers HTTP 402 (errors.rst "RAISE errors
+  // with HTTP Status Codes"); PostgREST answers 500 when the digits are no number.
+  if (sqlstate.startsWith('PT')) {
+    const status = /^\d{3}$/.test(sqlstate.slice(2)) ? Number(sqlstate.slice(2)) : 500;
+    return (
+      status >= 200 && status <= 599 && status !== 204 && status !== 205 && status !== 304
+        ? status
+        : 500
+    ) as ContentfulStatusCode;
+  }
   if (sqlstate === '23503' || sqlstate === '23505') return 409;
   if (sqlstate === '25006') return 405;
   if (sqlstate === '42883' || sqlstate === '42P01') return 404;

@@ -40,6 +40,11 @@ export interface ParsedQuery {
   offset?: number;
   /** POST `columns=`: which keys of the body to insert. */
   columns?: string[];
+  /**
+   * GET/HEAD of a function (`rpcArgs`): the parameters whose value is no
+   * `[not.]op.value` filter, which PostgREST passes as the function's arguments.
+   */
+  args?: [string, string][];
 }
 
 /** Parameters that are not filters. `apikey` is the gateway's, never a column. */
@@ -58,11 +63,14 @@ const failed = (what: string, input: string, column: number, details: string) =>
 
 /**
  * Parses a request's query string.
+ * @param opts.rpcArgs a GET/HEAD of a function: a parameter that is not a filter is
+ * one of its arguments (into `args`) rather than an error, as in PostgREST.
  * @throws RestError 400 PGRST100 for a filter, order or select that does not parse;
  * 416 PGRST103 for a negative limit or offset.
  */
-export function parseQuery(params: URLSearchParams): ParsedQuery {
+export function parseQuery(params: URLSearchParams, opts: { rpcArgs?: boolean } = {}): ParsedQuery {
   const query: ParsedQuery = { select: [{ column: '*' }], order: [], filters: [] };
+  if (opts.rpcArgs) query.args = [];
   for (const [key, raw] of params) {
     switch (key) {
       case 'select':
@@ -85,7 +93,13 @@ export function parseQuery(params: URLSearchParams): ParsedQuery {
         if (['or', 'and', 'not.or', 'not.and'].includes(key)) {
           throw failed('logic tree', raw, 1, 'or/and trees are not supported by the emulator');
         }
-        query.filters.push(parseFilter(key, raw));
+        if (query.args) {
+          const filter = tryParseFilter(key, raw);
+          if (filter) query.filters.push(filter);
+          else query.args.push([key, raw]);
+        } else {
+          query.filters.push(parseFilter(key, raw));
+        }
     }
   }
   return query;
@@ -182,6 +196,15 @@ function parseFilter(column: string, raw: string): Filter {
     return { column, negate, op, value: v as IsValue };
   }
   return { column, negate, op: op as Exclude<FilterOp, 'in' | 'is'>, value };
+}
+
+function tryParseFilter(column: string, raw: string): Filter | undefined {
+  try {
+    return parseFilter(column, raw);
+  } catch (e) {
+    if (e instanceof RestError) return undefined;
+    throw e;
+  }
 }
 
 /** `(a,b,"c,d")` → ['a','b','c,d']; `()` → []. */

@@ -4,8 +4,23 @@ import { isDbError } from '../db/index.js';
 import { RestError, fromDbError, tableNotFound } from './errors.js';
 import { parsePrefer, parseQuery, parseRangeHeader, type ParsedQuery } from './query.js';
 import { ANON_ROLE, requestRole, type RequestRole } from './request-role.js';
-import type { TableInfo } from './schema-cache.js';
-import { buildDelete, buildInsert, buildRead, buildUpdate, type Statement } from './sql.js';
+import {
+  callArgs,
+  chooseRoutine,
+  groupParams,
+  noRoutine,
+  readPostPayload,
+  type RpcPayload,
+} from './rpc.js';
+import type { RoutineInfo, TableInfo } from './schema-cache.js';
+import {
+  buildCall,
+  buildDelete,
+  buildInsert,
+  buildRead,
+  buildUpdate,
+  type Statement,
+} from './sql.js';
 
 /** The only schema exposed, as in a default Supabase project. */
 export const EXPOSED_SCHEMA = 'public';
@@ -35,7 +50,10 @@ interface Outcome {
   total?: number;
 }
 
-/** The PostgREST subset at /rest/v1: GET/HEAD, POST, PATCH, DELETE on tables of public. */
+/**
+ * The PostgREST subset at /rest/v1: GET/HEAD, POST, PATCH, DELETE on tables of
+ * public, and its functions at /rpc/<fn> (GET/HEAD, POST).
+ */
 export function restRoutes(ctx: ServerContext): Hono {
   const app = new Hono();
 
@@ -79,27 +97,38 @@ export function restRoutes(ctx: ServerContext): Hono {
     profileHeader: 'accept-profile' | 'content-profile',
     build: (table: TableInfo, query: ParsedQuery) => Promise<Statement> | Statement,
   ): Promise<Outcome> {
-    const profile = c.req.header(profileHeader);
-    if (profile !== undefined && profile !== EXPOSED_SCHEMA) {
-      throw new RestError(
-        406,
-        'PGRST106',
-        `The schema must be one of the following: ${EXPOSED_SCHEMA}`,
-      );
-    }
+    checkProfile(c, profileHeader);
     const name = c.req.param('table') ?? '';
     const table = await ctx.schemaCache.table(ctx.db, EXPOSED_SCHEMA, name);
     if (!table) throw tableNotFound(EXPOSED_SCHEMA, name);
     const query = parseQuery(new URL(c.req.url).searchParams);
     const statement = await build(table, query);
+    const readOnly = c.req.method === 'GET' || c.req.method === 'HEAD';
+    return execute(c, who, `/${name}`, statement, { readOnly, single: wantsObject(c) });
+  }
+
+  /**
+   * Runs `statement` as `who` in one transaction after PostgREST's settings (role,
+   * claims, request.*; read-only when `readOnly`), and maps a database error to
+   * PostgREST's answer.
+   * @param opts.single fail with 406 PGRST116 (rolled back) unless exactly one row.
+   * @throws RestError for a database error (fromDbError) or PGRST116.
+   */
+  async function execute(
+    c: Context,
+    who: RequestRole,
+    path: string,
+    statement: Statement,
+    opts: { readOnly: boolean; single: boolean },
+  ): Promise<Outcome> {
     const settings = await ctx.schemaCache.roleSettings(ctx.db, who.role);
     try {
       return await ctx.db.apiTransaction(async (tx) => {
-        await tx.query(PRE_REQUEST, preRequestParams(c, who, `/${name}`, settings));
+        await tx.query(PRE_REQUEST, preRequestParams(c, who, path, settings, opts.readOnly));
         const [row] = await tx.query<Outcome>(statement.sql, statement.params);
         const outcome = row ?? { body: '[]', page_count: 0 };
         // PostgREST rolls a write back too when a single object was asked for.
-        if (wantsObject(c) && outcome.page_count !== 1) {
+        if (opts.single && outcome.page_count !== 1) {
           throw new RestError(
             406,
             'PGRST116',
@@ -114,6 +143,83 @@ export function restRoutes(ctx: ServerContext): Hono {
       throw e;
     }
   }
+
+  /**
+   * Finds the overload of public.`name` that `payload`'s arguments call, reading the
+   * catalog again when the cached overloads have none (a function created since).
+   * @throws RestError 404 PGRST202 when none fits, 300 PGRST203 when several do.
+   */
+  async function resolveRoutine(name: string, payload: RpcPayload): Promise<RoutineInfo> {
+    const first = await ctx.schemaCache.routine(ctx.db, EXPOSED_SCHEMA, name);
+    let { overloads } = first;
+    let routine = chooseRoutine(overloads, payload);
+    if (!routine && first.cached) {
+      const fresh = { fresh: true };
+      ({ overloads } = await ctx.schemaCache.routine(ctx.db, EXPOSED_SCHEMA, name, fresh));
+      routine = chooseRoutine(overloads, payload);
+    }
+    if (!routine) {
+      const others =
+        overloads.length > 0 ? [] : await ctx.schemaCache.routineNames(ctx.db, EXPOSED_SCHEMA);
+      throw noRoutine(EXPOSED_SCHEMA, name, payload, overloads, others);
+    }
+    return routine;
+  }
+
+  /**
+   * Calls a function of public as PostgREST's /rpc/<fn> does: POST arguments by
+   * Content-Type (readPostPayload), GET/HEAD arguments from the query string; the
+   * call runs as the request's role, read-only for GET/HEAD and for stable or
+   * immutable functions (a write there fails 25006, answered 405). A scalar result
+   * is that JSON value, a set an array (select, filters, order, limit, offset and
+   * Range apply to rows), void is 204 without a body.
+   */
+  async function callRoutine(c: Context, read: boolean): Promise<Response> {
+    const who = await authorize(c);
+    checkProfile(c, read ? 'accept-profile' : 'content-profile');
+    const name = c.req.param('fn') ?? '';
+    const query = parseQuery(new URL(c.req.url).searchParams, { rpcArgs: read });
+    const contentType = c.req.header('content-type');
+    const payload: RpcPayload = read
+      ? { kind: 'query', values: groupParams(query.args ?? []) }
+      : readPostPayload(contentType, await readBody(c, contentType));
+    const routine = await resolveRoutine(name, payload);
+    const merged = mergeRange(query, read ? parseRangeHeader(c.req.header('range')) : undefined);
+    const statement = buildCall(routine, callArgs(routine, payload), merged);
+    let result: Outcome;
+    try {
+      result = await execute(c, who, `/rpc/${name}`, statement, {
+        readOnly: read || routine.volatility !== 'v',
+        single: routine.returnsSet && wantsObject(c),
+      });
+    } catch (e) {
+      // Hosted Supabase answers a call the role may not EXECUTE like an unknown function.
+      if (e instanceof RestError && e.code === '42501') {
+        const [row] = await ctx.db.query<{ ok: boolean }>(
+          `select has_function_privilege($1::text, $2::oid, 'EXECUTE') as ok`,
+          [who.role, routine.oid],
+        );
+        if (row && !row.ok) {
+          const others = await ctx.schemaCache.routineNames(ctx.db, EXPOSED_SCHEMA);
+          throw noRoutine(EXPOSED_SCHEMA, name, payload, [], others);
+        }
+      }
+      throw e;
+    }
+    c.header('Content-Range', contentRange(merged.offset ?? 0, result.page_count, undefined));
+    if (routine.returnsVoid) return c.body(null, 204);
+    let body = result.body;
+    if (routine.returnsSet) body = renderBody(c, body);
+    else c.header('Content-Type', JSON_TYPE);
+    if (c.req.method === 'HEAD') return c.body(null, 200);
+    return c.body(body, 200);
+  }
+
+  app.on(['GET', 'HEAD'], '/rpc/:fn', (c) => callRoutine(c, true));
+  app.post('/rpc/:fn', (c) => callRoutine(c, false));
+  app.on(['PATCH', 'PUT', 'DELETE'], '/rpc/:fn', (c) => {
+    throw new RestError(405, 'PGRST117', `Unsupported HTTP method: ${c.req.method}`);
+  });
 
   app.on(['GET', 'HEAD'], '/:table', async (c) => {
     const prefer = parsePrefer(c.req.header('prefer'));
@@ -199,9 +305,28 @@ export function restRoutes(ctx: ServerContext): Hono {
   return app;
 }
 
+/** Only public is exposed: another Accept-Profile/Content-Profile is refused. */
+function checkProfile(c: Context, header: 'accept-profile' | 'content-profile'): void {
+  const profile = c.req.header(header);
+  if (profile !== undefined && profile !== EXPOSED_SCHEMA) {
+    throw new RestError(
+      406,
+      'PGRST106',
+      `The schema must be one of the following: ${EXPOSED_SCHEMA}`,
+    );
+  }
+}
+
+/** The body as text, or as bytes for application/octet-stream (a bytea argument). */
+async function readBody(c: Context, contentType: string | undefined): Promise<string | Buffer> {
+  const media = (contentType ?? '').split(';')[0]?.trim().toLowerCase();
+  if (media === 'application/octet-stream') return Buffer.from(await c.req.arrayBuffer());
+  return c.req.text();
+}
+
 // One statement sets everything PostgREST sets, transaction-locally: the role's own
 // settings first (while still the login role), then search path, role and claims.
-// GET and HEAD run read-only, as in PostgREST.
+// GET and HEAD run read-only, as in PostgREST (and calls of stable or immutable functions).
 const PRE_REQUEST = `select
   (select count(set_config(k, v, true)) from unnest($7::text[], $8::text[]) as t(k, v)),
   case when $9::boolean then set_config('transaction_read_only', 'on', true) end,
@@ -219,6 +344,7 @@ function preRequestParams(
   who: RequestRole,
   path: string,
   settings: { names: string[]; values: string[] },
+  readOnly: boolean,
 ): unknown[] {
   const headers: Record<string, string> = {};
   c.req.raw.headers.forEach((value, key) => {
@@ -238,7 +364,7 @@ function preRequestParams(
     JSON.stringify(cookies),
     settings.names,
     settings.values,
-    c.req.method === 'GET' || c.req.method === 'HEAD',
+    readOnly,
   ];
 }
 

@@ -20,6 +20,35 @@ export interface TableInfo {
   columns: Map<string, ColumnInfo>;
 }
 
+/** An input parameter of a function, in declaration order. */
+export interface RoutineParam {
+  /** The declared name; '' for an unnamed parameter. */
+  name: string;
+  /** The type as PostgreSQL spells it (format_type), used as the cast of its argument. */
+  type: string;
+  /** False when the parameter has a default. */
+  required: boolean;
+  variadic: boolean;
+}
+
+/** One function of the exposed schema (one overload of a name), as PostgREST caches it. */
+export interface RoutineInfo {
+  oid: number;
+  schema: string;
+  name: string;
+  params: RoutineParam[];
+  /** `returns setof …` / `returns table (…)`. */
+  returnsSet: boolean;
+  returnsVoid: boolean;
+  /**
+   * Column names of a composite result (a table's row type, a composite type, or
+   * OUT/TABLE parameters); undefined for a scalar result (including `record`).
+   */
+  columns?: string[];
+  /** pg_proc.provolatile: immutable, stable or volatile. */
+  volatility: 'i' | 's' | 'v';
+}
+
 /**
  * Table and column names of the exposed schema, read from the catalog as the
  * superuser (so the answer does not depend on the request's role). Every name in a
@@ -34,6 +63,8 @@ export class SchemaCache {
   >();
 
   private readonly access = new Map<string, { access: RoleAccess; at: number }>();
+
+  private readonly routines = new Map<string, { list: RoutineInfo[]; at: number }>();
 
   constructor(private readonly ttlMs = 5_000) {}
 
@@ -86,6 +117,45 @@ export class SchemaCache {
   }
 
   /**
+   * Every callable overload of the function `schema.name` (plain functions, not
+   * procedures, aggregates or trigger functions; at most one unnamed parameter, as
+   * PostgREST keeps only those), read from the catalog as the superuser. Found
+   * names are cached like tables; with `fresh` (after a cached entry matched no
+   * argument set) the catalog is read again, so functions created or replaced at
+   * run time are found at once.
+   * @returns the overloads (none: no such function), and whether they came from the cache.
+   */
+  async routine(
+    db: Queryable,
+    schema: string,
+    name: string,
+    opts: { fresh?: boolean } = {},
+  ): Promise<{ overloads: RoutineInfo[]; cached: boolean }> {
+    const key = `${schema}.${name}`;
+    const hit = this.routines.get(key);
+    if (!opts.fresh && hit && Date.now() - hit.at < this.ttlMs) {
+      return { overloads: hit.list, cached: true };
+    }
+    const rows = await db.query<RoutineRow>(ROUTINE_SQL, [schema, name]);
+    const list = rows.map((r) => toRoutine(schema, name, r)).filter((r) => r !== undefined);
+    if (list.length === 0) this.routines.delete(key);
+    else this.routines.set(key, { list, at: Date.now() });
+    return { overloads: list, cached: false };
+  }
+
+  /** Names of all functions in `schema`, for PGRST202's "Perhaps you meant" hint. */
+  async routineNames(db: Queryable, schema: string): Promise<string[]> {
+    const rows = await db.query<{ name: string }>(
+      `select distinct p.proname as name from pg_catalog.pg_proc p
+       join pg_catalog.pg_namespace n on n.oid = p.pronamespace
+       where n.nspname = $1 and p.prokind = 'f'
+         and p.prorettype <> 'pg_catalog.trigger'::pg_catalog.regtype`,
+      [schema],
+    );
+    return rows.map((r) => r.name);
+  }
+
+  /**
    * The role's `ALTER ROLE … SET` settings (for this database or all), which
    * PostgREST ≥ 11.1 applies transaction-locally to every request it runs as that
    * role ("impersonated role settings"). Cached like tables.
@@ -117,5 +187,67 @@ export class SchemaCache {
     this.tables.clear();
     this.roles.clear();
     this.access.clear();
+    this.routines.clear();
   }
+}
+
+interface RoutineRow {
+  oid: number | string;
+  returns_set: boolean;
+  returns_void: boolean;
+  volatility: 'i' | 's' | 'v';
+  /** Every parameter (in, out, inout, variadic, table) in declaration order. */
+  args: { name: string | null; type: string; mode: string | null }[] | string;
+  n_defaults: number;
+  /** Attributes of a composite return type, or null. */
+  type_columns: string[] | string | null;
+}
+
+// All parameters with their modes (proallargtypes exists only when some are not IN),
+// and the attributes of a composite return type. Trigger functions are left out.
+const ROUTINE_SQL = `select p.oid::int8 as oid, p.proretset as returns_set,
+  p.prorettype = 'pg_catalog.void'::pg_catalog.regtype as returns_void,
+  p.provolatile as volatility, p.pronargdefaults as n_defaults,
+  coalesce((select json_agg(json_build_object('name', a.name, 'type', pg_catalog.format_type(a.type, null), 'mode', a.mode) order by a.idx)
+    from unnest(coalesce(p.proallargtypes, p.proargtypes::oid[]), p.proargnames, p.proargmodes)
+      with ordinality as a(type, name, mode, idx)
+    where a.type is not null), '[]')::text as args,
+  case when t.typtype = 'c' then
+    (select json_agg(at.attname order by at.attnum) from pg_catalog.pg_attribute at
+     where at.attrelid = t.typrelid and at.attnum > 0 and not at.attisdropped)::text
+  end as type_columns
+from pg_catalog.pg_proc p
+join pg_catalog.pg_namespace n on n.oid = p.pronamespace
+join pg_catalog.pg_type t on t.oid = p.prorettype
+where n.nspname = $1 and p.proname = $2 and p.prokind = 'f'
+  and p.prorettype <> 'pg_catalog.trigger'::pg_catalog.regtype`;
+
+const parseJson = <T>(v: T | string): T => (typeof v === 'string' ? (JSON.parse(v) as T) : v);
+
+/** A catalog row as a RoutineInfo; undefined when PostgREST could not call it (2+ unnamed inputs). */
+function toRoutine(schema: string, name: string, row: RoutineRow): RoutineInfo | undefined {
+  const args = parseJson(row.args);
+  const inputs = args.filter((a) => a.mode === null || ['i', 'b', 'v'].includes(a.mode));
+  const outputs = args.filter((a) => a.mode !== null && ['o', 'b', 't'].includes(a.mode));
+  if (inputs.filter((a) => !a.name).length > 1) return undefined;
+  const firstOptional = inputs.length - Number(row.n_defaults);
+  const params = inputs.map((a, i) => ({
+    name: a.name ?? '',
+    type: a.type,
+    required: i < firstOptional,
+    variadic: a.mode === 'v',
+  }));
+  const typeColumns = row.type_columns === null ? undefined : parseJson(row.type_columns);
+  // OUT/TABLE parameters make the result a row of those columns, as in PostgREST.
+  const columns = outputs.length > 0 ? outputs.map((a) => a.name ?? '') : typeColumns;
+  return {
+    oid: Number(row.oid),
+    schema,
+    name,
+    params,
+    returnsSet: row.returns_set,
+    returnsVoid: row.returns_void,
+    volatility: row.volatility,
+    ...(columns ? { columns } : {}),
+  };
 }

@@ -1,6 +1,6 @@
 import { RestError } from './errors.js';
 import type { Filter, OrderTerm, ParsedQuery, SelectItem } from './query.js';
-import type { TableInfo } from './schema-cache.js';
+import type { RoutineInfo, RoutineParam, TableInfo } from './schema-cache.js';
 
 /**
  * SQL for the PostgREST subset. Own code (PostgREST's query builder is Haskell).
@@ -70,11 +70,11 @@ function whereClause(
   return ` where ${parts.join(' and ')}`;
 }
 
-function orderClause(table: TableInfo, order: OrderTerm[]): string {
+function orderClause(table: TableInfo, order: OrderTerm[], qualifier = ''): string {
   if (order.length === 0) return '';
   const terms = order.map((o) => {
     const nulls = o.nulls ? ` nulls ${o.nulls}` : '';
-    return `${column(table, o.column)} ${o.descending ? 'desc' : 'asc'}${nulls}`;
+    return `${qualifier}${column(table, o.column)} ${o.descending ? 'desc' : 'asc'}${nulls}`;
   });
   return ` order by ${terms.join(', ')}`;
 }
@@ -177,4 +177,87 @@ export function buildDelete(table: TableInfo, q: ParsedQuery, representation: bo
   const returning = representation ? selectList(table, q.select) : '1';
   const source = `delete from ${qualified(table)}${where} returning ${returning}`;
   return { sql: render(source), params };
+}
+
+/**
+ * How the arguments of a function call arrive (PostgREST's three ways):
+ * - `json`: a JSON object whose keys name parameters (POST application/json), passed
+ *   whole as one parameter and split by json_to_record into the declared types;
+ * - `direct`: text values by parameter name (GET query string, form-urlencoded POST),
+ *   each one parameter cast to its declared type; the last of repeated values
+ *   counts, except for a variadic parameter, which takes them all as its array;
+ * - `single`: the one unnamed parameter's value (the raw body of a text/plain POST,
+ *   or the whole JSON body for an unnamed json/jsonb parameter).
+ */
+export type CallArgs =
+  | { kind: 'json'; body: string; keys: string[] }
+  | { kind: 'direct'; values: Map<string, string[]> }
+  | { kind: 'single'; value: string | Buffer };
+
+/**
+ * A function call as one statement returning `{body, page_count}`, shaped as
+ * PostgREST shapes it: a scalar result as that JSON value (`null` when NULL); a set
+ * of scalars as an array; a composite result as an object; a set of rows as an
+ * array of objects, with `select`, filters, `order`, `limit` and `offset` applied.
+ * Only arguments for the parameters in `args` are passed, so the others take their
+ * defaults; every value is a bound parameter cast to the declared type.
+ * @throws RestError 400 42703 for a select, filter or order column the result lacks.
+ */
+export function buildCall(routine: RoutineInfo, args: CallArgs, q: ParsedQuery): Statement {
+  const params: unknown[] = [];
+  const bind = (v: unknown) => {
+    params.push(v);
+    return `$${params.length}`;
+  };
+  const fn = `${quoteIdent(routine.schema)}.${quoteIdent(routine.name)}`;
+  let from = '';
+  let call: string;
+  if (args.kind === 'single') {
+    const [param] = routine.params;
+    call = `${fn}(${bind(args.value)}::${param?.type ?? 'text'})`;
+  } else if (args.kind === 'direct') {
+    const named = routine.params.filter((p) => args.values.has(p.name));
+    const arg = (p: RoutineParam) => {
+      const values = args.values.get(p.name) ?? [];
+      if (p.variadic) return `variadic ${quoteIdent(p.name)} := ${bind(values)}::text[]::${p.type}`;
+      return `${quoteIdent(p.name)} := ${bind(values.at(-1))}::${p.type}`;
+    };
+    call = `${fn}(${named.map(arg).join(', ')})`;
+  } else {
+    const named = routine.params.filter((p) => args.keys.includes(p.name));
+    if (named.length > 0) {
+      const record = named.map((p) => `${quoteIdent(p.name)} ${p.type}`).join(', ');
+      from = `json_to_record(${bind(args.body)}::json) as pgrst_body(${record}), lateral `;
+    }
+    const arg = (p: RoutineParam) =>
+      `${p.variadic ? 'variadic ' : ''}${quoteIdent(p.name)} := pgrst_body.${quoteIdent(p.name)}`;
+    call = `${fn}(${named.map(arg).join(', ')})`;
+  }
+  const limit = q.limit !== undefined ? ` limit ${Math.trunc(q.limit)}` : '';
+  const offset = q.offset ? ` offset ${Math.trunc(q.offset)}` : '';
+  // The result's columns, checked like a table's; a scalar result has none to name.
+  const result: TableInfo = {
+    schema: routine.schema,
+    name: routine.name,
+    columns: new Map((routine.columns ?? []).map((c) => [c, { name: c, hasDefault: false }])),
+  };
+  const where = whereClause(result, q.filters, params, 'pgrst_call.');
+  const order = orderClause(result, q.order, 'pgrst_call.');
+  if (!routine.columns) {
+    const source = `select pgrst_call.pgrst_scalar from ${from}(select ${call} as pgrst_scalar) pgrst_call${where}${order}${limit}${offset}`;
+    const agg = routine.returnsSet
+      ? `coalesce(json_agg(s.pgrst_scalar), '[]')::text`
+      : `coalesce((json_agg(s.pgrst_scalar)->0)::text, 'null')`;
+    return { sql: renderWith(source, agg), params };
+  }
+  const source = `select ${selectList(result, q.select, 'pgrst_call.')} from ${from}${call} pgrst_call${where}${order}${limit}${offset}`;
+  if (routine.returnsSet) return { sql: render(source), params };
+  return { sql: renderWith(source, `coalesce((json_agg(s)->0)::text, 'null')`), params };
+}
+
+/** Like `render`, with the body aggregated by `agg` over rows `s`. */
+function renderWith(source: string, agg: string): string {
+  return `with pgrst_source as (${source})
+select (select ${agg} from pgrst_source s) as body,
+       (select count(*) from pgrst_source) as page_count`;
 }

@@ -1,0 +1,232 @@
+import { RestError } from './errors.js';
+import type { RoutineInfo } from './schema-cache.js';
+import type { CallArgs } from './sql.js';
+
+/**
+ * PostgREST's functions endpoint (/rpc/<fn>): how a request's arguments are read,
+ * which overload they call, and the PGRST202/PGRST203 answers when none or several
+ * fit. Own code: PostgREST's resolution (Plan.hs `findProc`, ApiRequest/Payload.hs,
+ * Error.hs `NoRpc`) is Haskell; the rules are restated here from it and from
+ * docs/references/api/functions.rst.
+ */
+
+/** The raw media types a single unnamed parameter accepts, by parameter type. */
+const RAW_MEDIA = { 'text/plain': 'text', 'text/xml': 'xml', 'application/octet-stream': 'bytea' };
+type RawMedia = keyof typeof RAW_MEDIA;
+
+/** A call's arguments as read from the request, before an overload is chosen. */
+export type RpcPayload =
+  /** POST application/json (or no Content-Type): `keys` of an object body. */
+  | { kind: 'json'; body: string; keys: string[] }
+  /** GET/HEAD query parameters, or POST application/x-www-form-urlencoded fields. */
+  | { kind: 'query' | 'form'; values: Map<string, string[]> }
+  /** POST text/plain, text/xml or application/octet-stream: the raw body. */
+  | { kind: 'raw'; media: RawMedia; body: string | Buffer };
+
+/**
+ * Reads a POST's arguments by its Content-Type, as PostgREST does: a JSON object's
+ * keys are named arguments (an empty body is `{}`; any other JSON value is for a
+ * single unnamed json/jsonb parameter), form fields are named arguments, and a
+ * text/plain, text/xml or octet-stream body is the single unnamed parameter's value.
+ * @param contentType the header; missing means application/json.
+ * @param raw the body: bytes for application/octet-stream, else text.
+ * @throws RestError 400 PGRST102 for malformed JSON or another Content-Type.
+ */
+export function readPostPayload(contentType: string | undefined, raw: string | Buffer): RpcPayload {
+  const media = (contentType ?? 'application/json').split(';')[0]!.trim().toLowerCase();
+  if (media in RAW_MEDIA) return { kind: 'raw', media: media as RawMedia, body: raw };
+  const body = raw.toString();
+  if (media === 'application/json') {
+    if (body.trim() === '') return { kind: 'json', body: '{}', keys: [] };
+    let value: unknown;
+    try {
+      value = JSON.parse(body);
+    } catch {
+      throw new RestError(400, 'PGRST102', 'Empty or invalid json');
+    }
+    const keys =
+      value !== null && typeof value === 'object' && !Array.isArray(value)
+        ? Object.keys(value)
+        : [];
+    return { kind: 'json', body, keys };
+  }
+  if (media === 'application/x-www-form-urlencoded') {
+    return { kind: 'form', values: groupParams(new URLSearchParams(body)) };
+  }
+  throw new RestError(400, 'PGRST102', `Content-Type not acceptable: ${media}`);
+}
+
+/** Values by name, repeated names keeping every value in order. */
+export function groupParams(entries: Iterable<[string, string]>): Map<string, string[]> {
+  const values = new Map<string, string[]>();
+  for (const [k, v] of entries) values.set(k, [...(values.get(k) ?? []), v]);
+  return values;
+}
+
+/** The argument names PostgREST matches against parameter names. */
+export function payloadKeys(payload: RpcPayload): string[] {
+  if (payload.kind === 'json') return payload.keys;
+  if (payload.kind === 'raw') return [];
+  return [...payload.values.keys()];
+}
+
+const isPost = (p: RpcPayload) => p.kind !== 'query';
+
+/**
+ * Chooses the overload a request calls (PostgREST's `findProc`): one whose required
+ * parameters are all given and whose other given names are optional parameters
+ * (a function without parameters only when no argument is given, and not for a raw
+ * body); failing that, on POST, one whose single unnamed parameter takes the body
+ * as it is (json/jsonb for JSON, text for text/plain, xml, bytea).
+ * @returns the routine, or undefined when none fits.
+ * @throws RestError 300 PGRST203 when several overloads fit.
+ */
+export function chooseRoutine(
+  overloads: RoutineInfo[],
+  payload: RpcPayload,
+): RoutineInfo | undefined {
+  const keys = new Set(payloadKeys(payload));
+  const matches = overloads.filter((r) => matchesParams(r, keys, payload));
+  const fallbacks = overloads.filter(
+    (r) => !matchesParams(r, keys, payload) && takesWholeBody(r, payload),
+  );
+  const candidates = matches.length > 0 ? matches : fallbacks;
+  if (candidates.length > 1) throw ambiguous(candidates);
+  return candidates[0];
+}
+
+function matchesParams(r: RoutineInfo, keys: Set<string>, payload: RpcPayload): boolean {
+  if (r.params.length === 0) return keys.size === 0 && payload.kind !== 'raw';
+  const required = r.params.filter((p) => p.required).map((p) => p.name);
+  const optional = new Set(r.params.filter((p) => !p.required).map((p) => p.name));
+  const rest = [...keys].filter((k) => !optional.has(k));
+  return rest.length === required.length && required.every((k) => keys.has(k));
+}
+
+function takesWholeBody(r: RoutineInfo, payload: RpcPayload): boolean {
+  const [only, ...others] = r.params;
+  if (!only || others.length > 0 || only.name !== '' || !isPost(payload)) return false;
+  if (payload.kind === 'json') return only.type === 'json' || only.type === 'jsonb';
+  return payload.kind === 'raw' && only.type === RAW_MEDIA[payload.media];
+}
+
+function ambiguous(candidates: RoutineInfo[]): RestError {
+  const list = candidates
+    .map(
+      (r) => `${r.schema}.${r.name}(${r.params.map((p) => `${p.name} => ${p.type}`).join(', ')})`,
+    )
+    .join(', ');
+  return new RestError(
+    300,
+    'PGRST203',
+    `Could not choose the best candidate function between: ${list}`,
+    null,
+    'Try renaming the parameters or the function itself in the database so function overloading can be resolved',
+  );
+}
+
+/**
+ * The arguments of the chosen routine's call: the single unnamed parameter takes
+ * the whole body; otherwise the named arguments as they came.
+ */
+export function callArgs(routine: RoutineInfo, payload: RpcPayload): CallArgs {
+  const [only] = routine.params;
+  const single = routine.params.length === 1 && only?.name === '';
+  if (payload.kind === 'raw') {
+    // A raw body matched a function whose parameters are all optional: none is given.
+    return single ? { kind: 'single', value: payload.body } : { kind: 'direct', values: new Map() };
+  }
+  if (payload.kind === 'json') {
+    return single
+      ? { kind: 'single', value: payload.body }
+      : { kind: 'json', body: payload.body, keys: payload.keys };
+  }
+  return { kind: 'direct', values: payload.values };
+}
+
+/**
+ * PostgREST's 404 PGRST202 for a name and argument set that match no function
+ * (Error.hs `NoRpc`): the message names the function and the argument names
+ * (sorted), the details say what was searched for, and the hint suggests the
+ * nearest overload's parameters, or a similar function name when the name itself
+ * is unknown (none for a raw body).
+ * @param overloads the name's overloads the caller may see (none: unknown name).
+ * @param otherNames names of the schema's other functions, for the name hint.
+ */
+export function noRoutine(
+  schema: string,
+  name: string,
+  payload: RpcPayload,
+  overloads: RoutineInfo[],
+  otherNames: string[],
+): RestError {
+  const keys = [...new Set(payloadKeys(payload))].sort();
+  const func = `${schema}.${name}`;
+  const raw = payload.kind === 'raw';
+  const withParams =
+    keys.length === 0
+      ? ' without parameters'
+      : ` with parameter${keys.length > 1 ? 's' : ''} ${keys.join(', ')}`;
+  let searched = withParams;
+  if (raw) searched = ` with a single unnamed ${RAW_MEDIA[payload.media]} parameter`;
+  else if (payload.kind === 'json') searched += ' or with a single unnamed json/jsonb parameter';
+  const message = `Could not find the function ${func}${raw ? '' : keys.length === 0 ? ' without parameters' : `(${keys.join(', ')})`} in the schema cache`;
+  const details = `Searched for the function ${func}${searched}, but no matches were found in the schema cache.`;
+  let hint: string | null = null;
+  if (!raw) {
+    const suggestion =
+      overloads.length > 0
+        ? closest(
+            overloads.map((r) => paramList(r.params.map((p) => p.name))),
+            paramList(keys),
+            PARAMS_MIN_SCORE,
+          )
+        : closest(
+            otherNames.filter((n) => n !== name),
+            name,
+            NAME_MIN_SCORE,
+          );
+    if (suggestion !== undefined) {
+      hint = `Perhaps you meant to call the function ${schema}.${overloads.length > 0 ? name : ''}${suggestion}`;
+    }
+  }
+  return new RestError(404, 'PGRST202', message, details, hint);
+}
+
+/** `(a, b, c)`, sorted, the form PostgREST compares parameter lists in. */
+const paramList = (names: string[]) => `(${[...names].sort().join(', ')})`;
+
+/** PostgREST's minimum similarity for a function name hint (v14.6+) and a parameter hint. */
+const NAME_MIN_SCORE = 0.75;
+const PARAMS_MIN_SCORE = 0.33;
+
+/**
+ * The candidate most similar to `target` with at least `minScore`, by Levenshtein
+ * similarity (1 − distance / longer length). PostgREST uses a fuzzy set (n-gram
+ * candidates rescored by Levenshtein); this keeps its rescoring step only, so a hint
+ * may differ from PostgREST's for unusual names. Own code: a dozen lines, where a
+ * dependency would be needed only for this hint.
+ */
+function closest(candidates: string[], target: string, minScore: number): string | undefined {
+  let best: { text: string; score: number } | undefined;
+  for (const text of candidates) {
+    const a = text.toLowerCase();
+    const b = target.toLowerCase();
+    const score = 1 - levenshtein(a, b) / Math.max(a.length, b.length, 1);
+    if (score >= minScore && (!best || score > best.score)) best = { text, score };
+  }
+  return best?.text;
+}
+
+function levenshtein(a: string, b: string): number {
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const row = [i];
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      row[j] = Math.min(row[j - 1]! + 1, prev[j]! + 1, prev[j - 1]! + cost);
+    }
+    prev = row;
+  }
+  return prev[b.length]!;
+}
