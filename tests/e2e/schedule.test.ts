@@ -181,6 +181,11 @@ describe.each(DB_KINDS)('the schedule in the browser, on %s', (kind) => {
     expect(size.width).toBeLessThanOrEqual(320);
     await page.setViewportSize({ width: 1280, height: 720 });
   };
+  /** Opens the form's optional start ("Start later") unless it is open. */
+  const startFields = async () => {
+    const details = page.locator('details.optional');
+    if ((await details.getAttribute('open')) === null) await details.locator('summary').click();
+  };
   const following = () => page.getByRole('list', { name: 'What follows' }).getByRole('listitem');
 
   test('scenario 1: photo until a far date, a photo event in 2 days, then main for 30 min: main, then photo again until the far date', async () => {
@@ -202,7 +207,7 @@ describe.each(DB_KINDS)('the schedule in the browser, on %s', (kind) => {
 
     await signIn(page, site, OWNER);
     await page.getByTestId('zone-header').getByText('Times in UTC').waitFor();
-    const current = page.getByTestId('current-card');
+    const current = page.getByTestId('now-line');
     await current
       .getByText(`Visitors now get the main site until ${when(breakEnd, now)} (in `)
       .waitFor();
@@ -211,7 +216,7 @@ describe.each(DB_KINDS)('the schedule in the browser, on %s', (kind) => {
     );
     await expect(following().allInnerTexts()).resolves.toEqual([
       `Then Photographer from ${when(breakEnd, now)} until ${when(far, now)}`,
-      `Then the main site from ${when(far, now)} (${formatRelative(far, now)})`,
+      `Then the main site again from ${when(far, now)} (${formatRelative(far, now)})`,
     ]);
     // The entries that still count, each with its state and a Cancel button.
     await expect(page.getByTestId(`entry-${main}`).innerText()).resolves.toMatch(
@@ -237,7 +242,7 @@ describe.each(DB_KINDS)('the schedule in the browser, on %s', (kind) => {
     );
     await expect(following().allInnerTexts()).resolves.toEqual([
       `Then Photographer from ${when(eventStart, now)} (${formatRelative(eventStart, await dbNow())}) until ${when(eventEnd, now)}`,
-      `Then the main site from ${when(eventEnd, now)} (${formatRelative(eventEnd, await dbNow())})`,
+      `Then the main site again from ${when(eventEnd, now)} (${formatRelative(eventEnd, await dbNow())})`,
     ]);
     expect(await serverTimeline()).toEqual([
       { type: 'main', from: expect.any(Number), to: eventStart },
@@ -274,13 +279,14 @@ describe.each(DB_KINDS)('the schedule in the browser, on %s', (kind) => {
       { type: 'main', from: dec31, to: null },
     ]);
     await signIn(page, site, OWNER);
-    const current = page.getByTestId('current-card');
+    const current = page.getByTestId('now-line');
     await current.getByText(`Visitors now get Photographer until ${when(dec31, now)}`).waitFor();
     await shoot(`manage-scenario2-${kind}`);
 
     await page.getByRole('button', { name: 'End now' }).click();
     await page.getByTestId('change-outcome').getByText(`Ended now (#${photo} stopped).`).waitFor();
-    await current
+    await page
+      .getByTestId('now-line')
       .getByText(`Visitors now get the main site until ${when(dec10Start, now)}`)
       .waitFor();
     await expect(picture().getAttribute('aria-label')).resolves.toBe(
@@ -353,7 +359,7 @@ describe.each(DB_KINDS)('the schedule in the browser, on %s', (kind) => {
     await page.getByRole('button', { name: `Cancel entry #${keep}` }).focus();
     await page.keyboard.press('Space');
     await page.getByTestId('change-outcome').getByText(`Cancelled #${keep} Photographer`).waitFor();
-    await page.getByTestId('current-card').getByText('Visitors now get the main site.').waitFor();
+    await page.getByTestId('now-line').getByText('Visitors now get the main site.').waitFor();
     await page.goto('about:blank');
     expect(await visit()).toBe('/');
   });
@@ -395,7 +401,7 @@ describe.each(DB_KINDS)('the schedule in the browser, on %s', (kind) => {
   test('the form sets the card, with and without a start, and a quick duration fills date and time', async () => {
     const year = new Date().getUTCFullYear() + 1;
     await signIn(page, site, OWNER);
-    const current = page.getByTestId('current-card');
+    const current = page.getByTestId('now-line');
     await current.getByText('Visitors now get the main site.').waitFor();
     await expect(page.getByRole('button', { name: 'End now' }).count()).resolves.toBe(0);
 
@@ -416,6 +422,7 @@ describe.each(DB_KINDS)('the schedule in the browser, on %s', (kind) => {
     await page.getByLabel('Profile').selectOption({ label: 'Main Profile' });
     await page.getByLabel('Date', { exact: true }).fill(`${year}-05-01`);
     await page.getByLabel('Time', { exact: true }).fill('18:00');
+    await startFields();
     await page.getByLabel('Start day').fill(`${year}-05-01`);
     await page.getByLabel('Start hour').fill('09:00');
     await page.getByRole('button', { name: 'Set the card!' }).click();
@@ -438,7 +445,7 @@ describe.each(DB_KINDS)('the schedule in the browser, on %s', (kind) => {
       ),
       expect.stringMatching(
         new RegExp(
-          `^Then the main site from ${escape(when(june, Date.now()))} \\(in \\d+ days\\)$`,
+          `^Then the main site again from ${escape(when(june, Date.now()))} \\(in \\d+ days\\)$`,
         ),
       ),
     ]);
@@ -446,6 +453,7 @@ describe.each(DB_KINDS)('the schedule in the browser, on %s', (kind) => {
 
     // A quick duration fills the end with the browser's local time in 1 h.
     await page.getByLabel('Profile').selectOption({ label: 'Photographer' });
+    await startFields();
     await page.getByLabel('Start day').fill('');
     await page.getByLabel('Start hour').fill('');
     const before = Date.now() + HOUR;
@@ -470,7 +478,7 @@ describe.each(DB_KINDS)('the schedule in the browser, on %s', (kind) => {
   test('the manage page never shows an ended entry as current: it reads again when it ends', async () => {
     await schedule('photo', null, 4000);
     await signIn(page, site, OWNER);
-    const current = page.getByTestId('current-card');
+    const current = page.getByTestId('now-line');
     await current.getByText('Visitors now get Photographer').waitFor();
     // No reload: the page reads the state again at the entry's end.
     await current.getByText('Visitors now get the main site.').waitFor({ timeout: 10_000 });
@@ -494,6 +502,7 @@ describe.each(DB_KINDS)('the schedule in the browser, on %s', (kind) => {
     );
     const year = new Date().getUTCFullYear() + 1;
     await page.getByLabel('Date', { exact: true }).fill(`${year}-01-01`);
+    await startFields();
     await page.getByLabel('Start day').fill(`${year}-01-02`);
     await page.getByLabel('Start hour').fill('10:00');
     await page.getByRole('button', { name: 'Set the card!' }).click();

@@ -154,8 +154,8 @@ export function CardForm({ refresh }: CardFormProps) {
           </button>
         ))}
       </div>
-      <fieldset className="optional">
-        <legend>Start (optional: empty means now)</legend>
+      <details className="optional">
+        <summary>Start later (optional: empty means now)</summary>
         <div className="row">
           <label>
             Start day
@@ -166,7 +166,7 @@ export function CardForm({ refresh }: CardFormProps) {
             <input type="time" name="start-time" />
           </label>
         </div>
-      </fieldset>
+      </details>
       <button type="submit" className="button" disabled={saving}>
         Set the card!
       </button>

@@ -98,7 +98,7 @@ export function CardTimeline({ result, refresh }: CardTimelineProps) {
       );
     body = (
       <>
-        <p className="now-line">
+        <p className="now-line" data-testid="now-line">
           <span className="label">Now</span> Visitors now get{' '}
           {first ? describeNow(first, now, zone) : 'the main site'}.
         </p>

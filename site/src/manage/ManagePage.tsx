@@ -10,6 +10,7 @@ import { CardTimeline } from './CardTimeline.js';
 import { errorMessage } from './describe.js';
 import { useCardState } from './useCardState.js';
 import { useSessionOrLogin } from './useSession.js';
+import './timeline.css';
 
 /** The manage screen: only for a signed-in user; anyone else is sent to /login. */
 export function ManagePage() {

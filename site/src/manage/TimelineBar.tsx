@@ -1,7 +1,6 @@
 import { formatWhen } from '../../../shared/core/format.js';
 import type { Segment } from '../../../shared/core/timeline.js';
 import { visitorsGet } from '../../../shared/core/describe.js';
-import { profileLabel } from '../../../shared/core/types.js';
 
 /**
  * The smallest share of the bar a segment gets, so that a 30-minute break next to a stretch
@@ -57,7 +56,7 @@ export function TimelineBar({
             className={`timeline-segment profile-${segment.type === 'photo' ? 'photo' : 'main'}${segment.to === null && index > 0 ? ' open' : ''}`}
             style={{ flexGrow: widths[index], flexBasis: 0 }}
           >
-            <span>{profileLabel(segment.type)}</span>
+            <span>{segment.type === 'photo' ? 'Photo' : 'Main'}</span>
           </div>
         ))}
       </div>
