@@ -165,7 +165,7 @@ describe.each(DB_KINDS)('the schedule in the browser, on %s', (kind) => {
   /** A stamp as the page shows it (the context's zone is UTC, named once at the top). */
   const when = (at: number, now: number) => formatWhen(at, now, 'UTC');
   const dayStart = (at: number) => Math.floor(at / DAY) * DAY;
-  const picture = () => page.getByRole('img', { name: /^Timeline from now/ });
+  const picture = () => page.getByRole('img', { name: /^Visitors get, from now: / });
   /**
    * Screenshots of /manage at 1280 and 320 px (tests/e2e/screenshots/, git-ignored); at 320 px
    * nothing scrolls sideways and the page stays far shorter than the old ~2,570 px.
@@ -209,10 +209,10 @@ describe.each(DB_KINDS)('the schedule in the browser, on %s', (kind) => {
     await page.getByTestId('zone-header').getByText('Times in UTC').waitFor();
     const current = page.getByTestId('now-line');
     await current
-      .getByText(`Visitors now get the main site until ${when(breakEnd, now)} (in `)
+      .getByText(`visitors get the main site until ${when(breakEnd, now)} (in `)
       .waitFor();
     await expect(picture().getAttribute('aria-label')).resolves.toBe(
-      `Timeline from now: the main site until ${when(breakEnd, now)}, Photographer until ${when(far, now)}, then the main site from then on.`,
+      `Visitors get, from now: the main site until ${when(breakEnd, now)}, Photographer until ${when(far, now)}, then the main site from then on.`,
     );
     await expect(following().allInnerTexts()).resolves.toEqual([
       `Then Photographer from ${when(breakEnd, now)} until ${when(far, now)}`,
@@ -280,17 +280,17 @@ describe.each(DB_KINDS)('the schedule in the browser, on %s', (kind) => {
     ]);
     await signIn(page, site, OWNER);
     const current = page.getByTestId('now-line');
-    await current.getByText(`Visitors now get Photographer until ${when(dec31, now)}`).waitFor();
+    await current.getByText(`visitors get Photographer until ${when(dec31, now)}`).waitFor();
     await shoot(`manage-scenario2-${kind}`);
 
     await page.getByRole('button', { name: 'End now' }).click();
     await page.getByTestId('change-outcome').getByText(`Ended now (#${photo} stopped).`).waitFor();
     await page
       .getByTestId('now-line')
-      .getByText(`Visitors now get the main site until ${when(dec10Start, now)}`)
+      .getByText(`visitors get the main site until ${when(dec10Start, now)}`)
       .waitFor();
     await expect(picture().getAttribute('aria-label')).resolves.toBe(
-      `Timeline from now: the main site until ${when(dec10Start, now)}, Photographer until ${when(dec10End, now)}, then the main site from then on.`,
+      `Visitors get, from now: the main site until ${when(dec10Start, now)}, Photographer until ${when(dec10End, now)}, then the main site from then on.`,
     );
     await expect(page.getByTestId(`entry-${event}`).innerText()).resolves.toContain(
       `· scheduled from ${when(dec10Start, now)}`,
@@ -316,7 +316,7 @@ describe.each(DB_KINDS)('the schedule in the browser, on %s', (kind) => {
     const event = await insert('main', start, end);
     await signIn(page, site, OWNER);
     await expect(picture().getAttribute('aria-label')).resolves.toBe(
-      `Timeline from now: Photographer until ${when(start, now)}, the main site until ${when(end, now)}, Photographer until ${when(now + 3 * HOUR, now)}, then the main site from then on.`,
+      `Visitors get, from now: Photographer until ${when(start, now)}, the main site until ${when(end, now)}, Photographer until ${when(now + 3 * HOUR, now)}, then the main site from then on.`,
     );
     await expect(page.getByTestId(`entry-${event}`).innerText()).resolves.toContain(
       `#${event} Main Profile from ${when(start, now)} until ${when(end, now)} · scheduled from ${when(start, now)} (in `,
@@ -330,7 +330,7 @@ describe.each(DB_KINDS)('the schedule in the browser, on %s', (kind) => {
     const outcome = page.getByTestId('change-outcome');
     await outcome.getByText(`Cancelled #${event} Main Profile`).waitFor();
     await expect(picture().getAttribute('aria-label')).resolves.toBe(
-      `Timeline from now: Photographer until ${when(now + 3 * HOUR, now)}, then the main site from then on.`,
+      `Visitors get, from now: Photographer until ${when(now + 3 * HOUR, now)}, then the main site from then on.`,
     );
     await expect(cancel.count()).resolves.toBe(0);
     expect(await serverTimeline()).toEqual([
@@ -359,7 +359,7 @@ describe.each(DB_KINDS)('the schedule in the browser, on %s', (kind) => {
     await page.getByRole('button', { name: `Cancel entry #${keep}` }).focus();
     await page.keyboard.press('Space');
     await page.getByTestId('change-outcome').getByText(`Cancelled #${keep} Photographer`).waitFor();
-    await page.getByTestId('now-line').getByText('Visitors now get the main site.').waitFor();
+    await page.getByTestId('now-line').getByText('visitors get the main site.').waitFor();
     await page.goto('about:blank');
     expect(await visit()).toBe('/');
   });
@@ -402,7 +402,7 @@ describe.each(DB_KINDS)('the schedule in the browser, on %s', (kind) => {
     const year = new Date().getUTCFullYear() + 1;
     await signIn(page, site, OWNER);
     const current = page.getByTestId('now-line');
-    await current.getByText('Visitors now get the main site.').waitFor();
+    await current.getByText('visitors get the main site.').waitFor();
     await expect(page.getByRole('button', { name: 'End now' }).count()).resolves.toBe(0);
 
     // Photographer now, until next year.
@@ -430,7 +430,7 @@ describe.each(DB_KINDS)('the schedule in the browser, on %s', (kind) => {
     const mayEnd = Date.UTC(year, 4, 1, 18);
     await status.getByText(`Main Profile from ${when(mayStart, Date.now())}`).waitFor();
     await expect(picture().getAttribute('aria-label')).resolves.toBe(
-      `Timeline from now: Photographer until ${when(mayStart, Date.now())}, the main site until ${when(mayEnd, Date.now())}, Photographer until ${when(june, Date.now())}, then the main site from then on.`,
+      `Visitors get, from now: Photographer until ${when(mayStart, Date.now())}, the main site until ${when(mayEnd, Date.now())}, Photographer until ${when(june, Date.now())}, then the main site from then on.`,
     );
     await expect(following().allInnerTexts()).resolves.toEqual([
       expect.stringMatching(
@@ -479,14 +479,14 @@ describe.each(DB_KINDS)('the schedule in the browser, on %s', (kind) => {
     await schedule('photo', null, 4000);
     await signIn(page, site, OWNER);
     const current = page.getByTestId('now-line');
-    await current.getByText('Visitors now get Photographer').waitFor();
+    await current.getByText('visitors get Photographer').waitFor();
     // No reload: the page reads the state again at the entry's end.
-    await current.getByText('Visitors now get the main site.').waitFor({ timeout: 10_000 });
+    await current.getByText('visitors get the main site.').waitFor({ timeout: 10_000 });
     await expect(page.getByRole('button', { name: 'End now' }).count()).resolves.toBe(0);
     // And when the tab becomes visible again, it reads at once.
     await schedule('photo', null, HOUR);
     await page.evaluate("document.dispatchEvent(new Event('visibilitychange'))");
-    await current.getByText('Visitors now get Photographer').waitFor({ timeout: 5000 });
+    await current.getByText('visitors get Photographer').waitFor({ timeout: 5000 });
   });
 
   test('the manage page refuses a past end or a start after the end, and stores nothing', async () => {

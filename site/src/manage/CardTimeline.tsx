@@ -99,7 +99,7 @@ export function CardTimeline({ result, refresh }: CardTimelineProps) {
     body = (
       <>
         <p className="now-line" data-testid="now-line">
-          <span className="label">Now</span> Visitors now get{' '}
+          <span className="label">Now</span> visitors get{' '}
           {first ? describeNow(first, now, zone) : 'the main site'}.
         </p>
         {card.status.active && (

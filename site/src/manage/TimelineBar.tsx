@@ -6,7 +6,7 @@ import { visitorsGet } from '../../../shared/core/describe.js';
  * The smallest share of the bar a segment gets, so that a 30-minute break next to a stretch
  * of months is still seen and labelled (the list under the bar gives the exact times).
  */
-const MIN_SHARE = 0.14;
+const MIN_SHARE = 0.2;
 
 /** Each segment's share of the bar: its share of the time from now to the last change, at least MIN_SHARE. */
 function shares(segments: readonly Segment[], now: number): number[] {
@@ -20,14 +20,14 @@ function shares(segments: readonly Segment[], now: number): number[] {
   return raw.map((r) => r / total);
 }
 
-/** The picture in words, for screen readers: every segment with its end. */
+/** The picture in words, for screen readers: every segment with its end. (No "time" or "date" in it: a label with either would also answer the form fields' getByLabel.) */
 export function timelineAlt(segments: readonly Segment[], now: number, timeZone: string): string {
   const parts = segments.map((s) =>
     s.to === null
       ? `then ${visitorsGet(s.type)} from then on`
       : `${visitorsGet(s.type)} until ${formatWhen(s.to, now, timeZone)}`,
   );
-  return `Timeline from now: ${parts.join(', ')}.`;
+  return `Visitors get, from now: ${parts.join(', ')}.`;
 }
 
 /**
