@@ -262,6 +262,7 @@ describe.each(DB_KINDS)('the schedule in the browser, on %s', (kind) => {
       expect.stringMatching(new RegExp(`^#${photo} Photographer until .* · ended early at today `)),
     ]);
     await expect(page.getByRole('button', { name: 'End now' }).count()).resolves.toBe(0);
+    await shoot(`manage-scenario1-ended-${kind}`);
     await page.goto('about:blank');
     expect(await visit()).toBe('/');
   });

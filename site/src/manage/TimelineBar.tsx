@@ -3,21 +3,23 @@ import type { Segment } from '../../../shared/core/timeline.js';
 import { visitorsGet } from '../../../shared/core/describe.js';
 
 /**
- * The smallest share of the bar a segment gets, so that a 30-minute break next to a stretch
- * of months is still seen and labelled (the list under the bar gives the exact times).
+ * The share of the bar every segment gets before the rest is shared out by duration, so that
+ * a 30-minute break next to a stretch of months is still seen and labelled (the list under
+ * the bar gives the exact times). With many segments it shrinks, so that time still counts.
  */
-const MIN_SHARE = 0.2;
+const MIN_SHARE = 0.18;
 
-/** Each segment's share of the bar: its share of the time from now to the last change, at least MIN_SHARE. */
+/**
+ * Each segment's share of the bar: a fixed floor each, the rest in proportion to its share
+ * of the time from now to the last change (the open-ended last segment gets the floor only).
+ */
 function shares(segments: readonly Segment[], now: number): number[] {
   const last = segments[segments.length - 1];
   if (!last || segments.length === 1) return segments.map(() => 1);
+  const floor = Math.min(MIN_SHARE, 0.5 / segments.length);
   const span = Math.max(1, last.from - now);
-  const raw = segments.map((s) =>
-    s.to === null ? MIN_SHARE : Math.max(MIN_SHARE, (s.to - s.from) / span),
-  );
-  const total = raw.reduce((a, b) => a + b, 0);
-  return raw.map((r) => r / total);
+  const rest = 1 - floor * segments.length;
+  return segments.map((s) => floor + (s.to === null ? 0 : (rest * (s.to - s.from)) / span));
 }
 
 /** The picture in words, for screen readers: every segment with its end. (No "time" or "date" in it: a label with either would also answer the form fields' getByLabel.) */
