@@ -476,6 +476,33 @@ describe.each(DB_KINDS)('the schedule in the browser, on %s', (kind) => {
     expect(twoHours).toBeLessThanOrEqual(2 * HOUR);
   });
 
+  test('between reads the page moves "now" along the timeline it has, by the shared rule', async () => {
+    const now = await dbNow();
+    const end = now + 10 * 60_000;
+    const back = now + 20 * 60_000;
+    const last = now + 30 * 60_000;
+    await insert('photo', null, end);
+    await insert('photo', back, last);
+    await page.clock.install();
+    await signIn(page, site, OWNER);
+    const current = page.getByTestId('now-line');
+    await current.getByText(`visitors get Photographer until ${when(end, now)} (in `).waitFor();
+    // From here no read answers: whatever changes on the page comes from the rows it has.
+    let held = 0;
+    await page.route('**/rest/v1/namecard_status*', () => {
+      held += 1;
+    });
+    await page.clock.fastForward('12:00');
+    await current
+      .getByText(`visitors get the main site until ${when(back, now)} (in `)
+      .waitFor({ timeout: 5000 });
+    await expect(picture().getAttribute('aria-label')).resolves.toBe(
+      `Visitors get, from now: the main site until ${when(back, now)}, Photographer until ${when(last, now)}, then the main site from then on.`,
+    );
+    // It did try to read again at the entry's end; that read is still held.
+    expect(held).toBeGreaterThan(0);
+  });
+
   test('the manage page never shows an ended entry as current: it reads again when it ends', async () => {
     await schedule('photo', null, 4000);
     await signIn(page, site, OWNER);
