@@ -142,7 +142,6 @@ export function CardForm({ refresh }: CardFormProps) {
         </label>
       </div>
       <div className="quick" role="group" aria-label="Quick end">
-        <span className="small muted">Quick:</span>
         {QUICK_ENDS.map(({ label, end }) => (
           <button
             key={label}

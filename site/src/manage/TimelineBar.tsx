@@ -16,7 +16,7 @@ const MIN_SHARE = 0.18;
 function shares(segments: readonly Segment[], now: number): number[] {
   const last = segments[segments.length - 1];
   if (!last || segments.length === 1) return segments.map(() => 1);
-  const floor = Math.min(MIN_SHARE, 0.5 / segments.length);
+  const floor = Math.min(MIN_SHARE, 0.75 / segments.length);
   const span = Math.max(1, last.from - now);
   const rest = 1 - floor * segments.length;
   return segments.map((s) => floor + (s.to === null ? 0 : (rest * (s.to - s.from)) / span));
