@@ -180,6 +180,14 @@ function describe(
     const refusal = REFUSALS[error.code]!;
     return { message: refusal.message, hint: refusal.hint, code: EXIT.failure };
   }
+  if (error instanceof ApiError && (error.code === 'PT404' || error.code === 'PT409')) {
+    // namecard_cancel's refusals: the server's words name the entry and what it is.
+    return {
+      message: error.message,
+      hint: 'See the entries and their ids with `namecard list`',
+      code: EXIT.failure,
+    };
+  }
   if (error instanceof ApiError && error.status === 429) {
     // The server's own words ("Request rate limit reached"). GoTrue does not say when the
     // window ends (no Retry-After), so the hint gives the usual wait.

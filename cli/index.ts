@@ -20,5 +20,7 @@ if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
   (await import('./project-env.js')).loadProjectEnv();
   const status = statusArgs(args);
   if (status) await (await import('./status-main.js')).statusMain(status);
+  // The one door from the light path to the program: taken only by the other commands.
+  // eslint-disable-next-line import-x/no-restricted-paths
   else await import('./main.js');
 }

@@ -39,6 +39,7 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   login: async () => (await import('./commands/login.js')).loginCommand,
   set: async () => (await import('./commands/set.js')).setCommand,
   end: async () => (await import('./commands/end.js')).endCommand,
+  cancel: async () => (await import('./commands/cancel.js')).cancelCommand,
   status: async () => (await import('./commands/status.js')).statusCommand,
   list: async () => (await import('./commands/list.js')).listCommand,
   link: async () => (await import('./commands/link.js')).linkCommand,

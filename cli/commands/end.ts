@@ -1,6 +1,6 @@
 import { Command } from 'commander';
-import { fetchActiveEntry } from '../../shared/core/lookup.js';
-import { targetUrl } from '../../shared/core/rules.js';
+import { localTimeZone } from '../../shared/core/format.js';
+import { profileLabel } from '../../shared/core/types.js';
 import { out, print, printJson } from '../output.js';
 import { resolveConfig } from '../settings.js';
 
@@ -12,48 +12,44 @@ export interface EndOptions {
 }
 
 /**
- * `namecard end`: visitors go to the main site from now on. It inserts (never updates) a
- * `main` entry that ends when the active entry would have ended, so the entry it interrupts
- * does not come back; when nothing but the main site is active, it stores nothing and says so.
+ * `namecard end`: visitors go to the main site now. The server (`namecard_end_now()`, on its
+ * own clock) stops every entry in force now, the one visitors get and any older one that would
+ * come back after it, and keeps every entry that starts later; rows are marked, never deleted.
+ * When that would change nothing visitors get, it stores nothing and says so (exit 0). Then it
+ * shows the timeline from now on.
  *
  * @throws SessionError, ApiError, NetworkError, OutcomeUnknownError (exit 1)
  */
 export async function runEnd(options: EndOptions): Promise<void> {
   const config = resolveConfig(options);
-  const { requireOwner } = await import('../session.js');
-  const owner = await requireOwner(config);
-  const active = await owner.transport.guard(() =>
-    fetchActiveEntry({
-      supabaseUrl: config.supabaseUrl,
-      anonKey: config.anonKey,
-      fetch: owner.transport.fetch,
-    }),
-  );
-  if (!active || active.type === 'main') {
-    const target = targetUrl(null, config);
-    if (options.json) printJson({ ended: null, target, active });
-    else print(`Nothing to end: visitors already go to the main site ${out.cyan(target)}`);
-    return;
-  }
-  const [{ insertEntry }, { readOutlook, outlookJson, printOutlook }, { localTimeZone }] =
+  const [{ requireOwner }, { endNow }, { readStatus, statusJson, timelineLines }] =
     await Promise.all([
+      import('../session.js'),
       import('../../shared/supabase/data.js'),
       import('../outlook.js'),
-      import('../../shared/core/format.js'),
     ]);
-  const row = await owner.transport.guard(() =>
-    insertEntry(owner.client, { type: 'main', stamp_end: active.stamp_end }),
-  );
-  const outlook = await readOutlook(config, owner);
+  const owner = await requireOwner(config);
+  const ended = await owner.transport.guard(() => endNow(owner.client));
+  const status = await owner.transport.guard(() => readStatus(config, owner.transport.fetch));
   if (options.json) {
-    printJson({ ended: active, ...outlookJson(outlook, config), row });
+    printJson({ ended, ...statusJson(status, config) });
     return;
   }
-  print(`${out.green('✔')} Ended ${out.bold(active.type)}: the card points to the main site`);
-  printOutlook(outlook, config, localTimeZone());
+  const lines = timelineLines(status, config, localTimeZone());
+  if (ended.length === 0) {
+    print('Nothing to end: visitors already go to the main site', ...lines);
+    return;
+  }
+  const names = ended.map(
+    (row) => `${out.bold(row.type)} (${profileLabel(row.type)}, entry ${row.id})`,
+  );
+  print(
+    `${out.green('✔')} Ended ${names.join(' and ')}: visitors go to the main site now`,
+    ...lines,
+  );
 }
 
 export const endCommand = new Command('end')
-  .description('send visitors to the main site now')
+  .description('send visitors to the main site now (entries that start later stay)')
   .option('--json', 'print the result as one JSON document')
   .action((_options: object, command: Command) => runEnd(command.optsWithGlobals<EndOptions>()));

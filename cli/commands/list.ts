@@ -1,6 +1,7 @@
 import { Command } from 'commander';
 import { InputError } from '../../shared/core/errors.js';
-import { entryStates, type EntryState } from '../../shared/core/rules.js';
+import { describeState } from '../../shared/core/describe.js';
+import { entryStates, type EntryState } from '../../shared/core/timeline.js';
 import { out, print, printJson } from '../output.js';
 import { resolveConfig } from '../settings.js';
 
@@ -25,39 +26,37 @@ export interface ListOptions {
 }
 
 /**
- * `namecard list`: entries newest first with their start, end and state. Signed in (stored
+ * `namecard list`: entries newest first with their id, start, end and state in plain words
+ * (`cancel` takes the id). Signed in (stored
  * session or CI credentials) it reads every column as the owner; signed out, the columns
- * anyone may read. The active entry is the server's answer (`namecard_active`).
+ * anyone may read. States are worked out at the server's now (view `namecard_status`).
  */
 export async function runList(options: ListOptions): Promise<void> {
   const limit = parseLimit(options.limit ?? String(DEFAULT_LIMIT));
   const config = resolveConfig(options);
-  const [{ connect }, { findOwner }, { listEntries }, { fetchActiveEntry }, format] =
-    await Promise.all([
-      import('../connect.js'),
-      import('../session.js'),
-      import('../../shared/supabase/data.js'),
-      import('../../shared/core/lookup.js'),
-      import('../../shared/core/format.js'),
-    ]);
+  const [{ connect }, { findOwner }, { listEntries }, { readStatus }, format] = await Promise.all([
+    import('../connect.js'),
+    import('../session.js'),
+    import('../../shared/supabase/data.js'),
+    import('../outlook.js'),
+    import('../../shared/core/format.js'),
+  ]);
   const owner = await findOwner(config);
   const { client, transport } = owner ?? connect(config);
-  const [rows, active] = await transport.guard(() =>
+  const [rows, status] = await transport.guard(() =>
     Promise.all([
       listEntries(client, { limit, owner: owner !== undefined }),
-      fetchActiveEntry({
-        supabaseUrl: config.supabaseUrl,
-        anonKey: config.anonKey,
-        fetch: transport.fetch,
-      }),
+      readStatus(config, transport.fetch),
     ]),
   );
-  const now = Date.now();
-  const states = entryStates(rows, now, active?.id ?? null);
+  // The states at the server's now, the instant the status was decided at.
+  const { now } = status;
+  const states = entryStates(rows, now);
   const iso = (ms: number | null | undefined) => (ms == null ? null : new Date(ms).toISOString());
 
   if (options.json) {
     printJson({
+      now,
       entries: rows.map((row) => {
         const state = states.get(row.id) ?? { state: 'ended' };
         return {
@@ -65,10 +64,14 @@ export async function runList(options: ListOptions): Promise<void> {
           stamp_start: row.stamp_start ?? null,
           starts_at: iso(row.stamp_start),
           ends_at: iso(row.stamp_end),
-          active: state.state === 'active',
+          active: state.state === 'on-now',
           state: state.state,
-          ...('returnsAt' in state ? { returns_at: iso(state.returnsAt) } : {}),
-          ...('startsAt' in state ? { takes_effect_at: iso(state.startsAt) } : {}),
+          ...('until' in state ? { until: iso(state.until) } : {}),
+          ...(state.state === 'scheduled' ? { takes_effect_at: iso(state.from) } : {}),
+          ...(state.state === 'comes-back' ? { comes_back_at: iso(state.at) } : {}),
+          ...(state.state === 'ended-early' || state.state === 'cancelled'
+            ? { stopped_at: iso(state.at) }
+            : {}),
         };
       }),
     });
@@ -78,30 +81,38 @@ export async function runList(options: ListOptions): Promise<void> {
     print('No entries yet: visitors go to the main site.');
     return;
   }
-  const describe = (state: EntryState | undefined): string => {
-    switch (state?.state) {
-      case 'active':
-        return out.green('active');
+  const zone = format.localTimeZone();
+  const when = (ms: number) => format.formatWhen(ms, now, zone);
+  const colour = (state: EntryState): ((text: string) => string) => {
+    switch (state.state) {
+      case 'on-now':
+        return out.green;
       case 'scheduled':
-        return out.cyan(`scheduled (from ${format.formatStamp(state.startsAt)})`);
-      case 'paused':
-        return out.yellow(`paused (returns at ${format.formatStamp(state.returnsAt)})`);
-      case 'superseded':
-        return out.dim('superseded');
+        return out.cyan;
+      case 'comes-back':
+        return out.yellow;
       default:
-        return out.dim('ended');
+        return out.dim;
     }
   };
   const idWidth = Math.max(...rows.map((row) => String(row.id).length));
   const typeWidth = Math.max(...rows.map((row) => String(row.type).length));
+  const spans = rows.map((row) => {
+    const end = row.planned_end ?? row.stamp_end;
+    return row.stamp_start == null
+      ? `until ${when(end)}`
+      : `${when(row.stamp_start)} to ${when(end)}`;
+  });
+  const spanWidth = Math.max(...spans.map((span) => span.length));
   print(
-    ...rows.map((row) => {
-      const state = states.get(row.id);
-      const mark = state?.state === 'active' ? out.green('*') : ' ';
+    out.dim(format.zoneHeader(zone, now)),
+    ...rows.map((row, index) => {
+      const state = states.get(row.id) ?? { state: 'ended' };
+      const mark = state.state === 'on-now' ? out.green('*') : ' ';
       const id = String(row.id).padStart(idWidth);
       const type = String(row.type).padEnd(typeWidth);
-      const from = row.stamp_start == null ? '' : `from ${format.formatStamp(row.stamp_start)} to `;
-      return `${mark} ${id}  ${type}  ${from}${format.formatStamp(row.stamp_end)}  ${describe(state)}`;
+      const words = colour(state)(describeState(state, now, zone));
+      return `${mark} ${id}  ${type}  ${spans[index]!.padEnd(spanWidth)}  ${words}`;
     }),
   );
 }

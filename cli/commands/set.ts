@@ -1,10 +1,11 @@
 import { Command } from 'commander';
 import { SessionError, UsageError } from '../errors.js';
-import { printJson } from '../output.js';
+import { out, print, printJson } from '../output.js';
 import { isInteractive } from '../prompts.js';
 import type { Owner } from '../session.js';
 import { explicitSettings, resolveConfig, type CliConfig } from '../settings.js';
 import type { EntryInput } from '../../shared/calendar/plan.js';
+import { profileLabel } from '../../shared/core/types.js';
 
 /** The positional arguments of `namecard set`, as typed. */
 export interface SetArgs {
@@ -109,8 +110,8 @@ export async function runSet(args: SetArgs, options: SetOptions): Promise<void> 
   // 4. Insert, and report only what the server confirmed.
   const { insertEntry } = await import('../../shared/supabase/data.js');
   const row = await owner.transport.guard(() => insertEntry(owner.client, plan));
-  const { readOutlook, outlookJson, printOutlook } = await import('../outlook.js');
-  const outlook = await readOutlook(config, owner);
+  const { readStatus, statusJson, timelineLines } = await import('../outlook.js');
+  const status = await owner.transport.guard(() => readStatus(config, owner.transport.fetch));
   if (options.json) {
     printJson({
       profile: row.type,
@@ -119,12 +120,31 @@ export async function runSet(args: SetArgs, options: SetOptions): Promise<void> 
       starts_at: row.stamp_start == null ? null : new Date(row.stamp_start).toISOString(),
       ends_at: new Date(row.stamp_end).toISOString(),
       time_zone: plan.timeZone,
-      ...outlookJson(outlook, config),
+      ...pick(statusJson(status, config), 'target', 'active', 'next', 'timeline'),
       row,
     });
     return;
   }
-  printOutlook(outlook, config, plan.timeZone, row);
+  // The entry exactly as stored, the zone named once; then the timeline in the same zone.
+  const wall = (ms: number) => {
+    const w = format.toWallClock(ms, plan.timeZone);
+    return `${w.date} ${w.time}`;
+  };
+  const start = row.stamp_start == null ? '' : `from ${wall(row.stamp_start)} `;
+  const end = format.formatStamp(row.stamp_end, plan.timeZone);
+  const lines = [
+    `${out.green('✔')} The card points to ${out.bold(row.type)} (${profileLabel(row.type)}) ${start}until ${end}`,
+  ];
+  const local = format.localTimeZone();
+  if (local !== plan.timeZone) {
+    lines.push(`  That is ${format.formatStamp(row.stamp_end, local)} here.`);
+  }
+  print(...lines, ...timelineLines(status, config, plan.timeZone, false));
+}
+
+/** The named fields of an object. */
+function pick<T extends object, K extends keyof T>(value: T, ...keys: K[]): Pick<T, K> {
+  return Object.fromEntries(keys.map((key) => [key, value[key]])) as Pick<T, K>;
 }
 
 /**

@@ -1,5 +1,5 @@
 import { formatRelative, formatWhen } from './format.js';
-import type { Segment } from './timeline.js';
+import type { EntryState, Segment } from './timeline.js';
 import { profileLabel } from './types.js';
 
 // What visitors get, in the owner's words, for the CLI and the manage page alike. Intl only
@@ -29,7 +29,8 @@ export function describeNow(segment: Segment, now: number, timeZone: string): st
 /**
  * What follows now, one sentence per coming segment, in order: `Then the main site from today
  * 10:07`, `Then Photographer again from Wed 09:00 (in 2 days) until Wed 18:00`. "again" marks a
- * profile visitors have had earlier in the timeline. When the timeline has more segments than
+ * profile other than main that visitors have had earlier in the timeline; from the second
+ * change on, each start has a hint of how far off it is. When the timeline has more segments than
  * `max`, or the server's answer was capped (its last segment has an end), the last sentence is
  * `And more changes after that`.
  *
@@ -49,10 +50,13 @@ export function describeFollowing(
   const lines: string[] = [];
   timeline.forEach((segment, index) => {
     if (index === 0 || index > max) return;
-    const again = timeline.slice(0, index).some((s) => s.type === segment.type) ? ' again' : '';
+    const again =
+      segment.type !== 'main' && timeline.slice(0, index).some((s) => s.type === segment.type)
+        ? ' again'
+        : '';
     const from = formatWhen(segment.from, now, timeZone);
-    const soon =
-      segment.from - now >= 3 * 3_600_000 ? ` (${formatRelative(segment.from, now)})` : '';
+    // The first change's moment has its hint on the "now" line already (its end).
+    const soon = index > 1 ? ` (${formatRelative(segment.from, now)})` : '';
     const until = segment.to === null ? '' : ` until ${formatWhen(segment.to, now, timeZone)}`;
     lines.push(`Then ${visitorsGet(segment.type)}${again} from ${from}${soon}${until}`);
   });
@@ -60,4 +64,33 @@ export function describeFollowing(
   if (timeline.length - 1 > max || (last && last.to !== null))
     lines.push('And more changes after that');
   return lines;
+}
+
+/**
+ * An entry's state in plain words, the same on both faces: `on now, until today 18:00`,
+ * `scheduled from Wed 09:00`, `comes back at today 10:30`, `never shown: a newer entry covers
+ * its time`, `ended`, `ended early at today 09:12`, `cancelled at today 09:12`.
+ *
+ * @param state from `entryStates`
+ * @param now epoch ms (the server's now)
+ * @param timeZone IANA time zone of the times shown
+ */
+export function describeState(state: EntryState, now: number, timeZone: string): string {
+  const when = (ms: number) => formatWhen(ms, now, timeZone);
+  switch (state.state) {
+    case 'on-now':
+      return `on now, until ${when(state.until)}`;
+    case 'scheduled':
+      return `scheduled from ${when(state.from)}`;
+    case 'comes-back':
+      return `comes back at ${when(state.at)}`;
+    case 'never-shown':
+      return 'never shown: a newer entry covers its time';
+    case 'ended-early':
+      return `ended early at ${when(state.at)}`;
+    case 'cancelled':
+      return `cancelled at ${when(state.at)}`;
+    default:
+      return 'ended';
+  }
 }

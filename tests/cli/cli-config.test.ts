@@ -128,14 +128,20 @@ describe('SUPABASE_URL', () => {
     }
   });
 
-  it('missing: the default is the local emulator, and a failure to reach it names SUPABASE_URL', async (context) => {
-    // Nothing may listen on the default port for this check; another engineer's emulator may.
+  it('missing: the default is the local emulator, and a failure to reach it names SUPABASE_URL', async () => {
+    // Nothing may listen on the default port for this check. The default cannot be moved to a
+    // free port, so when another program holds it (an emulator from `npm start`), the test
+    // fails and says so instead of passing without having checked anything.
     const probe: Server = createServer();
-    const free = await new Promise<boolean>((resolve) => {
-      probe.once('error', () => resolve(false));
-      probe.listen(54321, '127.0.0.1', () => probe.close(() => resolve(true)));
+    const busy = await new Promise<string | undefined>((resolve) => {
+      probe.once('error', (error: NodeJS.ErrnoException) => resolve(error.code ?? error.message));
+      probe.listen(54321, '127.0.0.1', () => probe.close(() => resolve(undefined)));
     });
-    if (!free) context.skip('port 54321 is in use by another program');
+    if (busy) {
+      throw new Error(
+        `port 54321 on 127.0.0.1, the default API URL's, is not free (${busy}): this check needs nothing listening there. Stop the program that holds it (an \`npm run emulator\` or \`npm start\`?) and run it again.`,
+      );
+    }
     const result = await run(cli.dir, ['status']);
     expect(result.exitCode).toBe(1);
     expect(result.stderr).toBe(

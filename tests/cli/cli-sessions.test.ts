@@ -1,7 +1,7 @@
 import { copyFile, mkdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { startTestEmulator } from '../support/emulator.js';
+import { startTestEmulator, untilDbTime } from '../support/emulator.js';
 import { OWNER, removeDir, run, summerDate, tempConfigDir } from '../cli/helpers.js';
 import { emulatorEnv, login, rows, type Emulator } from '../cli/emulator.js';
 
@@ -43,7 +43,9 @@ describe('a session the server no longer accepts', () => {
   it('an expired access token does not matter: each run starts from the refresh token', async () => {
     const em = await start({ refreshTokenReuseInterval: 0, accessTokenLifetime: 2 });
     await login(em, dir);
-    await new Promise((resolve) => setTimeout(resolve, 2_500)); // the login's access token expires
+    // The login's access token expires at its `exp` (whole seconds: issued at most now, plus
+    // 2 s): wait until the server's clock has passed that moment.
+    await untilDbTime(em, (Math.floor(Date.now() / 1000) + 2) * 1000);
     const result = await namecard(em, ['set', 'photo', date, '18:00']);
     expect(result.stderr).toBe('');
     expect(result.exitCode).toBe(0);

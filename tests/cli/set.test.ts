@@ -12,6 +12,10 @@ const namecard = (args: string[], env: Record<string, string> = {}) =>
 const { date, year } = summerDate();
 const TOKYO_18 = Date.UTC(year, 6, 15, 9, 0);
 const NEW_YORK_18 = Date.UTC(year, 6, 15, 22, 0);
+/** `Thu 15 Jul 2027`: July 15 of next year as the timeline shows a date that far off. */
+const tokyoDay = `${new Intl.DateTimeFormat('en-US', { weekday: 'short', timeZone: 'UTC' }).format(TOKYO_18)} 15 Jul ${year}`;
+/** Whole days from now until then, as the timeline's hint counts them. */
+const daysToTokyo = () => Math.floor((TOKYO_18 - Date.now()) / 86_400_000);
 
 describe('namecard set', () => {
   it('stores 18:00 Tokyo time when run under TZ=Asia/Tokyo', async () => {
@@ -24,8 +28,8 @@ describe('namecard set', () => {
     expect(result.stdout).toBe(
       [
         `✔ The card points to photo (Photographer) until ${date} 18:00 Asia/Tokyo (UTC+09:00)`,
-        `  Visitors now go to ${PHOTO_URL}`,
-        '  Then the main site',
+        `Now: Photographer until ${tokyoDay} 18:00 (in ${daysToTokyo()} days): ${PHOTO_URL}`,
+        `Then the main site from ${tokyoDay} 18:00`,
       ].join('\n'),
     );
   });
@@ -47,7 +51,8 @@ describe('namecard set', () => {
     ]);
     expect(result.stdout).toContain(`until ${date} 18:00 America/New_York (UTC-04:00)`);
     expect(result.stdout).toContain(`That is ${year}-07-16 07:00 Asia/Tokyo (UTC+09:00) here.`);
-    expect(result.stdout).toContain(`Visitors now go to ${MAIN_URL}`);
+    // A main entry until then changes nothing visitors get: the timeline is the main site.
+    expect(result.stdout).toMatch(new RegExp(`^Now: the main site: ${MAIN_URL}$`, 'm'));
   });
 
   it('prints one JSON document with --json, built from the inserted row', async () => {
@@ -63,7 +68,11 @@ describe('namecard set', () => {
       time_zone: 'Asia/Tokyo',
       target: PHOTO_URL,
       active: expect.objectContaining({ id: row?.id, stamp_end: TOKYO_18, type: 'photo' }),
-      following: [{ at: new Date(TOKYO_18).toISOString(), entry: null, target: MAIN_URL }],
+      next: { type: 'main', from: TOKYO_18, to: null },
+      timeline: [
+        { type: 'photo', from: expect.any(Number), to: TOKYO_18 },
+        { type: 'main', from: TOKYO_18, to: null },
+      ],
       row: expect.objectContaining({ id: row?.id, stamp_end: TOKYO_18, type: 'photo' }),
     });
   });
@@ -87,6 +96,7 @@ describe('namecard set', () => {
     const list = await namecard(['list', '--json']);
     expect(list.exitCode).toBe(0);
     expect(JSON.parse(list.stdout)).toEqual({
+      now: expect.any(Number),
       entries: [
         expect.objectContaining({
           id: newer?.id,
@@ -102,31 +112,31 @@ describe('namecard set', () => {
   it('`status` and `list` say it for people, in local time', async () => {
     await namecard(['set', 'photo', date, '18:00'], { TZ: 'Asia/Tokyo' });
     const status = await namecard(['status'], { TZ: 'Asia/Tokyo' });
+    // The zone is named once, in a header line; the times are read at a glance.
     expect(status.stdout).toMatch(
       new RegExp(
-        `^Active: photo \\(Photographer\\) until ${date} 18:00 Asia/Tokyo \\(UTC\\+09:00\\), .+ left\\nVisitors go to ${PHOTO_URL}$`,
+        `^Times in Asia/Tokyo \\(UTC\\+09:00\\)\\nNow: Photographer until ${tokyoDay} 18:00 \\(in \\d+ days\\): ${PHOTO_URL}\\nThen the main site from ${tokyoDay} 18:00$`,
       ),
     );
     const list = await namecard(['list'], { TZ: 'America/New_York' });
     expect(list.stdout).toMatch(
-      /^\* \d+ {2}photo {2}\S+ 05:00 America\/New_York \(UTC-04:00\) {2}active$/,
+      /^Times in America\/New_York \(UTC-0[45]:00\)\n\* \d+ {2}photo {2}until \w{3} 15 Jul \d{4} 05:00 {2}on now, until \w{3} 15 Jul \d{4} 05:00$/,
     );
-    expect(list.stdout).toContain(`${date} 05:00`);
-    // In UTC the zone is named once.
     const utc = await namecard(['status'], { TZ: 'UTC' });
-    expect(utc.stdout).toContain(`until ${date} 09:00 UTC, `);
+    expect(utc.stdout).toMatch(/^Times in UTC\nNow: Photographer until \w{3} 15 Jul \d{4} 09:00 /);
   });
 
   it('`status` says when nothing is active', async () => {
     const status = await namecard(['status']);
     expect(status.exitCode).toBe(0);
-    expect(status.stdout).toBe(`Nothing is active: visitors go to the main site ${MAIN_URL}`);
+    expect(status.stdout).toBe(`Times in UTC\nNow: the main site: ${MAIN_URL}`);
     expect(JSON.parse((await namecard(['status', '--json'])).stdout)).toEqual({
       active: null,
       target: MAIN_URL,
       ends_at: null,
       remaining_ms: null,
       next: null,
+      timeline: [{ type: 'main', from: expect.any(Number), to: null }],
     });
   });
 

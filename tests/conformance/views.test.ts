@@ -1,11 +1,16 @@
 import type { SupabaseClient } from '@supabase/supabase-js';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { RunningEmulator } from '../../emulator/index.js';
-import { ACTIVE_VIEW, NEXT_VIEW, VIEW_COLUMNS, viewUrl } from '../../shared/core/lookup.js';
-import { DB_KINDS, startTestEmulator } from '../support/emulator.js';
+import { ACTIVE_VIEW, STATUS_VIEW, VIEW_COLUMNS, viewUrl } from '../../shared/core/lookup.js';
+import {
+  DB_KINDS,
+  dbNow as databaseNow,
+  startTestEmulator,
+  untilDbTime as untilDatabaseTime,
+} from '../support/emulator.js';
 import { createTestClient } from '../support/supabase.js';
 
-// The views namecard_active and namecard_next through /rest/v1, as PostgREST serves views,
+// The views namecard_active and namecard_status through /rest/v1, as PostgREST serves views,
 // and the schedule they answer by the database's own clock.
 
 const OWNER = { email: 'owner@views.test', password: 'owner-password-1' };
@@ -25,18 +30,9 @@ describe.each(DB_KINDS)('the schedule views over %s', { timeout: 60_000 }, (kind
   let ownerToken: string;
 
   /** The database's clock in epoch ms, the clock the views use. */
-  const dbNow = async () =>
-    Number(
-      (
-        await emulator.query<{ n: string | number }>(
-          'select (extract(epoch from clock_timestamp()) * 1000)::bigint as n',
-        )
-      )[0]!.n,
-    );
-  /** Waits until the database's clock has passed `at` (epoch ms). */
-  const untilDbTime = async (at: number) => {
-    while ((await dbNow()) <= at) await new Promise((r) => setTimeout(r, 100));
-  };
+  const dbNow = () => databaseNow(emulator);
+  /** Waits (with a deadline) until the database's clock has passed `at` (epoch ms). */
+  const untilDbTime = (at: number) => untilDatabaseTime(emulator, at);
   /** Stores an entry as the owner through supabase-js, as the CLI does; returns it. */
   const insert = async (entry: Omit<Entry, 'id'>): Promise<Entry> => {
     const { data, error } = await owner
@@ -48,7 +44,7 @@ describe.each(DB_KINDS)('the schedule views over %s', { timeout: 60_000 }, (kind
     return data as unknown as Entry;
   };
   /** GETs a view exactly as the product does (anon key in the query, no headers). */
-  const getView = async (view: typeof ACTIVE_VIEW | typeof NEXT_VIEW) => {
+  const getView = async (view: typeof ACTIVE_VIEW | typeof STATUS_VIEW) => {
     const res = await fetch(viewUrl(emulator.url, emulator.anonKey, view));
     expect(res.status).toBe(200);
     return (await res.json()) as Entry[];
@@ -139,7 +135,9 @@ describe.each(DB_KINDS)('the schedule views over %s', { timeout: 60_000 }, (kind
           expect(answer, method).toMatchObject({
             code: '55000',
             message: `cannot ${operations[method as keyof typeof operations]} view "namecard_active"`,
-            details: 'Views containing LIMIT or OFFSET are not automatically updatable.',
+            // The view selects from the rule's function (the timeline migration).
+            details:
+              'Views that do not select from a single table or view are not automatically updatable.',
           });
         }
       }
@@ -199,7 +197,16 @@ describe.each(DB_KINDS)('the schedule views over %s', { timeout: 60_000 }, (kind
       expect(await rows()).toEqual([]);
     });
 
-    it('does not answer an entry starting tomorrow today; namecard_next does', async () => {
+    /** The timeline namecard_status answers, its first start (the server's now) left out. */
+    const timeline = async () => {
+      const [status] = (await getView(STATUS_VIEW)) as unknown as {
+        now: number;
+        timeline: { type: string; from: number; to: number | null }[];
+      }[];
+      return status!.timeline.map((s, i) => [s.type, i === 0 ? 'now' : s.from, s.to]);
+    };
+
+    it('does not answer an entry starting tomorrow today; namecard_status has it next', async () => {
       const now = await dbNow();
       const today = await insert({ type: 'main', stamp_start: null, stamp_end: now + 48 * HOUR });
       const tomorrow = await insert({
@@ -208,7 +215,17 @@ describe.each(DB_KINDS)('the schedule views over %s', { timeout: 60_000 }, (kind
         stamp_end: now + 25 * HOUR,
       });
       expect(await getView(ACTIVE_VIEW)).toEqual([today]);
-      expect(await getView(NEXT_VIEW)).toEqual([tomorrow]);
+      expect(await timeline()).toEqual([
+        ['main', 'now', tomorrow.stamp_start],
+        ['photo', tomorrow.stamp_start, tomorrow.stamp_end],
+        ['main', tomorrow.stamp_end, null],
+      ]);
+      const [status] = (await getView(STATUS_VIEW)) as unknown as {
+        now: number;
+        active: unknown;
+      }[];
+      expect(status!.active).toEqual(today);
+      expect(Math.abs(status!.now - (await dbNow()))).toBeLessThan(60_000);
     });
 
     it('switches namecard_active at the start and back at the end, by the database clock', async () => {
@@ -220,15 +237,27 @@ describe.each(DB_KINDS)('the schedule views over %s', { timeout: 60_000 }, (kind
       // Read before the start (the database clock says so), then after each switch.
       const [before, clock] = [await getView(ACTIVE_VIEW), await dbNow()];
       if (clock < start) expect(before).toEqual([base]);
-      expect(await getView(NEXT_VIEW)).toEqual(clock < start ? [soon] : []);
+      const coming = await timeline();
+      if (clock < start) {
+        expect(coming).toEqual([
+          ['main', 'now', start],
+          ['photo', start, end],
+          ['main', end, null],
+        ]);
+      }
       await untilDbTime(start);
       expect(await getView(ACTIVE_VIEW)).toEqual([soon]);
-      expect(await getView(NEXT_VIEW)).toEqual([]);
+      expect(await timeline()).toEqual([
+        ['photo', 'now', end],
+        ['main', end, null],
+      ]);
       await untilDbTime(end);
       expect(await getView(ACTIVE_VIEW)).toEqual([base]);
     });
 
-    it('namecard_next answers the upcoming entry, not an older one starting inside a newer active entry', async () => {
+    // What namecard_next got wrong (issue 17): it compared a scheduled entry only with the
+    // active one, so an older entry coming back after a newer one ended was never "next".
+    it('namecard_status names an older entry coming back after a newer one ends, then the upcoming one', async () => {
       const now = await dbNow();
       const older = await insert({
         type: 'photo',
@@ -242,13 +271,25 @@ describe.each(DB_KINDS)('the schedule views over %s', { timeout: 60_000 }, (kind
         stamp_end: now + 5 * HOUR,
       });
       expect(await getView(ACTIVE_VIEW)).toEqual([active]);
-      expect(await getView(NEXT_VIEW)).toEqual([upcoming]);
-      const { data } = await anon.from(NEXT_VIEW).select(VIEW_COLUMNS);
-      expect(data).toEqual([upcoming]);
-      // Without the newer active entry, the older one is the next change again.
+      expect(await timeline()).toEqual([
+        ['main', 'now', active.stamp_end],
+        ['photo', active.stamp_end, older.stamp_end],
+        ['main', older.stamp_end, upcoming.stamp_start],
+        ['photo', upcoming.stamp_start, upcoming.stamp_end],
+        ['main', upcoming.stamp_end, null],
+      ]);
+      const { data } = await anon.from(STATUS_VIEW).select('timeline');
+      expect((data as { timeline: unknown[] }[])[0]!.timeline).toHaveLength(5);
+      // Without the newer active entry, the older one starts as planned.
       await emulator.query('delete from public.namecard where id = $1', [active.id]);
       expect(await getView(ACTIVE_VIEW)).toEqual([]);
-      expect(await getView(NEXT_VIEW)).toEqual([older]);
+      expect(await timeline()).toEqual([
+        ['main', 'now', older.stamp_start],
+        ['photo', older.stamp_start, older.stamp_end],
+        ['main', older.stamp_end, upcoming.stamp_start],
+        ['photo', upcoming.stamp_start, upcoming.stamp_end],
+        ['main', upcoming.stamp_end, null],
+      ]);
     });
   });
 });

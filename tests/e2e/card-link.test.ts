@@ -1,22 +1,11 @@
 import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from 'vitest';
-import type { RunningEmulator } from '../../emulator/index.js';
-import type { RunningServer } from '../../scripts/http-server.js';
+import { afterAll, beforeEach, describe, expect, test } from 'vitest';
 import { buildSite } from '../../scripts/site-build.js';
-import { startTestEmulator } from '../support/emulator.js';
 import { decodePng, renderSvg } from '../support/qr.js';
-import {
-  OWNER,
-  buildAndServeSite,
-  launchBrowser,
-  screenshot,
-  signIn,
-  startCards,
-  type ServedSite,
-} from './harness.js';
+import { useE2eFixture } from './fixture.js';
+import { OWNER, screenshot, signIn } from './harness.js';
 
 // The card link and its QR code on /manage, in Chromium against the built site: the link the
 // site was built with (NAMECARD_SITE_URL under NAMECARD_BASE_PATH), copied to the clipboard,
@@ -27,41 +16,16 @@ const BASE_PATH = '/card/';
 const LINK = 'https://cards.example/card/go/';
 
 describe('the card link and its QR code on /manage', () => {
-  let emulator: RunningEmulator;
-  let cards: RunningServer;
-  let site: ServedSite;
-  let browser: Browser;
-  let context: BrowserContext;
-  let page: Page;
-
-  beforeAll(async () => {
-    emulator = await startTestEmulator('pglite', { owner: OWNER });
-    cards = await startCards();
-    site = await buildAndServeSite({
-      SUPABASE_URL: emulator.url,
-      SUPABASE_ANON_KEY: emulator.anonKey,
-      NAMECARD_MAIN_URL: cards.url,
-      NAMECARD_SITE_URL: SITE_URL,
-      NAMECARD_BASE_PATH: BASE_PATH,
-    });
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await site?.stop();
-    await cards?.stop();
-    await emulator?.stop();
+  const e2e = useE2eFixture({
+    siteEnv: { NAMECARD_SITE_URL: SITE_URL, NAMECARD_BASE_PATH: BASE_PATH },
+    context: { permissions: ['clipboard-read', 'clipboard-write'] },
   });
   beforeEach(async () => {
-    context = await browser.newContext({ permissions: ['clipboard-read', 'clipboard-write'] });
-    page = await context.newPage();
-    await signIn(page, site, OWNER);
-  });
-  afterEach(async () => {
-    await context.close();
+    await signIn(e2e.page, e2e.site, OWNER);
   });
 
   test('shows the card link, and the copy button puts exactly it on the clipboard', async () => {
+    const { page } = e2e;
     const link = page.getByTestId('card-link');
     await expect(link.innerText()).resolves.toBe(LINK);
     await expect(link.getAttribute('href')).resolves.toBe(LINK);
@@ -71,6 +35,7 @@ describe('the card link and its QR code on /manage', () => {
   });
 
   test('the QR code shown reads as the card link; desktop and 390 px screenshots', async () => {
+    const { page } = e2e;
     const image = page.getByRole('img', { name: `QR code of ${LINK}` });
     await image.waitFor();
     expect(decodePng(await image.screenshot())).toBe(LINK);
@@ -83,6 +48,7 @@ describe('the card link and its QR code on /manage', () => {
   });
 
   test('Download PNG saves namecard-qr.png, which decodes to exactly the card link', async () => {
+    const { page } = e2e;
     const [download] = await Promise.all([
       page.waitForEvent('download'),
       page.getByRole('link', { name: 'Download PNG' }).click(),
@@ -93,6 +59,7 @@ describe('the card link and its QR code on /manage', () => {
   });
 
   test('Download SVG saves namecard-qr.svg, valid SVG that draws the card link', async () => {
+    const { browser, page } = e2e;
     const [download] = await Promise.all([
       page.waitForEvent('download'),
       page.getByRole('link', { name: 'Download SVG' }).click(),

@@ -1,26 +1,20 @@
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from 'vitest';
-import type { RunningEmulator } from '../../emulator/index.js';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import type { RunningServer } from '../../scripts/http-server.js';
-import { startTestEmulator } from '../support/emulator.js';
+import { useE2eFixture, type E2eFixture } from './fixture.js';
 import {
   LOOKUP_TIMEOUT_MS,
   OWNER,
   REDIRECT_DELAY_MS,
   buildAndServeSite,
-  closedPortUrl,
   followGo,
-  launchBrowser,
   screenshot,
   signIn,
-  startCards,
   sendJson,
-  startFakeBackend,
   startSilentBackend,
   type FakeAnswer,
-  type FakeBackend,
+  type GoVisit,
   type ServedSite,
-  type Visit,
 } from './harness.js';
 
 // The visitor's side: the Redirecting.. page (/go) in a real browser, against an emulator with
@@ -28,55 +22,24 @@ import {
 
 const HOUR = 3_600_000;
 
-let browser: Browser;
-let cards: RunningServer & { visits: Visit[] };
-
-beforeAll(async () => {
-  cards = await startCards();
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-  await cards?.stop();
-});
-
-/** Opens /go as a visitor and follows it to the card site. */
-const visit = (page: Page, site: ServedSite, shot?: string) => followGo(page, site, cards, shot);
+/** Opens /go as a visitor and follows it to the fixture's card site. */
+const visitor =
+  (e2e: E2eFixture) =>
+  (page: Page, site: ServedSite, shot?: string): Promise<GoVisit> =>
+    followGo(page, site, e2e.cards, shot);
 
 describe('/go against a backend with entries', () => {
-  let emulator: RunningEmulator;
-  let site: ServedSite;
-  let context: BrowserContext;
-  let page: Page;
-
-  beforeAll(async () => {
-    emulator = await startTestEmulator('pglite', { owner: OWNER });
-    site = await buildAndServeSite({
-      SUPABASE_URL: emulator.url,
-      SUPABASE_ANON_KEY: emulator.anonKey,
-      NAMECARD_MAIN_URL: cards.url,
-    });
-  });
-  afterAll(async () => {
-    await site?.stop();
-    await emulator?.stop();
-  });
-  beforeEach(async () => {
-    await emulator.query('delete from public.namecard');
-    context = await browser.newContext();
-    page = await context.newPage();
-  });
-  afterEach(async () => {
-    await context.close();
-  });
+  const e2e = useE2eFixture({ clearRows: true });
+  const visit = visitor(e2e);
 
   const addEntry = (type: string, stampEnd: number) =>
-    emulator.query('insert into public.namecard (type, stamp_end) values ($1, $2)', [
+    e2e.emulator.query('insert into public.namecard (type, stamp_end) values ($1, $2)', [
       type,
       stampEnd,
     ]);
 
   test('without script, the heading and a link to the main site are on the page', async () => {
+    const { emulator, cards, site, browser, page } = e2e;
     const noScript = await browser.newContext({ javaScriptEnabled: false });
     const p = await noScript.newPage();
     await p.goto(site.route('go/'));
@@ -92,12 +55,19 @@ describe('/go against a backend with entries', () => {
       new URL(emulator.url).origin,
     );
     await screenshot(p, 'go-without-script');
-    await p.waitForTimeout(REDIRECT_DELAY_MS + 300);
+    // First a redirect that does happen: a visitor with script who opens /go after this page
+    // loaded is sent on to the card site (1.5 s after the lookup). Any redirect of this page,
+    // which loaded earlier, would have happened by then.
+    await page.goto(site.route('go/'));
+    await page.waitForURL((url) => url.href.startsWith(cards.url), {
+      timeout: LOOKUP_TIMEOUT_MS + REDIRECT_DELAY_MS + 5000,
+    });
     expect(p.url()).toBe(site.route('go/'));
     await noScript.close();
   });
 
   test('an active photo entry lands on the photo page, no sooner than 1.5 s after one lookup', async () => {
+    const { emulator, site, page } = e2e;
     await addEntry('photo', Date.now() + HOUR);
     const result = await visit(page, site, 'go');
     expect(result.landing.path).toBe('/photo');
@@ -127,6 +97,7 @@ describe('/go against a backend with entries', () => {
   });
 
   test('a newer main entry wins over an older active photo entry: main page', async () => {
+    const { site, page } = e2e;
     await addEntry('photo', Date.now() + 2 * HOUR);
     await addEntry('main', Date.now() + HOUR);
     const result = await visit(page, site);
@@ -135,6 +106,7 @@ describe('/go against a backend with entries', () => {
   });
 
   test('with no active entry (only expired ones) it lands on the main page', async () => {
+    const { site, page } = e2e;
     await addEntry('photo', Date.now() - 1000);
     const result = await visit(page, site);
     expect(result.landing.path).toBe('/');
@@ -144,6 +116,7 @@ describe('/go against a backend with entries', () => {
   });
 
   test("a signed-in owner's stored session token is sent with the lookup", async () => {
+    const { emulator, site, page } = e2e;
     await addEntry('photo', Date.now() + HOUR);
     await signIn(page, site, OWNER);
     // Leave /manage first, so that its lazily loaded chunks are not counted as /go's loads.
@@ -159,6 +132,7 @@ describe('/go against a backend with entries', () => {
   });
 
   test('an expired stored session is ignored: the lookup uses the anon key and still works', async () => {
+    const { emulator, site, page } = e2e;
     await addEntry('photo', Date.now() + HOUR);
     await page.goto(site.route(''));
     const key = `sb-${new URL(emulator.url).hostname.split('.')[0]}-auth-token`;
@@ -176,37 +150,27 @@ describe('/go against a backend with entries', () => {
 });
 
 describe('/go when the backend fails', () => {
+  // The fixture's site is built against an API that is down; a second one against an API
+  // that never answers.
+  const e2e = useE2eFixture({ api: 'down' });
+  const visit = visitor(e2e);
   let silent: RunningServer;
-  let downSite: ServedSite;
   let silentSite: ServedSite;
-  let context: BrowserContext;
-  let page: Page;
 
   beforeAll(async () => {
     silent = await startSilentBackend();
-    downSite = await buildAndServeSite({
-      SUPABASE_URL: await closedPortUrl(),
-      NAMECARD_MAIN_URL: cards.url,
-    });
     silentSite = await buildAndServeSite({
       SUPABASE_URL: silent.url,
-      NAMECARD_MAIN_URL: cards.url,
+      NAMECARD_MAIN_URL: e2e.cards.url,
     });
   });
   afterAll(async () => {
     await silentSite?.stop();
-    await downSite?.stop();
     await silent?.stop();
-  });
-  beforeEach(async () => {
-    context = await browser.newContext();
-    page = await context.newPage();
-  });
-  afterEach(async () => {
-    await context.close();
   });
 
   test('with the backend stopped it lands on the main page', async () => {
+    const { page, site: downSite } = e2e;
     const result = await visit(page, downSite);
     expect(result.landing.path).toBe('/');
     expect(result.heading).toBe('Main profile');
@@ -214,6 +178,7 @@ describe('/go when the backend fails', () => {
   });
 
   test('with a backend that never answers it gives up after the time-out and lands on the main page', async () => {
+    const { page } = e2e;
     const result = await visit(page, silentSite);
     expect(result.landing.path).toBe('/');
     expect(result.heading).toBe('Main profile');
@@ -276,31 +241,16 @@ const FAST_FAILURES: { name: string; answer: FakeAnswer; requests?: number }[] =
 ];
 
 describe('/go when the backend answers badly', () => {
-  let backend: FakeBackend;
-  let site: ServedSite;
-  let context: BrowserContext;
-  let page: Page;
-
-  beforeAll(async () => {
-    backend = await startFakeBackend();
-    site = await buildAndServeSite({ SUPABASE_URL: backend.url, NAMECARD_MAIN_URL: cards.url });
-  });
-  afterAll(async () => {
-    await site?.stop();
-    await backend?.stop();
-  });
-  beforeEach(async () => {
-    backend.requests.length = 0;
-    context = await browser.newContext();
-    page = await context.newPage();
-  });
-  afterEach(async () => {
-    await context.close();
+  const e2e = useE2eFixture({ api: 'fake' });
+  const visit = visitor(e2e);
+  beforeEach(() => {
+    e2e.backend.requests.length = 0;
   });
 
   test.each(FAST_FAILURES)(
     'a backend answering $name: main page, 1.5 s after the lookup, without waiting for the time-out',
     async ({ answer, requests = 1 }) => {
+      const { backend, cards, site, page } = e2e;
       backend.answer = answer;
       const result = await visit(page, site);
       expect(backend.requests.length).toBeGreaterThanOrEqual(1);
@@ -313,6 +263,7 @@ describe('/go when the backend answers badly', () => {
   );
 
   test('a backend that sends the headers and then hangs mid-body: main page within the time-out plus 1.5 s', async () => {
+    const { backend, cards, site, page } = e2e;
     backend.answer = (_req, res) => {
       res.writeHead(200, { 'Content-Type': 'application/json' });
       res.write('[{"id":1,');
@@ -326,6 +277,7 @@ describe('/go when the backend answers badly', () => {
   });
 
   test('a backend that answers only after the time-out: main page within the time-out plus 1.5 s', async () => {
+    const { backend, site, page } = e2e;
     backend.answer = (_req, res) => {
       const late = setTimeout(
         () => sendJson(res, 200, [{ id: 1, stamp_end: Date.now() + HOUR, type: 'photo' }]),

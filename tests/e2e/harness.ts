@@ -258,3 +258,31 @@ export async function followGo(
     scriptBytes,
   };
 }
+
+/** What the browser's own form check did since {@link recordFormChecks} started. */
+export interface FormChecks {
+  /** The fields it refused, in order (`invalid` events; each field's name, or its id). */
+  invalid: string[];
+  /** How many times a form was submitted (`submit` events: what the page's handlers act on). */
+  submitted: number;
+}
+
+/**
+ * Starts recording, in the page, what the browser's own form check does: each refused field
+ * (`invalid`) and each form that passed it and was submitted (`submit`). A test that says
+ * "the browser refused the form, so nothing was sent" first waits for the refusal with this,
+ * instead of waiting a fixed time for a request that should not come. Lasts until the page
+ * navigates away.
+ * @returns a function that reads what was recorded so far.
+ */
+export async function recordFormChecks(page: Page): Promise<() => Promise<FormChecks>> {
+  // A string, run in the page through the DevTools protocol (which the site's CSP allows;
+  // the tests compile without the DOM library).
+  await page.evaluate(`(() => {
+    const seen = (window.__formChecks = { invalid: [], submitted: 0 });
+    // Capturing: 'invalid' does not bubble, and 'submit' is seen before the page's handlers.
+    document.addEventListener('invalid', (e) => seen.invalid.push(e.target.name || e.target.id), true);
+    document.addEventListener('submit', () => { seen.submitted += 1; }, true);
+  })()`);
+  return () => page.evaluate<FormChecks>('window.__formChecks');
+}

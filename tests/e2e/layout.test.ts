@@ -1,17 +1,7 @@
-import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from 'vitest';
-import type { RunningEmulator } from '../../emulator/index.js';
-import type { RunningServer } from '../../scripts/http-server.js';
-import { startTestEmulator } from '../support/emulator.js';
-import {
-  OWNER,
-  buildAndServeSite,
-  launchBrowser,
-  screenshot,
-  signIn,
-  startCards,
-  type ServedSite,
-} from './harness.js';
+import type { Locator, Page } from 'playwright-core';
+import { describe, expect, test } from 'vitest';
+import { useE2eFixture } from './fixture.js';
+import { OWNER, recordFormChecks, screenshot, signIn } from './harness.js';
 
 // How the pages look on a phone and on a desktop, and the login form's own checks, in
 // Chromium against the built site and an emulator over PGlite.
@@ -60,39 +50,11 @@ const style = (locator: Locator, property: string) =>
   );
 
 describe('the pages fit phones and desktops', () => {
-  let emulator: RunningEmulator;
-  let cards: RunningServer;
-  let site: ServedSite;
-  let browser: Browser;
-  let context: BrowserContext;
-  let page: Page;
-
-  beforeAll(async () => {
-    emulator = await startTestEmulator('pglite', { owner: OWNER });
-    cards = await startCards();
-    site = await buildAndServeSite({
-      SUPABASE_URL: emulator.url,
-      SUPABASE_ANON_KEY: emulator.anonKey,
-      NAMECARD_MAIN_URL: cards.url,
-    });
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await site?.stop();
-    await cards?.stop();
-    await emulator?.stop();
-  });
-  beforeEach(async () => {
-    // One of the longest zone names, shown in the form's hint and in every stamp.
-    context = await browser.newContext({ timezoneId: 'America/Argentina/ComodRivadavia' });
-    page = await context.newPage();
-  });
-  afterEach(async () => {
-    await context.close();
-  });
+  // One of the longest zone names, shown in the form's hint and in every stamp.
+  const e2e = useE2eFixture({ context: { timezoneId: 'America/Argentina/ComodRivadavia' } });
 
   test('/manage with a card set has no horizontal scroll at 320-1280 px', async () => {
+    const { site, page } = e2e;
     await page.setViewportSize({ width: 390, height: 844 });
     await signIn(page, site, OWNER);
     const date = `${new Date().getUTCFullYear() + 1}-06-01`;
@@ -120,6 +82,7 @@ describe('the pages fit phones and desktops', () => {
   });
 
   test('/, /login and /go have no horizontal scroll at 320-1280 px', async () => {
+    const { site, page } = e2e;
     // /go waits for its lookup before it redirects: hold the lookup so the page stays put.
     await page.route('**/rest/v1/**', () => {});
     for (const [path, name] of [
@@ -143,32 +106,10 @@ describe('the pages fit phones and desktops', () => {
 });
 
 describe('the login form', () => {
-  let emulator: RunningEmulator;
-  let site: ServedSite;
-  let browser: Browser;
-  let page: Page;
-
-  beforeAll(async () => {
-    emulator = await startTestEmulator('pglite', { owner: OWNER });
-    site = await buildAndServeSite({
-      SUPABASE_URL: emulator.url,
-      SUPABASE_ANON_KEY: emulator.anonKey,
-    });
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await site?.stop();
-    await emulator?.stop();
-  });
-  beforeEach(async () => {
-    page = await browser.newPage();
-  });
-  afterEach(async () => {
-    await page.close();
-  });
+  const e2e = useE2eFixture({ cards: false });
 
   test('the browser refuses an empty submit: no request, no server message', async () => {
+    const { site, page } = e2e;
     const authRequests: string[] = [];
     page.on('request', (request) => {
       if (request.url().includes('/auth/v1/')) authRequests.push(request.url());
@@ -179,6 +120,7 @@ describe('the login form', () => {
     await expect(email.getAttribute('required')).resolves.not.toBeNull();
     await expect(password.getAttribute('required')).resolves.not.toBeNull();
 
+    const checks = await recordFormChecks(page);
     await page.getByRole('button', { name: 'Sign in' }).click();
     await expect(valueMissing(email)).resolves.toBe(true);
     // A password alone is refused the same way; an email alone waits for the password.
@@ -188,15 +130,26 @@ describe('the login form', () => {
     await password.fill('');
     await page.getByRole('button', { name: 'Sign in' }).click();
     await expect(valueMissing(password)).resolves.toBe(true);
-    // Give a request that should not be sent time to show up before saying none was.
-    await page.waitForTimeout(500);
+    // First the refusals themselves: the browser flagged the empty field of each of the three
+    // submits and never submitted the form, so the Auth UI had nothing to send.
+    await expect
+      .poll(async () => (await checks()).invalid)
+      .toEqual(['email', 'password', 'email', 'password']);
+    expect((await checks()).submitted).toBe(0);
     expect(authRequests).toEqual([]);
     await expect(page.getByText('missing email or phone').count()).resolves.toBe(0);
     expect(new URL(page.url()).pathname).toBe('/login/');
     await screenshot(page, 'login-empty-submit');
+    // And the recording sees a submit that does go out: a complete form sends one request.
+    await password.fill('not-the-password');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByText('Invalid login credentials').waitFor();
+    expect((await checks()).submitted).toBe(1);
+    expect(authRequests).toHaveLength(1);
   });
 
   test('looks like the rest of the site: its font, green button, bold labels', async () => {
+    const { site, page } = e2e;
     await page.goto(site.route('login/'));
     // Polled: the Auth UI injects its styles at run time, and its button fades between colours,
     // so a loaded machine may read them mid-way.

@@ -1,66 +1,28 @@
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from 'vitest';
-import type { RunningEmulator } from '../../emulator/index.js';
-import type { RunningServer } from '../../scripts/http-server.js';
+import { describe, expect, test } from 'vitest';
 import { formatWhen } from '../../shared/core/format.js';
-import { startTestEmulator } from '../support/emulator.js';
-import {
-  OWNER,
-  buildAndServeSite,
-  launchBrowser,
-  screenshot,
-  signIn,
-  startCards,
-  type ServedSite,
-} from './harness.js';
+import { useE2eFixture } from './fixture.js';
+import { OWNER, recordFormChecks, screenshot, signIn } from './harness.js';
 
 // The owner's side in a real browser: login, the manage form, logout; against the built site
 // and an emulator over PGlite.
 
 describe('the owner signs in, sets the card and logs out', () => {
-  let emulator: RunningEmulator;
-  let cards: RunningServer;
-  let site: ServedSite;
-  let browser: Browser;
-  let context: BrowserContext;
-  let page: Page;
-
-  beforeAll(async () => {
-    emulator = await startTestEmulator('pglite', { owner: OWNER });
-    cards = await startCards();
-    site = await buildAndServeSite({
-      SUPABASE_URL: emulator.url,
-      SUPABASE_ANON_KEY: emulator.anonKey,
-      NAMECARD_MAIN_URL: cards.url,
-    });
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await site?.stop();
-    await cards?.stop();
-    await emulator?.stop();
-  });
-  beforeEach(async () => {
-    context = await browser.newContext({ timezoneId: 'Asia/Tokyo' });
-    page = await context.newPage();
-  });
-  afterEach(async () => {
-    await context.close();
-  });
+  const e2e = useE2eFixture({ context: { timezoneId: 'Asia/Tokyo' } });
 
   const rows = () =>
-    emulator.query<{ id: number; type: string; stamp_end: number }>(
+    e2e.emulator.query<{ id: number; type: string; stamp_end: number }>(
       'select id, type, stamp_end from public.namecard order by id',
     );
 
   test('/manage without a session goes to /login, titled "Login | Namecard"', async () => {
+    const { site, page } = e2e;
     await page.goto(site.route('manage/'));
     await page.waitForURL(site.route('login/'));
     await expect(page.title()).resolves.toBe('Login | Namecard');
   });
 
   test('the login form is the sign-in view only: email, password, no links, no providers', async () => {
+    const { site, page } = e2e;
     await page.goto(site.route('login/'));
     await expect(page.getByLabel('Email address').getAttribute('type')).resolves.toBe('email');
     await expect(page.getByLabel('Your Password').getAttribute('type')).resolves.toBe('password');
@@ -71,6 +33,7 @@ describe('the owner signs in, sets the card and logs out', () => {
   });
 
   test('a wrong password shows the server message in the danger box and stays on /login', async () => {
+    const { site, page } = e2e;
     await page.goto(site.route('login/'));
     await page.getByLabel('Email address').fill(OWNER.email);
     await page.getByLabel('Your Password').fill('not-the-password');
@@ -83,6 +46,7 @@ describe('the owner signs in, sets the card and logs out', () => {
   });
 
   test('the right password lands on /manage, titled "Manage | Namecard", with Logout at top right', async () => {
+    const { site, page } = e2e;
     await signIn(page, site, OWNER);
     await expect(page.title()).resolves.toBe('Manage | Namecard');
     const logout = page.getByRole('button', { name: 'Logout' });
@@ -97,6 +61,7 @@ describe('the owner signs in, sets the card and logs out', () => {
   });
 
   test('the form has the specified fields, all required', async () => {
+    const { site, page } = e2e;
     await signIn(page, site, OWNER);
     // The browser enforces `required` (spec §5); the attributes are what it reads.
     const select = page.getByLabel('Profile');
@@ -120,12 +85,17 @@ describe('the owner signs in, sets the card and logs out', () => {
 
     // The browser refuses an incomplete form: nothing is stored.
     const before = await rows();
+    const checks = await recordFormChecks(page);
     await page.getByRole('button', { name: 'Set the card!' }).click();
-    await page.waitForTimeout(500);
+    // First the refusal itself: the browser flagged the empty fields and never submitted the
+    // form, so the page had nothing to send.
+    await expect.poll(async () => (await checks()).invalid).toEqual(['profile', 'date', 'time']);
+    expect((await checks()).submitted).toBe(0);
     expect(await rows()).toEqual(before);
   });
 
   test('in Asia/Tokyo, Photographer on a future date at 18:00 stores exactly that instant and says so', async () => {
+    const { site, page } = e2e;
     const year = new Date().getUTCFullYear() + 1;
     const date = `${year}-06-01`;
     const expected = Date.UTC(year, 5, 1, 9, 0); // 18:00 in Tokyo (UTC+9, no DST)
@@ -152,7 +122,7 @@ describe('the owner signs in, sets the card and logs out', () => {
     );
     await expect(status.innerText()).resolves.toMatch(
       new RegExp(
-        `^Card set! #${last.id} Photographer until ${shown}\\. Visitors now get Photographer until ${shown} \\(in \\d+ days\\)\\. Then the main site from ${shown} \\(in \\d+ days\\)\\.$`,
+        `^Card set! #${last.id} Photographer until ${shown}\\. Visitors now get Photographer until ${shown} \\(in \\d+ days\\)\\. Then the main site from ${shown}\\.$`,
       ),
     );
     // The current card above the form is read again after the insert.
@@ -165,6 +135,7 @@ describe('the owner signs in, sets the card and logs out', () => {
   });
 
   test('an account that is not an owner is told so instead of getting the form', async () => {
+    const { emulator, site, page } = e2e;
     const stranger = { email: 'not-an-owner@e2e.test', password: 'stranger-password-1' };
     await emulator.createUser(stranger.email, stranger.password);
     const before = await rows();
@@ -181,6 +152,7 @@ describe('the owner signs in, sets the card and logs out', () => {
   });
 
   test('Logout goes to /login, and /manage then sends you back to /login', async () => {
+    const { site, page } = e2e;
     await signIn(page, site, OWNER);
     await page.getByRole('button', { name: 'Logout' }).click();
     await page.waitForURL(site.route('login/'));

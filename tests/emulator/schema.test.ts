@@ -51,7 +51,7 @@ describe.each(DB_KINDS)('namecard migration over %s', (kind) => {
           await one<boolean>(`has_table_privilege('${role}', 'public.namecard', '${privilege}')`),
         ).toBe(false);
       }
-      for (const view of ['namecard_active', 'namecard_next']) {
+      for (const view of ['namecard_active', 'namecard_status']) {
         expect(
           await one<boolean>(`has_table_privilege('${role}', 'public.${view}', 'SELECT')`),
         ).toBe(true);
@@ -75,12 +75,37 @@ describe.each(DB_KINDS)('namecard migration over %s', (kind) => {
         ),
       ).toBe(true);
     }
-    for (const column of ['id', 'created_at', 'created_by']) {
+    for (const column of [
+      'id',
+      'created_at',
+      'created_by',
+      'stopped_at',
+      'stop_kind',
+      'planned_end',
+    ]) {
       expect(
         await one<boolean>(
           `has_column_privilege('authenticated', 'public.namecard', '${column}', 'INSERT')`,
         ),
       ).toBe(false);
+    }
+  });
+
+  it('lets only signed-in users run end now and cancel (owners are checked inside); everyone reads the timeline', async () => {
+    for (const fn of ['namecard_end_now()', 'namecard_cancel(bigint)']) {
+      expect(await one<boolean>(`has_function_privilege('anon', 'public.${fn}', 'EXECUTE')`)).toBe(
+        false,
+      );
+      expect(
+        await one<boolean>(`has_function_privilege('authenticated', 'public.${fn}', 'EXECUTE')`),
+      ).toBe(true);
+    }
+    for (const fn of ['namecard_active_at(bigint)', 'namecard_timeline_at(bigint, integer)']) {
+      for (const role of ['anon', 'authenticated']) {
+        expect(
+          await one<boolean>(`has_function_privilege('${role}', 'public.${fn}', 'EXECUTE')`),
+        ).toBe(true);
+      }
     }
   });
 

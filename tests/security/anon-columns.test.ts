@@ -1,7 +1,7 @@
 import type { SupabaseClient } from '@supabase/supabase-js';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { RunningEmulator } from '../../emulator/index.js';
-import { ACTIVE_VIEW, NEXT_VIEW, VIEW_COLUMNS, viewUrl } from '../../shared/core/lookup.js';
+import { ACTIVE_VIEW, STATUS_VIEW, VIEW_COLUMNS, viewUrl } from '../../shared/core/lookup.js';
 import { DB_KINDS, startTestEmulator } from '../support/emulator.js';
 import { createTestClient } from '../support/supabase.js';
 
@@ -80,13 +80,21 @@ describe.each(DB_KINDS)("anon's columns over %s", (kind) => {
     const { data, error } = await anon.from('namecard').select(VIEW_COLUMNS);
     expect(error).toBeNull();
     expect(data).toEqual([entry]);
-    for (const [view, rows] of [
-      [ACTIVE_VIEW, [entry]],
-      [NEXT_VIEW, []],
-    ] as const) {
-      const res = await fetch(viewUrl(emulator.url, emulator.anonKey, view));
-      expect(res.status, view).toBe(200);
-      expect(await res.json(), view).toEqual(rows);
+    const active = await fetch(viewUrl(emulator.url, emulator.anonKey, ACTIVE_VIEW));
+    expect(active.status).toBe(200);
+    expect(await active.json()).toEqual([entry]);
+    const status = await fetch(viewUrl(emulator.url, emulator.anonKey, STATUS_VIEW));
+    expect(status.status).toBe(200);
+    const [row] = (await status.json()) as { active: unknown; timeline: unknown[] }[];
+    expect(row?.active).toEqual(entry);
+    expect(row?.timeline).toEqual(expect.arrayContaining([expect.objectContaining({ to: null })]));
+  });
+
+  test("anon cannot read the owners' stop marks (stopped_at, stop_kind, planned_end): 401 42501", async () => {
+    for (const column of ['stopped_at', 'stop_kind', 'planned_end']) {
+      const { status, json } = await asAnon(`namecard?select=${column}`);
+      expect(status, column).toBe(401);
+      expect((json as { code?: string }).code, column).toBe('42501');
     }
   });
 
@@ -105,7 +113,17 @@ describe.each(DB_KINDS)("anon's columns over %s", (kind) => {
   test('the signed-in owner reads every column, created_by included', async () => {
     const { data, error } = await owner.from('namecard').select('*');
     expect(error).toBeNull();
-    expect(data).toEqual([{ ...entry, created_by: ownerId, created_at: expect.any(String) }]);
+    expect(data).toEqual([
+      {
+        ...entry,
+        created_by: ownerId,
+        created_at: expect.any(String),
+        // The stop marks of the timeline migration, null while the entry was never stopped.
+        stopped_at: null,
+        stop_kind: null,
+        planned_end: null,
+      },
+    ]);
   });
 
   test('namecard_access says can_set=true for the owner and false for a signed-in non-owner', async () => {

@@ -1,18 +1,7 @@
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from 'vitest';
-import { listen, type RunningServer } from '../../scripts/http-server.js';
-import {
-  buildAndServeSite,
-  followGo,
-  launchBrowser,
-  sendJson,
-  startCards,
-  startFakeBackend,
-  type FakeAnswer,
-  type FakeBackend,
-  type ServedSite,
-  type Visit,
-} from '../e2e/harness.js';
+import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
+import { listen } from '../../scripts/http-server.js';
+import { useE2eFixture } from '../e2e/fixture.js';
+import { followGo, sendJson, type FakeAnswer } from '../e2e/harness.js';
 
 // The Redirecting.. page sends visitors to one of the two configured URLs and nowhere else,
 // whatever the backend answers. A real backend cannot hold such rows once the table's check
@@ -86,12 +75,7 @@ const HOSTILE: { name: string; answer: FakeAnswer }[] = [
 const elsewhere = { url: '', hits: [] as string[], stop: async () => {} };
 
 describe('/go only ever sends visitors to the two configured URLs', () => {
-  let cards: RunningServer & { visits: Visit[] };
-  let backend: FakeBackend;
-  let site: ServedSite;
-  let browser: Browser;
-  let context: BrowserContext;
-  let page: Page;
+  const e2e = useE2eFixture({ api: 'fake' });
   let dialogs: string[];
   let foreign: string[];
   let navigations: string[];
@@ -103,25 +87,16 @@ describe('/go only ever sends visitors to the two configured URLs', () => {
       sendJson(res, 200, [row('photo')]);
     });
     Object.assign(elsewhere, { url: server.url, stop: server.stop });
-    cards = await startCards();
-    backend = await startFakeBackend();
-    site = await buildAndServeSite({ SUPABASE_URL: backend.url, NAMECARD_MAIN_URL: cards.url });
-    browser = await launchBrowser();
   });
   afterAll(async () => {
-    await browser?.close();
-    await site?.stop();
-    await backend?.stop();
-    await cards?.stop();
     await elsewhere.stop();
   });
   beforeEach(async () => {
+    const { backend, cards, site, page } = e2e;
     elsewhere.hits.length = 0;
     dialogs = [];
     foreign = [];
     navigations = [];
-    context = await browser.newContext();
-    page = await context.newPage();
     page.on('dialog', (d) => {
       dialogs.push(d.message());
       void d.dismiss();
@@ -135,11 +110,9 @@ describe('/go only ever sends visitors to the two configured URLs', () => {
       if (url.startsWith('http') && !known.includes(new URL(url).origin)) foreign.push(url);
     });
   });
-  afterEach(async () => {
-    await context.close();
-  });
 
   test('an active photo row from the same fake backend lands on the photo page', async () => {
+    const { backend, cards, site, page } = e2e;
     backend.answer = rows(() => [row('photo')]);
     const visit = await followGo(page, site, cards);
     expect(visit.finalUrl).toBe(`${cards.url}photo`);
@@ -148,6 +121,7 @@ describe('/go only ever sends visitors to the two configured URLs', () => {
   test.each(HOSTILE)(
     'a backend answering with $name: the main site, nothing else',
     async ({ answer }) => {
+      const { backend, cards, site, page } = e2e;
       backend.answer = answer;
       const visit = await followGo(page, site, cards);
       expect(visit.finalUrl).toBe(cards.url);

@@ -80,3 +80,37 @@ async function adminQuery(url: string, sql: string): Promise<void> {
     await client.end();
   }
 }
+
+/**
+ * The database's clock, the clock that decides what is active (`public.namecard_active`).
+ * @returns epoch ms
+ */
+export async function dbNow(emulator: Pick<RunningEmulator, 'query'>): Promise<number> {
+  const [row] = await emulator.query<{ n: string | number }>(
+    'select (extract(epoch from clock_timestamp()) * 1000)::bigint as n',
+  );
+  return Number(row!.n);
+}
+
+/**
+ * Waits until the database's clock has passed `at` (epoch ms), asking it every 100 ms: a
+ * schedule test waits for the moment itself, not for a guessed span of this machine's time.
+ * @throws when it has not passed within `timeoutMs` (default 30 s), with both times.
+ */
+export async function untilDbTime(
+  emulator: Pick<RunningEmulator, 'query'>,
+  at: number,
+  timeoutMs = 30_000,
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const now = await dbNow(emulator);
+    if (now > at) return;
+    if (Date.now() > deadline) {
+      throw new Error(
+        `the database's clock did not pass ${at} within ${timeoutMs} ms (now ${now})`,
+      );
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}

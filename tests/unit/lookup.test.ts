@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ApiError, NetworkError, TimeoutError } from '../../shared/core/errors.js';
-import { fetchActiveEntry, fetchNextEntry } from '../../shared/core/lookup.js';
+import { fetchActiveEntry, fetchStatus } from '../../shared/core/lookup.js';
 
 // The lookup against small real HTTP servers that answer the way a broken backend might.
 const NOW = 1_900_000_000_000;
@@ -60,16 +60,41 @@ describe('fetchActiveEntry', () => {
     expect(auth).toBe('Bearer tok');
   });
 
-  it('reads the next scheduled entry from its own view', async () => {
+  it("reads the card's status (now, active entry, timeline) with one GET of its view", async () => {
     const seen: string[] = [];
+    const status = {
+      now: NOW,
+      active: null,
+      timeline: [
+        { type: 'main', from: NOW, to: NOW + 1 },
+        { type: 'photo', from: NOW + 1, to: NOW + 2 },
+        { type: 'main', from: NOW + 2, to: null },
+      ],
+    };
     const url = await serve((req, res) => {
       seen.push(req.url ?? '');
-      res.end(JSON.stringify([{ id: 9, stamp_start: NOW + 1, stamp_end: NOW + 2, type: 'photo' }]));
+      res.end(JSON.stringify([status]));
     });
-    expect(await fetchNextEntry({ supabaseUrl: url, anonKey: 'anon' })).toMatchObject({ id: 9 });
-    expect(seen).toEqual([
-      '/rest/v1/namecard_next?select=id,type,stamp_start,stamp_end&apikey=anon',
-    ]);
+    expect(await fetchStatus({ supabaseUrl: url, anonKey: 'anon' })).toEqual(status);
+    expect(seen).toEqual(['/rest/v1/namecard_status?select=now,active,timeline&apikey=anon']);
+  });
+
+  it.each([
+    ['no row', []],
+    ['no timeline', [{ now: NOW, active: null, timeline: [] }]],
+    [
+      'a segment without a start',
+      [{ now: NOW, active: null, timeline: [{ type: 'main', to: null }] }],
+    ],
+    [
+      'a malformed active entry',
+      [{ now: NOW, active: { id: 'x' }, timeline: [{ type: 'main', from: NOW, to: null }] }],
+    ],
+  ])('refuses a status answer with %s as invalid_response', async (_what, body) => {
+    const url = await serve((_req, res) => res.end(JSON.stringify(body)));
+    await expect(fetchStatus({ supabaseUrl: url, anonKey: 'anon' })).rejects.toMatchObject({
+      code: 'invalid_response',
+    });
   });
 
   it.each([

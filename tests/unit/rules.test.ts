@@ -1,12 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { describeChanges } from '../../shared/core/describe.js';
-import {
-  activeEntry,
-  changesAfter,
-  entryStates,
-  resolveTargets,
-  targetUrl,
-} from '../../shared/core/rules.js';
+import { describeFollowing, describeNow, describeState } from '../../shared/core/describe.js';
+import { entryStates, isCancellable, runs, timeline } from '../../shared/core/timeline.js';
+import { activeEntry, resolveTargets, targetUrl } from '../../shared/core/rules.js';
 
 const NOW = 1_900_000_000_000;
 const config = { mainUrl: 'https://card.example/', photoPath: 'photo' };
@@ -64,24 +59,66 @@ describe('the schedule: stamp_start', () => {
     expect(activeEntry(rows, NOW + 2 * HOUR)?.id).toBe(1);
   });
 
-  it('lists the changes to come: a scheduled entry, then the paused one coming back, then main', () => {
+  it('gives the timeline: a scheduled entry, then the paused one coming back, then main', () => {
     const photo = { id: 1, stamp_start: null, stamp_end: NOW + 10 * HOUR, type: 'photo' };
     const fair = { id: 2, stamp_start: NOW + HOUR, stamp_end: NOW + 2 * HOUR, type: 'main' };
-    expect(changesAfter([photo, fair], NOW)).toEqual([
-      { at: NOW + HOUR, entry: fair },
-      { at: NOW + 2 * HOUR, entry: photo },
-      { at: NOW + 10 * HOUR, entry: null },
+    expect(runs([photo, fair], NOW)).toEqual([
+      { entry: photo, from: NOW, to: NOW + HOUR },
+      { entry: fair, from: NOW + HOUR, to: NOW + 2 * HOUR },
+      { entry: photo, from: NOW + 2 * HOUR, to: NOW + 10 * HOUR },
+      { entry: null, from: NOW + 10 * HOUR, to: null },
     ]);
-    // NOW is 2030-03-17 17:46:40 UTC; ten hours on is 2030-03-18 03:46 UTC.
-    expect(describeChanges(changesAfter([photo, fair], NOW), photo, NOW, 'UTC')).toEqual([
-      'Then the main site from 2030-03-17 18:46 UTC until 2030-03-17 19:46 UTC',
-      'Then Photographer again until 2030-03-18 03:46 UTC',
-      'Then the main site',
+    const segments = timeline([photo, fair], NOW);
+    expect(segments).toEqual([
+      { type: 'photo', from: NOW, to: NOW + HOUR },
+      { type: 'main', from: NOW + HOUR, to: NOW + 2 * HOUR },
+      { type: 'photo', from: NOW + 2 * HOUR, to: NOW + 10 * HOUR },
+      { type: 'main', from: NOW + 10 * HOUR, to: null },
+    ]);
+    // NOW is Sun 2030-03-17 17:46:40 UTC; ten hours on is Mon 03:46 UTC.
+    expect(describeNow(segments[0]!, NOW, 'UTC')).toBe('Photographer until today 18:46 (in 1 h)');
+    expect(describeFollowing(segments, NOW, 'UTC')).toEqual([
+      'Then the main site from today 18:46 until today 19:46',
+      'Then Photographer again from today 19:46 (in 2 h) until tomorrow 03:46',
+      'Then the main site from tomorrow 03:46 (in 10 h)',
     ]);
   });
 
-  it("names each entry's state: active, scheduled, paused (returns at), superseded, ended", () => {
+  it('merges consecutive entries of one type into one segment, and caps the answer', () => {
     const rows = [
+      { id: 1, stamp_start: null, stamp_end: NOW + HOUR, type: 'photo' },
+      { id: 2, stamp_start: NOW + HOUR, stamp_end: NOW + 2 * HOUR, type: 'photo' },
+      { id: 3, stamp_start: NOW + 3 * HOUR, stamp_end: NOW + 4 * HOUR, type: 'photo' },
+    ];
+    expect(timeline(rows, NOW)).toEqual([
+      { type: 'photo', from: NOW, to: NOW + 2 * HOUR },
+      { type: 'main', from: NOW + 2 * HOUR, to: NOW + 3 * HOUR },
+      { type: 'photo', from: NOW + 3 * HOUR, to: NOW + 4 * HOUR },
+      { type: 'main', from: NOW + 4 * HOUR, to: null },
+    ]);
+    const capped = timeline(rows, NOW, 2);
+    expect(capped).toHaveLength(2);
+    expect(describeFollowing(capped, NOW, 'UTC').at(-1)).toBe('And more changes after that');
+  });
+
+  it("names each entry's state: on now, scheduled, comes back, never shown, ended, ended early, cancelled", () => {
+    const rows = [
+      {
+        id: 7,
+        stamp_start: NOW + 5 * HOUR,
+        stamp_end: NOW + 5 * HOUR,
+        type: 'photo',
+        stop_kind: 'cancelled' as const,
+        stopped_at: NOW - HOUR,
+      },
+      {
+        id: 6,
+        stamp_start: null,
+        stamp_end: NOW - HOUR,
+        type: 'photo',
+        stop_kind: 'ended' as const,
+        stopped_at: NOW - HOUR,
+      },
       { id: 5, stamp_start: NOW + 3 * HOUR, stamp_end: NOW + 4 * HOUR, type: 'photo' },
       { id: 4, stamp_start: null, stamp_end: NOW + HOUR, type: 'main' },
       { id: 3, stamp_start: null, stamp_end: NOW + 2 * HOUR, type: 'photo' },
@@ -90,17 +127,26 @@ describe('the schedule: stamp_start', () => {
     ];
     const states = entryStates(rows, NOW);
     expect(Object.fromEntries(states)).toEqual({
-      5: { state: 'scheduled', startsAt: NOW + 3 * HOUR },
-      4: { state: 'active' },
-      3: { state: 'paused', returnsAt: NOW + HOUR },
-      2: { state: 'superseded' },
+      7: { state: 'cancelled', at: NOW - HOUR },
+      6: { state: 'ended-early', at: NOW - HOUR },
+      5: { state: 'scheduled', from: NOW + 3 * HOUR },
+      4: { state: 'on-now', until: NOW + HOUR },
+      3: { state: 'comes-back', at: NOW + HOUR },
+      2: { state: 'never-shown' },
       1: { state: 'ended' },
     });
-  });
-
-  it("takes the server's active entry over the client's clock", () => {
-    const rows = [{ id: 1, stamp_start: null, stamp_end: NOW + 1000, type: 'photo' }];
-    expect(entryStates(rows, NOW, null).get(1)).toEqual({ state: 'superseded' });
+    expect(rows.map((row) => describeState(states.get(row.id)!, NOW, 'UTC'))).toEqual([
+      'cancelled at today 16:46',
+      'ended early at today 16:46',
+      'scheduled from today 20:46',
+      'on now, until today 18:46',
+      'comes back at today 18:46',
+      'never shown: a newer entry covers its time',
+      'ended',
+    ]);
+    expect(rows.filter((row) => isCancellable(row, NOW)).map((row) => row.id)).toEqual([
+      5, 4, 3, 2,
+    ]);
   });
 });
 

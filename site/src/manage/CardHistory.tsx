@@ -1,5 +1,5 @@
 import { localTimeZone } from '../../../shared/core/format.js';
-import { describeEntry, describeState, isUpcoming } from './describe.js';
+import { describeEntry, describeStateSoon, isUpcoming } from './describe.js';
 import { HISTORY_SIZE, type CardStateResult } from './useCardState.js';
 
 /**
@@ -27,7 +27,7 @@ export function CardHistory({ result }: { result: CardStateResult }) {
         {past.map(({ row, state }) => (
           <li key={row.id} className={`state-${state.state}`}>
             <span>{describeEntry(row, status.now, zone)}</span>{' '}
-            <span className="muted">· {describeState(state, status.now, zone)}</span>
+            <span className="muted">· {describeStateSoon(state, status.now, zone)}</span>
           </li>
         ))}
       </ol>

@@ -8,7 +8,7 @@ import { supabase } from '../supabase.js';
 import {
   describeAfter,
   describeEntry,
-  describeState,
+  describeStateSoon,
   errorMessage,
   isUpcoming,
 } from './describe.js';
@@ -134,7 +134,10 @@ export function CardTimeline({ result, refresh }: CardTimelineProps) {
                 <li key={row.id} data-testid={`entry-${row.id}`}>
                   <span>
                     {describeEntry(row, card.status.now, zone)}
-                    <span className="muted"> · {describeState(state, card.status.now, zone)}</span>
+                    <span className="muted">
+                      {' '}
+                      · {describeStateSoon(state, card.status.now, zone)}
+                    </span>
                   </span>
                   <button
                     type="button"

@@ -1,4 +1,4 @@
-import { describeFollowing, describeNow } from '../../../shared/core/describe.js';
+import { describeFollowing, describeNow, describeState } from '../../../shared/core/describe.js';
 import { ApiError } from '../../../shared/core/errors.js';
 import { formatRelative, formatWhen } from '../../../shared/core/format.js';
 import type { CardStatus } from '../../../shared/core/lookup.js';
@@ -33,25 +33,15 @@ export function describeEntry(row: NamecardRow, now: number, timeZone: string): 
   return `#${row.id} ${profileLabel(row.type)}${from} until ${formatWhen(end, now, timeZone)}`;
 }
 
-/** An entry's state in plain words: `on now`, `scheduled from Wed 09:00`, `cancelled at …`. */
-export function describeState(state: EntryState, now: number, timeZone: string): string {
-  const when = (at: number) => formatWhen(at, now, timeZone);
-  switch (state.state) {
-    case 'on-now':
-      return 'on now';
-    case 'scheduled':
-      return `scheduled from ${when(state.from)} (${formatRelative(state.from, now)})`;
-    case 'comes-back':
-      return `comes back at ${when(state.at)} (${formatRelative(state.at, now)})`;
-    case 'never-shown':
-      return 'never shown — a newer entry covers its time';
-    case 'ended':
-      return 'ended';
-    case 'ended-early':
-      return `ended early at ${when(state.at)}`;
-    case 'cancelled':
-      return `cancelled at ${when(state.at)}`;
-  }
+/**
+ * An entry's state in the words both faces use (shared/core/describe.ts), with a hint of how
+ * far off a start or a return is: `scheduled from Wed 09:00 (in 2 days)`.
+ */
+export function describeStateSoon(state: EntryState, now: number, timeZone: string): string {
+  const words = describeState(state, now, timeZone);
+  if (state.state === 'scheduled') return `${words} (${formatRelative(state.from, now)})`;
+  if (state.state === 'comes-back') return `${words} (${formatRelative(state.at, now)})`;
+  return words;
 }
 
 /** Whether a state belongs to an entry that still counts (running, coming or covered). */
