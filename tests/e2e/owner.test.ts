@@ -1,4 +1,5 @@
 import { describe, expect, test } from 'vitest';
+import { formatWhen } from '../../shared/core/format.js';
 import { useE2eFixture } from './fixture.js';
 import { OWNER, recordFormChecks, screenshot, signIn } from './harness.js';
 
@@ -111,15 +112,22 @@ describe('the owner signs in, sets the card and logs out', () => {
 
     const status = page.getByRole('status');
     await status.getByText('Card set!').waitFor();
-    await expect(status.innerText()).resolves.toBe(
-      `Card set! Photographer until ${date} 18:00 Asia/Tokyo (UTC+09:00). Visitors now get Photographer until ${date} 18:00 Asia/Tokyo (UTC+09:00). Then the main site.`,
-    );
     const last = (await rows()).at(-1)!;
     expect(last.type).toBe('photo');
     expect(Number(last.stamp_end)).toBe(expected);
+    // Times read at a glance in the browser's zone, which the page names once, at the top.
+    const shown = formatWhen(expected, Date.now(), 'Asia/Tokyo');
+    await expect(page.getByTestId('zone-header').innerText()).resolves.toBe(
+      'Times in Asia/Tokyo (UTC+09:00)',
+    );
+    await expect(status.innerText()).resolves.toMatch(
+      new RegExp(
+        `^Card set! #${last.id} Photographer until ${shown}\\. Visitors now get Photographer until ${shown} \\(in \\d+ days\\)\\. Then the main site from ${shown}\\.$`,
+      ),
+    );
     // The current card above the form is read again after the insert.
     await expect(page.getByTestId('current-card').innerText()).resolves.toContain(
-      `Photographer until ${date} 18:00 Asia/Tokyo`,
+      `visitors get Photographer until ${shown}`,
     );
     await screenshot(page, 'manage');
     await page.setViewportSize({ width: 390, height: 844 });

@@ -2,13 +2,17 @@ import { describe, expect, test } from 'vitest';
 import { DB_KINDS, untilDbTime } from '../support/emulator.js';
 import { useE2eFixture } from './fixture.js';
 import { OWNER, followGo, screenshot, signIn } from './harness.js';
+import { formatRelative, formatWhen } from '../../shared/core/format.js';
 
 // The schedule in a real browser on both databases: /go follows the server's clock (entries
 // that start later, a visitor whose own clock is off by hours), with exactly one request and
-// no preflight; the manage page shows the state, the next change, what follows, End now and
-// the history, at desktop and phone widths.
+// no preflight; the manage page shows the timeline (issue 17's scenarios: what visitors get
+// now, the picture, what follows, End now, Cancel, the history) at 1280 and 320 px.
 
 const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
+/** A string matched literally inside a RegExp. */
+const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 describe.each(DB_KINDS)('the schedule in the browser, on %s', (kind) => {
   /** What the emulator served, one line per request: `METHOD /path status ms`. */
@@ -93,12 +97,290 @@ describe.each(DB_KINDS)('the schedule in the browser, on %s', (kind) => {
     expect(await visit()).toBe('/photo');
   });
 
-  test('the manage page shows state, next change, what follows, End now and history', async () => {
+  /** The database's clock, epoch ms. */
+  const dbNow = async () =>
+    Number(
+      (
+        await e2e.emulator.query<{ now: string }>(
+          'select (extract(epoch from clock_timestamp()) * 1000)::bigint as now',
+        )
+      )[0]!.now,
+    );
+  /** Inserts an entry with exact stamps (epoch ms) and answers its id. */
+  const insert = async (type: string, start: number | null, end: number) =>
+    Number(
+      (
+        await e2e.emulator.query<{ id: string }>(
+          'insert into public.namecard (type, stamp_start, stamp_end) values ($1, $2, $3) returning id',
+          [type, start, end],
+        )
+      )[0]!.id,
+    );
+  /** Every row, oldest first, with its stop marks: nothing is ever deleted. */
+  const stored = async () =>
+    (
+      await e2e.emulator.query<{ id: string; type: string; stop_kind: string | null }>(
+        'select id, type, stop_kind from public.namecard order by id',
+      )
+    ).map((row) => ({ id: Number(row.id), type: row.type, stop_kind: row.stop_kind }));
+  /** The timeline the server answers now (view namecard_status), as the page reads it. */
+  const serverTimeline = async () =>
+    (
+      await e2e.emulator.query<{ timeline: { type: string; from: number; to: number | null }[] }>(
+        'select timeline from public.namecard_status',
+      )
+    )[0]!.timeline;
+  /** A stamp as the page shows it (the context's zone is UTC, named once at the top). */
+  const when = (at: number, now: number) => formatWhen(at, now, 'UTC');
+  const dayStart = (at: number) => Math.floor(at / DAY) * DAY;
+  const picture = () => e2e.page.getByRole('img', { name: /^Visitors get, from now: / });
+  /**
+   * Screenshots of /manage at 1280 and 320 px (tests/e2e/screenshots/, git-ignored); at 320 px
+   * nothing scrolls sideways and the page stays far shorter than the old ~2,570 px.
+   */
+  const shoot = async (name: string) => {
+    await screenshot(e2e.page, `${name}-1280`);
+    await e2e.page.setViewportSize({ width: 320, height: 640 });
+    await screenshot(e2e.page, `${name}-320`);
+    const size = (await e2e.page.evaluate(
+      '({ width: document.documentElement.scrollWidth, height: document.documentElement.scrollHeight })',
+    )) as { width: number; height: number };
+    console.log(`${name} at 320 px: ${size.width} x ${size.height}`);
+    expect(size.width).toBeLessThanOrEqual(320);
+    await e2e.page.setViewportSize({ width: 1280, height: 720 });
+  };
+  /** Opens the form's optional start ("Start later") unless it is open. */
+  const startFields = async () => {
+    const details = e2e.page.locator('details.optional');
+    if ((await details.getAttribute('open')) === null) await details.locator('summary').click();
+  };
+  const following = () =>
+    e2e.page.getByRole('list', { name: 'What follows' }).getByRole('listitem');
+
+  test('scenario 1: photo until a far date, a photo event in 2 days, then main for 30 min: main, then photo again until the far date', async () => {
+    const { site, page } = e2e;
+    const now = await dbNow();
+    const far = dayStart(now) + 400 * DAY + 18 * HOUR;
+    const eventStart = dayStart(now) + 2 * DAY + 9 * HOUR;
+    const eventEnd = eventStart + 9 * HOUR;
+    const photo = await insert('photo', null, far);
+    const event = await insert('photo', eventStart, eventEnd);
+    const breakEnd = now + 30 * 60_000;
+    const main = await insert('main', null, breakEnd);
+    // The server's timeline: main for 30 min, then photo until the far date (the event
+    // merges into it), then main for good.
+    expect(await serverTimeline()).toEqual([
+      { type: 'main', from: expect.any(Number), to: breakEnd },
+      { type: 'photo', from: breakEnd, to: far },
+      { type: 'main', from: far, to: null },
+    ]);
+
+    await signIn(page, site, OWNER);
+    await page.getByTestId('zone-header').getByText('Times in UTC').waitFor();
+    const current = page.getByTestId('now-line');
+    await current
+      .getByText(`visitors get the main site until ${when(breakEnd, now)} (in `)
+      .waitFor();
+    await expect(picture().getAttribute('aria-label')).resolves.toBe(
+      `Visitors get, from now: the main site until ${when(breakEnd, now)}, Photographer until ${when(far, now)}, then the main site from then on.`,
+    );
+    await expect(following().allInnerTexts()).resolves.toEqual([
+      `Then Photographer from ${when(breakEnd, now)} until ${when(far, now)}`,
+      `Then the main site from ${when(far, now)} (${formatRelative(far, now)})`,
+    ]);
+    // The entries that still count, each with its state and a Cancel button.
+    await expect(page.getByTestId(`entry-${main}`).innerText()).resolves.toMatch(
+      new RegExp(
+        `^#${main} Main Profile until ${escape(when(breakEnd, now))} · on now, until ${escape(when(breakEnd, now))}\\s*Cancel$`,
+      ),
+    );
+    await expect(page.getByTestId(`entry-${photo}`).innerText()).resolves.toMatch(
+      new RegExp(
+        `^#${photo} Photographer until ${escape(when(far, now))} · comes back at ${escape(when(breakEnd, now))} \\(in (29|30) min\\)\\s*Cancel$`,
+      ),
+    );
+    await expect(page.getByTestId(`entry-${event}`).innerText()).resolves.toContain(
+      `#${event} Photographer from ${when(eventStart, now)} until ${when(eventEnd, now)} · scheduled from ${when(eventStart, now)}`,
+    );
+    await expect(page.getByRole('button', { name: /^Cancel entry/ }).count()).resolves.toBe(3);
+    await shoot(`manage-scenario1-${kind}`);
+
+    // End now during the break stops the photo entry that would come back, keeps the event.
+    await page.getByRole('button', { name: 'End now' }).click();
+    const outcome = page.getByTestId('change-outcome');
+    await outcome.getByText('Ended now').waitFor();
+    await expect(outcome.innerText()).resolves.toContain(
+      `Visitors now get the main site until ${when(eventStart, now)}`,
+    );
+    await expect(following().allInnerTexts()).resolves.toEqual([
+      `Then Photographer from ${when(eventStart, now)} until ${when(eventEnd, now)}`,
+      `Then the main site from ${when(eventEnd, now)} (${formatRelative(eventEnd, await dbNow())})`,
+    ]);
+    expect(await serverTimeline()).toEqual([
+      { type: 'main', from: expect.any(Number), to: eventStart },
+      { type: 'photo', from: eventStart, to: eventEnd },
+      { type: 'main', from: eventEnd, to: null },
+    ]);
+    expect(await stored()).toEqual([
+      { id: photo, type: 'photo', stop_kind: 'ended' },
+      { id: event, type: 'photo', stop_kind: null },
+      { id: main, type: 'main', stop_kind: 'ended' },
+    ]);
+    // The stopped entries are history now, in plain words.
+    const history = page.locator('details.history');
+    await history.locator('summary').click();
+    await expect(history.getByRole('listitem').allInnerTexts()).resolves.toEqual([
+      expect.stringMatching(new RegExp(`^#${main} Main Profile until .* · ended early at today `)),
+      expect.stringMatching(new RegExp(`^#${photo} Photographer until .* · ended early at today `)),
+    ]);
+    await expect(page.getByRole('button', { name: 'End now' }).count()).resolves.toBe(0);
+    await shoot(`manage-scenario1-ended-${kind}`);
+    await page.goto('about:blank');
+    expect(await visit()).toBe('/');
+  });
+
+  test('scenario 2: photo until Dec 31, a photo event on Dec 10 with a start, End now: the Dec 10 event stays scheduled', async () => {
+    const { site, page } = e2e;
+    // "Dec 31" and "Dec 10" as days from the database's clock, so the test runs any day.
+    const now = await dbNow();
+    const dec31 = dayStart(now) + 38 * DAY + 18 * HOUR;
+    const dec10Start = dayStart(now) + 17 * DAY + 9 * HOUR;
+    const dec10End = dec10Start + 9 * HOUR;
+    const photo = await insert('photo', null, dec31);
+    const event = await insert('photo', dec10Start, dec10End);
+    expect(await serverTimeline()).toEqual([
+      { type: 'photo', from: expect.any(Number), to: dec31 },
+      { type: 'main', from: dec31, to: null },
+    ]);
+    await signIn(page, site, OWNER);
+    const current = page.getByTestId('now-line');
+    await current.getByText(`visitors get Photographer until ${when(dec31, now)}`).waitFor();
+    await shoot(`manage-scenario2-${kind}`);
+
+    await page.getByRole('button', { name: 'End now' }).click();
+    await page.getByTestId('change-outcome').getByText(`Ended now (#${photo} stopped).`).waitFor();
+    await page
+      .getByTestId('now-line')
+      .getByText(`visitors get the main site until ${when(dec10Start, now)}`)
+      .waitFor();
+    await expect(picture().getAttribute('aria-label')).resolves.toBe(
+      `Visitors get, from now: the main site until ${when(dec10Start, now)}, Photographer until ${when(dec10End, now)}, then the main site from then on.`,
+    );
+    await expect(page.getByTestId(`entry-${event}`).innerText()).resolves.toContain(
+      `· scheduled from ${when(dec10Start, now)}`,
+    );
+    expect(await serverTimeline()).toEqual([
+      { type: 'main', from: expect.any(Number), to: dec10Start },
+      { type: 'photo', from: dec10Start, to: dec10End },
+      { type: 'main', from: dec10End, to: null },
+    ]);
+    expect(await stored()).toEqual([
+      { id: photo, type: 'photo', stop_kind: 'ended' },
+      { id: event, type: 'photo', stop_kind: null },
+    ]);
+    await page.goto('about:blank');
+    expect(await visit()).toBe('/');
+  });
+
+  test('scenario 3: Cancel a scheduled entry (keyboard only) removes it from the timeline and keeps the row', async () => {
+    const { site, page } = e2e;
+    const now = await dbNow();
+    const start = now + HOUR;
+    const end = now + 2 * HOUR;
+    const keep = await insert('photo', null, now + 3 * HOUR);
+    const event = await insert('main', start, end);
+    await signIn(page, site, OWNER);
+    await expect(picture().getAttribute('aria-label')).resolves.toBe(
+      `Visitors get, from now: Photographer until ${when(start, now)}, the main site until ${when(end, now)}, Photographer until ${when(now + 3 * HOUR, now)}, then the main site from then on.`,
+    );
+    await expect(page.getByTestId(`entry-${event}`).innerText()).resolves.toContain(
+      `#${event} Main Profile from ${when(start, now)} until ${when(end, now)} · scheduled from ${when(start, now)} (in `,
+    );
+    await shoot(`manage-scenario3-${kind}`);
+
+    // Tab to the event's Cancel button and press Enter: no dialog stands in the way.
+    const cancel = page.getByRole('button', { name: `Cancel entry #${event}` });
+    await cancel.focus();
+    await page.keyboard.press('Enter');
+    const outcome = page.getByTestId('change-outcome');
+    await outcome.getByText(`Cancelled #${event} Main Profile`).waitFor();
+    await expect(picture().getAttribute('aria-label')).resolves.toBe(
+      `Visitors get, from now: Photographer until ${when(now + 3 * HOUR, now)}, then the main site from then on.`,
+    );
+    await expect(cancel.count()).resolves.toBe(0);
+    expect(await serverTimeline()).toEqual([
+      { type: 'photo', from: expect.any(Number), to: now + 3 * HOUR },
+      { type: 'main', from: now + 3 * HOUR, to: null },
+    ]);
+    expect(await stored()).toEqual([
+      { id: keep, type: 'photo', stop_kind: null },
+      { id: event, type: 'main', stop_kind: 'cancelled' },
+    ]);
+    await page.locator('details.history summary').click();
+    await expect(
+      page.locator('details.history').getByRole('listitem').allInnerTexts(),
+    ).resolves.toEqual([
+      expect.stringMatching(
+        new RegExp(
+          `^#${event} Main Profile from ${escape(when(start, now))} until ${escape(when(end, now))} · cancelled at today `,
+        ),
+      ),
+    ]);
+    await page.goto('about:blank');
+    expect(await visit()).toBe('/photo');
+
+    // Cancel with the keyboard's Space works too, on the running entry: visitors get main.
+    await page.goto(site.route('manage/'));
+    await page.getByRole('button', { name: `Cancel entry #${keep}` }).focus();
+    await page.keyboard.press('Space');
+    await page.getByTestId('change-outcome').getByText(`Cancelled #${keep} Photographer`).waitFor();
+    await page.getByTestId('now-line').getByText('visitors get the main site.').waitFor();
+    await page.goto('about:blank');
+    expect(await visit()).toBe('/');
+  });
+
+  test('a refused Cancel (already cancelled elsewhere) is shown in the danger box, and the page reads again', async () => {
+    const { emulator, site, page } = e2e;
+    const now = await dbNow();
+    const event = await insert('photo', now + HOUR, now + 2 * HOUR);
+    await signIn(page, site, OWNER);
+    const cancel = page.getByRole('button', { name: `Cancel entry #${event}` });
+    await cancel.waitFor();
+    // Meanwhile, another face cancels it.
+    await emulator.query(
+      `update public.namecard set stopped_at = $2, stop_kind = 'cancelled',
+         planned_end = stamp_end, stamp_end = stamp_start where id = $1`,
+      [event, now],
+    );
+    await cancel.click();
+    const alert = page.getByTestId('change-outcome').getByRole('alert');
+    await alert
+      .getByText(`Could not cancel #${event}: Entry ${event} was already cancelled`)
+      .waitFor();
+    await expect(alert.getAttribute('class')).resolves.toBe('status error');
+    // Read again: the entry is no longer offered.
+    await expect.poll(() => cancel.count(), { timeout: 5000 }).toBe(0);
+  });
+
+  test('End now with only a main entry that hides nothing says so in words and stores nothing', async () => {
+    const { site, page } = e2e;
+    const now = await dbNow();
+    await insert('main', null, now + HOUR);
+    await signIn(page, site, OWNER);
+    await page.getByRole('button', { name: 'End now' }).click();
+    await page
+      .getByTestId('change-outcome')
+      .getByText('Nothing to end: visitors already go to the main site.')
+      .waitFor();
+    expect((await stored()).map((row) => row.stop_kind)).toEqual([null]);
+  });
+
+  test('the form sets the card, with and without a start, and a quick duration fills date and time', async () => {
     const { emulator, site, page } = e2e;
     const year = new Date().getUTCFullYear() + 1;
     await signIn(page, site, OWNER);
-    const current = page.getByTestId('current-card');
-    await current.getByText('No active entry').waitFor();
+    const current = page.getByTestId('now-line');
+    await current.getByText('visitors get the main site.').waitFor();
     await expect(page.getByRole('button', { name: 'End now' }).count()).resolves.toBe(0);
 
     // Photographer now, until next year.
@@ -108,62 +390,110 @@ describe.each(DB_KINDS)('the schedule in the browser, on %s', (kind) => {
     await page.getByRole('button', { name: 'Set the card!' }).click();
     const status = page.getByRole('status');
     await status.getByText('Card set!').waitFor();
+    const june = Date.UTC(year, 5, 1, 18);
+    const [first] = await stored();
     await expect(status.innerText()).resolves.toBe(
-      `Card set! Photographer until ${year}-06-01 18:00 UTC. Visitors now get Photographer until ${year}-06-01 18:00 UTC. Then the main site.`,
+      `Card set! #${first!.id} Photographer until ${when(june, Date.now())}. Visitors now get Photographer until ${when(june, Date.now())} (${formatRelative(june, await dbNow())}). Then the main site from ${when(june, Date.now())}.`,
     );
 
-    // A fair later that day, with a start: the next change, and the photo entry after it.
+    // A fair later that day, with a start: main in between, then photo again.
     await page.getByLabel('Profile').selectOption({ label: 'Main Profile' });
     await page.getByLabel('Date', { exact: true }).fill(`${year}-05-01`);
     await page.getByLabel('Time', { exact: true }).fill('18:00');
+    await startFields();
     await page.getByLabel('Start day').fill(`${year}-05-01`);
     await page.getByLabel('Start hour').fill('09:00');
     await page.getByRole('button', { name: 'Set the card!' }).click();
-    await status.getByText(`Main Profile from ${year}-05-01 09:00`).waitFor();
-    await current.getByText(`Next: the main site from ${year}-05-01 09:00`).waitFor();
-    await expect(current.innerText()).resolves.toContain(
-      `Then the main site from ${year}-05-01 09:00 UTC until ${year}-05-01 18:00`,
+    const mayStart = Date.UTC(year, 4, 1, 9);
+    const mayEnd = Date.UTC(year, 4, 1, 18);
+    await status.getByText(`Main Profile from ${when(mayStart, Date.now())}`).waitFor();
+    await expect(picture().getAttribute('aria-label')).resolves.toBe(
+      `Visitors get, from now: Photographer until ${when(mayStart, Date.now())}, the main site until ${when(mayEnd, Date.now())}, Photographer until ${when(june, Date.now())}, then the main site from then on.`,
     );
-    await expect(current.innerText()).resolves.toContain(
-      `Then Photographer again until ${year}-06-01 18:00`,
-    );
-    const history = page.getByRole('region', { name: 'History' });
-    await expect(history.getByRole('listitem').allInnerTexts()).resolves.toEqual([
-      `Main Profile from ${year}-05-01 09:00 UTC until ${year}-05-01 18:00 UTC scheduled (from ${year}-05-01 09:00 UTC)`,
-      `Photographer until ${year}-06-01 18:00 UTC active`,
+    await expect(following().allInnerTexts()).resolves.toEqual([
+      expect.stringMatching(
+        new RegExp(
+          `^Then the main site from ${escape(when(mayStart, Date.now()))} until ${escape(when(mayEnd, Date.now()))}$`,
+        ),
+      ),
+      expect.stringMatching(
+        new RegExp(
+          `^Then Photographer again from ${escape(when(mayEnd, Date.now()))} \\(in \\d+ days\\) until ${escape(when(june, Date.now()))}$`,
+        ),
+      ),
+      expect.stringMatching(
+        new RegExp(
+          `^Then the main site from ${escape(when(june, Date.now()))} \\(in \\d+ days\\)$`,
+        ),
+      ),
     ]);
-    await screenshot(page, `manage-schedule-${kind}`);
-    await page.setViewportSize({ width: 390, height: 844 });
-    await screenshot(page, `manage-schedule-phone-${kind}`);
-    await page.setViewportSize({ width: 1280, height: 800 });
+    expect((await stored()).map((row) => row.type)).toEqual(['photo', 'main']);
 
-    // End now: visitors get the main site, and nothing is shown as current any longer.
-    await page.getByRole('button', { name: 'End now' }).click();
-    await current.getByText(`Visitors now get Main Profile until ${year}-06-01 18:00`).waitFor();
-    await expect(page.getByRole('button', { name: 'End now' }).count()).resolves.toBe(0);
-    const rows = await emulator.query<{ type: string; stamp_end: string }>(
-      'select type, stamp_end from public.namecard order by id',
+    // A quick duration fills the end with the browser's local time in 1 h.
+    await page.getByLabel('Profile').selectOption({ label: 'Photographer' });
+    await startFields();
+    await page.getByLabel('Start day').fill('');
+    await page.getByLabel('Start hour').fill('');
+    const before = Date.now() + HOUR;
+    await page.getByRole('button', { name: 'for 1 h' }).click();
+    const after = Date.now() + HOUR;
+    const filled = `${await page.getByLabel('Date', { exact: true }).inputValue()}T${await page.getByLabel('Time', { exact: true }).inputValue()}Z`;
+    expect(Date.parse(filled)).toBeGreaterThanOrEqual(Math.floor(before / 60_000) * 60_000);
+    expect(Date.parse(filled)).toBeLessThanOrEqual(after);
+    await page.getByRole('button', { name: 'until 23:59' }).click();
+    await expect(page.getByLabel('Time', { exact: true }).inputValue()).resolves.toBe('23:59');
+    await page.getByRole('button', { name: 'for 2 h' }).click();
+    await page.getByRole('button', { name: 'Set the card!' }).click();
+    await status.getByText(/^Card set! #\d+ Photographer until today|tomorrow /).waitFor();
+    const rows = await emulator.query<{ stamp_end: string }>(
+      'select stamp_end from public.namecard order by id desc limit 1',
     );
-    expect(rows.map((row) => row.type)).toEqual(['photo', 'main', 'main']);
-    expect(rows[2]?.stamp_end).toEqual(rows[0]?.stamp_end);
-    expect(await visit()).toBe('/');
+    const twoHours = Number(rows[0]!.stamp_end) - (await dbNow());
+    expect(twoHours).toBeGreaterThan(2 * HOUR - 2 * 60_000);
+    expect(twoHours).toBeLessThanOrEqual(2 * HOUR);
+  });
+
+  test('between reads the page moves "now" along the timeline it has, by the shared rule', async () => {
+    const { site, page } = e2e;
+    const now = await dbNow();
+    const end = now + 10 * 60_000;
+    const back = now + 20 * 60_000;
+    const last = now + 30 * 60_000;
+    await insert('photo', null, end);
+    await insert('photo', back, last);
+    await page.clock.install();
+    await signIn(page, site, OWNER);
+    const current = page.getByTestId('now-line');
+    await current.getByText(`visitors get Photographer until ${when(end, now)} (in `).waitFor();
+    // From here no read answers: whatever changes on the page comes from the rows it has.
+    let held = 0;
+    await page.route('**/rest/v1/namecard_status*', () => {
+      held += 1;
+    });
+    await page.clock.fastForward('12:00');
+    await current
+      .getByText(`visitors get the main site until ${when(back, now)} (in `)
+      .waitFor({ timeout: 5000 });
+    await expect(picture().getAttribute('aria-label')).resolves.toBe(
+      `Visitors get, from now: the main site until ${when(back, now)}, Photographer until ${when(last, now)}, then the main site from then on.`,
+    );
+    // It did try to read again at the entry's end; that read is still held.
+    expect(held).toBeGreaterThan(0);
   });
 
   test('the manage page never shows an ended entry as current: it reads again when it ends', async () => {
     const { site, page } = e2e;
     await schedule('photo', null, 4000);
     await signIn(page, site, OWNER);
-    const current = page.getByTestId('current-card');
-    await current.getByText('Visitors now get Photographer').waitFor();
+    const current = page.getByTestId('now-line');
+    await current.getByText('visitors get Photographer').waitFor();
     // No reload: the page reads the state again at the entry's end.
-    await current
-      .getByText('No active entry: visitors get Main Profile.')
-      .waitFor({ timeout: 10_000 });
+    await current.getByText('visitors get the main site.').waitFor({ timeout: 10_000 });
     await expect(page.getByRole('button', { name: 'End now' }).count()).resolves.toBe(0);
     // And when the tab becomes visible again, it reads at once.
     await schedule('photo', null, HOUR);
     await page.evaluate("document.dispatchEvent(new Event('visibilitychange'))");
-    await current.getByText('Visitors now get Photographer').waitFor({ timeout: 5000 });
+    await current.getByText('visitors get Photographer').waitFor({ timeout: 5000 });
   });
 
   test('the manage page refuses a past end or a start after the end, and stores nothing', async () => {
@@ -180,6 +510,7 @@ describe.each(DB_KINDS)('the schedule in the browser, on %s', (kind) => {
     );
     const year = new Date().getUTCFullYear() + 1;
     await page.getByLabel('Date', { exact: true }).fill(`${year}-01-01`);
+    await startFields();
     await page.getByLabel('Start day').fill(`${year}-01-02`);
     await page.getByLabel('Start hour').fill('10:00');
     await page.getByRole('button', { name: 'Set the card!' }).click();

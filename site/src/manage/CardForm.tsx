@@ -1,7 +1,6 @@
-import { useState, type FormEvent } from 'react';
+import { useRef, useState, type FormEvent } from 'react';
 import { planEntry, type EntryFieldNames } from '../../../shared/calendar/plan.js';
-import { describeChanges } from '../../../shared/core/describe.js';
-import { formatStamp, localTimeZone } from '../../../shared/core/format.js';
+import { formatWhen, localTimeZone } from '../../../shared/core/format.js';
 import {
   PROFILE_LABELS,
   PROFILE_TYPES,
@@ -10,7 +9,7 @@ import {
 } from '../../../shared/core/types.js';
 import { insertEntry } from '../../../shared/supabase/data.js';
 import { supabase } from '../supabase.js';
-import { describeActive, errorMessage } from './describe.js';
+import { describeAfter, errorMessage } from './describe.js';
 import type { CardState } from './useCardState.js';
 
 interface Status {
@@ -33,15 +32,34 @@ const FIELD_NAMES: EntryFieldNames = {
   timeZone: 'time zone',
 };
 
-/** What the owner sees after the server stored `row`: the entry, what visitors get, what follows. */
+/** What the owner sees after the server stored `row`: the entry, then what visitors get. */
 function describeOutcome(row: NamecardRow, card: CardState | undefined): string {
   const zone = localTimeZone();
-  const from = row.stamp_start == null ? '' : ` from ${formatStamp(row.stamp_start, zone)}`;
-  const saved = `Card set! ${profileLabel(row.type)}${from} until ${formatStamp(row.stamp_end, zone)}.`;
-  if (!card) return `${saved} (The current state could not be read again.)`;
-  const following = describeChanges(card.changes, card.active, card.readAt, zone);
-  return [saved, describeActive(card.active), ...following.map((s) => `${s}.`)].join(' ');
+  const now = card?.status.now ?? Date.now();
+  const from = row.stamp_start == null ? '' : ` from ${formatWhen(row.stamp_start, now, zone)}`;
+  const saved = `Card set! #${row.id} ${profileLabel(row.type)}${from} until ${formatWhen(row.stamp_end, now, zone)}.`;
+  return `${saved} ${describeAfter(card?.status, zone)}`;
 }
+
+const pad = (n: number) => String(n).padStart(2, '0');
+
+/** The browser's local date and time of an instant, as the date and time inputs take them. */
+function localInputs(at: Date): { date: string; time: string } {
+  return {
+    date: `${at.getFullYear()}-${pad(at.getMonth() + 1)}-${pad(at.getDate())}`,
+    time: `${pad(at.getHours())}:${pad(at.getMinutes())}`,
+  };
+}
+
+/** The quick durations beside the form: each gives the end it stands for, in local time. */
+const QUICK_ENDS: { label: string; end: (now: Date) => Date }[] = [
+  { label: 'for 1 h', end: (now) => new Date(now.getTime() + 3_600_000) },
+  { label: 'for 2 h', end: (now) => new Date(now.getTime() + 7_200_000) },
+  {
+    label: 'until 23:59',
+    end: (now) => new Date(now.getFullYear(), now.getMonth(), now.getDate(), 23, 59),
+  },
+];
 
 /**
  * The manage form: profile, date and time (all required, checked by the browser) and an
@@ -52,6 +70,15 @@ function describeOutcome(row: NamecardRow, card: CardState | undefined): string 
 export function CardForm({ refresh }: CardFormProps) {
   const [status, setStatus] = useState<Status | null>(null);
   const [saving, setSaving] = useState(false);
+  const dateRef = useRef<HTMLInputElement>(null);
+  const timeRef = useRef<HTMLInputElement>(null);
+
+  /** Fills the date and time inputs with a quick duration's end (the browser's local time). */
+  function fillEnd(end: Date) {
+    const { date, time } = localInputs(end);
+    if (dateRef.current) dateRef.current.value = date;
+    if (timeRef.current) timeRef.current.value = time;
+  }
 
   async function handleSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -107,15 +134,27 @@ export function CardForm({ refresh }: CardFormProps) {
       <div className="row">
         <label>
           Date
-          <input type="date" name="date" required />
+          <input type="date" name="date" required ref={dateRef} />
         </label>
         <label>
           Time
-          <input type="time" name="time" required />
+          <input type="time" name="time" required ref={timeRef} />
         </label>
       </div>
-      <fieldset className="optional">
-        <legend>Start (optional: empty means now)</legend>
+      <div className="quick" role="group" aria-label="Quick end">
+        {QUICK_ENDS.map(({ label, end }) => (
+          <button
+            key={label}
+            type="button"
+            className="button secondary small-button"
+            onClick={() => fillEnd(end(new Date()))}
+          >
+            {label}
+          </button>
+        ))}
+      </div>
+      <details className="optional">
+        <summary>Start later (optional: empty means now)</summary>
         <div className="row">
           <label>
             Start day
@@ -126,8 +165,7 @@ export function CardForm({ refresh }: CardFormProps) {
             <input type="time" name="start-time" />
           </label>
         </div>
-      </fieldset>
-      <p className="muted small">Dates and times in your time zone, {localTimeZone()}.</p>
+      </details>
       <button type="submit" className="button" disabled={saving}>
         Set the card!
       </button>

@@ -1,19 +1,36 @@
-import { describeEntry, describeState } from './describe.js';
-import type { CardStateResult } from './useCardState.js';
+import { localTimeZone } from '../../../shared/core/format.js';
+import { describeEntry, describeStateSoon, isUpcoming } from './describe.js';
+import { HISTORY_SIZE, type CardStateResult } from './useCardState.js';
 
-/** The last entries, newest first, each with its state (active, scheduled, paused, …). */
+/**
+ * Past entries (ended, ended early, cancelled), newest first, collapsed under "History": the
+ * timeline above shows what still counts. Ids are shown, as the CLI's `list` does.
+ */
 export function CardHistory({ result }: { result: CardStateResult }) {
-  if (result.status !== 'ready' || result.card.history.length === 0) return null;
+  if (result.status !== 'ready') return null;
+  const { recent, states, status } = result.card;
+  const past = recent
+    .map((row) => ({ row, state: states.get(row.id) }))
+    .filter(
+      (item): item is { row: typeof item.row; state: NonNullable<typeof item.state> } =>
+        item.state !== undefined && !isUpcoming(item.state),
+    )
+    .slice(0, HISTORY_SIZE);
+  if (past.length === 0) return null;
+  const zone = localTimeZone();
   return (
-    <section className="history" aria-label="History">
-      <h2>History</h2>
-      <ol>
-        {result.card.history.map(({ row, state }) => (
+    <details className="history">
+      <summary>
+        History ({past.length === HISTORY_SIZE ? `last ${past.length}` : past.length})
+      </summary>
+      <ol aria-label="History">
+        {past.map(({ row, state }) => (
           <li key={row.id} className={`state-${state.state}`}>
-            <span>{describeEntry(row)}</span> <span className="muted">{describeState(state)}</span>
+            <span>{describeEntry(row, status.now, zone)}</span>{' '}
+            <span className="muted">· {describeStateSoon(state, status.now, zone)}</span>
           </li>
         ))}
       </ol>
-    </section>
+    </details>
   );
 }

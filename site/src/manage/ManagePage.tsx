@@ -1,14 +1,16 @@
 import { useEffect, useState } from 'react';
+import { localTimeZone, zoneHeader } from '../../../shared/core/format.js';
 import { canSetCard } from '../../../shared/supabase/data.js';
 import { goTo } from '../routes.js';
 import { supabase } from '../supabase.js';
 import { CardForm } from './CardForm.js';
 import { CardHistory } from './CardHistory.js';
 import { CardLink } from './CardLink.js';
-import { CurrentCard } from './CurrentCard.js';
+import { CardTimeline } from './CardTimeline.js';
 import { errorMessage } from './describe.js';
 import { useCardState } from './useCardState.js';
 import { useSessionOrLogin } from './useSession.js';
+import './timeline.css';
 
 /** The manage screen: only for a signed-in user; anyone else is sent to /login. */
 export function ManagePage() {
@@ -54,12 +56,17 @@ function SignedInManage({ email }: { email: string }) {
   );
 }
 
-/** The state, the form and the history: what an owner sees. */
+/** The zone line, the timeline, the form and the history: what an owner sees. */
 function OwnerView() {
   const { result, refresh } = useCardState();
+  const [shownAt] = useState(() => Date.now());
+  const at = result.status === 'ready' ? result.card.status.now : shownAt;
   return (
     <>
-      <CurrentCard result={result} refresh={refresh} />
+      <p className="muted small zone-header" data-testid="zone-header">
+        {zoneHeader(localTimeZone(), at)}
+      </p>
+      <CardTimeline result={result} refresh={refresh} />
       <CardForm refresh={refresh} />
       <CardHistory result={result} />
     </>

@@ -1,50 +1,13 @@
-import { describeChanges, visitorsGet } from '../../../shared/core/describe.js';
+import { describeFollowing, describeNow, describeState } from '../../../shared/core/describe.js';
 import { ApiError } from '../../../shared/core/errors.js';
-import { formatDuration, formatStamp, localTimeZone } from '../../../shared/core/format.js';
-import type { EntryState } from '../../../shared/core/rules.js';
-import { PROFILE_LABELS, profileLabel, type NamecardRow } from '../../../shared/core/types.js';
-import type { CardState } from './useCardState.js';
+import { formatRelative, formatWhen } from '../../../shared/core/format.js';
+import type { CardStatus } from '../../../shared/core/lookup.js';
+import type { EntryState, Segment } from '../../../shared/core/timeline.js';
+import { profileLabel, type NamecardRow } from '../../../shared/core/types.js';
 
-/**
- * What visitors get now, for the active entry (`null` when none is active): only `photo`
- * sends them to the photo section, anything else to the main site.
- */
-export function describeActive(entry: NamecardRow | null): string {
-  if (!entry) return `No active entry: visitors get ${PROFILE_LABELS.main}.`;
-  const label = entry.type === 'photo' ? PROFILE_LABELS.photo : PROFILE_LABELS.main;
-  return `Visitors now get ${label} until ${formatStamp(entry.stamp_end)}.`;
-}
-
-/** What follows the active entry, as sentences ending in a full stop. */
-export function describeFollowing(card: CardState): string[] {
-  return describeChanges(card.changes, card.active, card.readAt, localTimeZone()).map(
-    (sentence) => `${sentence}.`,
-  );
-}
-
-/** The next scheduled entry: `Next: Photographer from … until …, in 2 days.` */
-export function describeNext(next: NamecardRow | null, now: number): string | undefined {
-  if (next?.stamp_start == null) return undefined;
-  return `Next: ${visitorsGet(next)} from ${formatStamp(next.stamp_start)} until ${formatStamp(next.stamp_end)}, in ${formatDuration(next.stamp_start - now)}.`;
-}
-
-/** An entry's state in the history, in words. */
-export function describeState(state: EntryState): string {
-  switch (state.state) {
-    case 'scheduled':
-      return `scheduled (from ${formatStamp(state.startsAt)})`;
-    case 'paused':
-      return `paused (returns at ${formatStamp(state.returnsAt)})`;
-    default:
-      return state.state;
-  }
-}
-
-/** An entry for the history: `Photographer, from … until …`. */
-export function describeEntry(row: NamecardRow): string {
-  const from = row.stamp_start == null ? '' : ` from ${formatStamp(row.stamp_start)}`;
-  return `${profileLabel(row.type)}${from} until ${formatStamp(row.stamp_end)}`;
-}
+// The manage page's words: entries, their states and errors, with times read at a glance
+// (`today 18:00`, `Wed 09:00`); the page names the zone once, in its header line. Pure
+// functions of what they are given: nothing here imports the page's hooks or components.
 
 /** The PostgreSQL code of a refusal by row-level security or a missing grant. */
 const REFUSED = '42501';
@@ -58,4 +21,59 @@ export function errorMessage(error: unknown): string {
     return `this account may not change the card (${error.message})`;
   }
   return error instanceof Error ? error.message : String(error);
+}
+
+/**
+ * An entry in a few words, with its id (Cancel takes one): `#12 Photographer from Wed 09:00
+ * until Wed 18:00`. A stopped entry shows the end it was planned with.
+ */
+export function describeEntry(row: NamecardRow, now: number, timeZone: string): string {
+  const from = row.stamp_start == null ? '' : ` from ${formatWhen(row.stamp_start, now, timeZone)}`;
+  const end = row.planned_end ?? row.stamp_end;
+  return `#${row.id} ${profileLabel(row.type)}${from} until ${formatWhen(end, now, timeZone)}`;
+}
+
+/**
+ * An entry's state in the words both faces use (shared/core/describe.ts), with a hint of how
+ * far off a start or a return is: `scheduled from Wed 09:00 (in 2 days)`.
+ */
+export function describeStateSoon(state: EntryState, now: number, timeZone: string): string {
+  const words = describeState(state, now, timeZone);
+  if (state.state === 'scheduled') return `${words} (${formatRelative(state.from, now)})`;
+  if (state.state === 'comes-back') return `${words} (${formatRelative(state.at, now)})`;
+  return words;
+}
+
+/** Whether a state belongs to an entry that still counts (running, coming or covered). */
+export function isUpcoming(state: EntryState): boolean {
+  return ['on-now', 'scheduled', 'comes-back', 'never-shown'].includes(state.state);
+}
+
+/**
+ * One segment of the timeline in words, for the list under the picture: `now until today
+ * 10:07 (in 30 min)`, `Wed 09:00 until Wed 18:00`, `from Wed 18:00 on`.
+ */
+export function describeSpan(segment: Segment, now: number, timeZone: string): string {
+  const from = segment.from <= now ? 'now' : formatWhen(segment.from, now, timeZone);
+  if (segment.to === null) return segment.from <= now ? 'from now on' : `from ${from} on`;
+  const to = formatWhen(segment.to, now, timeZone);
+  const hint = segment.from <= now ? ` (${formatRelative(segment.to, now)})` : '';
+  return `${from} until ${to}${hint}`;
+}
+
+/**
+ * What visitors get after a change, in words: `Visitors now get the main site. Then
+ * Photographer again from Wed 09:00 (in 2 days) until Wed 18:00.`
+ *
+ * @param status the card's status read after the change, or undefined when that read failed
+ * @param timeZone IANA time zone of the times shown
+ */
+export function describeAfter(status: CardStatus | undefined, timeZone: string): string {
+  if (!status) return '(The current state could not be read again.)';
+  const { now, timeline } = status;
+  const [first] = timeline;
+  if (!first) return '';
+  const [next] = describeFollowing(timeline, now, timeZone, 1);
+  const visitors = `Visitors now get ${describeNow(first, now, timeZone)}.`;
+  return next && next !== 'And more changes after that' ? `${visitors} ${next}.` : visitors;
 }

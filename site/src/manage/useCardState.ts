@@ -1,28 +1,23 @@
 import { useCallback, useEffect, useState } from 'react';
-import { fetchActiveEntry, fetchNextEntry } from '../../../shared/core/lookup.js';
-import {
-  changesAfter,
-  entryStates,
-  type Change,
-  type EntryState,
-} from '../../../shared/core/rules.js';
+import { fetchStatus, type CardStatus } from '../../../shared/core/lookup.js';
+import { entryStates, runs, timeline, type EntryState } from '../../../shared/core/timeline.js';
 import type { NamecardRow } from '../../../shared/core/types.js';
 import { listEntries } from '../../../shared/supabase/data.js';
 import { siteConfig } from '../site-config.js';
 import { supabase } from '../supabase.js';
 import { errorMessage } from './describe.js';
 
-/** What the manage page shows above and below the form. */
+/** What the manage page shows: the server's status and the owner's entries around it. */
 export interface CardState {
-  /** The active entry, decided by the server's clock (`namecard_active`). */
-  active: NamecardRow | null;
-  /** The next scheduled entry (`namecard_next`). */
-  next: NamecardRow | null;
-  /** The changes to come, worked out from every entry that has not ended. */
-  changes: Change[];
-  /** The last entries, newest first, with their states. */
-  history: { row: NamecardRow; state: EntryState }[];
-  /** The browser's clock when this was read, epoch ms. */
+  /** The server's answer (view `namecard_status`): its now, the active entry, the timeline. */
+  status: CardStatus;
+  /** Every entry that had not ended at `status.now` (Cancel's candidates), newest first. */
+  open: NamecardRow[];
+  /** The last entries, newest first (the history's candidates). */
+  recent: NamecardRow[];
+  /** Each entry's state at `status.now`, by id (from `open` and `recent`). */
+  states: Map<number, EntryState>;
+  /** The browser's clock when the answer arrived, epoch ms: how far "now" has moved since. */
   readAt: number;
 }
 
@@ -31,32 +26,29 @@ export type CardStateResult =
   | { status: 'ready'; card: CardState }
   | { status: 'failed'; message: string };
 
-/** How many entries the history shows. */
+/** How many past entries the history shows at most. */
 export const HISTORY_SIZE = 10;
 /** The state is read again at least this often, and at each change it knows of. */
 const REFRESH_MS = 60_000;
-/** How many entries that have not ended are read to work out what follows. */
+/** How many entries that have not ended are read to work out each one's state. */
 const OPEN_ENTRIES = 1000;
 
 async function read(): Promise<CardState> {
   const { data } = await supabase.auth.getSession();
   const lookup = { ...siteConfig, accessToken: data.session?.access_token ?? null };
-  const now = Date.now();
-  const [active, next, recent, open] = await Promise.all([
-    fetchActiveEntry(lookup),
-    fetchNextEntry(lookup),
-    listEntries(supabase, { owner: true, limit: HISTORY_SIZE }),
-    listEntries(supabase, { owner: true, endingAfter: now, limit: OPEN_ENTRIES }),
+  // The recent entries need no instant; the open ones are those not ended at the server's now.
+  const [status, recent] = await Promise.all([
+    fetchStatus(lookup),
+    listEntries(supabase, { owner: true, limit: HISTORY_SIZE * 2 }),
   ]);
+  const open = await listEntries(supabase, {
+    owner: true,
+    endingAfter: status.now,
+    limit: OPEN_ENTRIES,
+  });
   const known = new Map([...recent, ...open].map((row) => [row.id, row]));
-  const states = entryStates([...known.values()], now, active?.id ?? null);
-  return {
-    active,
-    next,
-    changes: changesAfter(open, now),
-    history: recent.map((row) => ({ row, state: states.get(row.id) ?? { state: 'ended' } })),
-    readAt: now,
-  };
+  const states = entryStates([...known.values()], status.now);
+  return { status, open, recent, states, readAt: Date.now() };
 }
 
 async function load(): Promise<CardStateResult> {
@@ -67,12 +59,28 @@ async function load(): Promise<CardStateResult> {
   }
 }
 
-/** When to read again: at the next change it knows of (plus a second), at most a minute away. */
+/**
+ * The server's now, estimated: the answer's `now` moved on by the browser's clock since it
+ * arrived. A browser clock that is hours off does not matter, only how fast it runs.
+ */
+export function serverNow(card: CardState): number {
+  return card.status.now + Math.max(0, Date.now() - card.readAt);
+}
+
+/**
+ * The timeline at `at` (the server's now, estimated): the server's own answer at the instant it
+ * read, and the shared pure rule (`timeline()` over the open entries) as "now" moves on.
+ */
+export function timelineAt(card: CardState, at: number): CardStatus['timeline'] {
+  return at <= card.status.now ? card.status.timeline : timeline(card.open, at);
+}
+
+/** When to read again: just after the next start or end of any entry, at most a minute away. */
 function nextReadIn(card: CardState): number {
-  const moments = [card.active?.stamp_end, card.next?.stamp_start, card.changes[0]?.at]
-    .filter((at): at is number => typeof at === 'number')
-    .map((at) => at - Date.now() + 1000);
-  return Math.max(1000, Math.min(REFRESH_MS, ...moments));
+  const at = serverNow(card);
+  const next = runs(card.open, at)[0]?.to;
+  const wait = next == null ? REFRESH_MS : next - at + 1000;
+  return Math.max(1000, Math.min(REFRESH_MS, wait));
 }
 
 /**
@@ -116,4 +124,22 @@ export function useCardState(): {
   }, [result]);
 
   return { result, refresh };
+}
+
+/** How often the picture moves "now" along between reads. */
+const TICK_MS = 15_000;
+
+/**
+ * The server's now for the page: the answer's own `now` right after each read, then moved on
+ * every few seconds by the browser's clock (for the picture and the relative hints).
+ */
+export function useServerNow(card: CardState | null): number | null {
+  const [moved, setMoved] = useState<{ card: CardState; now: number } | null>(null);
+  useEffect(() => {
+    if (!card) return;
+    const timer = setInterval(() => setMoved({ card, now: serverNow(card) }), TICK_MS);
+    return () => clearInterval(timer);
+  }, [card]);
+  if (!card) return null;
+  return moved?.card === card ? moved.now : card.status.now;
 }
