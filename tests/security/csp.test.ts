@@ -33,7 +33,7 @@ interface Violation {
 }
 
 /** The brand colour the login form is themed with (site/src/login/LoginPage.tsx). */
-const BRAND_RGB = 'rgb(31, 138, 91)';
+const BRAND_RGB = 'rgb(23, 112, 74)'; // #17704a
 
 describe('the Content-Security-Policy', () => {
   let emulator: RunningEmulator;
