@@ -81,7 +81,7 @@ afterAll(async () => {
 async function violations(page: Page): Promise<string[]> {
   await page.evaluate(axeSource);
   const results = (await page.evaluate(() =>
-    (window as unknown as { axe: { run(): Promise<AxeResults> } }).axe.run(),
+    (globalThis as unknown as { axe: { run(): Promise<AxeResults> } }).axe.run(),
   )) as AxeResults;
   return results.violations.map(
     (v) =>
