@@ -1,5 +1,6 @@
 import { describeChanges, visitorsGet } from '../../../shared/core/describe.js';
 import { ApiError } from '../../../shared/core/errors.js';
+import { inPlainWords } from '../../../shared/core/plain-words.js';
 import { formatDuration, formatStamp, localTimeZone } from '../../../shared/core/format.js';
 import type { EntryState } from '../../../shared/core/rules.js';
 import { PROFILE_LABELS, profileLabel, type NamecardRow } from '../../../shared/core/types.js';
@@ -50,12 +51,16 @@ export function describeEntry(row: NamecardRow): string {
 const REFUSED = '42501';
 
 /**
- * An error in the owner's words. A refusal by the database (RLS, no grant) means this account
- * is not one of the card's owners; the server's own text is kept after it, in parentheses.
+ * An error in the owner's words, without the CLI's backticks (inPlainWords). A refusal by the
+ * database (RLS, no grant) means this account is not one of the card's owners; the server's
+ * own text is kept after it, in parentheses.
+ *
+ * @param names the form's field names as the page labels them: shown as they are, where other
+ *   quoted parts (values) go in quotation marks
  */
-export function errorMessage(error: unknown): string {
+export function errorMessage(error: unknown, names: readonly string[] = []): string {
   if (error instanceof ApiError && error.code === REFUSED) {
     return `this account may not change the card (${error.message})`;
   }
-  return error instanceof Error ? error.message : String(error);
+  return inPlainWords(error instanceof Error ? error.message : String(error), names);
 }
