@@ -17,7 +17,7 @@ import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs, promisify } from 'node:util';
 import pc from 'picocolors';
-import { readRateLimitEnv } from '../emulator/cli-options.js';
+import { readRateLimitEnv, UsageError as EmulatorUsageError } from '../emulator/cli-options.js';
 import { startEmulator } from '../emulator/index.js';
 import { loadEnvFile } from '../shared/core/env-file.js';
 import { DEFAULT_SUPABASE_URL } from '../shared/core/config.js';
@@ -171,7 +171,8 @@ function describeError(error: unknown): string {
   if (
     error instanceof NamecardError ||
     error instanceof PortInUseError ||
-    error instanceof StartUsageError
+    error instanceof StartUsageError ||
+    error instanceof EmulatorUsageError
   ) {
     return error.message;
   }
@@ -230,6 +231,14 @@ async function main(): Promise<void> {
   const rateLimits = readRateLimitEnv(env);
   const useEmulator = !isSet(env.SUPABASE_URL);
   const useDemoCards = !isSet(env.NAMECARD_MAIN_URL);
+  if (!useEmulator && args['api-port'] !== undefined) {
+    console.log(pc.yellow('--api-port is not used: SUPABASE_URL is set, so that API is used'));
+  }
+  if (!useDemoCards && args['demo-port'] !== undefined) {
+    console.log(
+      pc.yellow('--demo-port is not used: NAMECARD_MAIN_URL is set, so that site is used'),
+    );
+  }
   // A taken port fails here too, naming the option to change.
   await checkPortFree('site', ports.site);
   if (useEmulator) await checkPortFree('api', ports.api);
@@ -328,5 +337,5 @@ process.on('SIGTERM', () => void shutdown('SIGTERM'));
 main().catch(async (error: unknown) => {
   console.error(pc.red(`error: ${describeError(error)}`));
   await stopAll();
-  process.exit(error instanceof StartUsageError ? 2 : 1);
+  process.exit(error instanceof StartUsageError || error instanceof EmulatorUsageError ? 2 : 1);
 });
