@@ -101,7 +101,11 @@ const TIMEOUT_HINT = 'Try again, or allow more time with `--timeout <ms>`';
 const KEY_HINT =
   'Check `SUPABASE_ANON_KEY`: it must be the anon (public) key of the project that `SUPABASE_URL` points to';
 
-const DEFAULT_URL_HINT = `${DEFAULT_SUPABASE_URL} is the local emulator, used when \`SUPABASE_URL\` is not set: start it with \`npm run emulator\`, or set \`SUPABASE_URL\` (or \`--api-url\`) to your project's API URL`;
+const DEFAULT_URL_HINT = `${DEFAULT_SUPABASE_URL} is the local emulator, used when \`SUPABASE_URL\` is not set: start it with \`npm start\` or \`npm run emulator\` in the project folder, or set \`SUPABASE_URL\` (or \`--api-url\`) to your project's API URL`;
+
+/** What to check when an API URL other than the emulator's cannot be reached. */
+const urlHint = (url: string) =>
+  `Check that ${url} is your project's API URL (from \`--api-url\`, \`SUPABASE_URL\` or the one saved at \`namecard login\`) and that this machine's network reaches it`;
 
 /** What a signed-in account that is not one of the card's owners is told. */
 export const NOT_OWNER_MESSAGE = 'this account may not change the card';
@@ -173,7 +177,8 @@ function describe(
     return { message: error.message, hint: TIMEOUT_HINT, code: EXIT.failure };
   }
   if (error instanceof NetworkError) {
-    const hint = error.url === DEFAULT_SUPABASE_URL ? DEFAULT_URL_HINT : error.hint;
+    const hint =
+      error.url === DEFAULT_SUPABASE_URL ? DEFAULT_URL_HINT : (error.hint ?? urlHint(error.url));
     return { message: error.message, hint, code: EXIT.failure };
   }
   if (error instanceof ApiError && Object.hasOwn(REFUSALS, error.code)) {

@@ -1,5 +1,7 @@
 /**
- * `npm start`: the whole product on this machine, in four steps.
+ * `npm start`: the whole product on this machine, in four steps. `npm start -- --help` lists
+ * its options: the ports of the site, the emulator's API and the demo card pages (also
+ * NAMECARD_PORT, NAMECARD_API_PORT, NAMECARD_DEMO_PORT, from the environment or `.env`).
  *
  * 1. The backend: the emulator with a demo owner, its data kept in `.namecard/emulator/`
  *    (skipped when `SUPABASE_URL` is set: that backend is used).
@@ -10,13 +12,15 @@
  */
 import { execFile } from 'node:child_process';
 import { mkdir } from 'node:fs/promises';
+import { createServer } from 'node:net';
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
+import { parseArgs, promisify } from 'node:util';
 import pc from 'picocolors';
-import { readRateLimitEnv } from '../emulator/cli-options.js';
+import { readRateLimitEnv, UsageError as EmulatorUsageError } from '../emulator/cli-options.js';
 import { startEmulator } from '../emulator/index.js';
 import { loadEnvFile } from '../shared/core/env-file.js';
+import { DEFAULT_SUPABASE_URL } from '../shared/core/config.js';
 import { NamecardError } from '../shared/core/errors.js';
 import { resolveTargets } from '../shared/core/rules.js';
 import { cardLinkFrom, siteConfigFrom } from '../site/build/build-config.js';
@@ -24,9 +28,21 @@ import { startDemoCards } from './demo-card/server.js';
 import { buildSite } from './site-build.js';
 import { serveSite } from './site-server.js';
 
-const SITE_PORT = 4173;
-const DEMO_CARD_PORT = 4174;
-const EMULATOR_PORT = 54321;
+/**
+ * The ports `npm start` listens on (127.0.0.1): each has an option and an environment name
+ * (the environment and `.env` are read when the option is not given).
+ */
+const PORTS = {
+  site: { option: '--port', env: 'NAMECARD_PORT', default: 4173, what: 'the site' },
+  api: { option: '--api-port', env: 'NAMECARD_API_PORT', default: 54321, what: 'the emulator API' },
+  demo: {
+    option: '--demo-port',
+    env: 'NAMECARD_DEMO_PORT',
+    default: 4174,
+    what: 'the demo card pages',
+  },
+} as const;
+type PortName = keyof typeof PORTS;
 const DATA_DIR = fileURLToPath(new URL('../.namecard/emulator', import.meta.url));
 const SITE_DIR = fileURLToPath(new URL('../dist/site', import.meta.url));
 const ROOT_DIR = fileURLToPath(new URL('..', import.meta.url));
@@ -48,14 +64,140 @@ async function stopAll(): Promise<void> {
 
 const isSet = (value: string | undefined) => Boolean(value?.trim());
 
-function describeError(error: unknown): string {
-  const code = (error as NodeJS.ErrnoException | undefined)?.code;
-  if (code === 'EADDRINUSE') {
-    const port = /:(\d+)$/.exec((error as Error).message)?.[1] ?? 'a port';
-    return `Port ${port} on 127.0.0.1 is in use: stop what runs there (another \`npm start\`?) and try again.`;
+const HELP = `Usage: npm start -- [options]
+
+Runs the emulator, builds and serves the site, serves the demo card pages and builds the CLI.
+
+Options:
+${Object.values(PORTS)
+  .map((p) => `  ${`${p.option} <port>`.padEnd(20)}${p.what} (${p.env}, default ${p.default})`)
+  .join('\n')}
+  -h, --help          show this help
+
+Each port may also be set in the environment or in .env by the name in parentheses; the option
+wins. --api-port is not used when SUPABASE_URL is set, --demo-port not when NAMECARD_MAIN_URL is.`;
+
+/** A mistake on the command line or in the settings: one `error:` line, exit 2. */
+class StartUsageError extends Error {}
+
+/** A port that is taken: one `error:` line naming the option to change, exit 1. */
+class PortInUseError extends Error {
+  constructor(name: PortName, port: number) {
+    const { option, env, what } = PORTS[name];
+    super(
+      `port ${port} on 127.0.0.1 (${what}) is in use: stop what runs there, or choose another with ${option} (or ${env})`,
+    );
   }
-  if (error instanceof NamecardError) return error.message;
+}
+
+/**
+ * The three ports from the options, else the environment (which `.env` has filled in), else
+ * the defaults.
+ *
+ * @throws StartUsageError naming the option or variable when a value is not a port number
+ */
+function readPorts(
+  options: Partial<Record<PortName, string>>,
+  env: Record<string, string | undefined>,
+): Record<PortName, number> {
+  const ports = {} as Record<PortName, number>;
+  for (const name of Object.keys(PORTS) as PortName[]) {
+    const spec = PORTS[name];
+    const [source, raw] =
+      options[name] !== undefined
+        ? [spec.option, options[name]]
+        : isSet(env[spec.env])
+          ? [spec.env, env[spec.env]!.trim()]
+          : [undefined, undefined];
+    if (source === undefined) {
+      ports[name] = spec.default;
+      continue;
+    }
+    const port = /^\d{1,5}$/.test(raw ?? '') ? Number(raw) : NaN;
+    if (!(port >= 1 && port <= 65535)) {
+      throw new StartUsageError(
+        `\`${source}\` must be a port number from 1 to 65535, got \`${raw ?? ''}\``,
+      );
+    }
+    ports[name] = port;
+  }
+  const seen = new Map<number, PortName>();
+  for (const name of Object.keys(PORTS) as PortName[]) {
+    const other = seen.get(ports[name]);
+    if (other) {
+      throw new StartUsageError(
+        `${PORTS[other].option} and ${PORTS[name].option} are both ${ports[name]}: give each its own port`,
+      );
+    }
+    seen.set(ports[name], name);
+  }
+  return ports;
+}
+
+/** True when the error (or the error it wraps) is a listen on a port that is taken. */
+function isAddressInUse(error: unknown): boolean {
+  for (let e = error; e instanceof Error; e = e.cause) {
+    if ((e as NodeJS.ErrnoException).code === 'EADDRINUSE') return true;
+  }
+  return false;
+}
+
+/**
+ * Fails before anything starts when a port is taken, naming its option; the start of each
+ * server checks again (something may take the port in between).
+ *
+ * @throws PortInUseError
+ */
+async function checkPortFree(name: PortName, port: number): Promise<void> {
+  const server = createServer();
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', (error) =>
+      reject(isAddressInUse(error) ? new PortInUseError(name, port) : error),
+    );
+    server.listen(port, '127.0.0.1', () => server.close(() => resolve()));
+  });
+}
+
+/** Runs `start`, turning a taken port into a PortInUseError naming its option. */
+async function onPort<T>(name: PortName, port: number, start: () => Promise<T>): Promise<T> {
+  try {
+    return await start();
+  } catch (error) {
+    throw isAddressInUse(error) ? new PortInUseError(name, port) : error;
+  }
+}
+
+function describeError(error: unknown): string {
+  if (
+    error instanceof NamecardError ||
+    error instanceof PortInUseError ||
+    error instanceof StartUsageError ||
+    error instanceof EmulatorUsageError
+  ) {
+    return error.message;
+  }
   return error instanceof Error ? (error.stack ?? error.message) : String(error);
+}
+
+/** The command line, parsed with Node's own parser. */
+function parseCommandLine(argv: string[]) {
+  try {
+    return parseArgs({
+      args: argv,
+      options: {
+        port: { type: 'string' },
+        'api-port': { type: 'string' },
+        'demo-port': { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
+      strict: true,
+      allowPositionals: false,
+    }).values;
+  } catch (error) {
+    throw new StartUsageError(
+      `${(error as Error).message} (npm start -- --help lists the options)`,
+    );
+  }
 }
 
 /** `npm run build:cli` into dist/cli/; its output is shown only when it fails. */
@@ -70,25 +212,46 @@ async function buildCli(): Promise<void> {
 }
 
 async function main(): Promise<void> {
+  const args = parseCommandLine(process.argv.slice(2));
+  if (args.help) {
+    console.log(HELP);
+    return;
+  }
   // The project's `.env`, the environment winning over it.
   const fromFile = loadEnvFile(ENV_FILE);
   if (fromFile.length > 0) console.log(pc.dim(`Settings from .env: ${fromFile.join(', ')}`));
   const env: Record<string, string | undefined> = { ...process.env };
+  const ports = readPorts({ site: args.port, api: args['api-port'], demo: args['demo-port'] }, env);
+  // The card link /manage shows is this site's /go unless NAMECARD_SITE_URL says otherwise.
+  if (!isSet(env.NAMECARD_SITE_URL) && ports.site !== PORTS.site.default) {
+    env.NAMECARD_SITE_URL = `http://127.0.0.1:${ports.site}/`;
+  }
   // Malformed settings fail here, before anything starts.
   siteConfigFrom(env);
   const rateLimits = readRateLimitEnv(env);
+  const useEmulator = !isSet(env.SUPABASE_URL);
+  const useDemoCards = !isSet(env.NAMECARD_MAIN_URL);
+  if (!useEmulator && args['api-port'] !== undefined) {
+    console.log(pc.yellow('--api-port is not used: SUPABASE_URL is set, so that API is used'));
+  }
+  if (!useDemoCards && args['demo-port'] !== undefined) {
+    console.log(
+      pc.yellow('--demo-port is not used: NAMECARD_MAIN_URL is set, so that site is used'),
+    );
+  }
+  // A taken port fails here too, naming the option to change.
+  await checkPortFree('site', ports.site);
+  if (useEmulator) await checkPortFree('api', ports.api);
+  if (useDemoCards) await checkPortFree('demo', ports.demo);
 
   // 1. The backend.
   let emulatorUrl: string | undefined;
-  if (!isSet(env.SUPABASE_URL)) {
+  if (useEmulator) {
     console.log(pc.dim('Starting the emulator…'));
     await mkdir(dirname(DATA_DIR), { recursive: true });
-    const emulator = await startEmulator({
-      port: EMULATOR_PORT,
-      dataDir: DATA_DIR,
-      owner: DEMO_OWNER,
-      rateLimits,
-    });
+    const emulator = await onPort('api', ports.api, () =>
+      startEmulator({ port: ports.api, dataDir: DATA_DIR, owner: DEMO_OWNER, rateLimits }),
+    );
     running.push({ name: 'emulator', stop: () => emulator.stop() });
     env.SUPABASE_URL = emulatorUrl = emulator.url;
     env.SUPABASE_ANON_KEY = emulator.anonKey;
@@ -96,11 +259,10 @@ async function main(): Promise<void> {
 
   // 2. The card site.
   let demoCards = false;
-  if (!isSet(env.NAMECARD_MAIN_URL)) {
-    const cards = await startDemoCards({
-      port: DEMO_CARD_PORT,
-      photoPath: env.NAMECARD_PHOTO_PATH,
-    });
+  if (useDemoCards) {
+    const cards = await onPort('demo', ports.demo, () =>
+      startDemoCards({ port: ports.demo, photoPath: env.NAMECARD_PHOTO_PATH }),
+    );
     running.push({ name: 'demo cards', stop: cards.stop });
     env.NAMECARD_MAIN_URL = cards.url;
     demoCards = true;
@@ -113,7 +275,9 @@ async function main(): Promise<void> {
   await buildCli();
 
   // 4. Serve it.
-  const site = await serveSite(SITE_DIR, { port: SITE_PORT, basePath: config.basePath });
+  const site = await onPort('site', ports.site, () =>
+    serveSite(SITE_DIR, { port: ports.site, basePath: config.basePath }),
+  );
   running.push({ name: 'site', stop: site.stop });
 
   const siteUrl = new URL(config.basePath, site.url).href;
@@ -138,6 +302,18 @@ async function main(): Promise<void> {
   );
   line('CLI', `node dist/cli/index.js status  ${pc.dim('(namecard --help lists the commands)')}`);
   line('', pc.dim('or `npm install -g .` once, then `namecard status` from anywhere'));
+  // The CLI's defaults are the default ports: on others, the CLI is told once, at login, which
+  // keeps the API URL and the site URL with the session for the commands that follow.
+  const apiMoved = emulatorUrl !== undefined && emulatorUrl !== DEFAULT_SUPABASE_URL;
+  const siteMoved = env.NAMECARD_SITE_URL !== process.env.NAMECARD_SITE_URL;
+  if (apiMoved || siteMoved) {
+    const prefix = siteMoved ? `NAMECARD_SITE_URL=${env.NAMECARD_SITE_URL} ` : '';
+    const flag = apiMoved ? ` --api-url ${emulatorUrl}` : '';
+    line(
+      'CLI login',
+      `${prefix}node dist/cli/index.js login${flag}  ${pc.dim('(once: later commands use these ports)')}`,
+    );
+  }
   if (emulatorUrl) {
     console.log(`\n  Demo owner  ${DEMO_OWNER.email}`);
     console.log(`  Password    ${DEMO_OWNER.password}`);
@@ -159,7 +335,7 @@ process.on('SIGINT', () => void shutdown('SIGINT'));
 process.on('SIGTERM', () => void shutdown('SIGTERM'));
 
 main().catch(async (error: unknown) => {
-  console.error(pc.red(describeError(error)));
+  console.error(pc.red(`error: ${describeError(error)}`));
   await stopAll();
-  process.exit(1);
+  process.exit(error instanceof StartUsageError || error instanceof EmulatorUsageError ? 2 : 1);
 });

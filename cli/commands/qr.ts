@@ -1,7 +1,13 @@
 import { writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { Command } from 'commander';
-import { QR_CODE_OPTIONS, QR_PNG_SCALE } from '../../shared/core/card-link.js';
+import {
+  QR_CODE_OPTIONS,
+  QR_PNG_MAX_SIZE,
+  QR_PNG_MIN_SIZE,
+  qrPngScale,
+} from '../../shared/core/card-link.js';
+import { InputError } from '../../shared/core/errors.js';
 import { linkSettings, siteUrlOption } from '../card-link.js';
 import { UsageError } from '../errors.js';
 import { out, print } from '../output.js';
@@ -9,7 +15,26 @@ import { out, print } from '../output.js';
 interface QrOptions {
   svg?: string;
   png?: string;
+  size?: string;
   force?: boolean;
+}
+
+/**
+ * Checks `--size <px>`: a whole number of pixels from QR_PNG_MIN_SIZE to QR_PNG_MAX_SIZE.
+ *
+ * @throws InputError naming `--size`
+ */
+function parseSize(value: string | undefined): number {
+  if (value === undefined) return QR_PNG_MIN_SIZE;
+  const px = /^\d+$/.test(value.trim()) ? Number(value.trim()) : NaN;
+  if (!(px >= QR_PNG_MIN_SIZE && px <= QR_PNG_MAX_SIZE)) {
+    throw new InputError(
+      '--size',
+      `a whole number of pixels from ${QR_PNG_MIN_SIZE} to ${QR_PNG_MAX_SIZE}`,
+      value,
+    );
+  }
+  return px;
 }
 
 /** An image to write: the file named by `flag`, and its bytes or text. */
@@ -55,23 +80,39 @@ export const qrCommand = new Command('qr')
   .description("show the card's link as a QR code, or save it as SVG or PNG")
   .addOption(siteUrlOption())
   .option('--svg <file>', 'write it as an SVG image (for print) instead')
-  .option('--png <file>', 'write it as a PNG image (for slides and badges) instead')
+  .option('--png <file>', 'write it as a PNG image (a name ending in .png) instead')
+  .option(
+    '--size <px>',
+    `the PNG's width in pixels, at least (${QR_PNG_MIN_SIZE} to ${QR_PNG_MAX_SIZE}; default ${QR_PNG_MIN_SIZE})`,
+  )
   .option('--force', 'replace the file when it exists')
   .addHelpText(
     'after',
     `
 At a terminal the code is drawn black on white, readable on dark and light themes alike.
 QR codes by the qrcode package, error correction level M, with a 4-module quiet zone.
+The PNG has whole pixels per module, so it may be a few pixels wider than --size.
 
 Examples:
   $ namecard qr
-  $ namecard qr --png card.png --site-url https://me.example/`,
+  $ namecard qr --png card.png --site-url https://me.example/
+  $ namecard qr --png poster.png --size 2048`,
   )
   .action(async (_options: object, command: Command) => {
     const { options, config } = linkSettings<QrOptions>(command);
     if (options.svg !== undefined && options.svg === options.png) {
       throw new UsageError('`--svg` and `--png` name the same file: give each its own');
     }
+    // PNG bytes under another name (card.jpg) would not open as that kind of image.
+    if (options.png !== undefined && !/\.png$/i.test(options.png)) {
+      throw new UsageError(
+        `\`--png\` ${options.png} must be a file name ending in .png: the image is a PNG`,
+      );
+    }
+    if (options.size !== undefined && options.png === undefined) {
+      throw new UsageError("`--size` is the PNG's width: use it with `--png <file>`");
+    }
+    const size = parseSize(options.size);
     // The QR library loads only for this command.
     const { default: qrcode } = await import('qrcode');
     const link = config.cardLink;
@@ -91,10 +132,12 @@ Examples:
       images.push({ flag: '--svg', file: options.svg, data: svg });
     }
     if (options.png !== undefined) {
+      const modules =
+        qrcode.create(link, QR_CODE_OPTIONS).modules.size + 2 * QR_CODE_OPTIONS.margin;
       const png = await qrcode.toBuffer(link, {
         ...QR_CODE_OPTIONS,
         type: 'png',
-        scale: QR_PNG_SCALE,
+        scale: qrPngScale(modules, size),
       });
       images.push({ flag: '--png', file: options.png, data: png });
     }

@@ -70,5 +70,26 @@ export function cardLink(siteUrl: string, basePath = '/'): string {
  */
 export const QR_CODE_OPTIONS = { errorCorrectionLevel: 'M', margin: 4 } as const;
 
-/** Pixels per module of the PNG image: about 600 px across for a typical link, enough to print. */
-export const QR_PNG_SCALE = 16;
+/**
+ * The smallest width of the PNG image in pixels, and the default: 1024 px is about 8.7 cm at
+ * 300 dpi, enough to print on a card or a poster without upscaling.
+ */
+export const QR_PNG_MIN_SIZE = 1024;
+
+/** The largest width `namecard qr --size` accepts, in pixels (a 64 MB bitmap while drawn). */
+export const QR_PNG_MAX_SIZE = 4096;
+
+/**
+ * Whole pixels per module for a PNG at least `minSize` pixels wide: whole pixels keep every
+ * module the same size, which a printer and a scanner both like better than a code scaled by a
+ * fraction. The image is then `modules × scale` pixels, from `minSize` up to `minSize + modules - 1`.
+ *
+ * @param modules the code's width in modules with its quiet zone (the `qrcode` package's
+ *   `create(...).modules.size` plus twice {@link QR_CODE_OPTIONS}' margin)
+ * @param minSize the smallest image width in pixels (default {@link QR_PNG_MIN_SIZE})
+ * @returns the `scale` option of the `qrcode` package
+ * @example qrPngScale(41) // → 25: a 1025 px image
+ */
+export function qrPngScale(modules: number, minSize: number = QR_PNG_MIN_SIZE): number {
+  return Math.ceil(minSize / modules);
+}

@@ -12,7 +12,10 @@ export interface WallClock {
   date: string;
   /** `HH:MM` */
   time: string;
-  /** The IANA zone used. */
+  /**
+   * The IANA zone used, by the name it was given: an owner's `CET` stays `CET`, where Intl
+   * reports the zone ICU links it to (`Europe/Brussels` on Node 20).
+   */
   timeZone: string;
   /** UTC offset at that instant, e.g. `+09:00`. */
   offset: string;
@@ -54,7 +57,7 @@ export function toWallClock(epochMs: number, timeZone: string = localTimeZone())
   return {
     date: `${part.year}-${part.month}-${part.day}`,
     time: `${part.hour}:${part.minute}`,
-    timeZone: format.resolvedOptions().timeZone,
+    timeZone,
     offset,
   };
 }
@@ -64,8 +67,9 @@ const UTC_NAMES = /^(Etc\/)?(UTC|UCT|GMT|GMT[+-]?0|Greenwich|Universal|Zulu)$/;
 
 /**
  * Epoch milliseconds for people, the zone named once: `2030-06-01 18:00 Asia/Tokyo (UTC+09:00)`
- * (the IANA name, then the offset at that instant), or `2030-06-01 18:00 UTC` when the zone is
- * UTC itself (`UTC`, `Etc/UTC`, `GMT`, …).
+ * (the IANA name as given, then the offset at that instant), or `2030-06-01 18:00 UTC` when the
+ * zone is UTC itself (`UTC`, `Etc/UTC`, `GMT`, …). A zone the owner gave (`--tz CET`) is shown
+ * as they wrote it, in the case parseTimeZone gives it, not as the zone Intl links it to.
  *
  * @param epochMs epoch milliseconds
  * @param timeZone IANA time zone; defaults to {@link localTimeZone}

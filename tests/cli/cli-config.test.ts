@@ -147,7 +147,7 @@ describe('SUPABASE_URL', () => {
     expect(result.stderr).toBe(
       [
         'error: Cannot reach http://127.0.0.1:54321',
-        "http://127.0.0.1:54321 is the local emulator, used when `SUPABASE_URL` is not set: start it with `npm run emulator`, or set `SUPABASE_URL` (or `--api-url`) to your project's API URL",
+        "http://127.0.0.1:54321 is the local emulator, used when `SUPABASE_URL` is not set: start it with `npm start` or `npm run emulator` in the project folder, or set `SUPABASE_URL` (or `--api-url`) to your project's API URL",
       ].join('\n'),
     );
   });

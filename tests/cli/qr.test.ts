@@ -2,6 +2,7 @@ import { mkdir, readFile, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { stripVTControlCharacters } from 'node:util';
 import type { Browser } from 'playwright-core';
+import { PNG } from 'pngjs';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { launchBrowser } from '../e2e/harness.js';
 import { decodeHalfBlocks, decodePng, halfBlockLines, renderSvg } from '../support/qr.js';
@@ -128,6 +129,64 @@ describe('namecard qr', () => {
     const png = await readFile(file);
     expect(png.subarray(1, 4).toString('latin1')).toBe('PNG');
     expect(decodePng(png)).toBe(LINK);
+    // Big enough to print: at least 1024 px, square.
+    const { width, height } = PNG.sync.read(png);
+    expect(width).toBeGreaterThanOrEqual(1024);
+    expect(height).toBe(width);
+  });
+
+  it('--size sets the least width of the PNG; it still reads as the card link', async () => {
+    const file = path.join(dir, 'poster.png');
+    const { exitCode, stderr } = await run(dir, ['qr', '--png', file, '--size', '2048'], {
+      env: { NAMECARD_SITE_URL: SITE },
+    });
+    expect(exitCode).toBe(0);
+    expect(stderr).toBe('');
+    const png = await readFile(file);
+    const { width, height } = PNG.sync.read(png);
+    // Whole pixels per module: at least the size asked for, less than one module more
+    // (the code of this link is 33 modules wide with its quiet zone).
+    expect(width).toBeGreaterThanOrEqual(2048);
+    expect(width).toBeLessThan(2048 + 33);
+    expect(height).toBe(width);
+    expect(decodePng(png)).toBe(LINK);
+  });
+
+  it.each(['10', '1023', '4097', 'big', '12.5', ''])(
+    'refuses --size %j naming the option and its range, exit 2, and writes nothing',
+    async (size) => {
+      const file = path.join(dir, 'card.png');
+      const { exitCode, stdout, stderr } = await run(dir, ['qr', '--png', file, '--size', size]);
+      expect(exitCode).toBe(2);
+      expect(stdout).toBe('');
+      expect(stderr).toContain(
+        `error: \`--size\` must be a whole number of pixels from 1024 to 4096, got \`${size}\``,
+      );
+      await expect(stat(file)).rejects.toThrow();
+    },
+  );
+
+  it('refuses --size without --png, exit 2', async () => {
+    const { exitCode, stdout, stderr } = await run(dir, ['qr', '--size', '2048']);
+    expect(exitCode).toBe(2);
+    expect(stdout).toBe('');
+    expect(stderr).toContain("error: `--size` is the PNG's width: use it with `--png <file>`");
+  });
+
+  it('refuses a --png name that does not end in .png, naming the option, exit 2', async () => {
+    for (const name of ['card.jpg', 'card', 'card.png.txt']) {
+      const file = path.join(dir, name);
+      const { exitCode, stdout, stderr } = await run(dir, ['qr', '--png', file]);
+      expect(exitCode, name).toBe(2);
+      expect(stdout, name).toBe('');
+      expect(stderr, name).toContain(
+        `error: \`--png\` ${file} must be a file name ending in .png: the image is a PNG`,
+      );
+      await expect(stat(file), name).rejects.toThrow();
+    }
+    // Any case of the extension is a PNG name.
+    const upper = await run(dir, ['qr', '--png', path.join(dir, 'CARD.PNG')]);
+    expect(upper.exitCode).toBe(0);
   });
 
   it('--svg writes valid SVG that Chromium draws as the card link', async () => {

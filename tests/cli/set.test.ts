@@ -55,6 +55,18 @@ describe('namecard set', () => {
     expect(result.stdout).toMatch(new RegExp(`^Now: the main site: ${MAIN_URL}$`, 'm'));
   });
 
+  it('shows a --tz as the owner wrote it: CET stays CET (any case), not Europe/Brussels', async () => {
+    for (const zone of ['CET', 'cet']) {
+      const result = await namecard(['set', 'photo', date, '18:00', '--tz', zone], { TZ: 'UTC' });
+      expect(result.stderr, zone).toBe('');
+      expect(result.exitCode, zone).toBe(0);
+      // 18:00 CEST is 16:00 UTC.
+      expect(result.stdout, zone).toContain(`until ${date} 18:00 CET (UTC+02:00)\n`);
+      expect(result.stdout, zone).toContain(`That is ${date} 16:00 UTC here.`);
+      expect(result.stdout, zone).not.toContain('Brussels');
+    }
+  });
+
   it('prints one JSON document with --json, built from the inserted row', async () => {
     const result = await namecard(['set', 'photo', date, '18:00', '--json'], { TZ: 'Asia/Tokyo' });
     expect(result.exitCode).toBe(0);

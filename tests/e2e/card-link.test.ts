@@ -1,6 +1,7 @@
 import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { PNG } from 'pngjs';
 import { afterAll, beforeEach, describe, expect, test } from 'vitest';
 import { buildSite } from '../../scripts/site-build.js';
 import { decodePng, renderSvg } from '../support/qr.js';
@@ -39,6 +40,10 @@ describe('the card link and its QR code on /manage', () => {
     const image = page.getByRole('img', { name: `QR code of ${LINK}` });
     await image.waitFor();
     expect(decodePng(await image.screenshot())).toBe(LINK);
+    // Large enough to scan from the screen: at least 240 CSS px.
+    const shown = (await image.boundingBox())!;
+    expect(shown.width).toBeGreaterThanOrEqual(240);
+    expect(shown.height).toBeGreaterThanOrEqual(240);
     await screenshot(page, 'manage-card-link');
     await page.setViewportSize({ width: 390, height: 844 });
     const box = (await image.boundingBox())!;
@@ -56,6 +61,10 @@ describe('the card link and its QR code on /manage', () => {
     expect(download.suggestedFilename()).toBe('namecard-qr.png');
     const png = await readFile(await download.path());
     expect(decodePng(png)).toBe(LINK);
+    // Big enough to print: at least 1024 px, square.
+    const { width, height } = PNG.sync.read(png);
+    expect(width).toBeGreaterThanOrEqual(1024);
+    expect(height).toBe(width);
   });
 
   test('Download SVG saves namecard-qr.svg, valid SVG that draws the card link', async () => {

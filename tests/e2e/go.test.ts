@@ -42,6 +42,8 @@ describe('/go against a backend with entries', () => {
     const { emulator, cards, site, browser, page } = e2e;
     const noScript = await browser.newContext({ javaScriptEnabled: false });
     const p = await noScript.newPage();
+    // The <noscript> refresh (next test) is held back, so that this page stays while it is read.
+    await p.route(`${cards.url}**`, () => {});
     await p.goto(site.route('go/'));
     await expect(p.getByRole('heading', { name: 'Redirecting..' }).isVisible()).resolves.toBe(true);
     await expect(p.locator('main').innerText()).resolves.toMatch(
@@ -63,6 +65,21 @@ describe('/go against a backend with entries', () => {
       timeout: LOOKUP_TIMEOUT_MS + REDIRECT_DELAY_MS + 5000,
     });
     expect(p.url()).toBe(site.route('go/'));
+    await noScript.close();
+  });
+
+  test('without script, the page lands on the main site (its <noscript> refresh)', async () => {
+    const { cards, site, browser } = e2e;
+    await addEntry('photo', Date.now() + HOUR);
+    const noScript = await browser.newContext({ javaScriptEnabled: false });
+    const p = await noScript.newPage();
+    cards.visits.length = 0;
+    await p.goto(site.route('go/'));
+    // The refresh waits 2 s (about the script's 1.5 s; a refresh counts whole seconds).
+    await p.waitForURL(cards.url, { timeout: REDIRECT_DELAY_MS + 5000 });
+    await expect(p.getByRole('heading').first().innerText()).resolves.toBe('Main profile');
+    // Without the lookup, the fallback is always the main site, even with photo active.
+    expect(cards.visits.map((v) => v.path)).toEqual(['/']);
     await noScript.close();
   });
 

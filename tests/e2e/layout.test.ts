@@ -155,10 +155,10 @@ describe('the login form', () => {
     // so a loaded machine may read them mid-way.
     const bodyFont = await style(page.locator('body'), 'font-family');
     const button = page.getByRole('button', { name: 'Sign in' });
-    // The site's --accent, #1f8a5b.
+    // The site's --accent, #17704a (white on it: 6.1:1, WCAG AA).
     await expect
       .poll(() => style(button, 'background-color'), { timeout: 5000 })
-      .toMatch(/^rgba?\(31, 138, 91(, 1)?\)$/);
+      .toMatch(/^rgba?\(23, 112, 74(, 1)?\)$/);
     await expect.poll(() => style(button, 'font-family'), { timeout: 5000 }).toBe(bodyFont);
     await expect.poll(() => style(button, 'font-weight'), { timeout: 5000 }).toBe('600');
     await expect.poll(() => style(button, 'border-radius'), { timeout: 5000 }).toBe('6px');

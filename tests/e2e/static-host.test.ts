@@ -82,17 +82,23 @@ describe('the built site on a plain static file server', () => {
     await page.close();
   });
 
-  test('the landing page says what the link is and links to /go and /login', async () => {
+  test('the landing page says what the site is and links to /go, /login and /manage', async () => {
     const page = await browser.newPage();
     await page.goto(site.route(''));
     await expect(page.title()).resolves.toBe('Namecard');
-    await expect(page.locator('main').innerText()).resolves.toMatch(/name card/i);
+    const text = await page.locator('main').innerText();
+    expect(text).toMatch(/redirect service behind the owner's name card/i);
+    // The link printed on the card is /go/, not this page.
+    expect(text).not.toMatch(/This is the link printed on a name card/i);
     await expect(
       page.getByRole('link', { name: 'Open the card link' }).getAttribute('href'),
     ).resolves.toBe('/go/');
     await expect(
       page.getByRole('link', { name: 'Owner login' }).getAttribute('href'),
     ).resolves.toBe('/login/');
+    await expect(
+      page.getByRole('link', { name: 'Manage the card' }).getAttribute('href'),
+    ).resolves.toBe('/manage/');
     await screenshot(page, 'landing');
     await page.close();
   });
@@ -102,6 +108,14 @@ describe('the built site on a plain static file server', () => {
     expect(html).toMatch(/<h1>Redirecting\.\.<\/h1>/);
     expect(html).toMatch(/still not redirected/);
     expect(html).toContain(`<a id="target" href="${MAIN_URL}">`);
+  });
+
+  test("/go without script refreshes to the configured main URL (the spec's fallback)", async () => {
+    const html = await (await fetch(site.route('go/'))).text();
+    const noscript = [...html.matchAll(/<noscript>([\s\S]*?)<\/noscript>/g)].map((m) => m[1]);
+    expect(noscript).toEqual([`<meta http-equiv="refresh" content="2;url=${MAIN_URL}" />`]);
+    // In the head, where a refresh counts; the script and its CSP hash are as before.
+    expect(html.indexOf('<noscript>')).toBeLessThan(html.indexOf('</head>'));
   });
 
   test('/go is one inline script, under 10 KB gzipped, without React or supabase-js', async () => {

@@ -22,7 +22,7 @@ interface Violation {
 }
 
 /** The brand colour the login form is themed with (site/src/login/LoginPage.tsx). */
-const BRAND_RGB = 'rgb(31, 138, 91)';
+const BRAND_RGB = 'rgb(23, 112, 74)'; // #17704a
 
 describe('the Content-Security-Policy', () => {
   /** Another origin, standing for an attacker's server; it counts what reaches it. */

@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { cardLink, DEFAULT_SITE_URL } from '../../shared/core/card-link.js';
+import {
+  cardLink,
+  DEFAULT_SITE_URL,
+  QR_PNG_MIN_SIZE,
+  qrPngScale,
+} from '../../shared/core/card-link.js';
 import { loadConfig } from '../../shared/core/config.js';
 import { ConfigError } from '../../shared/core/errors.js';
 
@@ -54,6 +59,19 @@ describe('loadConfig: the site URL and the card link', () => {
       expect(() => loadConfig({ NAMECARD_SITE_URL: value }), value).toThrow(
         /^`NAMECARD_SITE_URL` must be an http\(s\) URL such as https:\/\/me\.example\//,
       );
+    }
+  });
+});
+
+describe('qrPngScale', () => {
+  it('gives whole pixels per module for an image at least the size asked for', () => {
+    expect(qrPngScale(33)).toBe(32); // 1056 px
+    expect(qrPngScale(41, 1024)).toBe(25); // 1025 px
+    expect(qrPngScale(32, 1024)).toBe(32); // exactly 1024 px
+    for (const modules of [21, 33, 57, 177 + 8]) {
+      const width = modules * qrPngScale(modules);
+      expect(width).toBeGreaterThanOrEqual(QR_PNG_MIN_SIZE);
+      expect(width).toBeLessThan(QR_PNG_MIN_SIZE + modules);
     }
   });
 });

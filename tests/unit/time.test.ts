@@ -92,6 +92,14 @@ describe('formatting stamps', () => {
     });
   });
 
+  it.each([
+    ['CET', '2030-06-01 11:00 CET (UTC+02:00)'],
+    ['Asia/Calcutta', '2030-06-01 14:30 Asia/Calcutta (UTC+05:30)'],
+    ['US/Eastern', '2030-06-01 05:00 US/Eastern (UTC-04:00)'],
+  ])('names the zone %s as given, not as the zone Intl links it to', (zone, shown) => {
+    expect(formatStamp(Date.UTC(2030, 5, 1, 9, 0), zone)).toBe(shown);
+  });
+
   it.each(['UTC', 'Etc/UTC', 'Etc/GMT', 'GMT'])('names the zone %s once, as UTC', (zone) => {
     expect(formatStamp(Date.UTC(2030, 5, 1, 18, 0), zone)).toBe('2030-06-01 18:00 UTC');
   });

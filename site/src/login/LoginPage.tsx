@@ -14,13 +14,13 @@ const AUTH_APPEARANCE: Appearance = {
   variables: {
     default: {
       colors: {
-        brand: '#1f8a5b',
-        brandAccent: '#17704a',
+        brand: '#17704a',
+        brandAccent: '#125c3c',
         brandButtonText: '#ffffff',
         inputBackground: '#ffffff',
         inputBorder: '#e2e6eb',
         inputBorderHover: '#5f6b7a',
-        inputBorderFocus: '#1f8a5b',
+        inputBorderFocus: '#17704a',
         inputLabelText: '#1c1f24',
         inputText: '#1c1f24',
         inputPlaceholder: '#5f6b7a',

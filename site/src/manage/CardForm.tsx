@@ -102,7 +102,10 @@ export function CardForm({ refresh }: CardFormProps) {
         FIELD_NAMES,
       );
     } catch (error) {
-      setStatus({ tone: 'error', text: `The card was not set: ${errorMessage(error)}` });
+      setStatus({
+        tone: 'error',
+        text: `The card was not set: ${errorMessage(error, Object.values(FIELD_NAMES))}`,
+      });
       return;
     }
     setSaving(true);
@@ -110,7 +113,10 @@ export function CardForm({ refresh }: CardFormProps) {
       const row = await insertEntry(supabase, plan);
       setStatus({ tone: 'ok', text: describeOutcome(row, await refresh()) });
     } catch (error) {
-      setStatus({ tone: 'error', text: `The card was not set: ${errorMessage(error)}` });
+      setStatus({
+        tone: 'error',
+        text: `The card was not set: ${errorMessage(error, Object.values(FIELD_NAMES))}`,
+      });
     } finally {
       setSaving(false);
     }

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { QR_CODE_OPTIONS, QR_PNG_SCALE } from '../../../shared/core/card-link.js';
+import { QR_CODE_OPTIONS, qrPngScale } from '../../../shared/core/card-link.js';
 import { CARD_LINK } from './card-link.js';
 import './card-link.css';
 
@@ -16,10 +16,11 @@ type QrState = { status: 'drawing' } | { status: 'ready'; images: QrImages } | {
 async function drawQrCode(link: string): Promise<QrImages> {
   const { default: qrcode } = await import('qrcode');
   const svg = await qrcode.toString(link, { ...QR_CODE_OPTIONS, type: 'svg' });
+  const modules = qrcode.create(link, QR_CODE_OPTIONS).modules.size + 2 * QR_CODE_OPTIONS.margin;
   const png = await qrcode.toDataURL(link, {
     ...QR_CODE_OPTIONS,
     type: 'image/png',
-    scale: QR_PNG_SCALE,
+    scale: qrPngScale(modules),
   });
   return { svg: `data:image/svg+xml;charset=utf-8,${encodeURIComponent(svg)}`, png };
 }
@@ -76,7 +77,7 @@ export function CardLink() {
       {qr.status === 'failed' && <p className="muted small">The QR code could not be drawn.</p>}
       {qr.status === 'ready' && (
         <div className="qr">
-          <img src={qr.images.svg} alt={`QR code of ${link}`} width="144" height="144" />
+          <img src={qr.images.svg} alt={`QR code of ${link}`} width="240" height="240" />
           <div className="link-actions">
             <a className="button secondary" href={qr.images.svg} download="namecard-qr.svg">
               Download SVG

@@ -4,6 +4,7 @@ import { formatRelative, formatWhen } from '../../../shared/core/format.js';
 import type { CardStatus } from '../../../shared/core/lookup.js';
 import type { EntryState, Segment } from '../../../shared/core/timeline.js';
 import { profileLabel, type NamecardRow } from '../../../shared/core/types.js';
+import { inPlainWords } from '../../../shared/core/plain-words.js';
 
 // The manage page's words: entries, their states and errors, with times read at a glance
 // (`today 18:00`, `Wed 09:00`); the page names the zone once, in its header line. Pure
@@ -13,14 +14,18 @@ import { profileLabel, type NamecardRow } from '../../../shared/core/types.js';
 const REFUSED = '42501';
 
 /**
- * An error in the owner's words. A refusal by the database (RLS, no grant) means this account
- * is not one of the card's owners; the server's own text is kept after it, in parentheses.
+ * An error in the owner's words, without the CLI's backticks (inPlainWords). A refusal by the
+ * database (RLS, no grant) means this account is not one of the card's owners; the server's
+ * own text is kept after it, in parentheses.
+ *
+ * @param names the form's field names as the page labels them: shown as they are, where other
+ *   quoted parts (values) go in quotation marks
  */
-export function errorMessage(error: unknown): string {
+export function errorMessage(error: unknown, names: readonly string[] = []): string {
   if (error instanceof ApiError && error.code === REFUSED) {
     return `this account may not change the card (${error.message})`;
   }
-  return error instanceof Error ? error.message : String(error);
+  return inPlainWords(error instanceof Error ? error.message : String(error), names);
 }
 
 /**

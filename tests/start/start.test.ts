@@ -1,0 +1,234 @@
+import { execa, type ResultPromise } from 'execa';
+import { cp, mkdtemp, realpath, rm, symlink } from 'node:fs/promises';
+import { createServer, type Server } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { LOCAL_ANON_KEY } from '../../shared/core/config.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+// `npm start` (scripts/start.ts) as a process, in a copy of the project in a temporary folder:
+// it keeps its data in `.namecard/` and builds into `dist/`, which must not touch the checkout
+// the other tests use. The copy shares the checkout's node_modules.
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const COPIED = [
+  'cli',
+  'emulator',
+  'scripts',
+  'shared',
+  'site',
+  'supabase',
+  'package.json',
+  'tsconfig.json',
+];
+
+/** Settings that would send `npm start` elsewhere than its own emulator and demo pages. */
+const CLEAN_ENV = {
+  SUPABASE_URL: undefined,
+  SUPABASE_ANON_KEY: undefined,
+  NAMECARD_MAIN_URL: undefined,
+  NAMECARD_PHOTO_PATH: undefined,
+  NAMECARD_SITE_URL: undefined,
+  NAMECARD_BASE_PATH: undefined,
+  NAMECARD_PORT: undefined,
+  NAMECARD_API_PORT: undefined,
+  NAMECARD_DEMO_PORT: undefined,
+  DATABASE_URL: undefined,
+  NODE_ENV: undefined,
+};
+
+let project: string;
+
+beforeAll(async () => {
+  project = await mkdtemp(join(tmpdir(), 'namecard-start-'));
+  for (const entry of COPIED) {
+    await cp(join(ROOT, entry), join(project, entry), { recursive: true });
+  }
+  await symlink(await realpath(join(ROOT, 'node_modules')), join(project, 'node_modules'));
+});
+afterAll(async () => {
+  if (project) await rm(project, { recursive: true, force: true });
+});
+
+function start(
+  args: string[],
+  env: Record<string, string | undefined> = {},
+): ResultPromise<{ reject: false; cwd: string; env: Record<string, string | undefined> }> {
+  return execa(process.execPath, ['--import', 'tsx', 'scripts/start.ts', ...args], {
+    reject: false,
+    cwd: project,
+    env: { ...CLEAN_ENV, ...env },
+  }) as never;
+}
+
+/** A port nothing listens on now (the OS picked it free; it is closed again). */
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+/** A server holding a port on 127.0.0.1, so that nothing else can listen there. */
+async function holdPort(): Promise<{ server: Server; port: number }> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { server, port: (server.address() as { port: number }).port };
+}
+
+/** Runs the built CLI of the copy, as the owner would from the project folder. */
+function cli(args: string[], env: Record<string, string | undefined>, input?: string) {
+  return execa(process.execPath, [join(project, 'dist/cli/index.js'), ...args], {
+    reject: false,
+    cwd: project,
+    env: { ...CLEAN_ENV, ...env },
+    ...(input !== undefined ? { input } : {}),
+  });
+}
+
+describe('npm start', { timeout: 240_000 }, () => {
+  it('--help lists the three port options and their environment names', async () => {
+    const result = await start(['--help']);
+    expect(result.exitCode).toBe(0);
+    for (const [option, name] of [
+      ['--port', 'NAMECARD_PORT'],
+      ['--api-port', 'NAMECARD_API_PORT'],
+      ['--demo-port', 'NAMECARD_DEMO_PORT'],
+    ]) {
+      expect(result.stdout).toMatch(new RegExp(`${option} <port>.*\\(${name}, default \\d+\\)`));
+    }
+  });
+
+  it('refuses a port that is not a number, naming the option (exit 2)', async () => {
+    const result = await start(['--port', 'eighty']);
+    expect(result.exitCode).toBe(2);
+    expect(result.stderr.trim()).toBe(
+      'error: `--port` must be a port number from 1 to 65535, got `eighty`',
+    );
+  });
+
+  it.each([
+    ['--port', 'NAMECARD_PORT'],
+    ['--api-port', 'NAMECARD_API_PORT'],
+    ['--demo-port', 'NAMECARD_DEMO_PORT'],
+  ])('a busy %s gives one error line naming that option, and exit 1', async (option, envName) => {
+    const held = await holdPort();
+    try {
+      const ports: Record<string, string> = {
+        '--port': String(await freePort()),
+        '--api-port': String(await freePort()),
+        '--demo-port': String(await freePort()),
+        [option]: String(held.port),
+      };
+      const result = await start(Object.entries(ports).flat());
+      expect(result.exitCode).toBe(1);
+      const lines = result.stderr.trim().split('\n');
+      expect(lines).toHaveLength(1);
+      expect(lines[0]).toMatch(
+        new RegExp(
+          `^error: port ${held.port} on 127\\.0\\.0\\.1 .*is in use: .*${option} \\(or ${envName}\\)$`,
+        ),
+      );
+      expect(result.stdout).not.toContain('Namecard is running');
+    } finally {
+      await new Promise<void>((resolve) => held.server.close(() => resolve()));
+    }
+  });
+
+  it('a busy port set by its environment name is named too', async () => {
+    const held = await holdPort();
+    try {
+      const result = await start(['--port', String(await freePort())], {
+        NAMECARD_API_PORT: String(held.port),
+        NAMECARD_DEMO_PORT: String(await freePort()),
+      });
+      expect(result.exitCode).toBe(1);
+      expect(result.stderr.trim().split('\n')).toEqual([
+        expect.stringMatching(/^error: port \d+ .*--api-port \(or NAMECARD_API_PORT\)$/),
+      ]);
+    } finally {
+      await new Promise<void>((resolve) => held.server.close(() => resolve()));
+    }
+  });
+
+  it('serves the site, the API and the demo pages on the given ports; the site and the CLI use that API', async () => {
+    const [site, api, demo] = [await freePort(), await freePort(), await freePort()];
+    const child = start([
+      '--port',
+      String(site),
+      '--api-port',
+      String(api),
+      '--demo-port',
+      String(demo),
+    ]);
+    let output = '';
+    child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    try {
+      await new Promise<void>((resolve, reject) => {
+        child.stdout?.on('data', () => {
+          if (output.includes('Press Ctrl+C to stop.')) resolve();
+        });
+        void child.then((r) => reject(new Error(`npm start exited (${r.exitCode}): ${r.stderr}`)));
+      });
+      const siteUrl = `http://127.0.0.1:${site}/`;
+      const apiUrl = `http://127.0.0.1:${api}`;
+      expect(output).toContain(`Site        ${siteUrl}\n`);
+      expect(output).toContain(`Card link   ${siteUrl}go/`);
+      expect(output).toContain(`API         ${apiUrl}`);
+      expect(output).toContain(`Main card   http://127.0.0.1:${demo}/`);
+
+      // Each serves.
+      const home = await fetch(siteUrl);
+      expect(home.status).toBe(200);
+      await expect(home.text()).resolves.toContain('<h1>Namecard</h1>');
+      const settings = await fetch(`${apiUrl}/auth/v1/settings`, {
+        headers: { apikey: LOCAL_ANON_KEY },
+      });
+      expect(settings.status).toBe(200);
+      const card = await fetch(`http://127.0.0.1:${demo}/`);
+      await expect(card.text()).resolves.toContain('Main profile');
+
+      // The site was built against that API and those demo pages.
+      const go = await (await fetch(`${siteUrl}go/`)).text();
+      expect(go).toContain(`<link rel="preconnect" href="${apiUrl}" crossorigin`);
+      expect(go).toContain(`href="http://127.0.0.1:${demo}/"`);
+
+      // The CLI: the login line npm start printed, then commands without any setting.
+      const login =
+        /CLI login {3}NAMECARD_SITE_URL=(\S+) node dist\/cli\/index\.js (login .+?) {2}/.exec(
+          output,
+        );
+      expect(login?.[1]).toBe(siteUrl);
+      expect(login?.[2]).toBe(`login --api-url ${apiUrl}`);
+      const configDir = await mkdtemp(join(tmpdir(), 'namecard-start-cli-'));
+      try {
+        const env = { NAMECARD_CONFIG_DIR: configDir };
+        const signedIn = await cli(
+          [...login![2]!.split(' '), '--email', 'owner@namecard.local', '--password-stdin'],
+          { ...env, NAMECARD_SITE_URL: login![1] },
+          'namecard-demo\n',
+        );
+        expect(signedIn.stderr).toBe('');
+        expect(signedIn.exitCode).toBe(0);
+        expect(signedIn.stdout).toContain(`at ${apiUrl}`);
+        const set = await cli(['set', 'photo', '--for', '1h'], env);
+        expect(set.exitCode).toBe(0);
+        const status = await cli(['status', '--json'], env);
+        expect(status.exitCode).toBe(0);
+        expect((JSON.parse(status.stdout) as { active: { type: string } }).active.type).toBe(
+          'photo',
+        );
+        const link = await cli(['link'], env);
+        expect(link.stdout.trim()).toBe(`${siteUrl}go/`);
+      } finally {
+        await rm(configDir, { recursive: true, force: true });
+      }
+    } finally {
+      child.kill('SIGTERM');
+      const result = await child;
+      expect(result.exitCode).toBe(0);
+    }
+  });
+});
