@@ -138,7 +138,7 @@ export interface Transport<F = typeof fetch> {
    * time each get their own error. A request (and its wait between tries) is cancelled by
    * the caller's own AbortSignal (`init.signal`, e.g. `LookupOptions.signal`).
    */
-  guard<T>(call: () => Promise<T>): Promise<T>;
+  guard<T>(call: () => PromiseLike<T>): Promise<T>;
 }
 
 /** The fields of an answer the transport reads: fetch's `Response` and {@link LightResponse} both have them. */
@@ -487,7 +487,7 @@ function transportOver<R extends Answer>(
 
   return {
     fetch: transportFetch,
-    guard<T>(call: () => Promise<T>): Promise<T> {
+    guard<T>(call: () => PromiseLike<T>): Promise<T> {
       let failedOnce = false;
       let reject: (error: NamecardError) => void = () => undefined;
       const failed = new Promise<never>((_, rejectFailed) => {
