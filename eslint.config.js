@@ -23,6 +23,7 @@ const LIGHT_FILES = [
   'cli/store-file.ts',
   'cli/errors.ts',
   'cli/display.ts',
+  'cli/terminal-safe.ts',
   'cli/version.ts',
 ];
 
