@@ -6,6 +6,7 @@ import { createNamecardClient } from '../../shared/supabase/client.js';
 import {
   createLightTransport,
   createTransport,
+  MAX_REDIRECTS,
   RETRY_AFTER_CAP_MS,
   retryDelayMs,
   shouldRetry,
@@ -201,6 +202,49 @@ describe('failures travel with their own call', () => {
     controller.abort();
     const error = await outcome;
     expect((error as Error).name).toBe('AbortError');
+    expect(received).toHaveLength(1);
+  });
+});
+
+describe('redirects', () => {
+  it.each([
+    ['fetch', createTransport],
+    ['node:http', createLightTransport],
+  ])('a same-origin redirect loop ends after %s follows MAX_REDIRECTS', async (_name, make) => {
+    const url = await serve((req, res) => {
+      res.writeHead(302, { location: req.url });
+      res.end();
+    });
+    const transport = make(url, 5_000);
+    await expect(transport.fetch(`${url}/rest/v1/namecard_active`)).rejects.toMatchObject({
+      code: 'redirect_refused',
+      message: `${url} answered 302 Found to ${url}, after ${MAX_REDIRECTS} redirects: not followed`,
+    });
+    expect(received).toHaveLength(MAX_REDIRECTS + 1);
+  });
+
+  it('a GET follows a 303 on the same origin to where it points', async () => {
+    const url = await serve((req, res) => {
+      if (req.url === '/rest/v1/old') {
+        res.writeHead(303, { location: '/rest/v1/new' });
+        res.end();
+      } else json(res, 200, [{ moved: true }]);
+    });
+    const response = await createTransport(url).fetch(`${url}/rest/v1/old`);
+    expect(await response.json()).toEqual([{ moved: true }]);
+    expect(received.map((r) => r.path)).toEqual(['/rest/v1/old', '/rest/v1/new']);
+  });
+
+  it('a redirect to another scheme and port on the same host is another origin', async () => {
+    const url = await serve((req, res) => {
+      res.writeHead(308, { location: `https://127.0.0.1:1${req.url}` });
+      res.end();
+    });
+    await expect(
+      createTransport(url).fetch(`${url}/auth/v1/token`, { method: 'POST', body: '{}' }),
+    ).rejects.toMatchObject({
+      message: `${url} answered 308 Permanent Redirect to https://127.0.0.1:1, another origin: not followed`,
+    });
     expect(received).toHaveLength(1);
   });
 });
