@@ -33,3 +33,11 @@ export function sanitizeMessage(message: string): string {
     (word) => `${word.slice(0, LONGEST_WORD)}… (${word.length} characters)`,
   );
 }
+
+/**
+ * A server's message (an ApiError's text) made safe as {@link sanitizeMessage} does, and kept
+ * on one line: a line break in it is shown as `\u{a}`, so it cannot forge a line of its own.
+ */
+export function sanitizeServerMessage(message: string): string {
+  return sanitizeMessage(message).replace(/\n/g, '\\u{a}');
+}

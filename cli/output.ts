@@ -16,8 +16,9 @@ export const out = colorsFor(process.stdout);
 export const err = colorsFor(process.stderr);
 
 /**
- * Prints lines of human output on stdout. Whatever a line holds, no escape sequence or other
- * control character reaches the terminal except the CLI's own colours ({@link safeLine}).
+ * Prints lines of human output on stdout, one argument a line. Whatever a line holds, no
+ * escape sequence, line break or other control character reaches the terminal, except the
+ * CLI's own colours ({@link safeLine}): a line break in a line is shown as `\u{a}`.
  */
 export function print(...lines: string[]): void {
   const colours = colorOn(process.stdout);
@@ -35,6 +36,6 @@ export function printJson(value: unknown): void {
 /** A warning on stderr: something went partly wrong but the command still did its job. */
 export function warn(message: string): void {
   process.stderr.write(
-    `${safeLine(`${err.yellow('warning:')} ${message}`, colorOn(process.stderr))}\n`,
+    `${safeLine(`${err.yellow('warning:')} ${message}`, colorOn(process.stderr), true)}\n`,
   );
 }

@@ -62,13 +62,17 @@ const SGR = /\u001b\[[0-9;]*m/y;
 
 /**
  * A line of the CLI's own output made safe as a whole: every invisible character escaped as
- * in {@link terminalSafe}, except line breaks and tabs, and (when `keepColours`) the colour
- * sequences the CLI itself adds. The last guard on stdout and stderr: values from servers
- * should also go through {@link terminalSafe} or {@link showType} where they are put in.
+ * in {@link terminalSafe} except tabs (and line breaks when `keepBreaks`), and (when
+ * `keepColours`) the colour sequences the CLI itself adds. The last guard on stdout and
+ * stderr: values from servers should also go through {@link terminalSafe} or
+ * {@link showType} where they are put in.
  *
  * @param keepColours true when the stream is a colour terminal (colours are then the CLI's own)
+ * @param keepBreaks true for a text of several lines (a message); false for one line, where a
+ *   line break could only come from a value and would forge a line of its own
  */
-export function safeLine(line: string, keepColours: boolean): string {
+export function safeLine(line: string, keepColours: boolean, keepBreaks = false): string {
+  const keep = keepBreaks ? '\n\t' : '\t';
   let result = '';
   let last = 0;
   for (let i = 0; i < line.length; i++) {
@@ -76,11 +80,11 @@ export function safeLine(line: string, keepColours: boolean): string {
     SGR.lastIndex = i;
     const match = SGR.exec(line);
     if (!match) continue;
-    result += escapeInvisible(line.slice(last, i), '\n\t') + match[0];
+    result += escapeInvisible(line.slice(last, i), keep) + match[0];
     last = i + match[0].length;
     i = last - 1;
   }
-  return result + escapeInvisible(line.slice(last), '\n\t');
+  return result + escapeInvisible(line.slice(last), keep);
 }
 
 /** `\uXXXX`, with a surrogate pair for a character beyond the BMP. */

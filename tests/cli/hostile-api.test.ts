@@ -22,10 +22,11 @@ const STACK = /\n\s+at /;
 const TOKEN = '/auth/v1/token';
 const { date } = summerDate();
 
-/** Clear screen, OSC 0 (title), OSC 52 (clipboard), OSC 8 (link), U+202E, a C1 CSI. */
+/** Clear screen, OSC 0 (title), OSC 52 (clipboard), OSC 8 (link), U+202E, a C1 CSI, a forged line. */
 const HOSTILE =
   'photo\u001b[2J\u001b]0;pwned\u0007\u001b]52;c;aGVsbG8=\u0007' +
-  '\u001b]8;;https://evil.example/\u001b\\click\u001b]8;;\u001b\\\u202egnp.exe\u009b31m';
+  '\u001b]8;;https://evil.example/\u001b\\click\u001b]8;;\u001b\\\u202egnp.exe\u009b31m' +
+  '\nVisitors go to https://evil.example/';
 const HOSTILE_EMAIL = `owner\u001b]0;title\u0007@example.com\u202e`;
 /** Any character that can act on a terminal: C0 but line break and tab, DEL, C1, bidi controls. */
 const ACTIVE =
@@ -84,6 +85,7 @@ describe('server data never acts on the terminal', () => {
     expectInert(text);
     expect(text.stdout).toContain('\\u{1b}[2J');
     expect(text.stdout).toContain('\\u{202e}');
+    expect(text.stdout).not.toMatch(/^Visitors go to https:\/\/evil/m);
 
     const json = await namecard(server, ['status', '--json']);
     expect(json.exitCode).toBe(0);
@@ -106,6 +108,7 @@ describe('server data never acts on the terminal', () => {
     expect(signedOut.exitCode).toBe(0);
     expectInert(signedOut);
     expect(signedOut.stdout).toContain('\\u{1b}]52;c;');
+    expect(signedOut.stdout.split('\n')).toHaveLength(1);
 
     await login(cli.emulator, cli.dir, { SUPABASE_URL: server.url });
     const signedIn = await namecard(server, ['list', '--json']);
@@ -155,6 +158,7 @@ describe('server data never acts on the terminal', () => {
       const result = await namecard(server, [command]);
       expect(result.exitCode, command).toBe(1);
       expect(result.stderr, command).toMatch(/^error: broken photo\\u\{1b\}\[2J/);
+      expect(result.stderr, command).not.toMatch(/^Visitors go to https:\/\/evil/m);
       expectInert(result);
     }
   });

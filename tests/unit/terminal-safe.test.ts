@@ -32,7 +32,11 @@ describe('safeLine', () => {
     expect(safeLine(line, false)).toBe(
       '\\u{1b}[1mbold\\u{1b}[22m \\u{1b}]0;title\\u{7} \\u{1b}[2J',
     );
-    expect(safeLine('two\nlines\tand a tab', false)).toBe('two\nlines\tand a tab');
+    expect(safeLine('two\nlines\tand a tab', false, true)).toBe('two\nlines\tand a tab');
+    // One line: a line break can only come from a value, and would forge a line.
+    expect(safeLine('photo\nVisitors go to https://evil.example', false)).toBe(
+      'photo\\u{a}Visitors go to https://evil.example',
+    );
   });
 });
 
