@@ -2,20 +2,13 @@
 // control characters (an escape sequence, a line break, a right-to-left override) are shown
 // as \u{…} instead of acting on the terminal, and credentials in a URL are hidden.
 
+import { escapeInvisible } from './terminal-safe.js';
+
 /** How many characters of a value a message shows. */
 export const SHOWN_CHARACTERS = 40;
 
 /** A word longer than this in any message is cut (e.g. commander's "unknown option '--…'"). */
 const LONGEST_WORD = 80;
-
-// Control and format characters and line/paragraph separators, except the zero-width joiner
-// that emoji sequences use.
-const INVISIBLE = /(?!\u200d)[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/gu;
-
-const escapeInvisible = (text: string, keep = '') =>
-  text.replace(INVISIBLE, (c) =>
-    keep.includes(c) ? c : `\\u{${(c.codePointAt(0) ?? 0).toString(16)}}`,
-  );
 
 /**
  * A value as a message shows it: at most {@link SHOWN_CHARACTERS} characters, then `…` and
@@ -39,4 +32,12 @@ export function sanitizeMessage(message: string): string {
     new RegExp(`\\S{${LONGEST_WORD + 1},}`, 'gu'),
     (word) => `${word.slice(0, LONGEST_WORD)}… (${word.length} characters)`,
   );
+}
+
+/**
+ * A server's message (an ApiError's text) made safe as {@link sanitizeMessage} does, and kept
+ * on one line: a line break in it is shown as `\u{a}`, so it cannot forge a line of its own.
+ */
+export function sanitizeServerMessage(message: string): string {
+  return sanitizeMessage(message).replace(/\n/g, '\\u{a}');
 }

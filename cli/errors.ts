@@ -8,7 +8,7 @@ import {
 } from '../shared/core/errors.js';
 import { SITE_URL_SETTING } from '../shared/core/card-link.js';
 import { DEFAULT_SUPABASE_URL } from '../shared/core/config.js';
-import { displayValue, sanitizeMessage } from './display.js';
+import { displayValue, sanitizeMessage, sanitizeServerMessage } from './display.js';
 import { err } from './output.js';
 
 // Every failure the CLI reports, and the one handler that turns each into a message on stderr
@@ -225,8 +225,10 @@ function describe(
 export function handleError(error: unknown, usageHint?: string): number {
   const described = describe(error, usageHint);
   const { code } = described;
-  const message = described.message === undefined ? undefined : sanitizeMessage(described.message);
-  const hint = described.hint === undefined ? undefined : sanitizeMessage(described.hint);
+  // A server's words stay on one line; the CLI's own (commander's "(Did you mean …?)") may not.
+  const clean = error instanceof ApiError ? sanitizeServerMessage : sanitizeMessage;
+  const message = described.message === undefined ? undefined : clean(described.message);
+  const hint = described.hint === undefined ? undefined : clean(described.hint);
   if (message !== undefined) {
     const text = code === EXIT.cancelled ? message : `${err.red('error:')} ${message}`;
     process.stderr.write(`${text}\n`);

@@ -7,6 +7,8 @@ import { request as httpsRequest } from 'node:https';
 // tiny: GET/POST with string bodies, the fields of a Response that the namecard module and the
 // CLI's transport read, and errors shaped like fetch's (`TypeError` with the socket error as
 // `cause`), so the transport treats both alike. Commands that use supabase-js keep fetch.
+// Like the transport's fetch it never follows a redirect itself (node:http does not), and it
+// stops reading an answer past `maxBytes`.
 
 /** The part of a fetch `Response` that the CLI and `fetchActiveEntry` read. */
 export interface LightResponse {
@@ -24,6 +26,23 @@ export interface LightInit {
   headers?: Record<string, string>;
   body?: string;
   signal?: AbortSignal;
+  /** The most bytes of body read; past it the request is dropped with {@link AnswerTooLargeError}. */
+  maxBytes?: number;
+}
+
+/** An answer's body was longer than the reader's limit: reading stopped there. */
+export class AnswerTooLargeError extends Error {
+  /**
+   * @param maxBytes the limit in bytes
+   * @param status the answer's HTTP status
+   */
+  constructor(
+    readonly maxBytes: number,
+    readonly status: number,
+  ) {
+    super(`The answer is longer than ${maxBytes} bytes`);
+    this.name = 'AnswerTooLargeError';
+  }
 }
 
 /**
@@ -55,27 +74,42 @@ export function lightResponse(
 
 /**
  * One HTTP(S) request with node:http, answered as a {@link LightResponse} once the whole body
- * has arrived.
+ * has arrived. Redirects are answered as they are, never followed.
  *
  * @param url an absolute http: or https: URL
  * @throws TypeError('fetch failed') with the socket error as `cause` when no answer came;
- *   the signal's reason (an AbortError) when `init.signal` aborted it
+ *   the signal's reason (an AbortError) when `init.signal` aborted it; AnswerTooLargeError
+ *   when the body (or its announced `content-length`) is longer than `init.maxBytes`, after
+ *   dropping the connection
  */
 export function lightFetch(url: string | URL, init: LightInit = {}): Promise<LightResponse> {
   const target = new URL(url);
   const send = target.protocol === 'https:' ? httpsRequest : httpRequest;
+  const maxBytes = init.maxBytes ?? Infinity;
   return new Promise((resolve, reject) => {
     const req = send(
       target,
       { method: init.method ?? 'GET', headers: init.headers, signal: init.signal },
       (res: IncomingMessage) => {
+        const status = res.statusCode ?? 0;
+        const tooLarge = () => {
+          reject(new AnswerTooLargeError(maxBytes, status));
+          res.destroy();
+          req.destroy();
+        };
+        if (Number(res.headers['content-length']) > maxBytes) return tooLarge();
         const chunks: Buffer[] = [];
-        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        let size = 0;
+        res.on('data', (chunk: Buffer) => {
+          size += chunk.length;
+          if (size > maxBytes) tooLarge();
+          else chunks.push(chunk);
+        });
         res.on('error', (error) => reject(new TypeError('fetch failed', { cause: error })));
         res.on('end', () =>
           resolve(
             lightResponse(
-              res.statusCode ?? 0,
+              status,
               res.statusMessage ?? '',
               res.headers,
               Buffer.concat(chunks).toString('utf8'),

@@ -2,7 +2,7 @@ import type { Session } from '@supabase/supabase-js';
 import type { RawSettings } from '../shared/core/config.js';
 import { ApiError } from '../shared/core/errors.js';
 import type { Connection } from './connect.js';
-import { sanitizeMessage } from './display.js';
+import { sanitizeServerMessage } from './display.js';
 import { UsageError } from './errors.js';
 import { err } from './output.js';
 import { askPassword, askText } from './prompts.js';
@@ -79,7 +79,7 @@ export async function signInInteractively(
     } catch (error) {
       if (!isWrongPassword(error) || tries >= PASSWORD_TRIES) throw error;
       const left = PASSWORD_TRIES - tries;
-      const message = sanitizeMessage((error as ApiError).message);
+      const message = sanitizeServerMessage((error as ApiError).message);
       process.stderr.write(
         `${err.red('error:')} ${message}: try again (${left} ${left === 1 ? 'try' : 'tries'} left)\n`,
       );

@@ -5,6 +5,7 @@ import { isInteractive } from '../prompts.js';
 import { checkEmail, signInAndSave, signInInteractively, type SignedIn } from '../sign-in.js';
 import { explicitSettings, resolveConfig } from '../settings.js';
 import { readStoredStateOrNothing } from '../store-file.js';
+import { terminalSafe } from '../terminal-safe.js';
 
 interface LoginOptions {
   email?: string;
@@ -60,7 +61,7 @@ export const loginCommand = new Command('login')
       signedIn = await signInAndSave(config, email, password, settings);
     }
     if (broken) warn(`replaced the broken stored config ${broken.file}`);
-    print(`Signed in as ${out.bold(signedIn.email)} at ${config.supabaseUrl}`);
+    print(`Signed in as ${out.bold(terminalSafe(signedIn.email))} at ${config.supabaseUrl}`);
     const { canSetCard } = await import('../../shared/supabase/data.js');
     if (!(await signedIn.transport.guard(() => canSetCard(signedIn.client)))) {
       warn(

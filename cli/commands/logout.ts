@@ -4,6 +4,7 @@ import { SessionError } from '../errors.js';
 import { print, warn } from '../output.js';
 import { resolveConfig } from '../settings.js';
 import { readStoredStateOrNothing } from '../store-file.js';
+import { terminalSafe } from '../terminal-safe.js';
 
 export const logoutCommand = new Command('logout')
   .description('revoke the session and delete it here')
@@ -45,5 +46,5 @@ export const logoutCommand = new Command('logout')
     }
     store.delete('session');
     if (note) warn(note);
-    print(`Signed out ${stored.email}.`);
+    print(`Signed out ${terminalSafe(stored.email)}.`);
   });

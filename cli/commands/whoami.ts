@@ -2,6 +2,7 @@ import { Command } from 'commander';
 import { NOT_OWNER_MESSAGE, signedOut } from '../errors.js';
 import { out, print, warn } from '../output.js';
 import { ciCredentials, readStoredState, resolveConfig, type CliConfig } from '../settings.js';
+import { terminalSafe } from '../terminal-safe.js';
 
 /**
  * Asks the server whether the signed-in account may change the card, and says so when it may
@@ -33,13 +34,15 @@ export const whoamiCommand = new Command('whoami')
     const config = resolveConfig(command.optsWithGlobals(), process.env, stored);
     const ci = ciCredentials();
     if (ci) {
-      print(`${out.bold(ci.email)} at ${config.supabaseUrl} (from NAMECARD_EMAIL, for each run)`);
+      print(
+        `${out.bold(terminalSafe(ci.email))} at ${config.supabaseUrl} (from NAMECARD_EMAIL, for each run)`,
+      );
     } else {
       const session = stored.session;
       if (!session || session.api_url !== config.supabaseUrl) {
         throw signedOut(config.supabaseUrl, session?.api_url);
       }
-      print(`${out.bold(session.email)} at ${session.api_url}`);
+      print(`${out.bold(terminalSafe(session.email))} at ${terminalSafe(session.api_url)}`);
     }
     await tellIfNotOwner(config);
   });

@@ -1,4 +1,4 @@
-import { ApiError, NetworkError, TimeoutError } from './errors.js';
+import { ApiError, NamecardError, NetworkError, TimeoutError } from './errors.js';
 import { isWellFormed } from './rules.js';
 import type { Segment } from './timeline.js';
 import type { NamecardRow } from './types.js';
@@ -52,7 +52,10 @@ export interface LookupOptions {
   timeoutMs?: number;
   /** Cancels the request. */
   signal?: AbortSignal;
-  /** The fetch to use (e.g. the CLI's, which retries gateway errors); the global one by default. */
+  /**
+   * The fetch to use; the global one by default. The CLI's transport retries gateway errors
+   * and throws its own typed errors (NamecardError), which the lookup passes on unchanged.
+   */
   fetch?: LookupFetch;
 }
 
@@ -99,6 +102,8 @@ async function fetchView(view: EntryView, options: LookupOptions): Promise<unkno
   } catch (error) {
     if (timer?.aborted) throw new TimeoutError(supabaseUrl, timeoutMs ?? 0);
     if (signal?.aborted) throw error;
+    // A fetch that reports its own typed failure (the CLI's transport) is taken at its word.
+    if (error instanceof NamecardError) throw error;
     throw new NetworkError(supabaseUrl, error);
   }
 

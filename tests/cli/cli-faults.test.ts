@@ -317,3 +317,43 @@ describe('a backend that never answers', () => {
     );
   });
 });
+
+describe('Retry-After', () => {
+  it('`status` waits as long as a 503 asks (Retry-After: 2) before trying again', async () => {
+    await storeEntry('photo');
+    const arrivals: number[] = [];
+    const server = await faultyBackend((ex) => {
+      if (!ex.req.url?.startsWith('/rest/v1/namecard_active')) return false;
+      arrivals.push(Date.now());
+      if (ex.nth > 1) return false;
+      ex.res.writeHead(503, { 'content-type': 'text/html', 'retry-after': '2' });
+      ex.res.end(gatewayPage(503));
+      return true;
+    });
+    const result = await namecard(server, ['status']);
+    expect(result.stderr).toBe('');
+    expect(result.exitCode).toBe(0);
+    expect(result.stdout).toMatch(/^Active: photo \(Photographer\)/);
+    expect(arrivals).toHaveLength(2);
+    // The server's clock: the second try came no sooner than asked (the CLI's own wait is 250 ms).
+    expect(arrivals[1]! - arrivals[0]!).toBeGreaterThanOrEqual(1_900);
+  });
+
+  it('`status` asked to wait an hour fails at once, saying so, instead of hanging', async () => {
+    const server = await faultyBackend((ex) => {
+      ex.res.writeHead(503, { 'content-type': 'text/html', 'retry-after': '3600' });
+      ex.res.end(gatewayPage(503));
+      return true;
+    });
+    const result = await namecard(server, ['status']);
+    expect(result.exitCode).toBe(1);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toBe(
+      [
+        `error: ${server.url} answered 503 Service Unavailable and asks to wait 3600 s before trying again`,
+        'The API or its gateway is having trouble: try again later',
+      ].join('\n'),
+    );
+    expect(server.count('GET', '/rest/v1/namecard_active')).toBe(1);
+  });
+});
