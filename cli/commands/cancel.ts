@@ -4,6 +4,7 @@ import { formatWhen, localTimeZone } from '../../shared/core/format.js';
 import { profileLabel } from '../../shared/core/types.js';
 import { out, print, printJson } from '../output.js';
 import { resolveConfig } from '../settings.js';
+import { showType } from '../terminal-safe.js';
 
 /** The options of `namecard cancel` (global ones included), as typed. */
 export interface CancelOptions {
@@ -58,7 +59,7 @@ export async function runCancel(idText: string, options: CancelOptions): Promise
       ? `until ${when(planned)}`
       : `from ${when(row.stamp_start)} until ${when(planned)}`;
   print(
-    `${out.green('✔')} Cancelled entry ${row.id}: ${out.bold(row.type)} (${profileLabel(row.type)}) ${span}`,
+    `${out.green('✔')} Cancelled entry ${row.id}: ${out.bold(showType(row.type))} (${profileLabel(row.type)}) ${span}`,
     ...timelineLines(status, config, zone),
   );
 }

@@ -3,6 +3,7 @@ import { localTimeZone } from '../../shared/core/format.js';
 import { profileLabel } from '../../shared/core/types.js';
 import { out, print, printJson } from '../output.js';
 import { resolveConfig } from '../settings.js';
+import { showType } from '../terminal-safe.js';
 
 /** The options of `namecard end` (global ones included), as typed. */
 export interface EndOptions {
@@ -41,7 +42,7 @@ export async function runEnd(options: EndOptions): Promise<void> {
     return;
   }
   const names = ended.map(
-    (row) => `${out.bold(row.type)} (${profileLabel(row.type)}, entry ${row.id})`,
+    (row) => `${out.bold(showType(row.type))} (${profileLabel(row.type)}, entry ${row.id})`,
   );
   print(
     `${out.green('✔')} Ended ${names.join(' and ')}: visitors go to the main site now`,

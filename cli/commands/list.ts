@@ -4,6 +4,7 @@ import { describeState } from '../../shared/core/describe.js';
 import { entryStates, type EntryState } from '../../shared/core/timeline.js';
 import { out, print, printJson } from '../output.js';
 import { resolveConfig } from '../settings.js';
+import { showType, terminalSafe } from '../terminal-safe.js';
 
 const MAX_LIMIT = 1000;
 const DEFAULT_LIMIT = 20;
@@ -95,8 +96,8 @@ export async function runList(options: ListOptions): Promise<void> {
         return out.dim;
     }
   };
-  const idWidth = Math.max(...rows.map((row) => String(row.id).length));
-  const typeWidth = Math.max(...rows.map((row) => String(row.type).length));
+  const idWidth = Math.max(...rows.map((row) => terminalSafe(row.id).length));
+  const typeWidth = Math.max(...rows.map((row) => showType(row.type).length));
   const spans = rows.map((row) => {
     const end = row.planned_end ?? row.stamp_end;
     return row.stamp_start == null
@@ -109,8 +110,8 @@ export async function runList(options: ListOptions): Promise<void> {
     ...rows.map((row, index) => {
       const state = states.get(row.id) ?? { state: 'ended' };
       const mark = state.state === 'on-now' ? out.green('*') : ' ';
-      const id = String(row.id).padStart(idWidth);
-      const type = String(row.type).padEnd(typeWidth);
+      const id = terminalSafe(row.id).padStart(idWidth);
+      const type = showType(row.type).padEnd(typeWidth);
       const words = colour(state)(describeState(state, now, zone));
       return `${mark} ${id}  ${type}  ${spans[index]!.padEnd(spanWidth)}  ${words}`;
     }),

@@ -6,6 +6,7 @@ import type { Owner } from '../session.js';
 import { explicitSettings, resolveConfig, type CliConfig } from '../settings.js';
 import type { EntryInput } from '../../shared/calendar/plan.js';
 import { profileLabel } from '../../shared/core/types.js';
+import { showType } from '../terminal-safe.js';
 
 /** The positional arguments of `namecard set`, as typed. */
 export interface SetArgs {
@@ -133,7 +134,7 @@ export async function runSet(args: SetArgs, options: SetOptions): Promise<void> 
   const start = row.stamp_start == null ? '' : `from ${wall(row.stamp_start)} `;
   const end = format.formatStamp(row.stamp_end, plan.timeZone);
   const lines = [
-    `${out.green('✔')} The card points to ${out.bold(row.type)} (${profileLabel(row.type)}) ${start}until ${end}`,
+    `${out.green('✔')} The card points to ${out.bold(showType(row.type))} (${profileLabel(row.type)}) ${start}until ${end}`,
   ];
   const local = format.localTimeZone();
   if (local !== plan.timeZone) {
