@@ -62,9 +62,9 @@ describe('502, 503 and 504 answers', () => {
     const result = await namecard(server, ['status']);
     expect(result.stderr).toBe('');
     expect(result.exitCode).toBe(0);
-    expect(result.stdout).toMatch(/^Active: photo \(Photographer\)/);
+    expect(result.stdout).toMatch(/^Times in UTC\nNow: Photographer until /);
     // The lookup of the active entry: refused once, then answered.
-    expect(server.count('GET', '/rest/v1/namecard_active')).toBe(2);
+    expect(server.count('GET', '/rest/v1/namecard_status')).toBe(2);
   });
 
   it.each([
@@ -78,7 +78,7 @@ describe('502, 503 and 504 answers', () => {
         (ex) => (answer(ex.res, status, gatewayPage(status)), true),
       );
       // Each command's main read: the active entry for `status`, the table for `list`.
-      const reads = { status: '/rest/v1/namecard_active', list: '/rest/v1/namecard?' };
+      const reads = { status: '/rest/v1/namecard_status', list: '/rest/v1/namecard?' };
       for (const command of ['status', 'list'] as const) {
         const before = server.count('GET', reads[command]);
         const result = await namecard(server, [command]);
@@ -323,7 +323,7 @@ describe('Retry-After', () => {
     await storeEntry('photo');
     const arrivals: number[] = [];
     const server = await faultyBackend((ex) => {
-      if (!ex.req.url?.startsWith('/rest/v1/namecard_active')) return false;
+      if (!ex.req.url?.startsWith('/rest/v1/namecard_status')) return false;
       arrivals.push(Date.now());
       if (ex.nth > 1) return false;
       ex.res.writeHead(503, { 'content-type': 'text/html', 'retry-after': '2' });
@@ -333,7 +333,7 @@ describe('Retry-After', () => {
     const result = await namecard(server, ['status']);
     expect(result.stderr).toBe('');
     expect(result.exitCode).toBe(0);
-    expect(result.stdout).toMatch(/^Active: photo \(Photographer\)/);
+    expect(result.stdout).toMatch(/^Times in UTC\nNow: Photographer until /);
     expect(arrivals).toHaveLength(2);
     // The server's clock: the second try came no sooner than asked (the CLI's own wait is 250 ms).
     expect(arrivals[1]! - arrivals[0]!).toBeGreaterThanOrEqual(1_900);
@@ -354,6 +354,6 @@ describe('Retry-After', () => {
         'The API or its gateway is having trouble: try again later',
       ].join('\n'),
     );
-    expect(server.count('GET', '/rest/v1/namecard_active')).toBe(1);
+    expect(server.count('GET', '/rest/v1/namecard_status')).toBe(1);
   });
 });

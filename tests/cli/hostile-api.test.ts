@@ -58,8 +58,17 @@ async function rewrite(ex: Exchange, edit: (body: unknown) => unknown): Promise<
   answer(ex.res, upstream.status, body, 'application/json');
 }
 
+/** Every entry type in an answer made hostile: table rows, and the status view's active entry and timeline. */
 const withType = (body: unknown) =>
-  (body as Record<string, unknown>[]).map((row) => ({ ...row, type: HOSTILE }));
+  (body as Record<string, unknown>[]).map((row) =>
+    Array.isArray(row.timeline)
+      ? {
+          ...row,
+          active: row.active ? { ...(row.active as object), type: HOSTILE } : null,
+          timeline: (row.timeline as object[]).map((segment) => ({ ...segment, type: HOSTILE })),
+        }
+      : { ...row, type: HOSTILE },
+  );
 
 const namecard = (server: FaultServer, args: string[], input?: string) =>
   run(cli.dir, args, { env: emulatorEnv(cli.emulator, { SUPABASE_URL: server.url }), input });
@@ -108,7 +117,8 @@ describe('server data never acts on the terminal', () => {
     expect(signedOut.exitCode).toBe(0);
     expectInert(signedOut);
     expect(signedOut.stdout).toContain('\\u{1b}]52;c;');
-    expect(signedOut.stdout.split('\n')).toHaveLength(1);
+    // The zone's header line, then the one entry on one line.
+    expect(signedOut.stdout.split('\n')).toHaveLength(2);
 
     await login(cli.emulator, cli.dir, { SUPABASE_URL: server.url });
     const signedIn = await namecard(server, ['list', '--json']);
@@ -195,7 +205,7 @@ describe('redirects', () => {
   it('`status` follows a 307 on the same origin', async () => {
     await storeEntry('photo');
     const server = await hostileBackend((ex) => {
-      if (!ex.req.url?.startsWith('/rest/v1/namecard_active') || ex.nth > 1) return false;
+      if (!ex.req.url?.startsWith('/rest/v1/namecard_status') || ex.nth > 1) return false;
       ex.res.writeHead(307, { location: ex.req.url });
       ex.res.end();
       return true;
@@ -203,8 +213,8 @@ describe('redirects', () => {
     const result = await namecard(server, ['status']);
     expect(result.stderr).toBe('');
     expect(result.exitCode).toBe(0);
-    expect(result.stdout).toMatch(/^Active: photo \(Photographer\)/);
-    expect(server.count('GET', '/rest/v1/namecard_active')).toBe(2);
+    expect(result.stdout).toMatch(/^Times in UTC\nNow: Photographer until /);
+    expect(server.count('GET', '/rest/v1/namecard_status')).toBe(2);
   });
 
   it('`status` refuses a redirect to another origin', async () => {
