@@ -2,7 +2,7 @@ import { Command } from 'commander';
 import { runStatus, type StatusOptions } from '../status-run.js';
 
 export const statusCommand = new Command('status')
-  .description('show what visitors get now')
+  .description('show what visitors get now and the coming changes')
   .option('--json', 'print the result as one JSON document')
   .action((_options: object, command: Command) =>
     runStatus(command.optsWithGlobals<StatusOptions>()),

@@ -32,8 +32,9 @@ describe('namecard --help and usage errors', () => {
       Commands:
         login [options]                        sign in and keep the session here
         set [options] [profile] [date] [time]  set the card's profile and end time
-        end [options]                          send visitors to the main site now
-        status [options]                       show what visitors get now
+        end [options]                          send visitors to the main site now (entries that start later stay)
+        cancel [options] <id>                  cancel a scheduled or running entry for good (ids: namecard list)
+        status [options]                       show what visitors get now and the coming changes
         list [options]                         list entries, newest first
         link [options]                         print the card's link, the address to put on the card
         qr [options]                           show the card's link as a QR code, or save it as SVG or PNG
