@@ -5,6 +5,7 @@ import { isInteractive } from '../prompts.js';
 import type { Owner } from '../session.js';
 import { explicitSettings, resolveConfig, type CliConfig } from '../settings.js';
 import type { EntryInput } from '../../shared/calendar/plan.js';
+import { profileChoices } from '../../shared/core/profiles.js';
 import { profileLabel } from '../../shared/core/types.js';
 
 /** The positional arguments of `namecard set`, as typed. */
@@ -24,8 +25,8 @@ export interface SetOptions {
   timeout?: string;
 }
 
-const FORMS = { profile: 'main or photo', date: 'YYYY-MM-DD', time: 'HH:MM (24-hour)' } as const;
-const MISSING = { profile: 'main or photo', date: 'YYYY-MM-DD', time: 'HH:MM, 24-hour' } as const;
+const FORMS = { profile: profileChoices(), date: 'YYYY-MM-DD', time: 'HH:MM (24-hour)' } as const;
+const MISSING = { profile: profileChoices(), date: 'YYYY-MM-DD', time: 'HH:MM, 24-hour' } as const;
 const USAGE =
   'Usage: namecard set <profile> <date> <time> [--from "YYYY-MM-DD HH:MM"] [--tz <zone>], or namecard set <profile> --for <duration>; without a terminal nothing can be asked';
 

@@ -2,7 +2,13 @@ import { closest, distance } from 'fastest-levenshtein';
 import parseDuration from 'parse-duration';
 import { InputError } from '../core/errors.js';
 import { formatStamp, localTimeZone } from '../core/format.js';
-import { PROFILE_TYPES, isProfileType, type NewEntry, type ProfileType } from '../core/types.js';
+import {
+  PROFILE_TYPES,
+  isProfileType,
+  profileChoices,
+  type ProfileType,
+} from '../core/profiles.js';
+import type { NewEntry } from '../core/types.js';
 import { parseTimeZone, toEpochMs } from './time.js';
 
 // Every rule about a new entry, in one place for the CLI and the manage page: which profile,
@@ -66,7 +72,7 @@ export function parseProfile(value: string, field = 'profile'): ProfileType {
   const near = typed ? closest(typed, [...PROFILE_TYPES]) : undefined;
   const suggestion =
     near !== undefined && distance(typed, near) <= 2 ? `: did you mean \`${near}\`?` : '';
-  const expected = PROFILE_TYPES.join(' or ');
+  const expected = profileChoices();
   throw new InputError(
     field,
     expected,

@@ -1,15 +1,18 @@
 import { formatRelative, formatWhen } from './format.js';
 import type { EntryState, Segment } from './timeline.js';
-import { profileLabel } from './types.js';
+import { MAIN_PROFILE, readProfile, type StoredType } from './profiles.js';
 
 // What visitors get, in the owner's words, for the CLI and the manage page alike. Intl only
 // (through format.ts), so `namecard status` and /manage can use it without Temporal. Times are
 // read at a glance (`today 18:00`, `Wed 09:00`); the zone is named once per screen by the face
 // (format.ts's zoneHeader).
 
-/** What visitors get for a profile type, or for none: `Photographer` or `the main site`. */
-export function visitorsGet(type: string | null | undefined): string {
-  return type == null || type === 'main' ? 'the main site' : profileLabel(type);
+/**
+ * What visitors get for a profile type, or for none, from the profile table: `Photographer`
+ * or `the main site` (an unknown stored type is shown as it is).
+ */
+export function visitorsGet(type: StoredType | null | undefined): string {
+  return readProfile(type).visitorsGet;
 }
 
 /**
@@ -51,7 +54,8 @@ export function describeFollowing(
   timeline.forEach((segment, index) => {
     if (index === 0 || index > max) return;
     const again =
-      segment.type !== 'main' && timeline.slice(0, index).some((s) => s.type === segment.type)
+      segment.type !== MAIN_PROFILE.type &&
+      timeline.slice(0, index).some((s) => s.type === segment.type)
         ? ' again'
         : '';
     const from = formatWhen(segment.from, now, timeZone);

@@ -2,12 +2,8 @@ import { useState, type FormEvent } from 'react';
 import { planEntry, type EntryFieldNames } from '../../../shared/calendar/plan.js';
 import { describeChanges } from '../../../shared/core/describe.js';
 import { formatStamp, localTimeZone } from '../../../shared/core/format.js';
-import {
-  PROFILE_LABELS,
-  PROFILE_TYPES,
-  profileLabel,
-  type NamecardRow,
-} from '../../../shared/core/types.js';
+import { PROFILE_OPTIONS } from '../../../shared/core/profiles.js';
+import { profileLabel, type NamecardRow } from '../../../shared/core/types.js';
 import { insertEntry } from '../../../shared/supabase/data.js';
 import { supabase } from '../supabase.js';
 import { describeActive, errorMessage } from './describe.js';
@@ -97,9 +93,9 @@ export function CardForm({ refresh }: CardFormProps) {
           <option value="" disabled>
             Selecting profile..
           </option>
-          {PROFILE_TYPES.map((type) => (
-            <option key={type} value={type}>
-              {PROFILE_LABELS[type]}
+          {PROFILE_OPTIONS.map(({ value, label }) => (
+            <option key={value} value={value}>
+              {label}
             </option>
           ))}
         </select>

@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { MAIN_PROFILE } from '../../../shared/core/profiles.js';
 import { insertEntry } from '../../../shared/supabase/data.js';
 import { supabase } from '../supabase.js';
 import { describeActive, describeFollowing, describeNext, errorMessage } from './describe.js';
@@ -35,7 +36,9 @@ export function CurrentCard({ result, refresh }: CurrentCardProps) {
           {line}
         </p>
       ))}
-      {active && active.type !== 'main' && <EndNow until={active.stamp_end} refresh={refresh} />}
+      {active && active.type !== MAIN_PROFILE.type && (
+        <EndNow until={active.stamp_end} refresh={refresh} />
+      )}
     </div>
   );
 }
@@ -51,7 +54,7 @@ function EndNow({ until, refresh }: { until: number; refresh: () => Promise<unkn
     setBusy(true);
     setFailure(null);
     try {
-      await insertEntry(supabase, { type: 'main', stamp_end: until });
+      await insertEntry(supabase, { type: MAIN_PROFILE.type, stamp_end: until });
       await refresh();
     } catch (error) {
       setFailure(`Could not end it: ${errorMessage(error)}`);

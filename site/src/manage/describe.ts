@@ -2,7 +2,8 @@ import { describeChanges, visitorsGet } from '../../../shared/core/describe.js';
 import { ApiError } from '../../../shared/core/errors.js';
 import { formatDuration, formatStamp, localTimeZone } from '../../../shared/core/format.js';
 import type { EntryState } from '../../../shared/core/rules.js';
-import { PROFILE_LABELS, profileLabel, type NamecardRow } from '../../../shared/core/types.js';
+import { MAIN_PROFILE, readProfile } from '../../../shared/core/profiles.js';
+import { profileLabel, type NamecardRow } from '../../../shared/core/types.js';
 import type { CardState } from './useCardState.js';
 
 /**
@@ -10,8 +11,8 @@ import type { CardState } from './useCardState.js';
  * sends them to the photo section, anything else to the main site.
  */
 export function describeActive(entry: NamecardRow | null): string {
-  if (!entry) return `No active entry: visitors get ${PROFILE_LABELS.main}.`;
-  const label = entry.type === 'photo' ? PROFILE_LABELS.photo : PROFILE_LABELS.main;
+  if (!entry) return `No active entry: visitors get ${MAIN_PROFILE.label}.`;
+  const label = readProfile(entry.type).profile.label;
   return `Visitors now get ${label} until ${formatStamp(entry.stamp_end)}.`;
 }
 
