@@ -1,3 +1,4 @@
+import type { ApiError, RefusalCode } from './errors.js';
 import { formatRelative, formatWhen } from './format.js';
 import type { EntryState, Segment } from './timeline.js';
 import { MAIN_PROFILE, readProfile, type StoredType } from './profiles.js';
@@ -97,4 +98,27 @@ export function describeState(state: EntryState, now: number, timeZone: string):
     default:
       return 'ended';
   }
+}
+
+/**
+ * The server's refusals in the owner's words, the same on both faces (each face adds its own
+ * next step). `null` keeps the server's own words, which name the entry (`namecard_cancel`).
+ */
+export const REFUSAL_WORDS = {
+  not_owner: 'this account may not change the card',
+  entry_refused:
+    'the server refused the entry: its start must be before its end, and both after 1970',
+  no_such_entry: null,
+  entry_stopped: null,
+} as const satisfies Readonly<Record<RefusalCode, string | null>>;
+
+/**
+ * A refusal in the owner's words: {@link REFUSAL_WORDS}, or the server's message where the
+ * words are the server's.
+ *
+ * @param code the refusal, from `refusalOf`
+ * @param error the server's answer
+ */
+export function describeRefusal(code: RefusalCode, error: ApiError): string {
+  return REFUSAL_WORDS[code] ?? error.message;
 }

@@ -39,6 +39,12 @@ function toError(client: SupabaseClient, failure: PostgrestFailure): ApiError | 
 }
 
 /**
+ * How many entries that have not ended a face reads (`listEntries` with `endingAfter`) to
+ * work out what follows: far more entries than an owner schedules ahead.
+ */
+export const OPEN_ENTRIES = 1000;
+
+/**
  * Lists entries newest first (highest `id` first).
  *
  * @param client a supabase-js client

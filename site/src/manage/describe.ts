@@ -1,5 +1,5 @@
-import { describeChanges, visitorsGet } from '../../../shared/core/describe.js';
-import { ApiError } from '../../../shared/core/errors.js';
+import { describeChanges, REFUSAL_WORDS, visitorsGet } from '../../../shared/core/describe.js';
+import { isRefusal } from '../../../shared/core/errors.js';
 import { formatDuration, formatStamp, localTimeZone } from '../../../shared/core/format.js';
 import type { EntryState } from '../../../shared/core/rules.js';
 import { MAIN_PROFILE, readProfile } from '../../../shared/core/profiles.js';
@@ -47,16 +47,13 @@ export function describeEntry(row: NamecardRow): string {
   return `${profileLabel(row.type)}${from} until ${formatStamp(row.stamp_end)}`;
 }
 
-/** The PostgreSQL code of a refusal by row-level security or a missing grant. */
-const REFUSED = '42501';
-
 /**
  * An error in the owner's words. A refusal by the database (RLS, no grant) means this account
  * is not one of the card's owners; the server's own text is kept after it, in parentheses.
  */
 export function errorMessage(error: unknown): string {
-  if (error instanceof ApiError && error.code === REFUSED) {
-    return `this account may not change the card (${error.message})`;
+  if (isRefusal(error, 'not_owner')) {
+    return `${REFUSAL_WORDS.not_owner} (${error.message})`;
   }
   return error instanceof Error ? error.message : String(error);
 }

@@ -7,7 +7,7 @@ import {
   type EntryState,
 } from '../../../shared/core/rules.js';
 import type { NamecardRow } from '../../../shared/core/types.js';
-import { listEntries } from '../../../shared/supabase/data.js';
+import { listEntries, OPEN_ENTRIES } from '../../../shared/supabase/data.js';
 import { siteConfig } from '../site-config.js';
 import { supabase } from '../supabase.js';
 import { errorMessage } from './describe.js';
@@ -35,8 +35,6 @@ export type CardStateResult =
 export const HISTORY_SIZE = 10;
 /** The state is read again at least this often, and at each change it knows of. */
 const REFRESH_MS = 60_000;
-/** How many entries that have not ended are read to work out what follows. */
-const OPEN_ENTRIES = 1000;
 
 async function read(): Promise<CardState> {
   const { data } = await supabase.auth.getSession();
