@@ -4,8 +4,11 @@ import {
   InputError,
   NamecardError,
   NetworkError,
+  refusalOf,
   TimeoutError,
+  type RefusalCode,
 } from '../shared/core/errors.js';
+import { describeRefusal, REFUSAL_WORDS } from '../shared/core/describe.js';
 import { SITE_URL_SETTING } from '../shared/core/card-link.js';
 import { DEFAULT_SUPABASE_URL } from '../shared/core/config.js';
 import { displayValue, sanitizeMessage, sanitizeServerMessage } from './display.js';
@@ -107,24 +110,23 @@ const DEFAULT_URL_HINT = `${DEFAULT_SUPABASE_URL} is the local emulator, used wh
 const urlHint = (url: string) =>
   `Check that ${url} is your project's API URL (from \`--api-url\`, \`SUPABASE_URL\` or the one saved at \`namecard login\`) and that this machine's network reaches it`;
 
-/** What a signed-in account that is not one of the card's owners is told. */
-export const NOT_OWNER_MESSAGE = 'this account may not change the card';
+/** What a signed-in account that is not one of the card's owners is told (shared words). */
+export const NOT_OWNER_MESSAGE: string = REFUSAL_WORDS.not_owner;
 
-const NOT_OWNER_HINT =
-  "Sign in with `namecard login` as one of the card's owners (NAMECARD_DEBUG=1 shows the server's answer)";
+/** A refused cancel: the server's words name the entry and what it is. */
+const LIST_HINT = 'See the entries and their ids with `namecard list`';
 
 /**
- * The database's refusals, in the owner's words: PostgreSQL's code → what to say. The server's
- * own text stays in the error (shown with NAMECARD_DEBUG=1).
+ * The CLI's next step after each of the database's refusals; the words themselves are shared
+ * (shared/core/describe.ts). The server's own text stays in the error (shown with
+ * NAMECARD_DEBUG=1).
  */
-const REFUSALS: Record<string, { message: string; hint: string }> = {
-  // insufficient_privilege: row-level security or a missing grant
-  '42501': { message: NOT_OWNER_MESSAGE, hint: NOT_OWNER_HINT },
-  // check_violation: a stamp out of range, or a start not before the end
-  '23514': {
-    message: 'the server refused the entry: its start must be before its end, and both after 1970',
-    hint: 'Check the date and time, and `--from`',
-  },
+const REFUSAL_HINTS: Readonly<Record<RefusalCode, string>> = {
+  not_owner:
+    "Sign in with `namecard login` as one of the card's owners (NAMECARD_DEBUG=1 shows the server's answer)",
+  entry_refused: 'Check the date and time, and `--from`',
+  no_such_entry: LIST_HINT,
+  entry_stopped: LIST_HINT,
 };
 
 /** The API gateway's answers to a missing or wrong anon key (Supabase's Kong, the emulator). */
@@ -181,15 +183,11 @@ function describe(
       error.url === DEFAULT_SUPABASE_URL ? DEFAULT_URL_HINT : (error.hint ?? urlHint(error.url));
     return { message: error.message, hint, code: EXIT.failure };
   }
-  if (error instanceof ApiError && Object.hasOwn(REFUSALS, error.code)) {
-    const refusal = REFUSALS[error.code]!;
-    return { message: refusal.message, hint: refusal.hint, code: EXIT.failure };
-  }
-  if (error instanceof ApiError && (error.code === 'PT404' || error.code === 'PT409')) {
-    // namecard_cancel's refusals: the server's words name the entry and what it is.
+  const refusal = refusalOf(error);
+  if (error instanceof ApiError && refusal !== undefined) {
     return {
-      message: error.message,
-      hint: 'See the entries and their ids with `namecard list`',
+      message: describeRefusal(refusal, error),
+      hint: REFUSAL_HINTS[refusal],
       code: EXIT.failure,
     };
   }

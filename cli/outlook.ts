@@ -1,4 +1,4 @@
-import { describeFollowing, describeNow } from '../shared/core/describe.js';
+import { describeFollowing, describeNow, visitorsGet } from '../shared/core/describe.js';
 import { zoneHeader } from '../shared/core/format.js';
 import { fetchStatus, type CardStatus, type LookupFetch } from '../shared/core/lookup.js';
 import { targetUrl } from '../shared/core/rules.js';
@@ -54,7 +54,7 @@ export function timelineLines(
   const target = targetUrl(current?.type, config);
   return [
     ...(header ? [out.dim(zoneHeader(zone, now))] : []),
-    `Now: ${current ? describeNow(current, now, zone) : 'the main site'}: ${out.cyan(target)}`,
+    `Now: ${current ? describeNow(current, now, zone) : visitorsGet(null)}: ${out.cyan(target)}`,
     ...describeFollowing(timeline, now, zone),
   ];
 }

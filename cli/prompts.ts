@@ -1,4 +1,4 @@
-import { PROFILE_LABELS, PROFILE_TYPES, type ProfileType } from '../shared/core/types.js';
+import { PROFILE_OPTIONS, type ProfileType } from '../shared/core/profiles.js';
 
 // Prompts render on stderr so that stdout carries only the result (one JSON document with
 // `--json`). @inquirer/prompts is loaded only when a prompt is about to be shown.
@@ -22,13 +22,18 @@ function validateWith(check: (value: string) => void) {
   };
 }
 
+/** The profile prompt's choices, from the profile table: the manage form's labels, in order. */
+export function profileChoiceList(): { name: string; value: ProfileType }[] {
+  return PROFILE_OPTIONS.map(({ label, value }) => ({ name: label, value }));
+}
+
 /** Asks for the profile with the manage form's choices ('Main Profile', 'Photographer'). */
 export async function askProfile(): Promise<ProfileType> {
   const { select } = await import('@inquirer/prompts');
   return select<ProfileType>(
     {
       message: 'Profile',
-      choices: PROFILE_TYPES.map((value) => ({ name: PROFILE_LABELS[value], value })),
+      choices: profileChoiceList(),
     },
     context,
   );

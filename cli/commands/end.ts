@@ -1,5 +1,6 @@
 import { Command } from 'commander';
 import { localTimeZone } from '../../shared/core/format.js';
+import { MAIN_PROFILE } from '../../shared/core/profiles.js';
 import { profileLabel } from '../../shared/core/types.js';
 import { out, print, printJson } from '../output.js';
 import { resolveConfig } from '../settings.js';
@@ -38,19 +39,19 @@ export async function runEnd(options: EndOptions): Promise<void> {
   }
   const lines = timelineLines(status, config, localTimeZone());
   if (ended.length === 0) {
-    print('Nothing to end: visitors already go to the main site', ...lines);
+    print(`Nothing to end: visitors already go to ${MAIN_PROFILE.visitorsGet}`, ...lines);
     return;
   }
   const names = ended.map(
     (row) => `${out.bold(showType(row.type))} (${profileLabel(row.type)}, entry ${row.id})`,
   );
   print(
-    `${out.green('✔')} Ended ${names.join(' and ')}: visitors go to the main site now`,
+    `${out.green('✔')} Ended ${names.join(' and ')}: visitors go to ${MAIN_PROFILE.visitorsGet} now`,
     ...lines,
   );
 }
 
 export const endCommand = new Command('end')
-  .description('send visitors to the main site now (entries that start later stay)')
+  .description(`send visitors to ${MAIN_PROFILE.visitorsGet} now (entries that start later stay)`)
   .option('--json', 'print the result as one JSON document')
   .action((_options: object, command: Command) => runEnd(command.optsWithGlobals<EndOptions>()));

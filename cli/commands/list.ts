@@ -1,6 +1,6 @@
 import { Command } from 'commander';
 import { InputError } from '../../shared/core/errors.js';
-import { describeState } from '../../shared/core/describe.js';
+import { describeState, visitorsGet } from '../../shared/core/describe.js';
 import { entryStates, type EntryState } from '../../shared/core/timeline.js';
 import { out, print, printJson } from '../output.js';
 import { resolveConfig } from '../settings.js';
@@ -79,7 +79,7 @@ export async function runList(options: ListOptions): Promise<void> {
     return;
   }
   if (rows.length === 0) {
-    print('No entries yet: visitors go to the main site.');
+    print(`No entries yet: visitors go to ${visitorsGet(null)}.`);
     return;
   }
   const zone = format.localTimeZone();

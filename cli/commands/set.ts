@@ -4,7 +4,8 @@ import { out, print, printJson } from '../output.js';
 import { isInteractive } from '../prompts.js';
 import type { Owner } from '../session.js';
 import { explicitSettings, resolveConfig, type CliConfig } from '../settings.js';
-import type { EntryInput } from '../../shared/calendar/plan.js';
+import type { EntryInput, EntryPlan } from '../../shared/calendar/plan.js';
+import { profileChoices } from '../../shared/core/profiles.js';
 import { profileLabel } from '../../shared/core/types.js';
 import { showType } from '../terminal-safe.js';
 
@@ -25,8 +26,42 @@ export interface SetOptions {
   timeout?: string;
 }
 
-const FORMS = { profile: 'main or photo', date: 'YYYY-MM-DD', time: 'HH:MM (24-hour)' } as const;
-const MISSING = { profile: 'main or photo', date: 'YYYY-MM-DD', time: 'HH:MM, 24-hour' } as const;
+/** What `set` asks for, in order: the argument's help, its form in messages, its prompt. */
+interface Step {
+  /** The argument (`profile`, `date`, `time`) or option (`from`) the step fills in. */
+  name: keyof SetArgs | 'from';
+  /** Its help line, for the positional arguments. */
+  help?: string;
+  /** Its form, as a missing argument's message names it. */
+  form: string;
+  /** Whether the command line needs it: the end's date and time are not, with `--for`. */
+  needed: (options: SetOptions) => boolean;
+}
+
+/**
+ * The one table of `set`'s fields: the help of the arguments, the forms a missing argument's
+ * message names, and (in {@link setFlow}) the prompt of each. `from` is an option: it is
+ * offered at the prompts only when the command line left something to ask.
+ */
+const STEPS: readonly Step[] = [
+  { name: 'profile', help: profileChoices(), form: profileChoices(), needed: () => true },
+  {
+    name: 'date',
+    help: 'the end date, YYYY-MM-DD',
+    form: 'YYYY-MM-DD',
+    needed: (options) => options.for === undefined,
+  },
+  {
+    name: 'time',
+    help: 'the end time, HH:MM (24-hour)',
+    form: 'HH:MM, 24-hour',
+    needed: (options) => options.for === undefined,
+  },
+  { name: 'from', form: 'YYYY-MM-DD HH:MM', needed: () => false },
+];
+
+const step = (name: Step['name']): Step => STEPS.find((s) => s.name === name)!;
+
 const USAGE =
   'Usage: namecard set <profile> <date> <time> [--from "YYYY-MM-DD HH:MM"] [--tz <zone>], or namecard set <profile> --for <duration>; without a terminal nothing can be asked';
 
@@ -35,16 +70,109 @@ const USAGE =
  * `--for`, only the profile is needed.
  */
 export function missingArguments(args: SetArgs, options: SetOptions): (keyof SetArgs)[] {
-  const needed: (keyof SetArgs)[] =
-    options.for === undefined ? ['profile', 'date', 'time'] : ['profile'];
-  return needed.filter((name) => args[name] === undefined);
+  return STEPS.filter((s) => s.name !== 'from' && s.needed(options))
+    .map((s) => s.name as keyof SetArgs)
+    .filter((name) => args[name] === undefined);
+}
+
+type PlanModule = typeof import('../../shared/calendar/plan.js');
+type TimeModule = typeof import('../../shared/calendar/time.js');
+
+/** What {@link setFlow} needs from outside; a test passes its own (e.g. a counting planEntry). */
+export interface SetFlowDeps<O> {
+  /** The entry's rules (shared/calendar/plan.ts): `planEntry` is called once, at the end. */
+  plan: Pick<PlanModule, 'planEntry' | 'parseProfile' | 'checkEndForm' | 'planSpan' | 'planEnd'>;
+  /** The field parsers (shared/calendar/time.ts). */
+  time: Pick<TimeModule, 'parseDate' | 'parseTime' | 'parseTimeZone'>;
+  /** The machine's IANA zone, the default of `--tz`. */
+  localTimeZone: () => string;
+  /** Today's date in `zone`, `YYYY-MM-DD`: the date prompt's default. */
+  today: (zone: string) => string;
+  /** The clock, epoch ms. */
+  now: () => number;
+  /** Whether a person can answer prompts. */
+  interactive: boolean;
+  /** The owner's session, before any question (may offer to sign in). */
+  signIn: () => Promise<O>;
+  /** Asks for the profile. */
+  askProfile: () => Promise<string>;
+  /** Asks for a line, each answer checked as typed with `check` (which throws to refuse). */
+  askText: (
+    message: string,
+    check: (value: string) => void,
+    defaultValue?: string,
+  ) => Promise<string>;
 }
 
 /**
- * `namecard set`: checks everything given on the command line before asking or sending
- * anything, signs in, asks for what is missing at a terminal, stores the entry through
- * `planEntry` (which owns every rule of a new entry), and reports only what the server
- * confirmed: the stored entry, what visitors get now, and what follows.
+ * `set` as a flow of steps: checks what the command line gave (each field with its own
+ * check, before asking or sending anything), refuses what is missing without a terminal,
+ * signs in, asks for each missing field (a step is skipped when its argument was given, each
+ * answer checked by its field's check), and calls `planEntry` once, with the complete input.
+ *
+ * @returns the owner's session and the entry to store
+ * @throws InputError (exit 2) for a bad value; UsageError (exit 2) for a missing argument
+ *   without a terminal; whatever `signIn` throws
+ */
+export async function setFlow<O>(
+  args: SetArgs,
+  options: SetOptions,
+  deps: SetFlowDeps<O>,
+): Promise<{ owner: O; plan: EntryPlan }> {
+  const { plan, time } = deps;
+  const timeZone =
+    options.tz === undefined ? deps.localTimeZone() : time.parseTimeZone(options.tz, '--tz');
+  const end = (fields: SetArgs): Pick<EntryInput, 'date' | 'time' | 'for'> =>
+    options.for === undefined ? { date: fields.date, time: fields.time } : { for: options.for };
+
+  // 1. Check everything given on the command line before asking or sending anything.
+  if (args.profile !== undefined) plan.parseProfile(args.profile);
+  if (options.for !== undefined) {
+    plan.checkEndForm({ date: args.date, time: args.time, for: options.for }); // names `--for`
+  }
+  if (args.date !== undefined) time.parseDate(args.date);
+  if (args.time !== undefined) time.parseTime(args.time);
+  const missing = missingArguments(args, options);
+  if (missing.length === 0)
+    plan.planSpan({ ...end(args), from: options.from }, timeZone, deps.now());
+  if (missing.length > 0 && !deps.interactive) {
+    const names = missing.map((name) => `\`${name}\` (${step(name).form})`).join(', ');
+    throw new UsageError(`missing argument${missing.length > 1 ? 's' : ''} ${names}`, USAGE);
+  }
+
+  // 2. The owner's session, before any question, so a signed-out user is told at once; at a
+  //    terminal they may sign in right here instead of starting over with `namecard login`.
+  const owner = await deps.signIn();
+
+  // 3. Ask for what is missing, each answer checked by its field's own check.
+  const given: SetArgs & { from?: string } = { ...args, from: options.from };
+  given.profile ??= await deps.askProfile();
+  if (missing.length > 0 && options.for === undefined) {
+    given.date ??= await deps.askText(
+      `Until date (${step('date').form})`,
+      (value) => time.parseDate(value),
+      deps.today(timeZone),
+    );
+    given.time ??= await deps.askText(`Until time (${step('time').form}, ${timeZone})`, (value) => {
+      plan.planEnd({ date: given.date, time: value }, null, timeZone, deps.now());
+    });
+    given.from ??= await deps.askText(`From (${step('from').form}, empty = now)`, (value) => {
+      plan.planSpan({ ...end(given), from: value }, timeZone, deps.now());
+    });
+  }
+
+  // 4. The entry, from the complete input: planEntry's one call.
+  const entry = plan.planEntry(
+    { profile: given.profile, ...end(given), from: given.from, timeZone },
+    deps.now(),
+  );
+  return { owner, plan: entry };
+}
+
+/**
+ * `namecard set`: runs {@link setFlow} (checks, sign-in, prompts, `planEntry` once), stores
+ * the entry, and reports only what the server confirmed: the stored entry, what visitors get
+ * now, and what follows.
  *
  * @param args the positional arguments as typed
  * @param options the options as typed
@@ -53,64 +181,26 @@ export function missingArguments(args: SetArgs, options: SetOptions): (keyof Set
  */
 export async function runSet(args: SetArgs, options: SetOptions): Promise<void> {
   const config = resolveConfig(options);
-  const [{ planEntry, parseProfile, CLI_FIELD_NAMES }, time, format] = await Promise.all([
+  const [plan, time, format] = await Promise.all([
     import('../../shared/calendar/plan.js'),
     import('../../shared/calendar/time.js'),
     import('../../shared/core/format.js'),
   ]);
-  const zone =
-    options.tz === undefined ? format.localTimeZone() : time.parseTimeZone(options.tz, '--tz');
-  const input = (fields: Partial<EntryInput>): EntryInput => ({
-    profile: args.profile ?? '',
-    ...(options.for === undefined ? { date: args.date, time: args.time } : { for: options.for }),
-    ...(options.from === undefined ? {} : { from: options.from }),
-    timeZone: zone,
-    ...fields,
+  const { owner, plan: entry } = await setFlow(args, options, {
+    plan,
+    time,
+    localTimeZone: format.localTimeZone,
+    today: (zone) => format.toWallClock(Date.now(), zone).date,
+    now: Date.now,
+    interactive: isInteractive(),
+    signIn: () => ownerOrSignIn(config, options),
+    askProfile: async () => (await import('../prompts.js')).askProfile(),
+    askText: async (message, check, defaultValue) =>
+      (await import('../prompts.js')).askText(message, check, defaultValue),
   });
-
-  // 1. Check everything given on the command line before asking or sending anything.
-  if (args.profile !== undefined) parseProfile(args.profile);
-  if (options.for !== undefined && (args.date !== undefined || args.time !== undefined)) {
-    planEntry(input({}), Date.now()); // refuses the combination, naming `--for`
-  }
-  if (args.date !== undefined) time.parseDate(args.date);
-  if (args.time !== undefined) time.parseTime(args.time);
-  const missing = missingArguments(args, options);
-  if (missing.length === 0) planEntry(input({}), Date.now());
-  if (missing.length > 0 && !isInteractive()) {
-    const names = missing.map((name) => `\`${name}\` (${MISSING[name]})`).join(', ');
-    throw new UsageError(`missing argument${missing.length > 1 ? 's' : ''} ${names}`, USAGE);
-  }
-
-  // 2. The owner's session, before any question, so a signed-out user is told at once; at a
-  //    terminal they may sign in right here instead of starting over with `namecard login`.
-  const owner = await ownerOrSignIn(config, options);
-
-  // 3. Ask for what is missing, each answer checked as it is typed.
-  const { askProfile, askText } = await import('../prompts.js');
-  const profile = args.profile ?? (await askProfile());
-  let date = args.date;
-  let clock = args.time;
-  let from = options.from;
-  if (missing.length > 0 && options.for === undefined) {
-    const today = format.toWallClock(Date.now(), zone).date;
-    date ??= await askText(`Until date (${FORMS.date})`, (value) => time.parseDate(value), today);
-    const endDate = date;
-    clock ??= await askText(`Until time (${MISSING.time}, ${zone})`, (value) => {
-      planEntry(input({ profile, date: endDate, time: value, from: undefined }), Date.now());
-    });
-    const endClock = clock;
-    if (from === undefined) {
-      from = await askText(`From (YYYY-MM-DD HH:MM, empty = now)`, (value) => {
-        planEntry(input({ profile, date: endDate, time: endClock, from: value }), Date.now());
-      });
-    }
-  }
-  const plan = planEntry(input({ profile, date, time: clock, from }), Date.now(), CLI_FIELD_NAMES);
-
-  // 4. Insert, and report only what the server confirmed.
+  // Insert, and report only what the server confirmed.
   const { insertEntry } = await import('../../shared/supabase/data.js');
-  const row = await owner.transport.guard(() => insertEntry(owner.client, plan));
+  const row = await owner.transport.guard(() => insertEntry(owner.client, entry));
   const { readStatus, statusJson, timelineLines } = await import('../outlook.js');
   const status = await owner.transport.guard(() => readStatus(config, owner.transport.fetch));
   if (options.json) {
@@ -120,7 +210,7 @@ export async function runSet(args: SetArgs, options: SetOptions): Promise<void> 
       stamp_end: row.stamp_end,
       starts_at: row.stamp_start == null ? null : new Date(row.stamp_start).toISOString(),
       ends_at: new Date(row.stamp_end).toISOString(),
-      time_zone: plan.timeZone,
+      time_zone: entry.timeZone,
       ...pick(statusJson(status, config), 'target', 'active', 'next', 'timeline'),
       row,
     });
@@ -128,19 +218,19 @@ export async function runSet(args: SetArgs, options: SetOptions): Promise<void> 
   }
   // The entry exactly as stored, the zone named once; then the timeline in the same zone.
   const wall = (ms: number) => {
-    const w = format.toWallClock(ms, plan.timeZone);
+    const w = format.toWallClock(ms, entry.timeZone);
     return `${w.date} ${w.time}`;
   };
   const start = row.stamp_start == null ? '' : `from ${wall(row.stamp_start)} `;
-  const end = format.formatStamp(row.stamp_end, plan.timeZone);
+  const end = format.formatStamp(row.stamp_end, entry.timeZone);
   const lines = [
     `${out.green('✔')} The card points to ${out.bold(showType(row.type))} (${profileLabel(row.type)}) ${start}until ${end}`,
   ];
   const local = format.localTimeZone();
-  if (local !== plan.timeZone) {
+  if (local !== entry.timeZone) {
     lines.push(`  That is ${format.formatStamp(row.stamp_end, local)} here.`);
   }
-  print(...lines, ...timelineLines(status, config, plan.timeZone, false));
+  print(...lines, ...timelineLines(status, config, entry.timeZone, false));
 }
 
 /** The named fields of an object. */
@@ -176,9 +266,9 @@ async function ownerOrSignIn(config: CliConfig, options: SetOptions): Promise<Ow
 
 export const setCommand = new Command('set')
   .description("set the card's profile and end time")
-  .argument('[profile]', FORMS.profile)
-  .argument('[date]', `the end date, ${FORMS.date}`)
-  .argument('[time]', `the end time, ${FORMS.time}`)
+  .argument('[profile]', step('profile').help)
+  .argument('[date]', step('date').help)
+  .argument('[time]', step('time').help)
   .option('--from <start>', 'start at "YYYY-MM-DD HH:MM" instead of now')
   .option('--for <duration>', 'end after 90m, 2h, 3d… (instead of date and time)')
   .option('--tz <zone>', "the IANA time zone of date and time (default: this machine's)")

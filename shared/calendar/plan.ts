@@ -2,7 +2,13 @@ import { closest, distance } from 'fastest-levenshtein';
 import parseDuration from 'parse-duration';
 import { InputError } from '../core/errors.js';
 import { formatStamp, localTimeZone } from '../core/format.js';
-import { PROFILE_TYPES, isProfileType, type NewEntry, type ProfileType } from '../core/types.js';
+import {
+  PROFILE_TYPES,
+  isProfileType,
+  profileChoices,
+  type ProfileType,
+} from '../core/profiles.js';
+import type { NewEntry } from '../core/types.js';
 import { parseTimeZone, toEpochMs } from './time.js';
 
 // Every rule about a new entry, in one place for the CLI and the manage page: which profile,
@@ -66,7 +72,7 @@ export function parseProfile(value: string, field = 'profile'): ProfileType {
   const near = typed ? closest(typed, [...PROFILE_TYPES]) : undefined;
   const suggestion =
     near !== undefined && distance(typed, near) <= 2 ? `: did you mean \`${near}\`?` : '';
-  const expected = PROFILE_TYPES.join(' or ');
+  const expected = profileChoices();
   throw new InputError(
     field,
     expected,
@@ -135,6 +141,22 @@ export function planEntry(
   const type = parseProfile(input.profile, names.profile);
   const timeZone =
     input.timeZone === undefined ? localTimeZone() : parseTimeZone(input.timeZone, names.timeZone);
+  checkEndForm(input, names);
+  const { stamp_start, stamp_end } = planSpan(input, timeZone, now, names);
+  return { type, stamp_end, stamp_start, timeZone };
+}
+
+/**
+ * The first rule of an entry's end, on what was given: a date and time, or a duration
+ * (`for`), never both, and a date always with its time. The field checks a prompt runs and
+ * {@link planEntry} share it.
+ *
+ * @throws InputError naming `--for` for both, or the missing `date` or `time`
+ */
+export function checkEndForm(
+  input: Pick<EntryInput, 'date' | 'time' | 'for'>,
+  names: EntryFieldNames = CLI_FIELD_NAMES,
+): void {
   const hasEnd = input.date !== undefined || input.time !== undefined;
   if (hasEnd && input.for !== undefined) {
     throw new InputError(
@@ -148,10 +170,55 @@ export function planEntry(
     const missing = input.date === undefined ? names.date : names.time;
     throw new InputError(missing, 'given', '', `\`${missing}\` is missing: the entry needs an end`);
   }
+}
 
+/**
+ * When an entry starts and ends, from a complete end (see {@link checkEndForm}) and an
+ * optional start, read in `timeZone`: the start, the end (in the future), and the start
+ * before the end. {@link planEntry} uses it, and so does the check of a prompted start.
+ *
+ * @param input `date` and `time`, or `for`; and `from` (empty means none)
+ * @param timeZone canonical IANA zone
+ * @param now epoch ms
+ * @returns epoch ms; `stamp_start` null for "from the moment it is stored"
+ * @throws InputError naming the field and the expected form
+ */
+export function planSpan(
+  input: Pick<EntryInput, 'date' | 'time' | 'for' | 'from'>,
+  timeZone: string,
+  now: number,
+  names: EntryFieldNames = CLI_FIELD_NAMES,
+): { stamp_start: number | null; stamp_end: number } {
   const from = input.from?.trim() ? input.from.trim() : undefined;
   const stampStart = from === undefined ? null : parseStart(from, timeZone, names.from);
+  const stampEnd = planEnd(input, stampStart, timeZone, now, names);
+  if (stampStart !== null && stampStart >= stampEnd) {
+    throw new InputError(
+      names.from,
+      'before the end',
+      from ?? '',
+      `\`${names.from}\` must be before the end (${formatStamp(stampEnd, timeZone)}), got \`${from}\``,
+    );
+  }
+  return { stamp_start: stampStart, stamp_end: stampEnd };
+}
 
+/**
+ * An entry's end, in the future: a date and time read in `timeZone`, or a duration from the
+ * start (or from `now`). The check of a prompted end time uses it alone.
+ *
+ * @param stampStart epoch ms, or null when the entry starts when stored
+ * @returns epoch ms
+ * @throws InputError naming the field: a malformed or skipped date or time, a bad duration,
+ *   or an end that is not in the future
+ */
+export function planEnd(
+  input: Pick<EntryInput, 'date' | 'time' | 'for'>,
+  stampStart: number | null,
+  timeZone: string,
+  now: number,
+  names: EntryFieldNames = CLI_FIELD_NAMES,
+): number {
   let stampEnd: number;
   let endText = input.for ?? '';
   if (input.for !== undefined) {
@@ -172,15 +239,7 @@ export function planEntry(
         : `\`${names.from}\` plus \`${names.for}\` ends at ${formatStamp(stampEnd, timeZone)}, which has passed: the end must be in the future`,
     );
   }
-  if (stampStart !== null && stampStart >= stampEnd) {
-    throw new InputError(
-      names.from,
-      'before the end',
-      from ?? '',
-      `\`${names.from}\` must be before the end (${formatStamp(stampEnd, timeZone)}), got \`${from}\``,
-    );
-  }
-  return { type, stamp_end: stampEnd, stamp_start: stampStart, timeZone };
+  return stampEnd;
 }
 
 /** A start given as one value, `YYYY-MM-DD HH:MM`, read in `timeZone`. */

@@ -1,6 +1,7 @@
 import { cardLink, DEFAULT_SITE_URL, parseBasePath } from './card-link.js';
 import { ConfigError } from './errors.js';
-import { resolveTargets, type Targets } from './rules.js';
+import { MAIN_PROFILE, PROFILES, SUB_PATH_PROFILES, type ProfileSetting } from './profiles.js';
+import { resolveTargets, type TargetConfig, type Targets } from './rules.js';
 
 /**
  * The emulator's API URL: Supabase's local API port, so the same settings work with
@@ -16,34 +17,37 @@ export const DEFAULT_SUPABASE_URL = 'http://127.0.0.1:54321';
 export const LOCAL_ANON_KEY =
   'eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJpc3MiOiJzdXBhYmFzZS1kZW1vIiwicm9sZSI6ImFub24iLCJleHAiOjE5ODM4MTI5OTZ9.CRXP1A7WOeoJeXxjNni43kdQwgnWNReilDMblYTn_I0';
 
-/** The demo main card site that `npm start` serves. */
-export const DEFAULT_MAIN_URL = 'http://127.0.0.1:4174/';
+/** The demo main card site that `npm start` serves (the profile table's main default). */
+export const DEFAULT_MAIN_URL: string = MAIN_PROFILE.defaultValue;
 
-/** The photo section, resolved against the main URL. */
-export const DEFAULT_PHOTO_PATH = 'photo';
-
-/** The names of the settings, as environment variables; CLI, site build and `npm start` share them. */
-export const SETTING_NAMES = [
+/**
+ * The names of the settings, as environment variables; CLI, site build and `npm start` share
+ * them. The profiles' settings (`NAMECARD_MAIN_URL`, `NAMECARD_PHOTO_PATH`) come from the
+ * profile table.
+ */
+export const SETTING_NAMES: readonly SettingName[] = [
   'SUPABASE_URL',
   'SUPABASE_ANON_KEY',
-  'NAMECARD_MAIN_URL',
-  'NAMECARD_PHOTO_PATH',
+  ...PROFILES.map((p) => p.setting),
   'NAMECARD_SITE_URL',
   'NAMECARD_BASE_PATH',
-] as const;
+];
 
-export type SettingName = (typeof SETTING_NAMES)[number];
+export type SettingName =
+  | 'SUPABASE_URL'
+  | 'SUPABASE_ANON_KEY'
+  | ProfileSetting
+  | 'NAMECARD_SITE_URL'
+  | 'NAMECARD_BASE_PATH';
 
 /** Raw settings by name; missing or empty values take the defaults. */
 export type RawSettings = Partial<Record<SettingName, string | undefined>>;
 
 /** Validated settings. URLs are absolute http(s) URLs; `supabaseUrl` has no trailing slash. */
-export interface NamecardConfig {
+export interface NamecardConfig extends TargetConfig {
   supabaseUrl: string;
   anonKey: string;
-  mainUrl: string;
-  photoPath: string;
-  /** Both targets, resolved from `mainUrl` and `photoPath` when the config is loaded. */
+  /** Every profile's target, resolved from `mainUrl` and `photoPath` when the config is loaded. */
   targets: Targets;
   /** Where the static site is hosted, with its base path. */
   siteUrl: string;
@@ -132,32 +136,38 @@ export function loadConfig(raw: RawSettings = {}): NamecardConfig {
     );
   }
 
+  // The profiles' targets, from the table: the main site's URL, then each path under it.
   const mainUrl = httpUrl(
-    'NAMECARD_MAIN_URL',
-    get('NAMECARD_MAIN_URL') ?? DEFAULT_MAIN_URL,
+    MAIN_PROFILE.setting,
+    get(MAIN_PROFILE.setting) ?? MAIN_PROFILE.defaultValue,
     'https://me.example/',
   ).href;
-
-  const photoPath = get('NAMECARD_PHOTO_PATH') ?? DEFAULT_PHOTO_PATH;
-  const targets = resolveTargets({ mainUrl, photoPath });
-  // The photo target must stay on the main site: a scheme, `//host` or `..` escaping it is refused.
+  const paths = { [MAIN_PROFILE.configKey]: mainUrl } as TargetConfig;
+  for (const profile of SUB_PATH_PROFILES) {
+    paths[profile.configKey] = get(profile.setting) ?? profile.defaultValue;
+  }
+  const targets = resolveTargets(paths);
+  // Every other target must stay on the main site: a scheme, `//host` or `..` escaping it is refused.
   const main = new URL(mainUrl);
-  const photo = new URL(targets.photo);
   const mainFolder = main.pathname.endsWith('/') ? main.pathname : `${main.pathname}/`;
-  if (
-    photo.origin !== main.origin ||
-    !photo.pathname.startsWith(mainFolder) ||
-    /^[a-z][a-z0-9+.-]*:/i.test(photoPath)
-  ) {
-    throw new ConfigError(
-      'NAMECARD_PHOTO_PATH',
-      `\`NAMECARD_PHOTO_PATH\` must be a path under the main site such as \`photo\` or \`#photo\`, got \`${photoPath}\``,
-    );
+  for (const profile of SUB_PATH_PROFILES) {
+    const path = paths[profile.configKey];
+    const target = new URL(targets[profile.type]);
+    if (
+      target.origin !== main.origin ||
+      !target.pathname.startsWith(mainFolder) ||
+      /^[a-z][a-z0-9+.-]*:/i.test(path)
+    ) {
+      throw new ConfigError(
+        profile.setting,
+        `\`${profile.setting}\` must be a path under the main site such as \`${profile.defaultValue}\` or \`#${profile.defaultValue}\`, got \`${path}\``,
+      );
+    }
   }
   const basePath = parseBasePath(get('NAMECARD_BASE_PATH'));
   const site = get('NAMECARD_SITE_URL') ?? DEFAULT_SITE_URL;
   httpUrl('NAMECARD_SITE_URL', site, 'https://me.example/');
   const link = cardLink(site, basePath);
   const siteUrl = new URL('..', link).href;
-  return { supabaseUrl, anonKey, mainUrl, photoPath, targets, siteUrl, basePath, cardLink: link };
+  return { supabaseUrl, anonKey, ...paths, targets, siteUrl, basePath, cardLink: link };
 }

@@ -1,15 +1,19 @@
+import type { ApiError, RefusalCode } from './errors.js';
 import { formatRelative, formatWhen } from './format.js';
 import type { EntryState, Segment } from './timeline.js';
-import { profileLabel } from './types.js';
+import { MAIN_PROFILE, readProfile, type StoredType } from './profiles.js';
 
 // What visitors get, in the owner's words, for the CLI and the manage page alike. Intl only
 // (through format.ts), so `namecard status` and /manage can use it without Temporal. Times are
 // read at a glance (`today 18:00`, `Wed 09:00`); the zone is named once per screen by the face
 // (format.ts's zoneHeader).
 
-/** What visitors get for a profile type, or for none: `Photographer` or `the main site`. */
-export function visitorsGet(type: string | null | undefined): string {
-  return type == null || type === 'main' ? 'the main site' : profileLabel(type);
+/**
+ * What visitors get for a profile type, or for none, from the profile table: `Photographer`
+ * or `the main site` (an unknown stored type is shown as it is).
+ */
+export function visitorsGet(type: StoredType | null | undefined): string {
+  return readProfile(type).visitorsGet;
 }
 
 /**
@@ -51,7 +55,8 @@ export function describeFollowing(
   timeline.forEach((segment, index) => {
     if (index === 0 || index > max) return;
     const again =
-      segment.type !== 'main' && timeline.slice(0, index).some((s) => s.type === segment.type)
+      segment.type !== MAIN_PROFILE.type &&
+      timeline.slice(0, index).some((s) => s.type === segment.type)
         ? ' again'
         : '';
     const from = formatWhen(segment.from, now, timeZone);
@@ -93,4 +98,27 @@ export function describeState(state: EntryState, now: number, timeZone: string):
     default:
       return 'ended';
   }
+}
+
+/**
+ * The server's refusals in the owner's words, the same on both faces (each face adds its own
+ * next step). `null` keeps the server's own words, which name the entry (`namecard_cancel`).
+ */
+export const REFUSAL_WORDS = {
+  not_owner: 'this account may not change the card',
+  entry_refused:
+    'the server refused the entry: its start must be before its end, and both after 1970',
+  no_such_entry: null,
+  entry_stopped: null,
+} as const satisfies Readonly<Record<RefusalCode, string | null>>;
+
+/**
+ * A refusal in the owner's words: {@link REFUSAL_WORDS}, or the server's message where the
+ * words are the server's.
+ *
+ * @param code the refusal, from `refusalOf`
+ * @param error the server's answer
+ */
+export function describeRefusal(code: RefusalCode, error: ApiError): string {
+  return REFUSAL_WORDS[code] ?? error.message;
 }

@@ -106,3 +106,42 @@ export class TimeoutError extends NamecardError {
     this.url = url;
   }
 }
+
+/**
+ * The server's refusals that the owner is told about in their own words, by name, with the
+ * code the server sends (as auth-js names GoTrue's error codes): `not_owner` is PostgreSQL's
+ * insufficient_privilege (row-level security or a missing grant), `entry_refused` its
+ * check_violation (a stamp out of range, a start not before its end), `no_such_entry` and
+ * `entry_stopped` are `namecard_cancel`'s own (PostgREST's `PT<status>` codes, raised with
+ * the entry named in the message).
+ */
+export const REFUSAL_CODES = {
+  not_owner: '42501',
+  entry_refused: '23514',
+  no_such_entry: 'PT404',
+  entry_stopped: 'PT409',
+} as const;
+
+/** The name of one of the server's refusals in {@link REFUSAL_CODES}. */
+export type RefusalCode = keyof typeof REFUSAL_CODES;
+
+/**
+ * Which of the known refusals an error is, if any.
+ *
+ * @param error anything thrown
+ * @returns the refusal's name, or undefined for any other error
+ */
+export function refusalOf(error: unknown): RefusalCode | undefined {
+  if (!(error instanceof ApiError)) return undefined;
+  const names = Object.keys(REFUSAL_CODES) as RefusalCode[];
+  return names.find((name) => REFUSAL_CODES[name] === error.code);
+}
+
+/**
+ * True when `error` is the server's refusal `code` (or, without `code`, any known refusal),
+ * like auth-js's `isAuthError` guards.
+ */
+export function isRefusal(error: unknown, code?: RefusalCode): error is ApiError {
+  const refusal = refusalOf(error);
+  return refusal !== undefined && (code === undefined || refusal === code);
+}

@@ -1,5 +1,6 @@
 import { ApiError, NamecardError, NetworkError, TimeoutError } from './errors.js';
-import { isWellFormed } from './rules.js';
+import { narrowType } from './profiles.js';
+import { isWellFormed, narrowRow } from './rules.js';
 import type { Segment } from './timeline.js';
 import type { NamecardRow } from './types.js';
 
@@ -136,7 +137,7 @@ export async function fetchActiveEntry(options: LookupOptions): Promise<Namecard
   if (!Array.isArray(body) || body.length > 1 || (body.length === 1 && !isWellFormed(body[0]))) {
     throw invalid('at most one entry');
   }
-  return (body[0] as NamecardRow | undefined) ?? null;
+  return body.length === 1 ? narrowRow(body[0] as NamecardRow) : null;
 }
 
 /** What visitors get now and from now on, as the server answers it in one read. */
@@ -181,5 +182,12 @@ export async function fetchStatus(options: LookupOptions): Promise<CardStatus> {
   ) {
     throw invalid("the card's status");
   }
-  return { now: row.now as number, active: row.active as NamecardRow | null, timeline };
+  return {
+    now: row.now as number,
+    active: row.active === null ? null : narrowRow(row.active as NamecardRow),
+    timeline: (timeline as Segment[]).map((segment) => ({
+      ...segment,
+      type: narrowType(segment.type),
+    })),
+  };
 }

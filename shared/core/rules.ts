@@ -1,18 +1,21 @@
+import {
+  MAIN_PROFILE,
+  PROFILES,
+  narrowType,
+  readProfile,
+  type ProfileRow,
+  type StoredType,
+} from './profiles.js';
 import type { NamecardRow } from './types.js';
 
-/** The two places a visitor can be sent to. */
-export interface Targets {
-  /** The main card site. */
-  main: string;
-  /** The photo sub-path of the main site. */
-  photo: string;
-}
+/** Where each profile sends a visitor: the main card site, and each sub-path under it. */
+export type Targets = Record<ProfileRow['type'], string>;
 
-/** The settings {@link targetUrl} needs: the main URL and the photo path resolved against it. */
-export interface TargetConfig {
-  mainUrl: string;
-  photoPath: string;
-}
+/**
+ * The settings {@link targetUrl} needs, by the table's config keys: the main URL
+ * (`mainUrl`) and each other profile's path resolved against it (`photoPath`).
+ */
+export type TargetConfig = Record<ProfileRow['configKey'], string>;
 
 /**
  * True when `row` has a finite numeric `id` and `stamp_end`, and a `stamp_start` that is
@@ -26,6 +29,21 @@ export function isWellFormed(row: unknown): row is NamecardRow {
     Number.isFinite(stamp_end) &&
     (stamp_start === undefined || stamp_start === null || Number.isFinite(stamp_start))
   );
+}
+
+/**
+ * A row as it came from the API, with its `type` narrowed to the profile table (a profile, or
+ * an unknown type kept as its text): done once, where rows enter (shared/core/lookup.ts,
+ * shared/supabase/data.ts). A row whose type is already a string is returned as it is.
+ *
+ * @param row a row that passed {@link isWellFormed} (or a row of the owner's reads)
+ */
+export function narrowRow<T extends { type?: unknown }>(
+  row: T,
+): Omit<T, 'type'> & { type: StoredType } {
+  return typeof row.type === 'string'
+    ? (row as Omit<T, 'type'> & { type: StoredType })
+    : { ...row, type: narrowType(row.type) };
 }
 
 /**
@@ -68,22 +86,27 @@ export function activeEntry(rows: readonly unknown[], now: number): NamecardRow 
  * @throws TypeError when `mainUrl` is not an absolute URL (config validation rejects that first)
  */
 export function resolveTargets(config: TargetConfig): Targets {
-  const main = new URL(config.mainUrl);
+  const main = new URL(config[MAIN_PROFILE.configKey]);
   const base = new URL(main.href);
   if (!base.pathname.endsWith('/')) base.pathname += '/';
-  return { main: main.href, photo: new URL(config.photoPath, base).href };
+  return Object.fromEntries(
+    PROFILES.map((p) => [
+      p.type,
+      p === MAIN_PROFILE ? main.href : new URL(config[p.configKey], base).href,
+    ]),
+  ) as Targets;
 }
 
 /**
- * Where a visitor is sent for a profile type: `photo` gives the photo sub-path of the main
- * site; anything else (no entry, `main`, an unknown type) gives the main site.
+ * Where a visitor is sent for a profile type: each profile's own target (`photo` gives the
+ * photo sub-path of the main site); no entry or an unknown type gives the main site
+ * (profiles.ts's readProfile).
  *
- * @param type the active entry's `type`, or `null`/`undefined` when nothing is active
+ * @param type the active entry's narrowed `type`, or `null`/`undefined` when nothing is active
  * @returns one of the two configured targets, never anything else
  * @example targetUrl('photo', { mainUrl: 'https://me.example/', photoPath: 'photo' })
  * // → 'https://me.example/photo'
  */
-export function targetUrl(type: unknown, config: TargetConfig): string {
-  const targets = resolveTargets(config);
-  return type === 'photo' ? targets.photo : targets.main;
+export function targetUrl(type: StoredType | null | undefined, config: TargetConfig): string {
+  return resolveTargets(config)[readProfile(type).profile.type];
 }

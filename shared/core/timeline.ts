@@ -1,4 +1,5 @@
 import { activeEntry, isWellFormed } from './rules.js';
+import { MAIN_PROFILE } from './profiles.js';
 import type { NamecardRow } from './types.js';
 
 // The card's timeline: the spec's rule (an entry is active at t when it has started and not
@@ -80,7 +81,7 @@ export function timeline(rows: readonly unknown[], at: number, maxSegments = Inf
 export function mergeRuns(list: readonly Run[]): Segment[] {
   const segments: Segment[] = [];
   for (const run of list) {
-    const type = run.entry?.type ?? 'main';
+    const type = run.entry?.type ?? MAIN_PROFILE.type;
     const last = segments[segments.length - 1];
     if (last && last.type === type) last.to = run.to;
     else segments.push({ type, from: run.from, to: run.to });

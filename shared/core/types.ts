@@ -1,14 +1,14 @@
-/** The profiles a card can point at: `main` and `photo`. */
-export const PROFILE_TYPES = ['main', 'photo'] as const;
+import { readProfile, type ProfileType, type StoredType } from './profiles.js';
 
-/** `main` sends visitors to the main card site, `photo` to its photo sub-path. */
-export type ProfileType = (typeof PROFILE_TYPES)[number];
-
-/** Human labels of the profiles, as the manage form's options show them. */
-export const PROFILE_LABELS: Readonly<Record<ProfileType, string>> = {
-  main: 'Main Profile',
-  photo: 'Photographer',
-};
+// The profiles themselves live in the table (./profiles.ts); these names stay for callers.
+export {
+  PROFILE_LABELS,
+  PROFILE_TYPES,
+  isProfileType,
+  type ProfileType,
+  type StoredType,
+  type UnknownType,
+} from './profiles.js';
 
 /**
  * One row of `public.namecard` as the REST API returns it.
@@ -19,8 +19,8 @@ export interface NamecardRow {
   stamp_end: number;
   /** Epoch ms; `null` (or absent in old answers) means "from the moment it was stored". */
   stamp_start?: number | null;
-  /** `main` or `photo` when written by the product; typed loosely because rows come from outside. */
-  type: ProfileType | string;
+  /** A profile of the table, or an unknown stored type, narrowed where the row was read. */
+  type: StoredType;
   created_at?: string;
   created_by?: string | null;
   /** Epoch ms when the owner ended or cancelled the entry (owners' reads only). */
@@ -39,15 +39,10 @@ export interface NewEntry {
   stamp_start?: number | null;
 }
 
-/** True when `value` is one of {@link PROFILE_TYPES}. */
-export function isProfileType(value: unknown): value is ProfileType {
-  return value === 'main' || value === 'photo';
-}
-
 /**
- * The label people see for a profile type: `Photographer` for `photo`, `Main Profile` for
- * `main`; any other stored value is shown as it is.
+ * The label people see for a stored type: the table's (`Photographer`, `Main Profile`); an
+ * unknown type is shown as it is.
  */
-export function profileLabel(type: string): string {
-  return isProfileType(type) ? PROFILE_LABELS[type] : type;
+export function profileLabel(type: StoredType): string {
+  return readProfile(type).label;
 }

@@ -1,6 +1,7 @@
 import type { SupabaseClient } from '@supabase/supabase-js';
 import { ApiError, NetworkError } from '../core/errors.js';
 import { NAMECARD_TABLE, VIEW_COLUMNS } from '../core/lookup.js';
+import { narrowRow } from '../core/rules.js';
 import type { NamecardRow, NewEntry } from '../core/types.js';
 
 // The owner's data calls through supabase-js: list entries, insert one, end now, cancel one. (What visitors get
@@ -38,6 +39,12 @@ function toError(client: SupabaseClient, failure: PostgrestFailure): ApiError | 
 }
 
 /**
+ * How many entries that have not ended a face reads (`listEntries` with `endingAfter`) to
+ * work out what follows: far more entries than an owner schedules ahead.
+ */
+export const OPEN_ENTRIES = 1000;
+
+/**
  * Lists entries newest first (highest `id` first).
  *
  * @param client a supabase-js client
@@ -61,7 +68,7 @@ export async function listEntries(
   }
   const result = await query.order('id', { ascending: false }).limit(options.limit ?? 20);
   if (result.error) throw toError(client, result);
-  return (result.data ?? []) as unknown as NamecardRow[];
+  return ((result.data ?? []) as unknown as NamecardRow[]).map(narrowRow);
 }
 
 /**
@@ -88,7 +95,7 @@ export async function insertEntry(client: SupabaseClient, entry: NewEntry): Prom
   const row = (result.data ?? [])[0] as NamecardRow | undefined;
   if (!row)
     throw new ApiError(result.status, 'no_row', 'The server did not return the inserted row');
-  return row;
+  return narrowRow(row);
 }
 
 /**
@@ -118,7 +125,7 @@ export async function canSetCard(client: SupabaseClient): Promise<boolean> {
 export async function endNow(client: SupabaseClient): Promise<NamecardRow[]> {
   const result = await client.rpc('namecard_end_now');
   if (result.error) throw toError(client, result);
-  return (result.data ?? []) as NamecardRow[];
+  return ((result.data ?? []) as NamecardRow[]).map(narrowRow);
 }
 
 /**
@@ -136,5 +143,5 @@ export async function cancelEntry(client: SupabaseClient, entryId: number): Prom
   if (result.error) throw toError(client, result);
   const row = ((result.data ?? []) as NamecardRow[])[0];
   if (!row) throw new ApiError(result.status, 'no_row', 'The server did not return the entry');
-  return row;
+  return narrowRow(row);
 }

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningEmulator } from '../../emulator/index.js';
+import { narrowType } from '../../shared/core/profiles.js';
 import { activeEntry } from '../../shared/core/rules.js';
 import { timeline, type Segment } from '../../shared/core/timeline.js';
 import type { NamecardRow } from '../../shared/core/types.js';
@@ -81,7 +82,7 @@ describe.each(DB_KINDS)('the timeline rule over %s', { timeout: 600_000 }, (kind
       [at],
     );
     return rows.map((r) => ({
-      type: r.type,
+      type: narrowType(r.type),
       from: Number(r.from),
       to: r.to === null ? null : Number(r.to),
     }));

@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { describeFollowing, describeNow, describeState } from '../../shared/core/describe.js';
 import { entryStates, isCancellable, runs, timeline } from '../../shared/core/timeline.js';
+import { narrowType } from '../../shared/core/profiles.js';
 import { activeEntry, resolveTargets, targetUrl } from '../../shared/core/rules.js';
+import type { NamecardRow } from '../../shared/core/types.js';
 
 const NOW = 1_900_000_000_000;
 const config = { mainUrl: 'https://card.example/', photoPath: 'photo' };
@@ -102,7 +104,7 @@ describe('the schedule: stamp_start', () => {
   });
 
   it("names each entry's state: on now, scheduled, comes back, never shown, ended, ended early, cancelled", () => {
-    const rows = [
+    const rows: NamecardRow[] = [
       {
         id: 7,
         stamp_start: NOW + 5 * HOUR,
@@ -158,7 +160,7 @@ describe('targetUrl', () => {
   it.each([['main'], [null], [undefined], ['PHOTO'], [42], [{}]])(
     'sends %j to the main site',
     (type) => {
-      expect(targetUrl(type, config)).toBe('https://card.example/');
+      expect(targetUrl(narrowType(type), config)).toBe('https://card.example/');
     },
   );
 

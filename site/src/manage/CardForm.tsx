@@ -1,12 +1,8 @@
 import { useRef, useState, type FormEvent } from 'react';
 import { planEntry, type EntryFieldNames } from '../../../shared/calendar/plan.js';
 import { formatWhen, localTimeZone } from '../../../shared/core/format.js';
-import {
-  PROFILE_LABELS,
-  PROFILE_TYPES,
-  profileLabel,
-  type NamecardRow,
-} from '../../../shared/core/types.js';
+import { PROFILE_OPTIONS } from '../../../shared/core/profiles.js';
+import { profileLabel, type NamecardRow } from '../../../shared/core/types.js';
 import { insertEntry } from '../../../shared/supabase/data.js';
 import { supabase } from '../supabase.js';
 import { describeAfter, errorMessage } from './describe.js';
@@ -130,9 +126,9 @@ export function CardForm({ refresh }: CardFormProps) {
           <option value="" disabled>
             Selecting profile..
           </option>
-          {PROFILE_TYPES.map((type) => (
-            <option key={type} value={type}>
-              {PROFILE_LABELS[type]}
+          {PROFILE_OPTIONS.map(({ value, label }) => (
+            <option key={value} value={value}>
+              {label}
             </option>
           ))}
         </select>

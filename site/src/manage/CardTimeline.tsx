@@ -1,3 +1,4 @@
+import { readProfile } from '../../../shared/core/profiles.js';
 import { useRef, useState } from 'react';
 import { describeFollowing, describeNow } from '../../../shared/core/describe.js';
 import { localTimeZone } from '../../../shared/core/format.js';
@@ -117,7 +118,7 @@ export function CardTimeline({ result, refresh }: CardTimelineProps) {
           <ol className="following" aria-label="What follows">
             {following.map((line, index) => {
               const type = segments[index + 1]?.type;
-              const tone = type === undefined ? '' : type === 'photo' ? 'photo' : 'main';
+              const tone = type === undefined ? '' : readProfile(type).profile.type;
               return (
                 <li key={line} className={tone && `profile-dot-${tone}`}>
                   {line}

@@ -1,3 +1,4 @@
+import { readProfile } from '../../../shared/core/profiles.js';
 import { formatWhen } from '../../../shared/core/format.js';
 import type { Segment } from '../../../shared/core/timeline.js';
 import { visitorsGet } from '../../../shared/core/describe.js';
@@ -55,10 +56,10 @@ export function TimelineBar({
         {segments.map((segment, index) => (
           <div
             key={`${segment.from}-${segment.type}`}
-            className={`timeline-segment profile-${segment.type === 'photo' ? 'photo' : 'main'}${segment.to === null && index > 0 ? ' open' : ''}`}
+            className={`timeline-segment profile-${readProfile(segment.type).profile.type}${segment.to === null && index > 0 ? ' open' : ''}`}
             style={{ flexGrow: widths[index], flexBasis: 0 }}
           >
-            <span>{segment.type === 'photo' ? 'Photo' : 'Main'}</span>
+            <span>{readProfile(segment.type).profile.short}</span>
           </div>
         ))}
       </div>

@@ -1,5 +1,10 @@
-import { describeFollowing, describeNow, describeState } from '../../../shared/core/describe.js';
-import { ApiError } from '../../../shared/core/errors.js';
+import {
+  REFUSAL_WORDS,
+  describeFollowing,
+  describeNow,
+  describeState,
+} from '../../../shared/core/describe.js';
+import { isRefusal } from '../../../shared/core/errors.js';
 import { formatRelative, formatWhen } from '../../../shared/core/format.js';
 import type { CardStatus } from '../../../shared/core/lookup.js';
 import type { EntryState, Segment } from '../../../shared/core/timeline.js';
@@ -10,9 +15,6 @@ import { inPlainWords } from '../../../shared/core/plain-words.js';
 // (`today 18:00`, `Wed 09:00`); the page names the zone once, in its header line. Pure
 // functions of what they are given: nothing here imports the page's hooks or components.
 
-/** The PostgreSQL code of a refusal by row-level security or a missing grant. */
-const REFUSED = '42501';
-
 /**
  * An error in the owner's words, without the CLI's backticks (inPlainWords). A refusal by the
  * database (RLS, no grant) means this account is not one of the card's owners; the server's
@@ -22,8 +24,8 @@ const REFUSED = '42501';
  *   quoted parts (values) go in quotation marks
  */
 export function errorMessage(error: unknown, names: readonly string[] = []): string {
-  if (error instanceof ApiError && error.code === REFUSED) {
-    return `this account may not change the card (${error.message})`;
+  if (isRefusal(error, 'not_owner')) {
+    return `${REFUSAL_WORDS.not_owner} (${error.message})`;
   }
   return inPlainWords(error instanceof Error ? error.message : String(error), names);
 }

@@ -2,7 +2,7 @@ import { useCallback, useEffect, useState } from 'react';
 import { fetchStatus, type CardStatus } from '../../../shared/core/lookup.js';
 import { entryStates, runs, timeline, type EntryState } from '../../../shared/core/timeline.js';
 import type { NamecardRow } from '../../../shared/core/types.js';
-import { listEntries } from '../../../shared/supabase/data.js';
+import { OPEN_ENTRIES, listEntries } from '../../../shared/supabase/data.js';
 import { siteConfig } from '../site-config.js';
 import { supabase } from '../supabase.js';
 import { errorMessage } from './describe.js';
@@ -30,8 +30,6 @@ export type CardStateResult =
 export const HISTORY_SIZE = 10;
 /** The state is read again at least this often, and at each change it knows of. */
 const REFRESH_MS = 60_000;
-/** How many entries that have not ended are read to work out each one's state. */
-const OPEN_ENTRIES = 1000;
 
 async function read(): Promise<CardState> {
   const { data } = await supabase.auth.getSession();

@@ -1,0 +1,160 @@
+// The profile table: the one place that names the profiles a card can point at. Everything
+// else (config and targets, the CLI's choices and help, the manage form's options, every
+// sentence that says what visitors get) is derived from it, in the way create-vite's
+// FRAMEWORKS list drives its prompts and behaviour. Adding a profile is adding a row here (and
+// to the migration's check constraint, which tests/unit/profiles.test.ts holds to this table).
+// Dependency-free: /go and the status path import it.
+
+/** One profile: what is stored, what people see, and where visitors are sent. */
+export interface Profile {
+  /** The value stored in `public.namecard.type` and typed on the command line. */
+  readonly type: string;
+  /** The label of the choice (manage form's option, CLI prompt): the spec's option label. */
+  readonly label: string;
+  /** What visitors get, in the owner's words: `the main site`, `Photographer`. */
+  readonly visitorsGet: string;
+  /** One short word for a small picture (the manage page's timeline bar): `Main`, `Photo`. */
+  readonly short: string;
+  /** The setting (environment variable) that says where this profile sends visitors. */
+  readonly setting: string;
+  /** The setting's field in the validated config. */
+  readonly configKey: string;
+  /**
+   * The setting's default. The first profile's is an absolute URL (the main site); every
+   * other profile's is a path resolved under it.
+   */
+  readonly defaultValue: string;
+}
+
+/**
+ * The profiles, in the order they are offered. The first is the main site: where visitors go
+ * when nothing is active, or when a stored type is not in this table.
+ */
+export const PROFILES = [
+  {
+    type: 'main',
+    label: 'Main Profile',
+    visitorsGet: 'the main site',
+    short: 'Main',
+    setting: 'NAMECARD_MAIN_URL',
+    configKey: 'mainUrl',
+    defaultValue: 'http://127.0.0.1:4174/',
+  },
+  {
+    type: 'photo',
+    label: 'Photographer',
+    visitorsGet: 'Photographer',
+    short: 'Photo',
+    setting: 'NAMECARD_PHOTO_PATH',
+    configKey: 'photoPath',
+    defaultValue: 'photo',
+  },
+] as const satisfies readonly Profile[];
+
+/** One row of {@link PROFILES}. */
+export type ProfileRow = (typeof PROFILES)[number];
+
+/** A profile's stored type: `main` or `photo`. */
+export type ProfileType = ProfileRow['type'];
+
+/** The settings of the profiles' targets (`NAMECARD_MAIN_URL`, `NAMECARD_PHOTO_PATH`). */
+export type ProfileSetting = ProfileRow['setting'];
+
+/** The main site's profile: the first row. */
+export const MAIN_PROFILE = PROFILES[0];
+
+/** The profiles whose target is a path under the main site (every row but the first). */
+export const SUB_PATH_PROFILES = PROFILES.slice(1) as readonly Exclude<
+  ProfileRow,
+  typeof MAIN_PROFILE
+>[];
+
+/** The stored types, in order. */
+export const PROFILE_TYPES: readonly ProfileType[] = PROFILES.map((p) => p.type);
+
+/** Labels by type, as the manage form's options and the CLI's prompt show them. */
+export const PROFILE_LABELS = Object.fromEntries(
+  PROFILES.map((p) => [p.type, p.label]),
+) as Readonly<Record<ProfileType, string>>;
+
+/**
+ * The choices both faces offer, in order: the manage form's `<option value label>` and the
+ * CLI prompt's choices (`Main Profile`, `Photographer`).
+ */
+export const PROFILE_OPTIONS: readonly { readonly value: ProfileType; readonly label: string }[] =
+  PROFILES.map((p) => ({ value: p.type, label: p.label }));
+
+/**
+ * A stored type that is not in the table (the database's check constraint refuses these; a
+ * row from an older or foreign server may still carry one). It stays the string the server
+ * sent, so output shows it as it is, but it is typed apart: no code can use it as a profile
+ * without {@link readProfile}.
+ */
+export type UnknownType = string & { readonly unknownProfile: true };
+
+/** A row's `type` once read at the boundary: a profile of the table, or an unknown one. */
+export type StoredType = ProfileType | UnknownType;
+
+/** True when `value` is one of {@link PROFILE_TYPES} (exactly, case included). */
+export function isProfileType(value: unknown): value is ProfileType {
+  return PROFILES.some((p) => p.type === value);
+}
+
+/**
+ * Narrows a `type` as it came from the API: a profile of the table, or an {@link UnknownType}
+ * (a non-string is kept as its text). Used once, where rows enter (shared/core/lookup.ts,
+ * shared/supabase/data.ts).
+ */
+export function narrowType(raw: unknown): StoredType {
+  if (isProfileType(raw)) return raw;
+  let text: string;
+  try {
+    text = String(raw);
+  } catch {
+    // An object with no way to become text (no prototype): its tag, e.g. `[object Object]`.
+    text = Object.prototype.toString.call(raw);
+  }
+  return text as UnknownType;
+}
+
+/** The table's row for a profile type. */
+export function profileOf(type: ProfileType): ProfileRow {
+  return PROFILES.find((p) => p.type === type) ?? MAIN_PROFILE;
+}
+
+/** What a stored type (or none) means for the people who see it. */
+export interface ProfileReading {
+  /** The profile visitors are sent to: the type's own, or the main site for none or an unknown. */
+  profile: ProfileRow;
+  /** The label shown for it: the table's, or an unknown type as it is, or the main label for none. */
+  label: string;
+  /** What visitors get, in words: the table's, or an unknown type as it is. */
+  visitorsGet: string;
+}
+
+/**
+ * The one place that handles a type the table does not know, and no type at all: visitors
+ * are sent to the main site (the spec: anything but a known profile means main), while the
+ * words show the unknown type as it was stored, so the owner can see what is there.
+ *
+ * @param type a row's narrowed type, or null/undefined when nothing is active
+ */
+export function readProfile(type: StoredType | null | undefined): ProfileReading {
+  if (type == null) {
+    return {
+      profile: MAIN_PROFILE,
+      label: MAIN_PROFILE.label,
+      visitorsGet: MAIN_PROFILE.visitorsGet,
+    };
+  }
+  if (isProfileType(type)) {
+    const profile = profileOf(type);
+    return { profile, label: profile.label, visitorsGet: profile.visitorsGet };
+  }
+  return { profile: MAIN_PROFILE, label: type, visitorsGet: type };
+}
+
+/** The choices as one phrase, for help and messages: `main or photo`. */
+export function profileChoices(): string {
+  return PROFILE_TYPES.join(' or ');
+}
