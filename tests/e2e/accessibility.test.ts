@@ -3,13 +3,16 @@ import { createRequire } from 'node:module';
 import type { AxeResults } from 'axe-core';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { buildAndServeSite, closedPortUrl, launchBrowser, type ServedSite } from './harness.js';
+import type { RunningEmulator } from '../../emulator/index.js';
+import { startTestEmulator } from '../support/emulator.js';
+import { OWNER, buildAndServeSite, launchBrowser, signIn, type ServedSite } from './harness.js';
 
 // axe-core on every page a visitor or the owner sees, at a desktop and a phone width: no
 // violation of any rule axe runs by default (WCAG 2.x A and AA and its best practices).
 // @axe-core/playwright needs Node 22.12, so axe-core's own source is put into the page through
 // DevTools (page.evaluate), which the site's CSP does not restrict, where a <script> tag would
-// be refused.
+// be refused. /manage is checked signed in as the owner, with a schedule (an entry on now, a
+// scheduled one and a past one), its optional start and its history opened.
 
 /** Where visitors are sent; never reached: the test holds every request to it. */
 const MAIN_URL = 'https://card.example/me/';
@@ -44,6 +47,24 @@ const PAGES: PageCase[] = [
     },
   },
   {
+    name: 'manage',
+    path: 'manage/',
+    before: (page, site) => signIn(page, site, OWNER),
+    ready: async (page) => {
+      await page.getByRole('button', { name: 'End now' }).waitFor();
+      // All three entries are shown: two that still count, one in the history.
+      await expect
+        .poll(() => page.getByRole('button', { name: /^Cancel entry/ }).count(), { timeout: 5000 })
+        .toBe(2);
+      await page.getByRole('img', { name: /^QR code of / }).waitFor();
+      // What the owner can open is checked open too.
+      await page.locator('details.optional summary').click();
+      await page.getByLabel('Start day').waitFor();
+      await page.locator('details.history summary').click();
+      await page.getByRole('list', { name: 'History' }).getByRole('listitem').first().waitFor();
+    },
+  },
+  {
     name: 'go',
     path: 'go/',
     ready: (page) => page.getByRole('link', { name: 'click this link' }).waitFor(),
@@ -60,14 +81,29 @@ const WIDTHS = [
   { width: 320, height: 640 },
 ];
 
+const HOUR = 3_600_000;
+
 let axeSource: string;
+let emulator: RunningEmulator;
 let browser: Browser;
 let site: ServedSite;
 
 beforeAll(async () => {
   axeSource = await readFile(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+  emulator = await startTestEmulator('pglite', { owner: OWNER });
+  // The schedule /manage shows, relative to the database's clock (epoch ms): photo on now for
+  // an hour, main scheduled tomorrow, and photo that ended an hour ago (the history).
+  await emulator.query(
+    `with now as (select (extract(epoch from clock_timestamp()) * 1000)::bigint as at)
+     insert into public.namecard (type, stamp_start, stamp_end)
+     select 'photo', at - 2 * $1::bigint, at - $1::bigint from now
+     union all select 'photo', null, at + $1::bigint from now
+     union all select 'main', at + 24 * $1::bigint, at + 26 * $1::bigint from now`,
+    [HOUR],
+  );
   site = await buildAndServeSite({
-    SUPABASE_URL: await closedPortUrl(),
+    SUPABASE_URL: emulator.url,
+    SUPABASE_ANON_KEY: emulator.anonKey,
     NAMECARD_MAIN_URL: MAIN_URL,
   });
   browser = await launchBrowser();
@@ -75,6 +111,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
   await site?.stop();
+  await emulator?.stop();
 });
 
 /** Runs axe-core on the page as it is now; returns its violations, one line each. */
