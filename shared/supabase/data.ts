@@ -2,6 +2,7 @@ import type { SupabaseClient } from '@supabase/supabase-js';
 import { ApiError, NetworkError } from '../core/errors.js';
 import { NAMECARD_TABLE, VIEW_COLUMNS } from '../core/lookup.js';
 import type { NamecardRow, NewEntry } from '../core/types.js';
+import type { VisitCount } from '../calendar/visits.js';
 
 // The owner's data calls through supabase-js: list entries, insert one, end now, cancel one. (What visitors get
 // is read by core/lookup.ts, with one plain request.) Only the type of the client is imported,
@@ -137,4 +138,40 @@ export async function cancelEntry(client: SupabaseClient, entryId: number): Prom
   const row = ((result.data ?? []) as NamecardRow[])[0];
   if (!row) throw new ApiError(result.status, 'no_row', 'The server did not return the entry');
   return row;
+}
+
+/** Rows per request when reading visit counts: hosted Supabase answers at most 1,000 rows. */
+const VISIT_PAGE_ROWS = 1000;
+
+/**
+ * Reads the visit counts whose bucket starts in [from, to) (table `namecard_visit`, owners
+ * only by RLS), in pages of 1,000 rows ordered by bucket, type and via.
+ *
+ * @param client a supabase-js client signed in as an owner (anyone else reads no rows)
+ * @param from epoch ms, inclusive
+ * @param to epoch ms, exclusive
+ * @returns the rows, oldest bucket first
+ * @throws ApiError with the server's code and message (42501 for anon); NetworkError
+ */
+export async function fetchVisitCounts(
+  client: SupabaseClient,
+  from: number,
+  to: number,
+): Promise<VisitCount[]> {
+  const rows: VisitCount[] = [];
+  for (;;) {
+    const result = await client
+      .from('namecard_visit')
+      .select('bucket,type,via,visits')
+      .gte('bucket', Math.floor(from))
+      .lt('bucket', Math.ceil(to))
+      .order('bucket')
+      .order('type')
+      .order('via')
+      .range(rows.length, rows.length + VISIT_PAGE_ROWS - 1);
+    if (result.error) throw toError(client, result);
+    const page = (result.data ?? []) as unknown as VisitCount[];
+    rows.push(...page.map((r) => ({ ...r, bucket: Number(r.bucket), visits: Number(r.visits) })));
+    if (page.length < VISIT_PAGE_ROWS) return rows;
+  }
 }
