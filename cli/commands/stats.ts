@@ -76,7 +76,7 @@ export async function runStats(options: StatsOptions): Promise<void> {
 }
 
 export const statsCommand = new Command('stats')
-  .description('show how many visits the card had, by day, profile and channel (owners only)')
+  .description('show the visit counts by day, profile and channel (owners only)')
   .option('--days <n>', 'how many days up to today (default: 30, at most 366)')
   .option('--tz <zone>', "the IANA time zone the days are in (default: this machine's)")
   .option('--json', 'print the result as one JSON document')
