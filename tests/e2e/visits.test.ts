@@ -2,7 +2,7 @@ import type { Page, Request } from 'playwright-core';
 import { beforeEach, describe, expect, test } from 'vitest';
 import { run, tempConfigDir, removeDir } from '../cli/helpers.js';
 import { useE2eFixture } from './fixture.js';
-import { OWNER, REDIRECT_DELAY_MS, LOOKUP_TIMEOUT_MS, signIn } from './harness.js';
+import { OWNER, REDIRECT_DELAY_MS, LOOKUP_TIMEOUT_MS, screenshot, signIn } from './harness.js';
 
 // Visit counts through /go in Chromium (issue 19): each visit through the plain link, the QR
 // link (?via=qr) and the NFC link (?via=nfc) is counted once for its channel, as `namecard
@@ -61,11 +61,10 @@ describe('visits through /go', () => {
   async function stored(page: Page) {
     // A page of the site's origin that runs no script of the site (a 404), in the same tab.
     await page.goto(e2e.site.route('go/no-such-page.txt'));
-    const storage = await page.evaluate(() => ({
-      local: window.localStorage.length,
-      session: window.sessionStorage.length,
-    }));
-    return { cookies: await page.context().cookies(), ...storage };
+    const [local, session] = (await page.evaluate(
+      '[localStorage.length, sessionStorage.length]',
+    )) as [number, number];
+    return { cookies: await page.context().cookies(), local, session };
   }
 
   test('N visits through the plain, QR and NFC links count exactly so, in stats --json too', async () => {
@@ -112,6 +111,34 @@ describe('visits through /go', () => {
     } finally {
       await removeDir(dir);
     }
+
+    // The owner sees the same counts on /manage: a chart with today marked, and the numbers.
+    await signIn(page, e2e.site, OWNER);
+    const section = page.getByTestId('visits');
+    await expect(section.getByTestId('visits-total').innerText({ timeout: 10_000 })).resolves.toBe(
+      '7',
+    );
+    const byVia = section.getByTestId('visits-by-via');
+    await expect(byVia.locator('[data-via=qr]').innerText()).resolves.toBe('3');
+    await expect(byVia.locator('[data-via=nfc]').innerText()).resolves.toBe('1');
+    await expect(byVia.locator('[data-via=link]').innerText()).resolves.toBe('3');
+    const chart = page.getByRole('img', { name: /Visits per day over the last 30 days/ });
+    await expect(chart.locator('g[data-day]').count()).resolves.toBe(30);
+    await expect(chart.locator('g[data-day]').last().getAttribute('data-total')).resolves.toBe('7');
+    await expect(chart.getByTestId('visits-today').count()).resolves.toBe(1);
+    await expect(chart.locator('g[data-day]').last().locator('rect.bar').count()).resolves.toBe(3);
+    await screenshot(page, 'manage-visits');
+  });
+
+  test('/login and /go load no part of the Visits section', async () => {
+    const { page } = e2e;
+    const loaded: string[] = [];
+    page.on('request', (r) => loaded.push(r.url()));
+    await page.goto(e2e.site.route('login/'));
+    await page.getByLabel('Email address').waitFor();
+    await visit(page, '?via=qr');
+    expect(loaded.length).toBeGreaterThan(2);
+    expect(loaded.filter((url) => /Visits/i.test(url))).toEqual([]);
   });
 
   test("the owner's own visit, signed in on this browser, is not counted", async () => {
