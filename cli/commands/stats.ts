@@ -40,7 +40,10 @@ export async function runStats(options: StatsOptions): Promise<void> {
   const owner = await requireOwner(config);
   const window = visits.visitWindow(Date.now(), days, zone);
   const [isOwner, counts] = await owner.transport.guard(() =>
-    Promise.all([canSetCard(owner.client), fetchVisitCounts(owner.client, window.from, window.to)]),
+    Promise.all([
+      canSetCard(owner.client),
+      fetchVisitCounts(owner.client, visits.dayStarts(window)),
+    ]),
   );
   if (!isOwner) {
     throw new NamecardError(

@@ -56,6 +56,14 @@ export interface VisitSummary {
   days: DayVisits[];
 }
 
+/**
+ * The window's day starts followed by its end (epoch ms, ascending): what the server's
+ * per-day sum (`namecard_visit_days`) takes.
+ */
+export function dayStarts(window: VisitWindow): number[] {
+  return [...window.days.map((d) => d.start), window.to];
+}
+
 /** The window of whole local days: each day's name and start, plus the end. */
 export interface VisitWindow {
   timeZone: string;

@@ -140,38 +140,27 @@ export async function cancelEntry(client: SupabaseClient, entryId: number): Prom
   return row;
 }
 
-/** Rows per request when reading visit counts: hosted Supabase answers at most 1,000 rows. */
-const VISIT_PAGE_ROWS = 1000;
-
 /**
- * Reads the visit counts whose bucket starts in [from, to) (table `namecard_visit`, owners
- * only by RLS), in pages of 1,000 rows ordered by bucket, type and via.
+ * Reads the visit counts summed per day on the server (`public.namecard_visit_days`, owners
+ * only by RLS): one request whatever the number of visits, at most days × 6 rows.
  *
  * @param client a supabase-js client signed in as an owner (anyone else reads no rows)
- * @param from epoch ms, inclusive
- * @param to epoch ms, exclusive
- * @returns the rows, oldest bucket first
- * @throws ApiError with the server's code and message (42501 for anon); NetworkError
+ * @param dayStarts the days' starts, epoch ms ascending, plus the end of the last day (as
+ *   {@link visitWindow} gives them: on 15-minute boundaries)
+ * @returns one row per day, profile and channel with visits; `bucket` is the day's start
+ * @throws ApiError with the server's code and message (404 PGRST202 for anon); NetworkError
  */
 export async function fetchVisitCounts(
   client: SupabaseClient,
-  from: number,
-  to: number,
+  dayStarts: readonly number[],
 ): Promise<VisitCount[]> {
-  const rows: VisitCount[] = [];
-  for (;;) {
-    const result = await client
-      .from('namecard_visit')
-      .select('bucket,type,via,visits')
-      .gte('bucket', Math.floor(from))
-      .lt('bucket', Math.ceil(to))
-      .order('bucket')
-      .order('type')
-      .order('via')
-      .range(rows.length, rows.length + VISIT_PAGE_ROWS - 1);
-    if (result.error) throw toError(client, result);
-    const page = (result.data ?? []) as unknown as VisitCount[];
-    rows.push(...page.map((r) => ({ ...r, bucket: Number(r.bucket), visits: Number(r.visits) })));
-    if (page.length < VISIT_PAGE_ROWS) return rows;
-  }
+  const result = await client.rpc('namecard_visit_days', { day_starts: dayStarts });
+  if (result.error) throw toError(client, result);
+  const rows = (result.data ?? []) as { day: number; type: string; via: string; visits: number }[];
+  return rows.map((r) => ({
+    bucket: dayStarts[Number(r.day) - 1]!,
+    type: r.type as VisitCount['type'],
+    via: r.via as VisitCount['via'],
+    visits: Number(r.visits),
+  }));
 }

@@ -63,3 +63,30 @@ comment on function public.namecard_count_visit(text) is
 
 revoke all on function public.namecard_count_visit(text) from public;
 grant execute on function public.namecard_count_visit(text) to anon, authenticated, service_role;
+
+-- The owner's read: the counts summed per day, on the server, so that what travels does not
+-- grow with the visits (at most days × 2 profiles × 3 channels rows). The caller gives the
+-- days' starts (epoch ms, ascending, the last one the end of the last day), worked out in the
+-- reader's time zone (shared/calendar/visits.ts); every start is on a 15-minute boundary, so
+-- each bucket lies wholly in one day. day is the 1-based index of the day. Runs with the
+-- caller's rights: row-level security leaves a non-owner no rows.
+create function public.namecard_visit_days(day_starts bigint[])
+returns table (day integer, type text, via text, visits bigint)
+language sql
+stable
+security invoker
+set search_path = ''
+as $$
+  select width_bucket(v.bucket, day_starts) as day, v.type, v.via, sum(v.visits)::bigint
+  from public.namecard_visit as v
+  where v.bucket >= day_starts[1]
+    and v.bucket < day_starts[array_upper(day_starts, 1)]
+  group by 1, 2, 3
+  order by 1, 2, 3
+$$;
+
+comment on function public.namecard_visit_days(bigint[]) is
+  'Owners: visits summed per day; day_starts are the days'' starts in epoch ms plus the end.';
+
+revoke all on function public.namecard_visit_days(bigint[]) from public, anon;
+grant execute on function public.namecard_visit_days(bigint[]) to authenticated, service_role;

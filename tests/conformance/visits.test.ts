@@ -122,6 +122,40 @@ describe.each(DB_KINDS)('visit counts over %s', { timeout: 60_000 }, (kind) => {
     });
   });
 
+  test('namecard_visit_days sums the buckets per given day for owners only', async () => {
+    const day = 86_400_000;
+    const start = Date.UTC(2030, 5, 1);
+    await emulator.query(
+      `insert into public.namecard_visit (bucket, type, via, visits) values
+         ($1, 'main', 'qr', 2), ($2, 'main', 'qr', 3), ($3, 'photo', 'nfc', 4), ($4, 'main', 'link', 9)`,
+      // Day 1's first and last bucket, day 2's first, and one bucket past the end.
+      [start, start + day - BUCKET_MS, start + day, start + 2 * day],
+    );
+    const days = [start, start + day, start + 2 * day];
+    const asOwner = await owner.rpc('namecard_visit_days', { day_starts: days });
+    expect(asOwner.error).toBeNull();
+    expect(asOwner.data).toEqual([
+      { day: 1, type: 'main', via: 'qr', visits: 5 },
+      { day: 2, type: 'photo', via: 'nfc', visits: 4 },
+    ]);
+    const asStranger = await stranger.rpc('namecard_visit_days', { day_starts: days });
+    expect(asStranger).toMatchObject({ data: [], error: null });
+    const asAnon = await anon.rpc('namecard_visit_days', { day_starts: days });
+    expect(asAnon.data).toBeNull();
+    expect(asAnon.status).toBe(404);
+  });
+
+  test('a JSON body to the counting function is parsed bounded: too deep is 400, nothing counted', async () => {
+    const deep = `${'['.repeat(100_000)}${']'.repeat(100_000)}`;
+    const res = await fetch(
+      `${emulator.url}/rest/v1/rpc/namecard_count_visit?apikey=${emulator.anonKey}`,
+      { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: deep },
+    );
+    expect(res.status).toBe(400);
+    expect(await res.json()).toMatchObject({ code: 'PGRST102', message: 'Empty or invalid json' });
+    expect(await counts(emulator)).toEqual([]);
+  });
+
   test('no one writes the counts through the table, and anon calls no other function here', async () => {
     const insert = await anon
       .from('namecard_visit')

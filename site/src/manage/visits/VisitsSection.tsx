@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import {
   DEFAULT_VISIT_DAYS,
+  dayStarts,
   summarizeVisits,
   visitWindow,
   type VisitSummary,
@@ -20,7 +21,7 @@ type Loaded =
 /** The last 30 days in this browser's zone, from the owner's counts (same sums as `stats`). */
 async function loadSummary(): Promise<VisitSummary> {
   const window = visitWindow(Date.now(), DEFAULT_VISIT_DAYS, localTimeZone());
-  const counts = await fetchVisitCounts(supabase, window.from, window.to);
+  const counts = await fetchVisitCounts(supabase, dayStarts(window));
   return summarizeVisits(counts, window);
 }
 
