@@ -91,12 +91,17 @@ async function fill(emulator: BenchEmulator, visits: number) {
   const rows = Math.min(slots, visits);
   // Row k: bucket first + floor(k/6) × 15 min, type and via from k mod 6; visits shared out.
   await emulator.query(
-    `insert into public.namecard_visit (bucket, type, via, visits)
-     select $1::bigint + (k / 6) * 900000,
-            (array['main','photo'])[1 + (k % 6) / 3],
-            (array['qr','nfc','link'])[1 + k % 3],
-            ($3::bigint / $2::bigint) + case when k < $3::bigint % $2::bigint then 1 else 0 end
-     from generate_series(0, $2::bigint - 1) as k`,
+    `insert into public.namecard_visit (bucket, type, via, visits, running)
+     select bucket, type, via, visits,
+            sum(visits) over (partition by type, via order by bucket) as running
+     from (
+       select $1::bigint + (k / 6)::bigint * 900000 as bucket,
+              (array['main','photo'])[1 + (k % 6) / 3] as type,
+              (array['qr','nfc','link'])[1 + k % 3] as via,
+              ($3::bigint / $2::bigint) + case when k < $3::bigint % $2::bigint then 1 else 0 end
+                as visits
+       from generate_series(0, $2::bigint - 1) as k
+     ) as counters`,
     [first, rows, visits],
   );
   await emulator.query('analyze public.namecard_visit');

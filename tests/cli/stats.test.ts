@@ -20,10 +20,20 @@ async function store(counts: { ago: number; type: string; via: string; visits: n
   for (const c of counts) {
     const at = now - c.ago;
     await cli.emulator.query(
-      'insert into public.namecard_visit (bucket, type, via, visits) values ($1, $2, $3, $4)',
+      'insert into public.namecard_visit (bucket, type, via, visits, running) values ($1, $2, $3, $4, $4)',
       [at - (at % BUCKET), c.type, c.via, c.visits],
     );
   }
+  // The running totals the counting function keeps, per profile and channel in bucket order.
+  await cli.emulator.query(
+    `update public.namecard_visit as v set running = s.running
+       from (
+         select bucket, type, via,
+           sum(visits) over (partition by type, via order by bucket) as running
+         from public.namecard_visit
+       ) as s
+       where (v.bucket, v.type, v.via) = (s.bucket, s.type, s.via)`,
+  );
   return now;
 }
 

@@ -72,11 +72,31 @@ describe.each(DB_KINDS)('visit counts over %s', { timeout: 60_000 }, (kind) => {
       { type: 'main', via: 'nfc', visits: 1 },
       { type: 'main', via: 'qr', visits: 3 },
     ]);
+    // Each counter carries its running total (one bucket here, so the count itself).
+    const running = await emulator.query<{ ok: boolean }>(
+      'select bool_and(running = visits) as ok from public.namecard_visit',
+    );
+    expect(running).toEqual([{ ok: true }]);
     for (const row of rows) {
       expect(row.bucket % BUCKET_MS).toBe(0);
       expect(row.bucket).toBeGreaterThan(before - 2 * BUCKET_MS);
       expect(row.bucket).toBeLessThanOrEqual(Date.now());
     }
+  });
+
+  test('counts sent together are all kept, the running total with them', async () => {
+    await emulator.query(
+      `insert into public.namecard_visit (bucket, type, via, visits, running)
+       values (0, 'main', 'qr', 7, 7)`,
+    );
+    const answers = await Promise.all(Array.from({ length: 30 }, () => countVisit(emulator, 'qr')));
+    expect(answers.map((r) => r.status)).toEqual(Array(30).fill(204));
+    const rows = await emulator.query<{ visits: number; running: number }>(
+      `select visits, running from public.namecard_visit where bucket > 0 and via = 'qr'`,
+    );
+    expect(rows.map((r) => ({ visits: Number(r.visits), running: Number(r.running) }))).toEqual([
+      { visits: 30, running: 37 },
+    ]);
   });
 
   test('counts the profile namecard_active answers, whatever the body says', async () => {
@@ -126,8 +146,9 @@ describe.each(DB_KINDS)('visit counts over %s', { timeout: 60_000 }, (kind) => {
     const day = 86_400_000;
     const start = Date.UTC(2030, 5, 1);
     await emulator.query(
-      `insert into public.namecard_visit (bucket, type, via, visits) values
-         ($1, 'main', 'qr', 2), ($2, 'main', 'qr', 3), ($3, 'photo', 'nfc', 4), ($4, 'main', 'link', 9)`,
+      `insert into public.namecard_visit (bucket, type, via, visits, running) values
+         ($1, 'main', 'qr', 2, 2), ($2, 'main', 'qr', 3, 5), ($3, 'photo', 'nfc', 4, 4),
+         ($4, 'main', 'link', 9, 9)`,
       // Day 1's first and last bucket, day 2's first, and one bucket past the end.
       [start, start + day - BUCKET_MS, start + day, start + 2 * day],
     );
