@@ -141,6 +141,20 @@ describe('visits through /go', () => {
     expect(loaded.filter((url) => /Visits/i.test(url))).toEqual([]);
   });
 
+  test('a page that runs no script (a link preview bot) is not counted', async () => {
+    const { browser } = e2e;
+    const noScript = await browser.newContext({ javaScriptEnabled: false });
+    try {
+      // Its <noscript> refresh still takes it to the main site.
+      await visit(await noScript.newPage(), '?via=qr');
+    } finally {
+      await noScript.close();
+    }
+    // A visit with script afterwards is the only one counted.
+    await visit(e2e.page, '?via=nfc');
+    await countsReach({ nfc: 1 });
+  });
+
   test("the owner's own visit, signed in on this browser, is not counted", async () => {
     const { page, browser } = e2e;
     await signIn(page, e2e.site, OWNER);
