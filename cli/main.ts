@@ -44,6 +44,7 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   list: async () => (await import('./commands/list.js')).listCommand,
   link: async () => (await import('./commands/link.js')).linkCommand,
   qr: async () => (await import('./commands/qr.js')).qrCommand,
+  stats: async () => (await import('./commands/stats.js')).statsCommand,
   logout: async () => (await import('./commands/logout.js')).logoutCommand,
   whoami: async () => (await import('./commands/whoami.js')).whoamiCommand,
 };

@@ -16,16 +16,17 @@ export class UsageError extends Error {
   }
 }
 
-/** Environment variables for the sign-in limits, and the RateLimits field each sets. */
+/** Environment variables for the sign-in and visit limits, and the RateLimits field each sets. */
 export const RATE_LIMIT_ENV = {
   NAMECARD_RATE_LIMIT_SIGN_IN: 'signIn',
   NAMECARD_RATE_LIMIT_TOKEN_REFRESH: 'tokenRefresh',
+  NAMECARD_RATE_LIMIT_VISITS: 'visits',
   NAMECARD_RATE_LIMIT_WINDOW: 'windowSeconds',
 } as const;
 
 /**
- * Reads NAMECARD_RATE_LIMIT_SIGN_IN, NAMECARD_RATE_LIMIT_TOKEN_REFRESH (requests per
- * address per window), NAMECARD_RATE_LIMIT_WINDOW (seconds) and
+ * Reads NAMECARD_RATE_LIMIT_SIGN_IN, NAMECARD_RATE_LIMIT_TOKEN_REFRESH,
+ * NAMECARD_RATE_LIMIT_VISITS (requests per address per window), NAMECARD_RATE_LIMIT_WINDOW (seconds) and
  * NAMECARD_RATE_LIMIT_HEADER (a header holding the client address, e.g.
  * X-Forwarded-For; only behind a proxy that sets it). Unset or empty = default.
  * @returns only the fields that are set

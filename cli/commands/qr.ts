@@ -5,6 +5,7 @@ import {
   QR_CODE_OPTIONS,
   QR_PNG_MAX_SIZE,
   QR_PNG_MIN_SIZE,
+  channelLink,
   qrPngScale,
 } from '../../shared/core/card-link.js';
 import { InputError } from '../../shared/core/errors.js';
@@ -115,7 +116,8 @@ Examples:
     const size = parseSize(options.size);
     // The QR library loads only for this command.
     const { default: qrcode } = await import('qrcode');
-    const link = config.cardLink;
+    // The QR code's link says so (?via=qr), so that visits through it count as QR visits.
+    const link = channelLink(config.cardLink, 'qr');
 
     if (options.svg === undefined && options.png === undefined) {
       // Half blocks, two modules a character; drawn for dark on light. With colour, every line

@@ -14,6 +14,12 @@ export interface RateLimits {
   signIn: number;
   /** Refresh-token grants per address per window; default 150. */
   tokenRefresh: number;
+  /**
+   * Visits counted (POST /rest/v1/rpc/namecard_count_visit) per address per window;
+   * default 600. The emulator's own limit: hosted Supabase has none for a function
+   * call, so there anyone may call it as often as they like.
+   */
+  visits: number;
   /** Window length in seconds; default 300. */
   windowSeconds: number;
   /**
@@ -27,8 +33,12 @@ export interface RateLimits {
 export const DEFAULT_RATE_LIMITS: RateLimits = {
   signIn: 30,
   tokenRefresh: 150,
+  visits: 600,
   windowSeconds: 300,
 };
+
+/** The function that counts a visit (supabase/migrations/20261123000100_visits.sql). */
+export const COUNT_VISIT_FUNCTION = 'namecard_count_visit';
 
 /** The address a request is counted against (see RateLimits.header). */
 function clientAddress(c: Context, header: string | undefined): string {
@@ -57,4 +67,32 @@ export function tokenRateLimits(limits: RateLimits): MiddlewareHandler[] {
         ),
     });
   return [perGrant('password', limits.signIn), perGrant('refresh_token', limits.tokenRefresh)];
+}
+
+/**
+ * Middleware for the REST routes: counts POSTs to /rpc/namecard_count_visit per
+ * address and answers 429 `over_request_rate_limit` once an address is over
+ * `limits.visits` in the window, before the body is read or the database touched.
+ * Other requests pass uncounted. The emulator's own rule (see RateLimits.visits).
+ */
+export function visitRateLimit(limits: RateLimits): MiddlewareHandler {
+  return rateLimiter({
+    windowMs: limits.windowSeconds * 1000,
+    limit: limits.visits,
+    standardHeaders: false,
+    keyGenerator: (c) => `visit:${clientAddress(c, limits.header)}`,
+    skip: (c) => c.req.method !== 'POST' || !c.req.path.endsWith(`/rpc/${COUNT_VISIT_FUNCTION}`),
+    handler: (c) => {
+      c.header('Connection', 'close');
+      return c.json(
+        {
+          code: 'over_request_rate_limit',
+          details: null,
+          hint: null,
+          message: 'Request rate limit reached',
+        },
+        429,
+      );
+    },
+  });
 }

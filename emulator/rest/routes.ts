@@ -1,6 +1,7 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { Hono, type Context } from 'hono';
 import pLimit from 'p-limit';
+import { visitRateLimit } from '../auth/rate-limit.js';
 import type { ServerContext } from '../context.js';
 import { isDbError } from '../db/index.js';
 import { RestError, fromDbError, tableNotFound } from './errors.js';
@@ -219,7 +220,7 @@ export function restRoutes(ctx: ServerContext): Hono {
     const contentType = c.req.header('content-type');
     const payload: RpcPayload = read
       ? { kind: 'query', values: groupParams(query.args ?? []) }
-      : readPostPayload(contentType, await readBody(c, contentType));
+      : await readRpcPayload(c, contentType);
     const routine = await resolveRoutine(name, payload);
     const merged = mergeRange(query, read ? parseRangeHeader(c.req.header('range')) : undefined);
     const statement = buildCall(routine, callArgs(routine, payload), merged);
@@ -252,6 +253,8 @@ export function restRoutes(ctx: ServerContext): Hono {
     return c.body(body, 200);
   }
 
+  // Counting a visit is open to anyone: limited per client address, before anything is read.
+  app.use('/rpc/:fn', visitRateLimit(ctx.rateLimits));
   app.on(['GET', 'HEAD'], '/rpc/:fn', (c) => callRoutine(c, true));
   app.post('/rpc/:fn', (c) => callRoutine(c, false));
   app.on(['PATCH', 'PUT', 'DELETE'], '/rpc/:fn', (c) => {
@@ -470,6 +473,28 @@ async function readJson(c: Context): Promise<unknown> {
     } catch {
       throw new RestError(400, 'PGRST102', 'Empty or invalid json');
     }
+  });
+}
+
+/**
+ * A POST's arguments (readPostPayload), read under `parsing` like every other body: one
+ * body at a time, and a JSON body nesting deeper than MAX_JSON_DEPTH is refused unparsed.
+ * @throws RestError 400 PGRST102 as readPostPayload, or for too deep a JSON body.
+ */
+async function readRpcPayload(c: Context, contentType: string | undefined): Promise<RpcPayload> {
+  const raw = await readBody(c, contentType);
+  return parsing(async () => {
+    await nextTurn();
+    const media = (contentType ?? 'application/json').split(';')[0]!.trim().toLowerCase();
+    if (media === 'application/json' && nestsDeeperThan(raw.toString(), MAX_JSON_DEPTH)) {
+      throw new RestError(
+        400,
+        'PGRST102',
+        'Empty or invalid json',
+        `the body nests arrays and objects deeper than ${MAX_JSON_DEPTH} levels`,
+      );
+    }
+    return readPostPayload(contentType, raw);
   });
 }
 

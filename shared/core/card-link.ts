@@ -62,6 +62,25 @@ export function cardLink(siteUrl: string, basePath = '/'): string {
   return new URL(`${path}go/`, url.origin).href;
 }
 
+/** The channels a card link can be marked with: its QR code and an NFC tag. */
+export type LinkChannel = 'qr' | 'nfc';
+
+/**
+ * The card link marked with the channel it is given through, `…/go/?via=qr` for the QR code
+ * and `…/go/?via=nfc` for an NFC tag, so that /go counts the visit for that channel (the
+ * plain link, on printed cards, counts as `link`). /go ignores any other query.
+ *
+ * @param link the card link, as {@link cardLink} returns it (no query)
+ * @param via the channel
+ * @returns the marked link
+ * @example channelLink('https://me.example/go/', 'qr') // → 'https://me.example/go/?via=qr'
+ */
+export function channelLink(link: string, via: LinkChannel): string {
+  const url = new URL(link);
+  url.search = `via=${via}`;
+  return url.href;
+}
+
 /**
  * How the card link is drawn as a QR code, by the CLI and on /manage alike (options of the
  * `qrcode` package): error correction level M, which still reads with 15 % of the code damaged

@@ -3,6 +3,7 @@ import { ApiError, NetworkError } from '../core/errors.js';
 import { NAMECARD_TABLE, VIEW_COLUMNS } from '../core/lookup.js';
 import { narrowRow } from '../core/rules.js';
 import type { NamecardRow, NewEntry } from '../core/types.js';
+import type { VisitCount } from '../calendar/visits.js';
 
 // The owner's data calls through supabase-js: list entries, insert one, end now, cancel one. (What visitors get
 // is read by core/lookup.ts, with one plain request.) Only the type of the client is imported,
@@ -144,4 +145,29 @@ export async function cancelEntry(client: SupabaseClient, entryId: number): Prom
   const row = ((result.data ?? []) as NamecardRow[])[0];
   if (!row) throw new ApiError(result.status, 'no_row', 'The server did not return the entry');
   return narrowRow(row);
+}
+
+/**
+ * Reads the visit counts summed per day on the server (`public.namecard_visit_days`, owners
+ * only by RLS): one request whatever the number of visits, at most days × 6 rows.
+ *
+ * @param client a supabase-js client signed in as an owner (anyone else reads no rows)
+ * @param dayStarts the days' starts, epoch ms ascending, plus the end of the last day (as
+ *   {@link visitWindow} gives them: on 15-minute boundaries)
+ * @returns one row per day, profile and channel with visits; `bucket` is the day's start
+ * @throws ApiError with the server's code and message (404 PGRST202 for anon); NetworkError
+ */
+export async function fetchVisitCounts(
+  client: SupabaseClient,
+  dayStarts: readonly number[],
+): Promise<VisitCount[]> {
+  const result = await client.rpc('namecard_visit_days', { day_starts: dayStarts });
+  if (result.error) throw toError(client, result);
+  const rows = (result.data ?? []) as { day: number; type: string; via: string; visits: number }[];
+  return rows.map((r) => ({
+    bucket: dayStarts[Number(r.day) - 1]!,
+    type: r.type as VisitCount['type'],
+    via: r.via as VisitCount['via'],
+    visits: Number(r.visits),
+  }));
 }

@@ -33,8 +33,9 @@ export function inlineCode(html: string): InlineCode {
  *   one exception is /go, whose script and style the build inlines (site/build/inline-go.ts) so the
  *   lookup starts without another request: that page's policy admits exactly those elements by
  *   their hashes (`inline`), never `'unsafe-inline'`.
- * - Connections only to the API (`SUPABASE_URL`'s origin): the lookup on /go and supabase-js on
- *   /login and /manage. The site fetches nothing else.
+ * - Connections only to the API (`SUPABASE_URL`'s origin): the lookup and the visit count
+ *   (`sendBeacon` to /rest/v1/rpc, which connect-src governs) on /go, and supabase-js on /login
+ *   and /manage. The site fetches nothing else.
  * - Styles from the site, plus one empty `<style>` element: the Auth UI on /login (stitches)
  *   appends an empty `<style>` and fills it through the CSSOM (`insertRule`), which CSP does not
  *   restrict. Allowing the hash of the empty string admits exactly that element, where

@@ -38,6 +38,7 @@ describe('namecard --help and usage errors', () => {
         list [options]                         list entries, newest first
         link [options]                         print the card's link, the address to put on the card
         qr [options]                           show the card's link as a QR code, or save it as SVG or PNG
+        stats [options]                        show the visit counts by day, profile and channel (owners only)
         logout                                 revoke the session and delete it here
         whoami                                 show who is signed in, and where
         help [command]                         display help for command
@@ -102,6 +103,7 @@ describe('namecard --help and usage errors', () => {
       'list',
       'link',
       'qr',
+      'stats',
       'logout',
       'whoami',
     ]) {

@@ -14,6 +14,8 @@ import { atTerminal, removeDir, run, tempConfigDir } from './helpers.js';
 
 const SITE = 'https://me.example/namecard/';
 const LINK = 'https://me.example/namecard/go/';
+/** The QR code's link says where the visit came from (issue 19): `?via=qr`. */
+const QR_LINK = `${LINK}?via=qr`;
 
 let dir: string;
 beforeEach(async () => {
@@ -38,6 +40,16 @@ describe('namecard link', () => {
     expect(base.stdout).toBe('http://127.0.0.1:4173/card/go/');
     const folder = await run(dir, ['link'], { env: { NAMECARD_SITE_URL: SITE.slice(0, -1) } });
     expect(folder.stdout).toBe(LINK);
+  });
+
+  it('--nfc prints the link to write on an NFC tag, ?via=nfc', async () => {
+    const env = { NAMECARD_SITE_URL: SITE };
+    const { exitCode, stdout, stderr } = await run(dir, ['link', '--nfc'], { env });
+    expect(exitCode).toBe(0);
+    expect(stderr).toBe('');
+    expect(stdout).toBe(`${LINK}?via=nfc`);
+    const json = await run(dir, ['link', '--nfc', '--json'], { env });
+    expect(JSON.parse(json.stdout)).toEqual({ link: `${LINK}?via=nfc`, site_url: SITE });
   });
 
   it('--json prints the link and the site URL as one document', async () => {
@@ -125,10 +137,10 @@ describe('namecard qr', () => {
     });
     expect(exitCode).toBe(0);
     expect(stderr).toBe('');
-    expect(stdout).toBe(`Wrote the QR code of ${LINK} to ${file}`);
+    expect(stdout).toBe(`Wrote the QR code of ${QR_LINK} to ${file}`);
     const png = await readFile(file);
     expect(png.subarray(1, 4).toString('latin1')).toBe('PNG');
-    expect(decodePng(png)).toBe(LINK);
+    expect(decodePng(png)).toBe(QR_LINK);
     // Big enough to print: at least 1024 px, square.
     const { width, height } = PNG.sync.read(png);
     expect(width).toBeGreaterThanOrEqual(1024);
@@ -149,7 +161,7 @@ describe('namecard qr', () => {
     expect(width).toBeGreaterThanOrEqual(2048);
     expect(width).toBeLessThan(2048 + 33);
     expect(height).toBe(width);
-    expect(decodePng(png)).toBe(LINK);
+    expect(decodePng(png)).toBe(QR_LINK);
   });
 
   it.each(['10', '1023', '4097', 'big', '12.5', ''])(
@@ -199,7 +211,7 @@ describe('namecard qr', () => {
       root: 'svg',
       namespace: 'http://www.w3.org/2000/svg',
       errors: 0,
-      text: LINK,
+      text: QR_LINK,
     });
   });
 
@@ -213,7 +225,7 @@ describe('namecard qr', () => {
 
     const forced = await run(dir, ['qr', '--png', file, '--force']);
     expect(forced.exitCode).toBe(0);
-    expect(decodePng(await readFile(file))).toBe('http://127.0.0.1:4173/go/');
+    expect(decodePng(await readFile(file))).toBe('http://127.0.0.1:4173/go/?via=qr');
   });
 
   it('a file in a missing folder is a clear error, and nothing is written', async () => {
@@ -231,8 +243,8 @@ describe('namecard qr', () => {
     const png = path.join(dir, 'out', 'card.png');
     const { exitCode } = await run(dir, ['qr', '--svg', svg, '--png', png, '--site-url', SITE]);
     expect(exitCode).toBe(0);
-    expect(decodePng(await readFile(png))).toBe(LINK);
-    expect((await renderSvg(browser, await readFile(svg, 'utf8'))).text).toBe(LINK);
+    expect(decodePng(await readFile(png))).toBe(QR_LINK);
+    expect((await renderSvg(browser, await readFile(svg, 'utf8'))).text).toBe(QR_LINK);
   });
 
   it('at a terminal, prints a code black on white with a quiet zone that reads as the link', async () => {
@@ -247,8 +259,8 @@ describe('namecard qr', () => {
       // The quiet zone: 4 modules (2 lines of half blocks) above, 4 columns at each side.
       expect(lines.slice(0, 2).every((line) => line.trim() === '')).toBe(true);
       expect(lines.every((line) => line.startsWith('    ') && line.endsWith('    '))).toBe(true);
-      expect(decodeHalfBlocks(lines)).toBe(LINK);
-      expect(screen).toContain(`\n${LINK}`);
+      expect(decodeHalfBlocks(lines)).toBe(QR_LINK);
+      expect(screen).toContain(`\n${QR_LINK}`);
     } finally {
       term.kill();
     }
@@ -258,8 +270,8 @@ describe('namecard qr', () => {
     const { exitCode, stdout } = await run(dir, ['qr', '--site-url', SITE]);
     expect(exitCode).toBe(0);
     expect(stdout).not.toContain('\x1b');
-    expect(decodeHalfBlocks(halfBlockLines(stdout))).toBe(LINK);
-    expect(stdout.endsWith(`\n\n${LINK}`)).toBe(true);
+    expect(decodeHalfBlocks(halfBlockLines(stdout))).toBe(QR_LINK);
+    expect(stdout.endsWith(`\n\n${QR_LINK}`)).toBe(true);
   });
 
   it('the QR library loads for `qr` only: `status` and `link` never load it', async () => {

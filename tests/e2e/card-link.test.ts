@@ -15,6 +15,8 @@ import { OWNER, screenshot, signIn } from './harness.js';
 const SITE_URL = 'https://cards.example';
 const BASE_PATH = '/card/';
 const LINK = 'https://cards.example/card/go/';
+/** What the QR code encodes: the card link marked as scanned (issue 19). */
+const QR_LINK = `${LINK}?via=qr`;
 
 describe('the card link and its QR code on /manage', () => {
   const e2e = useE2eFixture({
@@ -39,7 +41,7 @@ describe('the card link and its QR code on /manage', () => {
     const { page } = e2e;
     const image = page.getByRole('img', { name: `QR code of ${LINK}` });
     await image.waitFor();
-    expect(decodePng(await image.screenshot())).toBe(LINK);
+    expect(decodePng(await image.screenshot())).toBe(QR_LINK);
     // Large enough to scan from the screen: at least 240 CSS px.
     const shown = (await image.boundingBox())!;
     expect(shown.width).toBeGreaterThanOrEqual(240);
@@ -52,7 +54,7 @@ describe('the card link and its QR code on /manage', () => {
     await screenshot(page, 'manage-card-link-390');
   });
 
-  test('Download PNG saves namecard-qr.png, which decodes to exactly the card link', async () => {
+  test('Download PNG saves namecard-qr.png, which decodes to exactly the card link with ?via=qr', async () => {
     const { page } = e2e;
     const [download] = await Promise.all([
       page.waitForEvent('download'),
@@ -60,7 +62,7 @@ describe('the card link and its QR code on /manage', () => {
     ]);
     expect(download.suggestedFilename()).toBe('namecard-qr.png');
     const png = await readFile(await download.path());
-    expect(decodePng(png)).toBe(LINK);
+    expect(decodePng(png)).toBe(QR_LINK);
     // Big enough to print: at least 1024 px, square.
     const { width, height } = PNG.sync.read(png);
     expect(width).toBeGreaterThanOrEqual(1024);
@@ -79,7 +81,7 @@ describe('the card link and its QR code on /manage', () => {
       root: 'svg',
       namespace: 'http://www.w3.org/2000/svg',
       errors: 0,
-      text: LINK,
+      text: QR_LINK,
     });
   });
 });

@@ -102,10 +102,12 @@ describe('/go against a backend with entries', () => {
     expect(headers.authorization).toBeUndefined();
     expect(headers.apikey).toBeUndefined();
     // Self-contained: the script and style are inline, so the browser asks for nothing but the
-    // page and the lookup (the CORS preflight is not a page request).
+    // page, the lookup and, once the decision is known, the visit count (issue 19), a
+    // CORS-simple POST with the anon key in the query (the CORS preflight is not a page request).
     expect(result.requests.map((r) => `${r.method()} ${r.url()}`)).toEqual([
       `GET ${site.route('go/')}`,
       `GET ${result.lookups[0]!.url()}`,
+      `POST ${emulator.url}/rest/v1/rpc/namecard_count_visit?apikey=${emulator.anonKey}`,
     ]);
     // The inline script, gzipped: the whole of /go's code.
     expect(result.scriptBytes).toBeGreaterThan(0);
@@ -270,8 +272,10 @@ describe('/go when the backend answers badly', () => {
       const { backend, cards, site, page } = e2e;
       backend.answer = answer;
       const result = await visit(page, site);
-      expect(backend.requests.length).toBeGreaterThanOrEqual(1);
-      expect(backend.requests.length).toBeLessThanOrEqual(requests);
+      // The lookups only: the visit count (a POST to /rpc) follows the decision.
+      const lookups = backend.requests.filter((url) => url.startsWith('/rest/v1/namecard_active'));
+      expect(lookups.length).toBeGreaterThanOrEqual(1);
+      expect(lookups.length).toBeLessThanOrEqual(requests);
       expect(result.finalUrl).toBe(cards.url);
       expect(result.heading).toBe('Main profile');
       expect(result.landing.at - result.lookupDoneAt).toBeGreaterThanOrEqual(REDIRECT_DELAY_MS);

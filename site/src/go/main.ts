@@ -3,6 +3,7 @@
 import { fetchActiveEntry, type LookupOptions } from '../../../shared/core/lookup.js';
 import { targetUrl } from '../../../shared/core/rules.js';
 import { siteConfig } from '../site-config.js';
+import { countVisit } from './count-visit.js';
 import { storedAccessToken } from './session-token.js';
 
 /** The redirect happens this long after the lookup finished (the product's 1.5 s). */
@@ -42,6 +43,12 @@ async function redirect(): Promise<void> {
   root.dataset.target = target;
   root.dataset.lookupDoneAt = String(performance.timeOrigin + performance.now());
   setTimeout(() => window.location.replace(target), REDIRECT_DELAY_MS);
+  // The count leaves after the redirect is scheduled, and nothing waits for it.
+  try {
+    countVisit(siteConfig);
+  } catch {
+    // counting never troubles the visitor
+  }
 }
 
 void redirect();

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { QR_CODE_OPTIONS, qrPngScale } from '../../../shared/core/card-link.js';
+import { QR_CODE_OPTIONS, channelLink, qrPngScale } from '../../../shared/core/card-link.js';
 import { CARD_LINK } from './card-link.js';
 import './card-link.css';
 
@@ -36,7 +36,8 @@ export function CardLink() {
 
   useEffect(() => {
     let live = true;
-    drawQrCode(link).then(
+    // The QR code carries ?via=qr, so that visits through it count as QR visits.
+    drawQrCode(channelLink(link, 'qr')).then(
       (images) => live && setQr({ status: 'ready', images }),
       () => live && setQr({ status: 'failed' }),
     );

@@ -10,6 +10,7 @@ import { CardTimeline } from './CardTimeline.js';
 import { errorMessage } from './describe.js';
 import { useCardState } from './useCardState.js';
 import { useSessionOrLogin } from './useSession.js';
+import { LazyVisits } from './visits/LazyVisits.js';
 import './timeline.css';
 
 /** The manage screen: only for a signed-in user; anyone else is sent to /login. */
@@ -50,6 +51,7 @@ function SignedInManage({ email }: { email: string }) {
             </p>
           )}
         </section>
+        {access === 'owner' && <LazyVisits />}
         <CardLink />
       </main>
     </>

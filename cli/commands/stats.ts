@@ -1,0 +1,98 @@
+import { Command } from 'commander';
+import { NamecardError } from '../../shared/core/errors.js';
+import { out, print, printJson } from '../output.js';
+import { resolveConfig } from '../settings.js';
+
+/** The options of `namecard stats` (global ones included), as typed. */
+export interface StatsOptions {
+  days?: string;
+  tz?: string;
+  json?: boolean;
+  apiUrl?: string;
+  timeout?: string;
+}
+
+/** The widest bar, in characters: date, count and bar fit in 80 columns. */
+const BAR_WIDTH = 50;
+
+/**
+ * `namecard stats`: how many visits the card had in the last `--days` local days (default
+ * 30) in `--tz` (default this machine's zone): the total, by profile, by channel and a bar
+ * per day. Owners only: the counts are readable by owners alone (RLS).
+ *
+ * @throws InputError naming `--days` or `--tz` (exit 2); SessionError; NamecardError
+ *   `not_owner` for a signed-in account that is not an owner; ApiError; NetworkError
+ */
+export async function runStats(options: StatsOptions): Promise<void> {
+  const [visits, time, format] = await Promise.all([
+    import('../../shared/calendar/visits.js'),
+    import('../../shared/calendar/time.js'),
+    import('../../shared/core/format.js'),
+  ]);
+  const days = visits.parseVisitDays(options.days);
+  const zone =
+    options.tz === undefined ? format.localTimeZone() : time.parseTimeZone(options.tz, '--tz');
+  const config = resolveConfig(options);
+  const [{ requireOwner }, { canSetCard, fetchVisitCounts }] = await Promise.all([
+    import('../session.js'),
+    import('../../shared/supabase/data.js'),
+  ]);
+  const owner = await requireOwner(config);
+  const window = visits.visitWindow(Date.now(), days, zone);
+  const [isOwner, counts] = await owner.transport.guard(() =>
+    Promise.all([
+      canSetCard(owner.client),
+      fetchVisitCounts(owner.client, visits.dayStarts(window)),
+    ]),
+  );
+  if (!isOwner) {
+    throw new NamecardError(
+      'not_owner',
+      'this account may not read the visit counts',
+      "Sign in with `namecard login` as one of the card's owners",
+    );
+  }
+  const summary = visits.summarizeVisits(counts, window);
+  if (options.json) {
+    printJson(summary);
+    return;
+  }
+  const first = summary.days[0]!.day;
+  const last = summary.days.at(-1)!.day;
+  const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+  const max = Math.max(1, ...summary.days.map((d) => d.total));
+  const countWidth = Math.max(...summary.days.map((d) => String(d.total).length));
+  print(
+    `${out.bold(plural(summary.total, 'visit'))} from ${first} to ${last} (${plural(days, 'day')}, ${summary.time_zone})`,
+    `  by profile: main ${summary.by_type.main}, photo ${summary.by_type.photo}`,
+    `  by channel: QR code ${summary.by_via.qr}, NFC ${summary.by_via.nfc}, link ${summary.by_via.link}`,
+    '',
+    ...summary.days.map((d) => {
+      // Any day with visits gets at least one block, so it never looks like zero.
+      const length = d.total === 0 ? 0 : Math.max(1, Math.round((d.total / max) * BAR_WIDTH));
+      const bar = '#'.repeat(length);
+      return `${d.day}  ${String(d.total).padStart(countWidth)}  ${out.cyan(bar)}`.trimEnd();
+    }),
+    '',
+    out.dim('Counts only: no cookies, addresses or devices are kept (see the README).'),
+  );
+}
+
+export const statsCommand = new Command('stats')
+  .description('show the visit counts by day, profile and channel (owners only)')
+  .option('--days <n>', 'how many days up to today (default: 30, at most 366)')
+  .option('--tz <zone>', "the IANA time zone the days are in (default: this machine's)")
+  .option('--json', 'print the result as one JSON document')
+  .addHelpText(
+    'after',
+    `
+A visit is counted when the card's link (/go) is opened in a browser that runs its script;
+the channel comes from the link: ?via=qr (the QR code), ?via=nfc (an NFC tag), none (link).
+
+Examples:
+  $ namecard stats
+  $ namecard stats --days 7 --tz Asia/Kolkata --json`,
+  )
+  .action((_options: object, command: Command) =>
+    runStats(command.optsWithGlobals<StatsOptions>()),
+  );

@@ -1,0 +1,119 @@
+import { useEffect, useState } from 'react';
+import {
+  DEFAULT_VISIT_DAYS,
+  dayStarts,
+  summarizeVisits,
+  visitWindow,
+  type VisitSummary,
+} from '../../../../shared/calendar/visits.js';
+import { localTimeZone } from '../../../../shared/core/format.js';
+import { fetchVisitCounts } from '../../../../shared/supabase/data.js';
+import { supabase } from '../../supabase.js';
+import { errorMessage } from '../describe.js';
+import { VisitsChart, CHANNELS } from './VisitsChart.js';
+import './visits.css';
+
+type Loaded =
+  | { status: 'loading' }
+  | { status: 'ready'; summary: VisitSummary }
+  | { status: 'failed'; message: string };
+
+/** The last 30 days in this browser's zone, from the owner's counts (same sums as `stats`). */
+async function loadSummary(): Promise<VisitSummary> {
+  const window = visitWindow(Date.now(), DEFAULT_VISIT_DAYS, localTimeZone());
+  const counts = await fetchVisitCounts(supabase, dayStarts(window));
+  return summarizeVisits(counts, window);
+}
+
+/**
+ * Visits: the last 30 days as bars per day, split by channel, today marked; the totals; and a
+ * table of the same numbers as the chart's text alternative.
+ */
+export default function VisitsSection() {
+  const [loaded, setLoaded] = useState<Loaded>({ status: 'loading' });
+  useEffect(() => {
+    let live = true;
+    loadSummary().then(
+      (summary) => live && setLoaded({ status: 'ready', summary }),
+      (error: unknown) => live && setLoaded({ status: 'failed', message: errorMessage(error) }),
+    );
+    return () => {
+      live = false;
+    };
+  }, []);
+
+  return (
+    <section className="card visits" aria-labelledby="visits-heading" data-testid="visits">
+      <h2 id="visits-heading">Visits</h2>
+      {loaded.status === 'loading' && <p className="muted small">Loading the visit counts…</p>}
+      {loaded.status === 'failed' && (
+        <p className="status error" role="alert">
+          Could not load the visit counts: {loaded.message}
+        </p>
+      )}
+      {loaded.status === 'ready' && <Summary summary={loaded.summary} />}
+      <p className="muted small">
+        Counts only: no cookies, no addresses, no devices are kept. Your own visits from a browser
+        where you are signed in are not counted.
+      </p>
+    </section>
+  );
+}
+
+function Summary({ summary }: { summary: VisitSummary }) {
+  const first = summary.days[0]!.day;
+  const last = summary.days.at(-1)!.day;
+  return (
+    <>
+      <p className="visits-total">
+        <strong data-testid="visits-total">{summary.total}</strong>{' '}
+        {summary.total === 1 ? 'visit' : 'visits'} in the last {summary.days.length} days ({first}{' '}
+        to {last}, {summary.time_zone})
+      </p>
+      <ul className="visits-totals small" data-testid="visits-by-via">
+        {CHANNELS.map((c) => (
+          <li key={c.via}>
+            <span className={`swatch ${c.via}`} aria-hidden="true" /> {c.label}:{' '}
+            <span data-via={c.via}>{summary.by_via[c.via]}</span>
+          </li>
+        ))}
+        <li>
+          main site: <span data-type="main">{summary.by_type.main}</span>, photo section:{' '}
+          <span data-type="photo">{summary.by_type.photo}</span>
+        </li>
+      </ul>
+      <VisitsChart summary={summary} />
+      <details className="small">
+        <summary>The counts by day, as a table</summary>
+        <table className="visits-table">
+          <caption className="sr-only">Visits per day by channel</caption>
+          <thead>
+            <tr>
+              <th scope="col">Day</th>
+              <th scope="col">Visits</th>
+              {CHANNELS.map((c) => (
+                <th scope="col" key={c.via}>
+                  {c.label}
+                </th>
+              ))}
+            </tr>
+          </thead>
+          <tbody>
+            {summary.days
+              .slice()
+              .reverse()
+              .map((d) => (
+                <tr key={d.day}>
+                  <th scope="row">{d.day === last ? `${d.day} (today)` : d.day}</th>
+                  <td>{d.total}</td>
+                  {CHANNELS.map((c) => (
+                    <td key={c.via}>{d.by_via[c.via]}</td>
+                  ))}
+                </tr>
+              ))}
+          </tbody>
+        </table>
+      </details>
+    </>
+  );
+}
