@@ -15,6 +15,8 @@ export interface Profile {
   readonly visitorsGet: string;
   /** One short word for a small picture (the manage page's timeline bar): `Main`, `Photo`. */
   readonly short: string;
+  /** Where the visits it counts went, in a list of totals: `main site`, `photo section`. */
+  readonly visitsLabel: string;
   /** The setting (environment variable) that says where this profile sends visitors. */
   readonly setting: string;
   /** The setting's field in the validated config. */
@@ -36,6 +38,7 @@ export const PROFILES = [
     label: 'Main Profile',
     visitorsGet: 'the main site',
     short: 'Main',
+    visitsLabel: 'main site',
     setting: 'NAMECARD_MAIN_URL',
     configKey: 'mainUrl',
     defaultValue: 'http://127.0.0.1:4174/',
@@ -45,6 +48,7 @@ export const PROFILES = [
     label: 'Photographer',
     visitorsGet: 'Photographer',
     short: 'Photo',
+    visitsLabel: 'photo section',
     setting: 'NAMECARD_PHOTO_PATH',
     configKey: 'photoPath',
     defaultValue: 'photo',

@@ -7,6 +7,7 @@ import {
   type VisitSummary,
 } from '../../../../shared/calendar/visits.js';
 import { localTimeZone } from '../../../../shared/core/format.js';
+import { PROFILES } from '../../../../shared/core/profiles.js';
 import { fetchVisitCounts } from '../../../../shared/supabase/data.js';
 import { supabase } from '../../supabase.js';
 import { errorMessage } from '../describe.js';
@@ -78,8 +79,13 @@ function Summary({ summary }: { summary: VisitSummary }) {
           </li>
         ))}
         <li>
-          main site: <span data-type="main">{summary.by_type.main}</span>, photo section:{' '}
-          <span data-type="photo">{summary.by_type.photo}</span>
+          {PROFILES.map((profile, index) => (
+            <span key={profile.type}>
+              {index > 0 && ', '}
+              {profile.visitsLabel}:{' '}
+              <span data-type={profile.type}>{summary.by_type[profile.type]}</span>
+            </span>
+          ))}
         </li>
       </ul>
       <VisitsChart summary={summary} />
