@@ -106,19 +106,21 @@ export function isProfileType(value: unknown): value is ProfileType {
 
 /**
  * Narrows a `type` as it came from the API: a profile of the table, or an {@link UnknownType}
- * (a non-string is kept as its text). Used once, where rows enter (shared/core/lookup.ts,
+ * (a non-string is kept as its JSON text, never read as a profile). Used once, where rows enter (shared/core/lookup.ts,
  * shared/supabase/data.ts).
  */
 export function narrowType(raw: unknown): StoredType {
   if (isProfileType(raw)) return raw;
-  let text: string;
+  if (typeof raw === 'string') return raw as UnknownType;
+  // A non-string (an array, an object, a number) is never a profile, even when its text would
+  // read like one (`['photo']` as text is `photo`): it is kept as its JSON, which cannot be.
+  let text: string | undefined;
   try {
-    text = String(raw);
+    text = JSON.stringify(raw);
   } catch {
-    // An object with no way to become text (no prototype): its tag, e.g. `[object Object]`.
-    text = Object.prototype.toString.call(raw);
+    text = undefined;
   }
-  return text as UnknownType;
+  return (text ?? Object.prototype.toString.call(raw)) as UnknownType;
 }
 
 /** The table's row for a profile type. */
