@@ -36,6 +36,9 @@ const CLEAN_ENV = {
   NAMECARD_DEMO_PORT: undefined,
   DATABASE_URL: undefined,
   NODE_ENV: undefined,
+  // picocolors colours every line when CI is set (as CI runs this test): plain text here, as
+  // the CLI tests have.
+  NO_COLOR: '1',
 };
 
 let project: string;
