@@ -41,7 +41,10 @@ describe('the card link and its QR code on /manage', () => {
     const { page } = e2e;
     const image = page.getByRole('img', { name: `QR code of ${LINK}` });
     await image.waitFor();
-    expect(decodePng(await image.screenshot())).toBe(QR_LINK);
+    // The code is drawn once its library has loaded: read the picture until it decodes.
+    await expect
+      .poll(async () => decodePng(await image.screenshot()), { timeout: 15_000 })
+      .toBe(QR_LINK);
     // Large enough to scan from the screen: at least 240 CSS px.
     const shown = (await image.boundingBox())!;
     expect(shown.width).toBeGreaterThanOrEqual(240);
