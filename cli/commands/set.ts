@@ -211,6 +211,7 @@ export async function runSet(args: SetArgs, options: SetOptions): Promise<void> 
       starts_at: row.stamp_start == null ? null : new Date(row.stamp_start).toISOString(),
       ends_at: new Date(row.stamp_end).toISOString(),
       time_zone: entry.timeZone,
+      notice: entry.notice ?? null,
       ...pick(statusJson(status, config), 'target', 'active', 'next', 'timeline'),
       row,
     });
@@ -226,6 +227,7 @@ export async function runSet(args: SetArgs, options: SetOptions): Promise<void> 
   const lines = [
     `${out.green('✔')} The card points to ${out.bold(showType(row.type))} (${profileLabel(row.type)}) ${start}until ${end}`,
   ];
+  if (entry.notice) lines.push(`  ${entry.notice}.`);
   const local = format.localTimeZone();
   if (local !== entry.timeZone) {
     lines.push(`  That is ${format.formatStamp(row.stamp_end, local)} here.`);

@@ -50,6 +50,12 @@ export interface EntryPlan extends NewEntry {
   stamp_start: number | null;
   /** The canonical IANA zone the date and time were read in. */
   timeZone: string;
+  /**
+   * What the owner must be told besides the entry itself, or absent: a start that has already
+   * passed is stored as "from the moment it is stored", e.g. "`--from` 2026-11-20 09:00 has
+   * passed: the entry starts now".
+   */
+  notice?: string;
 }
 
 /** The longest `--for`: 10 years of 365.25 days, in milliseconds. */
@@ -121,14 +127,16 @@ export function parseDurationMs(value: string, field = '--for'): number {
  * - dates and times are read in one zone (`timeZone`), for the end and the start alike; a local
  *   time skipped by a daylight-saving jump is refused, a repeated one means its first instant;
  * - the end must be in the future;
- * - a start, when given, must be before the end (a start in the past is kept as given: the
- *   entry is then active at once, like one with no start).
+ * - a start, when given, must be before the end; a start that has passed (at or before `now`)
+ *   means "starts now": it is stored as no start (the server's clock sets the moment), a
+ *   duration still counts from it, and the plan's `notice` says so.
  *
  * @param input the fields as typed
  * @param now the owner's clock, epoch milliseconds (the end must come after it; a duration
  *   without a start counts from it)
  * @param names the field names messages use (the CLI's by default)
- * @returns the checked entry: `type`, `stamp_end` and `stamp_start` in epoch ms, and the zone
+ * @returns the checked entry: `type`, `stamp_end` and `stamp_start` in epoch ms, the zone, and
+ *   a `notice` when the start has passed
  * @throws InputError naming the field and the expected form
  * @example planEntry({ profile: 'photo', date: '2030-06-01', time: '18:00', timeZone: 'UTC' }, Date.now())
  * // → { type: 'photo', stamp_end: 1906653600000, stamp_start: null, timeZone: 'UTC' }
@@ -142,8 +150,8 @@ export function planEntry(
   const timeZone =
     input.timeZone === undefined ? localTimeZone() : parseTimeZone(input.timeZone, names.timeZone);
   checkEndForm(input, names);
-  const { stamp_start, stamp_end } = planSpan(input, timeZone, now, names);
-  return { type, stamp_end, stamp_start, timeZone };
+  const span = planSpan(input, timeZone, now, names);
+  return { type, ...span, timeZone };
 }
 
 /**
@@ -180,7 +188,8 @@ export function checkEndForm(
  * @param input `date` and `time`, or `for`; and `from` (empty means none)
  * @param timeZone canonical IANA zone
  * @param now epoch ms
- * @returns epoch ms; `stamp_start` null for "from the moment it is stored"
+ * @returns epoch ms; `stamp_start` null for "from the moment it is stored", which a start at
+ *   or before `now` becomes too (then with a `notice` saying it starts now)
  * @throws InputError naming the field and the expected form
  */
 export function planSpan(
@@ -188,7 +197,7 @@ export function planSpan(
   timeZone: string,
   now: number,
   names: EntryFieldNames = CLI_FIELD_NAMES,
-): { stamp_start: number | null; stamp_end: number } {
+): { stamp_start: number | null; stamp_end: number; notice?: string } {
   const from = input.from?.trim() ? input.from.trim() : undefined;
   const stampStart = from === undefined ? null : parseStart(from, timeZone, names.from);
   const stampEnd = planEnd(input, stampStart, timeZone, now, names);
@@ -199,6 +208,15 @@ export function planSpan(
       from ?? '',
       `\`${names.from}\` must be before the end (${formatStamp(stampEnd, timeZone)}), got \`${from}\``,
     );
+  }
+  if (stampStart !== null && stampStart <= now) {
+    // Kept as given, a past start would say the entry began when it did not. Stored as none,
+    // it begins when the server stores it, which is what the owner is told.
+    return {
+      stamp_start: null,
+      stamp_end: stampEnd,
+      notice: `\`${names.from}\` ${from} has passed: the entry starts now`,
+    };
   }
   return { stamp_start: stampStart, stamp_end: stampEnd };
 }

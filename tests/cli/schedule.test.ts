@@ -189,6 +189,43 @@ describe.each(DB_KINDS)('the schedule on %s', (kind) => {
     });
   });
 
+  it('a `--from` that has passed says the entry starts now, and stores no start', async () => {
+    const yesterday = utcDate(dayStart(-1));
+    const result = await namecard(
+      ['set', 'photo', date, '18:00', '--from', `${yesterday} 09:00`, '--tz', 'UTC'],
+      { TZ: 'UTC' },
+    );
+    expect(result.stderr).toBe('');
+    expect(result.exitCode).toBe(0);
+    expect(result.stdout).toContain(
+      `✔ The card points to photo (Photographer) until ${date} 18:00 UTC\n` +
+        `  \`--from\` ${yesterday} 09:00 has passed: the entry starts now.\n`,
+    );
+    expect(await rows(emulator)).toEqual([
+      { id: expect.any(Number), type: 'photo', stamp_end: Date.parse(`${date}T18:00:00Z`) },
+    ]);
+    const status = await statusJson();
+    expect(status.active).toMatchObject({ type: 'photo' });
+    expect(status.target).toBe(PHOTO_URL);
+
+    // With --for, the duration still counts from the start given: 48 hours from yesterday
+    // 09:00 is tomorrow 09:00.
+    await clearRows(emulator);
+    const json = await namecard(
+      ['set', 'photo', '--from', `${yesterday} 09:00`, '--for', '48h', '--tz', 'UTC', '--json'],
+      { TZ: 'UTC' },
+    );
+    expect(json.exitCode).toBe(0);
+    expect(JSON.parse(json.stdout)).toMatchObject({
+      stamp_start: null,
+      stamp_end: dayStart(1) + 9 * HOUR,
+      notice: `\`--from\` ${yesterday} 09:00 has passed: the entry starts now`,
+    });
+    expect(await rows(emulator)).toEqual([
+      { id: expect.any(Number), type: 'photo', stamp_end: dayStart(1) + 9 * HOUR },
+    ]);
+  });
+
   it("switches at the start and back at the end, by the server's clock", async () => {
     const { id, start, end } = await insertAt('photo', 2500, 5000);
     expect((await statusJson()).active).toBeNull();

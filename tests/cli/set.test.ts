@@ -78,6 +78,7 @@ describe('namecard set', () => {
       starts_at: null,
       ends_at: new Date(TOKYO_18).toISOString(),
       time_zone: 'Asia/Tokyo',
+      notice: null,
       target: PHOTO_URL,
       active: expect.objectContaining({ id: row?.id, stamp_end: TOKYO_18, type: 'photo' }),
       next: { type: 'main', from: TOKYO_18, to: null },

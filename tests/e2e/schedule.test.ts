@@ -457,6 +457,32 @@ describe.each(DB_KINDS)('the schedule in the browser, on %s', (kind) => {
     expect(twoHours).toBeLessThanOrEqual(2 * HOUR);
   });
 
+  test('a start that has passed says the entry starts now, and stores no start', async () => {
+    const { emulator, site, page } = e2e;
+    const year = new Date().getUTCFullYear() + 1;
+    const yesterday = new Date(dayStart(Date.now()) - DAY).toISOString().slice(0, 10);
+    await signIn(page, site, OWNER);
+    await page.getByLabel('Profile').selectOption({ label: 'Photographer' });
+    await page.getByLabel('Date', { exact: true }).fill(`${year}-06-01`);
+    await page.getByLabel('Time', { exact: true }).fill('18:00');
+    await startFields();
+    await page.getByLabel('Start day').fill(yesterday);
+    await page.getByLabel('Start hour').fill('09:00');
+    await page.getByRole('button', { name: 'Set the card!' }).click();
+    const status = page.getByRole('status');
+    await status.getByText('Card set!').waitFor();
+    const june = Date.UTC(year, 5, 1, 18);
+    const [row] = await stored();
+    await expect(status.innerText()).resolves.toBe(
+      `Card set! #${row!.id} Photographer until ${when(june, Date.now())}. Start ${yesterday} 09:00 has passed: the entry starts now. Visitors now get Photographer until ${when(june, Date.now())} (${formatRelative(june, await dbNow())}). Then the main site from ${when(june, Date.now())}.`,
+    );
+    expect(
+      await emulator.query('select type, stamp_start, stamp_end::text from public.namecard'),
+    ).toEqual([{ type: 'photo', stamp_start: null, stamp_end: String(june) }]);
+    await page.goto('about:blank');
+    expect(await visit()).toBe('/photo');
+  });
+
   test('between reads the page moves "now" along the timeline it has, by the shared rule', async () => {
     const { site, page } = e2e;
     const now = await dbNow();

@@ -59,6 +59,64 @@ describe('planEntry', () => {
     ).toMatchObject({ stamp_start: Date.UTC(2030, 5, 1, 9), stamp_end: Date.UTC(2030, 5, 1, 18) });
   });
 
+  it('takes a start that has passed as "starts now": no start stored, and a notice', () => {
+    const plan = planEntry(
+      {
+        profile: 'photo',
+        date: '2030-06-01',
+        time: '18:00',
+        from: '2029-12-31 09:00',
+        timeZone: 'UTC',
+      },
+      NOW,
+    );
+    expect(plan).toEqual({
+      type: 'photo',
+      stamp_start: null,
+      stamp_end: Date.UTC(2030, 5, 1, 18),
+      timeZone: 'UTC',
+      notice: '`--from` 2029-12-31 09:00 has passed: the entry starts now',
+    });
+    // A duration still counts from the start given; the start at exactly now has passed too.
+    expect(
+      planEntry({ profile: 'main', for: '30h', from: '2029-12-31 09:00', timeZone: 'UTC' }, NOW),
+    ).toMatchObject({ stamp_start: null, stamp_end: Date.UTC(2030, 0, 1, 15) });
+    expect(
+      planEntry({ profile: 'main', for: '1h', from: '2030-01-01 12:00', timeZone: 'UTC' }, NOW),
+    ).toMatchObject({ stamp_start: null, stamp_end: NOW + HOUR });
+    // A start one minute ahead is kept, with nothing to say.
+    const later = planEntry(
+      { profile: 'main', for: '1h', from: '2030-01-01 12:01', timeZone: 'UTC' },
+      NOW,
+    );
+    expect(later.stamp_start).toBe(NOW + 60_000);
+    expect(later.notice).toBeUndefined();
+  });
+
+  it('names the field of the page in the notice', () => {
+    const names = {
+      profile: 'Profile',
+      date: 'Date',
+      time: 'Time',
+      from: 'Start',
+      for: 'Duration',
+      timeZone: 'time zone',
+    };
+    expect(
+      planEntry(
+        {
+          profile: 'photo',
+          date: '2030-06-01',
+          time: '18:00',
+          from: '2029-12-31 09:00',
+          timeZone: 'UTC',
+        },
+        NOW,
+        names,
+      ).notice,
+    ).toBe('`Start` 2029-12-31 09:00 has passed: the entry starts now');
+  });
+
   it.each([
     ['PHOTO', 'photo'],
     [' Main ', 'main'],

@@ -1,6 +1,7 @@
 import { useRef, useState, type FormEvent } from 'react';
 import { planEntry, type EntryFieldNames } from '../../../shared/calendar/plan.js';
 import { formatWhen, localTimeZone } from '../../../shared/core/format.js';
+import { inPlainWords } from '../../../shared/core/plain-words.js';
 import { PROFILE_OPTIONS } from '../../../shared/core/profiles.js';
 import { profileLabel, type NamecardRow } from '../../../shared/core/types.js';
 import { insertEntry } from '../../../shared/supabase/data.js';
@@ -28,13 +29,21 @@ const FIELD_NAMES: EntryFieldNames = {
   timeZone: 'time zone',
 };
 
-/** What the owner sees after the server stored `row`: the entry, then what visitors get. */
-function describeOutcome(row: NamecardRow, card: CardState | undefined): string {
+/**
+ * What the owner sees after the server stored `row`: the entry, what the plan had to say (a
+ * start that had passed: it starts now), then what visitors get.
+ */
+function describeOutcome(
+  row: NamecardRow,
+  card: CardState | undefined,
+  notice: string | undefined,
+): string {
   const zone = localTimeZone();
   const now = card?.status.now ?? Date.now();
   const from = row.stamp_start == null ? '' : ` from ${formatWhen(row.stamp_start, now, zone)}`;
   const saved = `Card set! #${row.id} ${profileLabel(row.type)}${from} until ${formatWhen(row.stamp_end, now, zone)}.`;
-  return `${saved} ${describeAfter(card?.status, zone)}`;
+  const said = notice ? ` ${inPlainWords(notice, Object.values(FIELD_NAMES))}.` : '';
+  return `${saved}${said} ${describeAfter(card?.status, zone)}`;
 }
 
 const pad = (n: number) => String(n).padStart(2, '0');
@@ -107,7 +116,7 @@ export function CardForm({ refresh }: CardFormProps) {
     setSaving(true);
     try {
       const row = await insertEntry(supabase, plan);
-      setStatus({ tone: 'ok', text: describeOutcome(row, await refresh()) });
+      setStatus({ tone: 'ok', text: describeOutcome(row, await refresh(), plan.notice) });
     } catch (error) {
       setStatus({
         tone: 'error',
