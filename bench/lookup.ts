@@ -74,17 +74,26 @@ const MINUTE = 60_000;
 const FUTURE_SHARE = 0.1;
 
 /**
- * Turns the newest tenth of the table's (expired) rows into entries that start from an hour
- * on, one per minute, so the row count stays the size measured; then VACUUM ANALYZE. Runs
- * once per table (the entries start an hour later, long after the measurement).
+ * When the scheduled entries begin: 8 days on, after the active entry's end (7 days on), so
+ * that the timeline read walks the same 24 segments at every table size, with and without
+ * the active entry. Starting an hour on, they fell inside the active entry's week at 10^3
+ * rows (100 minutes of them, hidden by the newer active entry: a walk of 2 steps) but not at
+ * 10^6 (10^5 minutes: a walk through 24 segments), so the two sizes measured different work.
+ */
+const FUTURE_FROM = 8 * 24 * 60 * MINUTE;
+
+/**
+ * Turns the newest tenth of the table's (expired) rows into entries that start from
+ * {@link FUTURE_FROM} on, one a minute, each a minute long, so the row count stays the size
+ * measured; then VACUUM ANALYZE. Runs once per table (long before the first one starts).
  */
 async function addFutureEntries(emulator: BenchEmulator, rows: number): Promise<void> {
   const future = Math.floor(rows * FUTURE_SHARE);
   await emulator.query(
     `with newest as (select max(id) as top from public.namecard)
      update public.namecard as n
-     set stamp_start = $1::bigint + 60 * ${MINUTE} + (n.id - (newest.top - $2::bigint)) * ${MINUTE},
-         stamp_end = $1::bigint + 61 * ${MINUTE} + (n.id - (newest.top - $2::bigint)) * ${MINUTE} - 1
+     set stamp_start = $1::bigint + ${FUTURE_FROM} + (n.id - (newest.top - $2::bigint)) * ${MINUTE},
+         stamp_end = $1::bigint + ${FUTURE_FROM + MINUTE} + (n.id - (newest.top - $2::bigint)) * ${MINUTE} - 1
      from newest where n.id > newest.top - $2::bigint`,
     [Date.now(), future],
   );
