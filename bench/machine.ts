@@ -8,11 +8,15 @@ export interface Machine {
   memoryGiB: number;
   os: string;
   node: string;
-  /** 1-minute load average at the start and the end of the run: how busy the box was. */
-  loadAverage: { start: number; end?: number };
   /**
-   * The 1-minute load average exceeded the core count at the start or the end: other work
-   * competed for the CPU, so the figures of this run are not comparable with a quiet run's.
+   * 1-minute load average at the start of the run, before each measurement and at the end:
+   * how busy the box was. Each sample but the first is taken after the benchmark let the
+   * machine settle ({@link settle}), so it shows other work, not the benchmark's own.
+   */
+  loadAverage: { start: number; sections?: { name: string; load: number }[]; end?: number };
+  /**
+   * A sample exceeded the core count: other work competed for the CPU, so the figures of this
+   * run are not comparable with a quiet run's.
    */
   overloaded?: boolean;
   postgres?: string;
@@ -38,10 +42,44 @@ function pgliteVersion(): string | undefined {
   }
 }
 
+/**
+ * Waits, before a measurement, until the 1-minute load average is at most half the cores or
+ * `maxMs` has passed, then records it under `name`. The load average trails the work by
+ * about a minute, so right after the page measurement (Chromium) or the load generators it
+ * shows the benchmark itself; after up to two idle minutes what remains is other work. The
+ * measurement then also starts on a machine as quiet as it will get.
+ *
+ * @param maxMs the longest wait, ms (0 in a quick run: record at once)
+ * @returns the recorded load average
+ */
+export async function settle(
+  machine: Machine,
+  name: string,
+  maxMs: number,
+  log: (line: string) => void,
+): Promise<number> {
+  const deadline = Date.now() + maxMs;
+  const quiet = machine.cores / 2;
+  let load = os.loadavg()[0] ?? 0;
+  if (load > quiet && maxMs > 0)
+    log(`${name}: waiting for the load average (${load.toFixed(2)}) to settle`);
+  while (load > quiet && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 5_000));
+    load = os.loadavg()[0] ?? 0;
+  }
+  (machine.loadAverage.sections ??= []).push({ name, load });
+  return load;
+}
+
 /** Records the load average at the end of the run, and whether the run was overloaded. */
-export function finishMachine(machine: Machine): void {
-  machine.loadAverage.end = os.loadavg()[0] ?? 0;
-  machine.overloaded = Math.max(machine.loadAverage.start, machine.loadAverage.end) > machine.cores;
+export function finishMachine(machine: Machine, end = os.loadavg()[0] ?? 0): void {
+  machine.loadAverage.end = end;
+  const samples = [
+    machine.loadAverage.start,
+    ...(machine.loadAverage.sections ?? []).map((s) => s.load),
+    end,
+  ];
+  machine.overloaded = Math.max(...samples) > machine.cores;
 }
 
 export function describeMachine(): Machine {

@@ -66,8 +66,16 @@ export interface PageFigures {
   samples: number[];
   /** Median time from navigation start to the start of the redirect's navigation, ms. */
   redirectMs: number;
-  /** Requests to the API per load (preflights included), fewest and most over the loads. */
+  /**
+   * Requests to the API per load for the decision (preflights included; not the visit
+   * count), fewest and most over the loads.
+   */
   apiPerLoad: { min: number; max: number };
+  /**
+   * Visit counts per load: /go's one POST of `namecard_count_visit`, a beacon sent after the
+   * decision (issue 19), so it is not part of the decision's requests.
+   */
+  visitCountsPerLoad: { min: number; max: number };
   /** CORS preflights (OPTIONS) to the API per load, fewest and most over the loads. */
   optionsPerLoad: { min: number; max: number };
   phases: Phases;
@@ -109,9 +117,14 @@ interface LoadResult {
   redirectMs: number;
   api: number;
   options: number;
+  /** POSTs of the visit count (after the decision; a preflight of one would count in `options`). */
+  visitCounts: number;
   phases: Phases;
   rowsRead?: number;
 }
+
+/** The visit count's path: /go's beacon after its decision (issue 19). */
+const VISIT_COUNT_PATH = '/rest/v1/rpc/namecard_count_visit';
 
 /** The little of the DOM that `readDecision` uses (the benchmark's tsconfig has no DOM types). */
 interface PageGlobals {
@@ -205,6 +218,7 @@ async function loadOnce(
     const tab = await context.newPage();
     const scripts: Promise<{ url: string; bytes: number; gzipBytes: number }>[] = [];
     const apiRequests: Record<string, number> = {};
+    let visitCounts = 0;
     const apiBodies: Promise<number>[] = [];
     if (inspect) {
       tab.on('response', (response) => {
@@ -233,9 +247,10 @@ async function loadOnce(
       });
     }
     cdp.on('Network.requestWillBeSent', (event) => {
-      if (event.request.url.startsWith(apiUrl)) {
-        apiRequests[event.request.method] = (apiRequests[event.request.method] ?? 0) + 1;
-      }
+      if (!event.request.url.startsWith(apiUrl)) return;
+      const path = new URL(event.request.url).pathname;
+      if (path === VISIT_COUNT_PATH && event.request.method === 'POST') visitCounts++;
+      else apiRequests[event.request.method] = (apiRequests[event.request.method] ?? 0) + 1;
     });
     await tab.goto(page.url, { waitUntil: 'commit' });
     await tab.waitForSelector('html[data-lookup-done-at]', { state: 'attached', timeout: 30_000 });
@@ -269,6 +284,7 @@ async function loadOnce(
       redirectMs,
       api: counts.reduce((sum, n) => sum + n, 0),
       options: apiRequests.OPTIONS ?? 0,
+      visitCounts,
       phases: decision.phases,
       ...(decision.rowsRead === undefined ? {} : { rowsRead: decision.rowsRead }),
     };
@@ -396,6 +412,7 @@ export async function measurePage(
         redirectMs: median(results.map((r) => r.redirectMs)),
         apiPerLoad: range(results.map((r) => r.api)),
         optionsPerLoad: range(results.map((r) => r.options)),
+        visitCountsPerLoad: range(results.map((r) => r.visitCounts)),
         phases: {
           htmlDone: median(results.map((r) => r.phases.htmlDone)),
           domInteractive: median(results.map((r) => r.phases.domInteractive)),

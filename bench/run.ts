@@ -12,7 +12,7 @@ import { Fleet } from './fleet.js';
 import { measureFlood } from './flood.js';
 import { measureLoad } from './load.js';
 import { measureLookup } from './lookup.js';
-import { describeMachine, finishMachine } from './machine.js';
+import { describeMachine, finishMachine, settle } from './machine.js';
 import {
   isFullRun,
   parseOptions,
@@ -27,6 +27,8 @@ import { markdown, writeResults, type BenchResults } from './report.js';
 
 const RESULTS = fileURLToPath(new URL('./results/', import.meta.url));
 const log = (line: string) => console.error(`bench: ${line}`);
+/** The longest wait for the machine to settle before a measurement and at the end, ms. */
+const SETTLE_MS = 120_000;
 
 async function serverVersion(fleet: Fleet): Promise<string> {
   const table = await fleet.table(1e3);
@@ -42,18 +44,31 @@ async function runDb(db: DbKind, options: BenchOptions, results: BenchResults, b
   if (server)
     log(`PostgreSQL: ${server.started ? 'started a throwaway server' : 'using the given server'}`);
   const fleet = new Fleet(db, server, log);
+  /** Lets the machine settle before a measurement (not in a quick run), recording the load. */
+  const quiet = (section: string) =>
+    settle(results.machine, `${db} ${section}`, options.quick ? 0 : SETTLE_MS, log);
   try {
     results.machine[db] = await serverVersion(fleet);
-    if (options.only.includes('lookup'))
+    if (options.only.includes('lookup')) {
+      await quiet('lookup');
       results.lookup.push(await measureLookup(fleet, settings.lookup, log));
-    if (options.only.includes('load'))
+    }
+    if (options.only.includes('load')) {
+      await quiet('load');
       results.load.push(await measureLoad(fleet, settings.load, log));
+    }
     if (options.only.includes('page') && browser) {
+      await quiet('page');
       results.page.push(await measurePage(fleet, browser, settings.page, log));
     }
-    if (options.only.includes('cli')) results.cli.push(await measureCli(fleet, settings.cli, log));
-    if (options.only.includes('flood'))
+    if (options.only.includes('cli')) {
+      await quiet('cli');
+      results.cli.push(await measureCli(fleet, settings.cli, log));
+    }
+    if (options.only.includes('flood')) {
+      await quiet('flood');
       results.flood.push(await measureFlood(fleet, settings.flood, log));
+    }
   } finally {
     await fleet.stop();
     await server?.stop();
@@ -103,9 +118,15 @@ async function main(): Promise<number> {
   } finally {
     await stopAll();
   }
-  finishMachine(results.machine);
+  finishMachine(
+    results.machine,
+    await settle(results.machine, 'end', options.quick ? 0 : SETTLE_MS, log),
+  );
+  results.machine.loadAverage.sections?.pop(); // the end's sample is `end`
   if (results.machine.overloaded) {
-    log(`the load average exceeded ${results.machine.cores} cores: figures marked as overloaded`);
+    log(
+      `the load average exceeded ${results.machine.cores} cores after the machine settled: figures marked as overloaded`,
+    );
   }
 
   const full = isFullRun(options) && failed === undefined;
