@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { lookupUrlTemplate } from './builds.js';
+import { STATUS_VIEW, viewUrl } from '../shared/core/lookup.js';
 import { track } from './cleanup.js';
 import type { DbKind } from './emulator.js';
 import type { Fleet } from './fleet.js';
@@ -104,7 +104,11 @@ export async function measureCli(
   const ci = { ...env, NAMECARD_EMAIL: email, NAMECARD_PASSWORD: password };
   const commands: { name: CliCommandFigures['name']; args: string[]; env: NodeJS.ProcessEnv }[] = [
     { name: 'node -e 0', args: ['-e', '0'], env },
-    { name: 'floor', args: [FLOOR, lookupUrlTemplate(table.emulator)], env },
+    {
+      name: 'floor',
+      args: [FLOOR, viewUrl(table.emulator.url, table.emulator.anonKey, STATUS_VIEW)],
+      env,
+    },
     { name: '--version', args: [CLI, '--version'], env },
     { name: 'status', args: [CLI, 'status'], env },
     { name: 'set', args: [CLI, 'set', 'photo', tomorrow(), '18:00'], env: ci },
