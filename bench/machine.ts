@@ -44,13 +44,13 @@ function pgliteVersion(): string | undefined {
 
 /**
  * Waits, before a measurement, until the 1-minute load average is at most half the cores or
- * `maxMs` has passed, then records it under `name`. The load average trails the work by
+ * `maxMs` has passed. The load average trails the work by
  * about a minute, so right after the page measurement (Chromium) or the load generators it
  * shows the benchmark itself; after up to two idle minutes what remains is other work. The
  * measurement then also starts on a machine as quiet as it will get.
  *
  * @param maxMs the longest wait, ms (0 in a quick run: record at once)
- * @returns the recorded load average
+ * @returns the load average then
  */
 export async function settle(
   machine: Machine,
@@ -67,7 +67,6 @@ export async function settle(
     await new Promise((resolve) => setTimeout(resolve, 5_000));
     load = os.loadavg()[0] ?? 0;
   }
-  (machine.loadAverage.sections ??= []).push({ name, load });
   return load;
 }
 

@@ -45,8 +45,11 @@ async function runDb(db: DbKind, options: BenchOptions, results: BenchResults, b
     log(`PostgreSQL: ${server.started ? 'started a throwaway server' : 'using the given server'}`);
   const fleet = new Fleet(db, server, log);
   /** Lets the machine settle before a measurement (not in a quick run), recording the load. */
-  const quiet = (section: string) =>
-    settle(results.machine, `${db} ${section}`, options.quick ? 0 : SETTLE_MS, log);
+  const quiet = async (section: string) => {
+    const name = `${db} ${section}`;
+    const load = await settle(results.machine, name, options.quick ? 0 : SETTLE_MS, log);
+    (results.machine.loadAverage.sections ??= []).push({ name, load });
+  };
   try {
     results.machine[db] = await serverVersion(fleet);
     if (options.only.includes('lookup')) {
@@ -122,7 +125,6 @@ async function main(): Promise<number> {
     results.machine,
     await settle(results.machine, 'end', options.quick ? 0 : SETTLE_MS, log),
   );
-  results.machine.loadAverage.sections?.pop(); // the end's sample is `end`
   if (results.machine.overloaded) {
     log(
       `the load average exceeded ${results.machine.cores} cores after the machine settled: figures marked as overloaded`,
