@@ -2,8 +2,9 @@ import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin, type UserConfig } from 'vite';
 import { loadEnvFile } from '../shared/core/env-file.js';
-import { cardLinkFrom, siteConfigFrom } from './build/build-config.js';
+import { cardLinkFrom, siteConfigFrom, siteUrlFrom } from './build/build-config.js';
 import { cspMeta } from './build/csp.js';
+import { hostFiles } from './build/host-files.js';
 import { inlineGo } from './build/inline-go.js';
 import type { SiteConfig } from './src/site-config.js';
 
@@ -73,7 +74,14 @@ export function siteViteConfig(
     envPrefix: 'NAMECARD_SITE_EXPOSES_NO_ENV_',
     publicDir: false,
     // inlineGo before cspMeta: the policy hashes the inline code that inlineGo puts into /go.
-    plugins: [react(), staticHtml(config), inlineGo(root, config), cspMeta(config)],
+    // hostFiles: `_headers` for Netlify/Cloudflare Pages and the public `namecard.json`.
+    plugins: [
+      react(),
+      staticHtml(config),
+      inlineGo(root, config),
+      cspMeta(config),
+      hostFiles(config, siteUrlFrom(env)),
+    ],
     // The card link is a define of its own, read only by /manage: /go's bundle (site/inline-go.ts)
     // and the embedded site config stay as they are.
     define: {

@@ -30,3 +30,13 @@ export function siteConfigFrom(env: RawSettings): SiteConfig {
 export function cardLinkFrom(env: RawSettings): string {
   return loadConfig(env).cardLink;
 }
+
+/**
+ * Where the site is hosted (`NAMECARD_SITE_URL` ending in the base path), as the build publishes
+ * it in namecard.json.
+ *
+ * @throws ConfigError naming the bad setting
+ */
+export function siteUrlFrom(env: RawSettings): string {
+  return loadConfig(env).siteUrl;
+}
