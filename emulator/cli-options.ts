@@ -47,7 +47,8 @@ export function readRateLimitEnv(env: NodeJS.ProcessEnv): Partial<RateLimits> {
 }
 
 /**
- * Reads the emulator's environment settings.
+ * Reads the emulator's environment settings. NAMECARD_SIGN_UPS=on lets anyone sign up, as a new
+ * hosted project does (default off).
  * @throws UsageError naming the variable when a value is malformed (see also
  * readRateLimitEnv), when only one
  * of NAMECARD_OWNER_EMAIL / NAMECARD_OWNER_PASSWORD is set, or when the password is
@@ -56,6 +57,13 @@ export function readRateLimitEnv(env: NodeJS.ProcessEnv): Partial<RateLimits> {
 export function readEnvOptions(env: NodeJS.ProcessEnv): EmulatorOptions {
   const options: EmulatorOptions = { rateLimits: readRateLimitEnv(env) };
   if (env.DATABASE_URL) options.databaseUrl = env.DATABASE_URL;
+  const signUps = env.NAMECARD_SIGN_UPS;
+  if (signUps !== undefined && signUps !== '') {
+    if (signUps !== 'on' && signUps !== 'off') {
+      throw new UsageError(`\`NAMECARD_SIGN_UPS\` must be \`on\` or \`off\`, got \`${signUps}\``);
+    }
+    options.signUps = signUps === 'on';
+  }
   const reuse = env.NAMECARD_REFRESH_REUSE_INTERVAL;
   if (reuse !== undefined && reuse !== '') {
     if (!/^\d+(\.\d+)?$/.test(reuse)) {

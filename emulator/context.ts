@@ -14,4 +14,6 @@ export interface ServerContext {
   schemaCache: SchemaCache;
   /** Sign-in and token-refresh limits per client address. */
   rateLimits: RateLimits;
+  /** Whether /auth/v1/signup creates users (off: GoTrue's `signup_disabled`). */
+  signUps: boolean;
 }

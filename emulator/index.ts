@@ -44,6 +44,12 @@ export interface EmulatorOptions {
    * visits: the emulator's own 600).
    */
   rateLimits?: Partial<RateLimits>;
+  /**
+   * Lets anyone sign up (`POST /auth/v1/signup` creates a confirmed user; /auth/v1/settings says
+   * `disable_signup: false`), as a new hosted project does until sign-ups are turned off.
+   * Default false: namecard's owners are created by hand.
+   */
+  signUps?: boolean;
   /** Receives one line per request (method, path, status, duration); default none. */
   log?: (line: string) => void;
 }
@@ -152,6 +158,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
       refreshTokenReuseInterval,
       schemaCache: new SchemaCache(),
       rateLimits,
+      signUps: options.signUps ?? false,
     };
     const app = createApp(ctx, options.log);
     const listening = await listen(app.fetch, port);

@@ -20,7 +20,14 @@ import {
 } from './sessions.js';
 import { userJson } from './user-json.js';
 import { tokenRateLimits } from './rate-limit.js';
-import { checkPassword, findUserById, hashForUnknownEmail, touchLastSignIn } from './users.js';
+import {
+  checkPassword,
+  createUser,
+  findUserById,
+  hashForUnknownEmail,
+  touchLastSignIn,
+  UserExistsError,
+} from './users.js';
 
 /** The GoTrue subset at /auth/v1: token grants, user, logout, signup (off), settings. */
 export function authRoutes(ctx: ServerContext): Hono {
@@ -112,9 +119,32 @@ export function authRoutes(ctx: ServerContext): Hono {
     return c.body(null, 204);
   });
 
-  // Sign-up is off in this product; GoTrue checks that before validating anything.
-  app.post('/signup', () => {
-    throw new AuthError(422, 'signup_disabled', 'Signups not allowed for this instance');
+  // Sign-up is off in this product; GoTrue checks that before validating anything. With the
+  // switch on (a new hosted project's default, for `namecard doctor` to detect), an email and
+  // password create a confirmed user and sign it in, as GoTrue does with auto-confirm.
+  app.post('/signup', async (c) => {
+    if (!ctx.signUps) {
+      throw new AuthError(422, 'signup_disabled', 'Signups not allowed for this instance');
+    }
+    const body = await jsonBody(c);
+    const email = typeof body.email === 'string' ? body.email : '';
+    const password = typeof body.password === 'string' ? body.password : '';
+    if (email === '' || password === '') {
+      throw new AuthError(400, 'validation_failed', 'Signup requires a valid password');
+    }
+    let id: string;
+    try {
+      ({ id } = await createUser(ctx.db, email, password));
+    } catch (e) {
+      if (e instanceof UserExistsError) {
+        throw new AuthError(422, 'user_already_exists', 'User already registered');
+      }
+      throw e;
+    }
+    const grant = await ctx.db.transaction((tx) => startSession(tx, id));
+    const user = await findUserById(ctx.db, id);
+    if (!user) throw new AuthError(500, 'unexpected_failure', 'Unexpected failure');
+    return c.json(await sessionResponse(user, grant, settings()));
   });
 
   app.get('/settings', (c) =>
@@ -124,8 +154,8 @@ export function authRoutes(ctx: ServerContext): Hono {
         email: true,
         phone: false,
       },
-      disable_signup: true,
-      mailer_autoconfirm: false,
+      disable_signup: !ctx.signUps,
+      mailer_autoconfirm: ctx.signUps,
       phone_autoconfirm: false,
       sms_provider: '',
       saml_enabled: false,
