@@ -47,6 +47,7 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   stats: async () => (await import('./commands/stats.js')).statsCommand,
   logout: async () => (await import('./commands/logout.js')).logoutCommand,
   whoami: async () => (await import('./commands/whoami.js')).whoamiCommand,
+  doctor: async () => (await import('./commands/doctor.js')).doctorCommand,
 };
 const first = process.argv[2];
 const names =

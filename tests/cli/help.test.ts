@@ -41,6 +41,7 @@ describe('namecard --help and usage errors', () => {
         stats [options]                        show the visit counts by day, profile and channel (owners only)
         logout                                 revoke the session and delete it here
         whoami                                 show who is signed in, and where
+        doctor [options]                       check the deployment end to end: API, database, sign-ups, account, site
         help [command]                         display help for command
 
       Settings: flags first, then SUPABASE_URL, SUPABASE_ANON_KEY, NAMECARD_MAIN_URL,
@@ -106,6 +107,7 @@ describe('namecard --help and usage errors', () => {
       'stats',
       'logout',
       'whoami',
+      'doctor',
     ]) {
       const { exitCode, stdout } = await run(dir, [command, '--help']);
       expect(exitCode, command).toBe(0);
