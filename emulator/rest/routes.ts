@@ -227,26 +227,13 @@ export function restRoutes(ctx: ServerContext): Hono {
     const routine = await resolveRoutine(name, payload);
     const merged = mergeRange(query, read ? parseRangeHeader(c.req.header('range')) : undefined);
     const statement = buildCall(routine, callArgs(routine, payload), merged);
-    let result: Outcome;
-    try {
-      result = await execute(c, who, `/rpc/${name}`, statement, {
-        readOnly: read || routine.volatility !== 'v',
-        single: routine.returnsSet && wantsObject(c),
-      });
-    } catch (e) {
-      // Hosted Supabase answers a call the role may not EXECUTE like an unknown function.
-      if (e instanceof RestError && e.code === '42501') {
-        const [row] = await ctx.db.query<{ ok: boolean }>(
-          `select has_function_privilege($1::text, $2::oid, 'EXECUTE') as ok`,
-          [who.role, routine.oid],
-        );
-        if (row && !row.ok) {
-          const others = await ctx.schemaCache.routineNames(ctx.db, EXPOSED_SCHEMA);
-          throw noRoutine(EXPOSED_SCHEMA, name, payload, [], others);
-        }
-      }
-      throw e;
-    }
+    // A function the role may not EXECUTE is still in PostgREST's schema cache (it reads the
+    // catalog as the login role, not per caller), so the call reaches PostgreSQL, which
+    // refuses it with 42501 `permission denied for function …`: 401 for anon, 403 otherwise.
+    const result: Outcome = await execute(c, who, `/rpc/${name}`, statement, {
+      readOnly: read || routine.volatility !== 'v',
+      single: routine.returnsSet && wantsObject(c),
+    });
     c.header('Content-Range', contentRange(merged.offset ?? 0, result.page_count, undefined));
     if (routine.returnsVoid) return c.body(null, 204);
     let body = result.body;

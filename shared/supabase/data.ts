@@ -121,7 +121,7 @@ export async function canSetCard(client: SupabaseClient): Promise<boolean> {
  *
  * @param client a supabase-js client signed in as an owner
  * @returns the entries it stopped, newest first; empty when nothing changed
- * @throws ApiError 42501 for a non-owner (404 PGRST202 for anon); NetworkError when unreachable
+ * @throws ApiError 42501 for a non-owner (401 42501 for anon); NetworkError when unreachable
  */
 export async function endNow(client: SupabaseClient): Promise<NamecardRow[]> {
   const result = await client.rpc('namecard_end_now');
@@ -155,7 +155,7 @@ export async function cancelEntry(client: SupabaseClient, entryId: number): Prom
  * @param dayStarts the days' starts, epoch ms ascending, plus the end of the last day (as
  *   {@link visitWindow} gives them: on 15-minute boundaries)
  * @returns one row per day, profile and channel with visits; `bucket` is the day's start
- * @throws ApiError with the server's code and message (404 PGRST202 for anon); NetworkError
+ * @throws ApiError with the server's code and message (401 42501 for anon); NetworkError
  */
 export async function fetchVisitCounts(
   client: SupabaseClient,

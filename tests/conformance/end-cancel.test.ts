@@ -149,15 +149,19 @@ describe.each(DB_KINDS)('end now and cancel over %s', (kind) => {
     expect(await all()).toEqual(before);
   });
 
-  test('anon may run neither: 404 PGRST202 as hosted Supabase answers, nothing changes', async () => {
+  // Hosted PostgREST keeps functions the caller may not EXECUTE in its schema cache, so
+  // PostgreSQL refuses the call: 42501, which PostgREST answers 401 for anon.
+  test('anon may run neither: 401 42501 as hosted PostgREST answers, nothing changes', async () => {
     const id = await store('photo', null, HOUR);
     const before = await all();
     const end = await anon.rpc('namecard_end_now');
-    expect(end.status).toBe(404);
-    expect(end.error?.code).toBe('PGRST202');
+    expect(end.status).toBe(401);
+    expect(end.error?.code).toBe('42501');
+    expect(end.error?.message).toBe('permission denied for function namecard_end_now');
     const cancel = await anon.rpc('namecard_cancel', { entry_id: id });
-    expect(cancel.status).toBe(404);
-    expect(cancel.error?.code).toBe('PGRST202');
+    expect(cancel.status).toBe(401);
+    expect(cancel.error?.code).toBe('42501');
+    expect(cancel.error?.message).toBe('permission denied for function namecard_cancel');
     expect(await all()).toEqual(before);
   });
 

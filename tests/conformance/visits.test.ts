@@ -161,9 +161,11 @@ describe.each(DB_KINDS)('visit counts over %s', { timeout: 60_000 }, (kind) => {
     ]);
     const asStranger = await stranger.rpc('namecard_visit_days', { day_starts: days });
     expect(asStranger).toMatchObject({ data: [], error: null });
+    // anon has no EXECUTE: PostgreSQL's 42501, which PostgREST answers 401 for anon.
     const asAnon = await anon.rpc('namecard_visit_days', { day_starts: days });
     expect(asAnon.data).toBeNull();
-    expect(asAnon.status).toBe(404);
+    expect(asAnon.status).toBe(401);
+    expect(asAnon.error?.code).toBe('42501');
   });
 
   test('a JSON body to the counting function is parsed bounded: too deep is 400, nothing counted', async () => {
