@@ -39,6 +39,28 @@ begin
 end
 $$;
 
+-- Statement time-outs per API role, as Supabase's images set them (anon 3 s, authenticated 8 s).
+-- PostgreSQL does not apply a role's settings on SET ROLE; PostgREST reads them from
+-- pg_db_role_setting and sets them in each request's transaction ("impersonated role
+-- settings"), and so does the emulator (emulator/rest/routes.ts). Set only when missing or
+-- different: roles are cluster-wide, and rewriting them on every start would contend.
+do $$
+declare
+  r record;
+begin
+  for r in select * from (values ('anon', '3s'), ('authenticated', '8s')) as v(name, timeout)
+  loop
+    if not exists (
+      select 1 from pg_db_role_setting s join pg_roles ro on ro.oid = s.setrole
+      where ro.rolname = r.name and s.setdatabase = 0
+        and ('statement_timeout=' || r.timeout) = any (s.setconfig)
+    ) then
+      execute format('alter role %I set statement_timeout = %L', r.name, r.timeout);
+    end if;
+  end loop;
+end
+$$;
+
 grant usage on schema public to anon, authenticated, service_role;
 
 create schema if not exists auth;
