@@ -1,5 +1,7 @@
 -- What a Supabase database already has before the project's migrations run:
 -- the API roles, the auth schema with its tables, and the auth.* helper functions.
+-- (The migrations ledger is made by emulator/bootstrap.ts, also on a database laid out by
+-- Supabase's own images, where this script does not run.)
 -- Idempotent: safe to run on every start, and roles (cluster-wide in a PostgreSQL
 -- server) are created only when missing.
 
@@ -161,12 +163,3 @@ comment on function auth.email() is 'Deprecated. Use auth.jwt() -> ''email'' ins
 
 grant execute on function auth.uid(), auth.role(), auth.email(), auth.jwt()
   to anon, authenticated, service_role;
-
-create schema if not exists supabase_migrations;
-
-create table if not exists supabase_migrations.schema_migrations (
-  version text primary key,
-  name text,
-  statements text[],
-  applied_at timestamptz not null default now()
-);

@@ -26,9 +26,40 @@ async function setApiPassword(tx: Queryable, password: string): Promise<void> {
   if (stmt) await tx.exec(stmt.sql);
 }
 
+/** The migrations ledger, as the Supabase CLI makes it (as the role that runs migrations). */
+const LEDGER_SQL = `
+create schema if not exists supabase_migrations;
+create table if not exists supabase_migrations.schema_migrations (
+  version text primary key,
+  name text,
+  statements text[],
+  applied_at timestamptz not null default now()
+);`;
+
+/**
+ * Whether the database was laid out by Supabase's own images (`supabase start`, a hosted
+ * project's copy): GoTrue's role `supabase_auth_admin` owns auth.users and the emulator's
+ * user is no superuser (Supabase's `postgres`). Then the API roles, the auth schema and its
+ * helpers are Supabase's, which that user may not change, and the bootstrap leaves them alone.
+ */
+async function isSupabaseLayout(tx: Queryable): Promise<boolean> {
+  const [row] = await tx.query<{ supabase: boolean }>(
+    `select exists (
+         select 1 from pg_catalog.pg_class c
+         join pg_catalog.pg_namespace n on n.oid = c.relnamespace
+         join pg_catalog.pg_roles r on r.oid = c.relowner
+         where n.nspname = 'auth' and c.relname = 'users' and r.rolname = 'supabase_auth_admin')
+       and not (select rolsuper from pg_catalog.pg_roles where rolname = current_user)
+       as supabase`,
+  );
+  return row?.supabase ?? false;
+}
+
 /**
  * Creates what Supabase provides before any migration (API roles, the auth schema,
- * auth.uid()/role()/email()/jwt(), the migrations ledger). Idempotent.
+ * auth.uid()/role()/email()/jwt(), the migrations ledger). Idempotent. On a database laid
+ * out by Supabase's images ({@link isSupabaseLayout}) only the ledger is made, as the
+ * Supabase CLI makes it before its first `db push`.
  * @param opts.apiPassword the password `authenticator` logs in with (PostgreSQL with a
  * password in DATABASE_URL); set only when the role has none yet.
  * @throws the database error when the script fails for a reason other than a
@@ -39,8 +70,11 @@ export async function bootstrap(db: Db, opts: { apiPassword?: string } = {}): Pr
   for (let attempt = 1; ; attempt++) {
     try {
       await db.transaction(async (tx) => {
-        await tx.exec(script);
-        if (opts.apiPassword) await setApiPassword(tx, opts.apiPassword);
+        if (!(await isSupabaseLayout(tx))) {
+          await tx.exec(script);
+          if (opts.apiPassword) await setApiPassword(tx, opts.apiPassword);
+        }
+        await tx.exec(LEDGER_SQL);
       });
       return;
     } catch (e) {

@@ -16,7 +16,7 @@ export const MISSING_POSTGRES_MESSAGE =
   "install Debian's postgresql: apt-get install -y postgresql, or set NAMECARD_TEST_DATABASE_URL";
 
 export interface ThrowawayPostgres {
-  /** postgres://postgres@127.0.0.1:<port>/postgres (trust auth, loopback only). */
+  /** postgres://<superuser>@127.0.0.1:<port>/postgres (trust auth, loopback only). */
   url: string;
   /** Stops the server and deletes its directory. Idempotent. */
   stop(): Promise<void>;
@@ -56,10 +56,15 @@ export function freePort(): Promise<number> {
  * temporary directory, listening on 127.0.0.1 only (its unix socket inside that
  * directory), trust authentication, durability switched off for speed. As root it
  * runs as the `postgres` OS user, since PostgreSQL refuses to run as root.
+ * @param options.superuser the bootstrap superuser's name (default `postgres`; Supabase's
+ *   images name it `supabase_admin`)
  * @throws Error with MISSING_POSTGRES_MESSAGE when the server binaries are missing;
  * the initdb/pg_ctl error (with the server log) when the server does not start.
  */
-export async function startThrowawayPostgres(): Promise<ThrowawayPostgres> {
+export async function startThrowawayPostgres(
+  options: { superuser?: string } = {},
+): Promise<ThrowawayPostgres> {
+  const superuser = options.superuser ?? 'postgres';
   const bin = findPostgresBinDir();
   if (!bin) throw new Error(MISSING_POSTGRES_MESSAGE);
   const dir = await mkdtemp(path.join(tmpdir(), 'namecard-pg-'));
@@ -81,7 +86,7 @@ export async function startThrowawayPostgres(): Promise<ThrowawayPostgres> {
       '-D',
       dataDir,
       '-U',
-      'postgres',
+      superuser,
       '--auth=trust',
       '-E',
       'UTF8',
@@ -101,7 +106,7 @@ export async function startThrowawayPostgres(): Promise<ThrowawayPostgres> {
     await pg('pg_ctl', ['-D', dataDir, '-l', logFile, '-w', '-t', '60', '-o', settings, 'start']);
     let stopped: Promise<void> | undefined;
     return {
-      url: `postgres://postgres@127.0.0.1:${port}/postgres`,
+      url: `postgres://${superuser}@127.0.0.1:${port}/postgres`,
       stop() {
         stopped ??= (async () => {
           await pg('pg_ctl', ['-D', dataDir, '-m', 'fast', '-w', 'stop']).catch(() => {});

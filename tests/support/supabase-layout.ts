@@ -1,0 +1,58 @@
+import { readFile } from 'node:fs/promises';
+import pg from 'pg';
+
+const BOOTSTRAP_SQL = new URL('../../emulator/bootstrap.sql', import.meta.url);
+
+/**
+ * Lays out a fresh PostgreSQL server's `postgres` database as Supabase's images do, so that
+ * migrations run here with the rights they get on hosted Supabase:
+ *
+ * - `supabase_admin` is the only superuser (the server must have been initialised with it);
+ * - `postgres` is NOSUPERUSER with CREATEROLE, CREATEDB, REPLICATION and BYPASSRLS, owns the
+ *   database (so it may create schemas) and holds anon, authenticated and service_role WITH
+ *   ADMIN OPTION (which PostgreSQL 16+ requires for `alter role … set`); it runs migrations;
+ * - anon, authenticated, service_role and authenticator, with the statement time-outs, as
+ *   emulator/bootstrap.sql makes them;
+ * - the auth schema, auth.users (and the emulator's session tables) and auth.uid(), role(),
+ *   email(), jwt() owned by GoTrue's `supabase_auth_admin`; `postgres` may use the tables
+ *   (reference them, read and write rows) but not change or replace them.
+ *
+ * Reconstructed from Supabase's image init scripts as far as namecard depends on them; not a
+ * copy of them.
+ *
+ * @param superuserUrl a connection string as `supabase_admin` to the new server's `postgres`
+ * @returns the same connection string as `postgres`
+ * @throws the server's error when a statement fails
+ */
+export async function layOutSupabase(superuserUrl: string): Promise<string> {
+  const bootstrap = await readFile(BOOTSTRAP_SQL, 'utf8');
+  const client = new pg.Client({ connectionString: superuserUrl });
+  await client.connect();
+  try {
+    await client.query(`
+      create role postgres login createrole createdb replication bypassrls;
+      create role supabase_auth_admin login noinherit createrole;
+      alter database postgres owner to postgres;
+    `);
+    await client.query(bootstrap);
+    await client.query(`
+      grant anon, authenticated, service_role to postgres with admin option;
+      alter schema auth owner to supabase_auth_admin;
+      alter table auth.users owner to supabase_auth_admin;
+      alter table auth.sessions owner to supabase_auth_admin;
+      alter table auth.refresh_tokens owner to supabase_auth_admin;
+      alter function auth.uid() owner to supabase_auth_admin;
+      alter function auth.role() owner to supabase_auth_admin;
+      alter function auth.email() owner to supabase_auth_admin;
+      alter function auth.jwt() owner to supabase_auth_admin;
+      grant usage on schema auth to postgres;
+      grant all on all tables in schema auth to postgres;
+      grant all on all sequences in schema auth to postgres;
+    `);
+  } finally {
+    await client.end();
+  }
+  const url = new URL(superuserUrl);
+  url.username = 'postgres';
+  return url.toString();
+}
