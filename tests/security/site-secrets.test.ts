@@ -100,11 +100,16 @@ describe('`vite build` with secrets in the environment', () => {
     }
   });
 
-  test('the site URL is embedded only as the card link, on /manage', () => {
+  // namecard.json publishes where the site is hosted (the site's own address, for
+  // `namecard doctor`); no page or script holds it but /manage's card link.
+  test('the site URL is embedded only as the card link, on /manage, and published in namecard.json', () => {
     const uses = files.flatMap((f) =>
       [...f.text.matchAll(/public-site\/[^`"'\s]*/g)].map((m) => `${f.name}: ${m[0]}`),
     );
-    expect(uses).toEqual([expect.stringMatching(/^assets\/manage-[^:]*: public-site\/go\/$/)]);
+    expect(uses.sort()).toEqual([
+      expect.stringMatching(/^assets\/manage-[^:]*: public-site\/go\/$/),
+      expect.stringMatching(/^namecard\.json: public-site\/$/),
+    ]);
   });
 
   test('the embedded site config holds the five public settings and nothing else', () => {
