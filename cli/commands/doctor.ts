@@ -148,11 +148,15 @@ export async function runChecks(
       status: 'fail',
       detail: `SUPABASE_ANON_KEY is not accepted by ${api} (HTTP ${settings.status}): copy the project's anon or publishable key from the dashboard (Project Settings, API Keys)`,
     });
-  } else if (settings.status !== 200) {
+  } else if (
+    settings.status !== 200 ||
+    typeof parseJson(settings.text) !== 'object' ||
+    parseJson(settings.text) === null
+  ) {
     results.push({
       check: 'key',
       status: 'fail',
-      detail: `${api}/auth/v1/settings answered HTTP ${settings.status}: is SUPABASE_URL the project's API URL (https://<ref>.supabase.co)?`,
+      detail: `${api}/auth/v1/settings answered HTTP ${settings.status}, not as Supabase's API does: is SUPABASE_URL the project's API URL (https://<ref>.supabase.co)?`,
     });
   } else {
     keyOk = true;

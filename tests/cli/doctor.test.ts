@@ -154,6 +154,18 @@ describe('namecard doctor', () => {
     }
   });
 
+  it('fails naming SUPABASE_URL when it is a web site, not a Supabase API', async () => {
+    const { exitCode, results } = await doctor(settings({ SUPABASE_URL: cards.url }));
+    expect(exitCode).toBe(1);
+    expect(find(results, 'api')?.status).toBe('ok');
+    expect(find(results, 'key')).toMatchObject({
+      status: 'fail',
+      detail: expect.stringMatching(
+        /not as Supabase's API does: is SUPABASE_URL the project's API URL/,
+      ),
+    });
+  });
+
   it('fails when sign-ups are on, as on a new hosted project', async () => {
     const open = await startTestEmulator('pglite', { owner: OWNER, signUps: true });
     try {
