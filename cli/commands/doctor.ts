@@ -163,10 +163,12 @@ export async function runChecks(
     results.push({ check: 'key', status: 'ok', detail: 'SUPABASE_ANON_KEY is accepted' });
   }
 
-  results.push(keyOk ? schemaCheck(await schemaProbe) : notChecked('schema', 'no accepted key'));
+  // Why the checks that need the API and the key could not run.
+  const blocked = settings.answered ? 'the key was not accepted' : 'the API did not answer';
+  results.push(keyOk ? schemaCheck(await schemaProbe) : notChecked('schema', blocked));
 
   if (!keyOk || !settings.answered) {
-    results.push(notChecked('sign-ups', 'no accepted key'));
+    results.push(notChecked('sign-ups', blocked));
   } else {
     const disabled = (parseJson(settings.text) as { disable_signup?: unknown } | undefined)
       ?.disable_signup;
@@ -182,9 +184,7 @@ export async function runChecks(
     );
   }
 
-  results.push(
-    apiOk && keyOk ? await ownerCheck(config, env) : notChecked('owner', 'no accepted key'),
-  );
+  results.push(apiOk && keyOk ? await ownerCheck(config, env) : notChecked('owner', blocked));
 
   results.push(siteCheck(config, await builtProbe));
   results.push(goCheck(config, await goProbe));

@@ -166,6 +166,25 @@ describe('namecard doctor', () => {
     });
   });
 
+  it('fails with `supabase db push` when the database is at an older schema version', async () => {
+    const older = '20261123000100';
+    const define = (version: string) =>
+      emulator.query(
+        `create or replace function public.namecard_schema_version() returns text language sql immutable set search_path = '' as $$ select '${version}'::text $$`,
+      );
+    await define(older);
+    try {
+      const { exitCode, results } = await doctor(settings());
+      expect(exitCode).toBe(1);
+      expect(find(results, 'schema')).toMatchObject({
+        status: 'fail',
+        detail: `the database is at ${older}, this namecard needs ${SCHEMA_VERSION}: run \`npx supabase db push\` from this version's checkout (docs/deploy.md)`,
+      });
+    } finally {
+      await define(SCHEMA_VERSION);
+    }
+  });
+
   it('fails when sign-ups are on, as on a new hosted project', async () => {
     const open = await startTestEmulator('pglite', { owner: OWNER, signUps: true });
     try {
