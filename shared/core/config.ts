@@ -1,7 +1,7 @@
 import { cardLink, DEFAULT_SITE_URL, parseBasePath } from './card-link.js';
 import { ConfigError } from './errors.js';
 import { MAIN_PROFILE, PROFILES, SUB_PATH_PROFILES, type ProfileSetting } from './profiles.js';
-import { resolveTargets, type TargetConfig, type Targets } from './rules.js';
+import { resolveTargets, type AllowedOrigins, type TargetConfig, type Targets } from './rules.js';
 
 /**
  * The emulator's API URL: Supabase's local API port, so the same settings work with
@@ -31,6 +31,7 @@ export const SETTING_NAMES: readonly SettingName[] = [
   ...PROFILES.map((p) => p.setting),
   'NAMECARD_SITE_URL',
   'NAMECARD_BASE_PATH',
+  'NAMECARD_ALLOWED_ORIGINS',
 ];
 
 export type SettingName =
@@ -38,7 +39,8 @@ export type SettingName =
   | 'SUPABASE_ANON_KEY'
   | ProfileSetting
   | 'NAMECARD_SITE_URL'
-  | 'NAMECARD_BASE_PATH';
+  | 'NAMECARD_BASE_PATH'
+  | 'NAMECARD_ALLOWED_ORIGINS';
 
 /** Raw settings by name; missing or empty values take the defaults. */
 export type RawSettings = Partial<Record<SettingName, string | undefined>>;
@@ -55,6 +57,11 @@ export interface NamecardConfig extends TargetConfig {
   basePath: string;
   /** The card link: the site's Redirecting.. page (`…/go/`), from {@link cardLink}. */
   cardLink: string;
+  /**
+   * The origins the Redirecting.. page may send visitors to (`NAMECARD_ALLOWED_ORIGINS`), the
+   * main URL's always among them; `'*'` allows any (and gives up the guarantee).
+   */
+  allowedOrigins: AllowedOrigins;
 }
 
 function httpUrl(setting: SettingName, value: string, example: string): URL {
@@ -169,5 +176,59 @@ export function loadConfig(raw: RawSettings = {}): NamecardConfig {
   httpUrl('NAMECARD_SITE_URL', site, 'https://me.example/');
   const link = cardLink(site, basePath);
   const siteUrl = new URL('..', link).href;
-  return { supabaseUrl, anonKey, ...paths, targets, siteUrl, basePath, cardLink: link };
+  const allowedOrigins = parseAllowedOrigins(get('NAMECARD_ALLOWED_ORIGINS'), mainUrl);
+  return {
+    supabaseUrl,
+    anonKey,
+    ...paths,
+    targets,
+    siteUrl,
+    basePath,
+    cardLink: link,
+    allowedOrigins,
+  };
+}
+
+/**
+ * Reads `NAMECARD_ALLOWED_ORIGINS`: the origins a profile's destination may be on, separated by
+ * commas (`https://me.example,https://shop.example`), or `*` for any. The main URL's origin is
+ * always allowed (it is where visitors go when nothing else may be followed), and it is the
+ * whole list when the setting is empty.
+ *
+ * @param value the setting's text, or undefined when unset
+ * @param mainUrl the validated main URL (absolute http(s))
+ * @returns the origins (`scheme://host[:port]`, no trailing slash, lowercased host), or `'*'`
+ * @throws ConfigError naming `NAMECARD_ALLOWED_ORIGINS` for an entry that is not an http(s)
+ *   origin (a path, a query, credentials or another scheme)
+ */
+export function parseAllowedOrigins(value: string | undefined, mainUrl: string): AllowedOrigins {
+  const origins = new Set<string>([new URL(mainUrl).origin]);
+  const parts = (value ?? '')
+    .split(',')
+    .map((part) => part.trim())
+    .filter(Boolean);
+  if (parts.includes('*')) return '*';
+  for (const part of parts) {
+    let url: URL | undefined;
+    try {
+      url = new URL(part);
+    } catch {
+      url = undefined;
+    }
+    if (
+      !url ||
+      (url.protocol !== 'http:' && url.protocol !== 'https:') ||
+      url.username ||
+      url.password ||
+      url.href !== `${url.origin}/` ||
+      !/^[a-z]+:\/\/[^/]+\/?$/i.test(part)
+    ) {
+      throw new ConfigError(
+        'NAMECARD_ALLOWED_ORIGINS',
+        `\`NAMECARD_ALLOWED_ORIGINS\` must be origins such as https://me.example,https://shop.example (scheme and host, no path), or *, got \`${part}\``,
+      );
+    }
+    origins.add(url.origin);
+  }
+  return [...origins];
 }

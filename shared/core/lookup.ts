@@ -26,6 +26,12 @@ export const STATUS_VIEW = 'namecard_status';
 /** The columns of the active entry a visitor may read. */
 export const VIEW_COLUMNS = 'id,type,stamp_start,stamp_end';
 
+/**
+ * The columns {@link ACTIVE_VIEW} answers: the entry's, and its profile's destination `url`
+ * (null when the profile follows the build's settings), so that one GET tells /go where to go.
+ */
+export const ACTIVE_COLUMNS = `${VIEW_COLUMNS},url`;
+
 /** The columns of {@link STATUS_VIEW}. */
 export const STATUS_COLUMNS = 'now,active,timeline';
 
@@ -61,7 +67,7 @@ export interface LookupOptions {
 }
 
 /**
- * The URL of a view's lookup: `/rest/v1/<view>?select=id,type,stamp_start,stamp_end&apikey=…`.
+ * The URL of a view's lookup: `/rest/v1/<view>?select=id,type,stamp_start,stamp_end,url&apikey=…`.
  *
  * The anon key travels as the `apikey` query parameter rather than a header, so that an
  * anonymous visitor's request has no custom header and the browser sends it at once, with no
@@ -73,7 +79,7 @@ export interface LookupOptions {
  * @param view which view
  */
 export function viewUrl(supabaseUrl: string, anonKey: string, view: EntryView): string {
-  const columns = view === STATUS_VIEW ? STATUS_COLUMNS : VIEW_COLUMNS;
+  const columns = view === STATUS_VIEW ? STATUS_COLUMNS : ACTIVE_COLUMNS;
   return `${supabaseUrl}/rest/v1/${view}?select=${columns}&apikey=${encodeURIComponent(anonKey)}`;
 }
 

@@ -11,6 +11,9 @@ import type { NamecardRow } from './types.js';
 /** Where each profile sends a visitor: the main card site, and each sub-path under it. */
 export type Targets = Record<ProfileRow['type'], string>;
 
+/** The origins a destination may be on (`https://me.example`), or `'*'` for any. */
+export type AllowedOrigins = readonly string[] | '*';
+
 /**
  * The settings {@link targetUrl} needs, by the table's config keys: the main URL
  * (`mainUrl`) and each other profile's path resolved against it (`photoPath`).
@@ -109,4 +112,51 @@ export function resolveTargets(config: TargetConfig): Targets {
  */
 export function targetUrl(type: StoredType | null | undefined, config: TargetConfig): string {
   return resolveTargets(config)[readProfile(type).profile.type];
+}
+
+/**
+ * True when the Redirecting.. page may send visitors to `url`: an absolute http(s) URL with no
+ * user or password, on one of the allowed origins (any, for `'*'`). The build fixes the list,
+ * so a profile's URL changed in the database (by a stolen session or a tampered row) can only
+ * choose among places the owner's build allowed.
+ *
+ * @param url a destination as the profile table stores it
+ * @param allowed the build's allowed origins ({@link AllowedOrigins})
+ */
+export function isAllowedDestination(url: string, allowed: AllowedOrigins): boolean {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return false;
+  }
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') return false;
+  if (parsed.username || parsed.password) return false;
+  return allowed === '*' || allowed.includes(parsed.origin);
+}
+
+/**
+ * Where a visitor is sent for the entry in force: its profile's own URL when it has one and
+ * that URL is on an allowed origin; the main URL when it has one that is not; and, for a
+ * profile that follows the build's settings (main and photo with no URL of their own, or no
+ * entry at all), {@link targetUrl}.
+ *
+ * @param entry the active entry's narrowed `type` and the destination the lookup answered
+ *   (`url`, null when the profile follows the build), or null/undefined when nothing is active
+ * @param config the build's main URL, photo path and allowed origins
+ * @returns an absolute URL the build allows, never anything else
+ * @example destinationUrl({ type: 'shop', url: 'https://evil.example/' },
+ *   { mainUrl: 'https://me.example/', photoPath: 'photo', allowedOrigins: ['https://me.example'] })
+ * // → 'https://me.example/'
+ */
+export function destinationUrl(
+  entry: { type: StoredType; url?: unknown } | null | undefined,
+  config: TargetConfig & { allowedOrigins: AllowedOrigins },
+): string {
+  const url = entry?.url;
+  if (url === undefined || url === null) return targetUrl(entry?.type, config);
+  if (typeof url === 'string' && isAllowedDestination(url, config.allowedOrigins)) {
+    return new URL(url).href;
+  }
+  return new URL(config[MAIN_PROFILE.configKey]).href;
 }

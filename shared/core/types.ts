@@ -29,6 +29,11 @@ export interface NamecardRow {
   stop_kind?: 'ended' | 'cancelled' | null;
   /** The `stamp_end` it had before it was stopped (owners' reads only). */
   planned_end?: number | null;
+  /**
+   * The profile's destination, as the active-entry lookup answers it: an absolute URL, or null
+   * when the profile follows the build's settings (main and photo until given a URL).
+   */
+  url?: string | null;
 }
 
 /** A new entry to insert: the profile, when it ends and optionally when it starts (epoch ms). */

@@ -18,6 +18,7 @@ export function siteConfigFrom(env: RawSettings): SiteConfig {
     mainUrl: config.mainUrl,
     photoPath: config.photoPath,
     basePath: config.basePath,
+    allowedOrigins: config.allowedOrigins,
   };
 }
 

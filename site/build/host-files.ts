@@ -21,6 +21,8 @@ export interface PublicSettings {
   /** Where the site is hosted (`NAMECARD_SITE_URL`), ending in the base path. */
   siteUrl: string;
   basePath: string;
+  /** The origins /go follows a profile's destination to (`NAMECARD_ALLOWED_ORIGINS`), or `*`. */
+  allowedOrigins: readonly string[] | '*';
   /** The newest migration this build needs (`namecard_schema_version()`). */
   schemaVersion: string;
 }
@@ -79,6 +81,7 @@ export function hostFiles(config: SiteConfig, siteUrl: string): Plugin {
     photoPath: config.photoPath,
     siteUrl,
     basePath: config.basePath,
+    allowedOrigins: config.allowedOrigins,
     schemaVersion: SCHEMA_VERSION,
   };
   return {

@@ -10,6 +10,11 @@ export interface SiteConfig {
   photoPath: string;
   /** Where the site is hosted, with a leading and a trailing slash, e.g. `/` or `/card/`. */
   basePath: string;
+  /**
+   * The origins /go may send visitors to (`NAMECARD_ALLOWED_ORIGINS`, the main URL's always
+   * among them), or `'*'` for any.
+   */
+  allowedOrigins: readonly string[] | '*';
 }
 
 // Replaced by the build (`define` in site/vite.config.ts) with the validated public settings.

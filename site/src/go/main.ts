@@ -1,7 +1,7 @@
 // The Redirecting.. page's only script. It must stay tiny (a few kilobytes gzipped with all it
 // loads): no React, no supabase-js; only the shared lookup and target rule.
 import { fetchActiveEntry, type LookupOptions } from '../../../shared/core/lookup.js';
-import { targetUrl } from '../../../shared/core/rules.js';
+import { destinationUrl } from '../../../shared/core/rules.js';
 import { siteConfig } from '../site-config.js';
 import { countVisit } from './count-visit.js';
 import { storedAccessToken } from './session-token.js';
@@ -26,7 +26,8 @@ if (accessToken) {
 
 async function chooseTarget(): Promise<string> {
   try {
-    return targetUrl((await pending)?.type, siteConfig);
+    // The profile's own URL, when the build allows its origin; else the build's target.
+    return destinationUrl(await pending, siteConfig);
   } catch (error) {
     // Any failure sends the visitor to the main site; the error is only logged.
     console.error('namecard: lookup failed, using the main site', error);
