@@ -87,8 +87,9 @@ create trigger namecard_entry_profile
 
 -- Removing is marking: a DELETE is turned into removed_at = now(), so that old entries keep
 -- their label. main can never be removed, and neither can a profile that an entry in force or
--- a scheduled entry names (stamp_end after now: ended and cancelled entries have theirs
--- brought forward to the moment they stopped); the answer names those entries.
+-- a scheduled entry names (stamp_end after now and a non-empty interval: ending brings
+-- stamp_end forward to the moment it stopped, cancelling a scheduled entry leaves it empty);
+-- the answer names those entries.
 create function private.namecard_profile_before_delete()
 returns trigger
 language plpgsql
@@ -106,7 +107,9 @@ begin
   end if;
   select string_agg(n.id::text, ', ' order by n.id) into in_use
   from public.namecard as n
-  where n.type = old.name and n.stamp_end > now_ms;
+  where n.type = old.name
+    and n.stamp_end > now_ms
+    and (n.stamp_start is null or n.stamp_start < n.stamp_end);
   if in_use is not null then
     raise exception using
       errcode = '23503',

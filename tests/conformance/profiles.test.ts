@@ -1,0 +1,250 @@
+import type { SupabaseClient } from '@supabase/supabase-js';
+import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
+import type { RunningEmulator } from '../../emulator/index.js';
+import { ACTIVE_VIEW, viewUrl } from '../../shared/core/lookup.js';
+import { OWNER } from '../cli/helpers.js';
+import { DB_KINDS, startTestEmulator } from '../support/emulator.js';
+import { createTestClient } from '../support/supabase.js';
+
+// The profile table over PostgREST, on both databases: only owners read and change profiles,
+// removing marks a profile (old entries keep their label) and is refused for main and for a
+// profile an entry in force or a scheduled entry names, and the lookup /go makes answers the
+// destination of what is in force.
+
+const STRANGER = { email: 'stranger@profiles.test', password: 'stranger-password-1' };
+const HOUR = 3_600_000;
+const SHOP = { name: 'shop', label: 'Shop', url: 'https://shop.example/' };
+
+interface ProfileRow {
+  name: string;
+  label: string;
+  url: string | null;
+  removed_at: string | null;
+}
+
+describe.each(DB_KINDS)('profiles over %s', (kind) => {
+  let emulator: RunningEmulator;
+  let anon: SupabaseClient;
+  let owner: SupabaseClient;
+  let stranger: SupabaseClient;
+
+  const profiles = () =>
+    emulator.query<ProfileRow>(
+      'select name, label, url, removed_at from public.namecard_profile order by name',
+    );
+  const dbNow = async () =>
+    Number(
+      (
+        await emulator.query<{ n: string | number }>(
+          'select (extract(epoch from clock_timestamp()) * 1000)::bigint as n',
+        )
+      )[0]!.n,
+    );
+  /** Stores an entry `startIn`/`endIn` ms from the database's now; returns its id. */
+  const store = async (type: string, startIn: number | null, endIn: number) => {
+    const now = await dbNow();
+    const [row] = await emulator.query<{ id: number }>(
+      `insert into public.namecard (type, stamp_start, stamp_end) values ($1, $2, $3) returning id`,
+      [type, startIn === null ? null : now + startIn, now + endIn],
+    );
+    return Number(row!.id);
+  };
+  /** The lookup exactly as /go makes it: one GET, the anon key in the query. */
+  const lookup = async () => {
+    const res = await fetch(viewUrl(emulator.url, emulator.anonKey, ACTIVE_VIEW));
+    expect(res.status).toBe(200);
+    return (await res.json()) as { id: number; type: string; url: string | null }[];
+  };
+
+  beforeAll(async () => {
+    emulator = await startTestEmulator(kind, { owner: OWNER });
+    await emulator.createUser(STRANGER.email, STRANGER.password);
+    anon = createTestClient(emulator.url, emulator.anonKey);
+    owner = createTestClient(emulator.url, emulator.anonKey);
+    stranger = createTestClient(emulator.url, emulator.anonKey);
+    expect((await owner.auth.signInWithPassword(OWNER)).error).toBeNull();
+    expect((await stranger.auth.signInWithPassword(STRANGER)).error).toBeNull();
+  });
+  afterAll(() => emulator?.stop());
+  beforeEach(async () => {
+    await emulator.query('delete from public.namecard');
+    await emulator.query(`delete from public.namecard_visit`);
+    // Through the owner's table rights, not the API: put the table back to the migration's rows.
+    await emulator.query(`alter table public.namecard_profile disable trigger user`);
+    await emulator.query(`delete from public.namecard_profile where name not in ('main', 'photo')`);
+    await emulator.query(
+      `update public.namecard_profile set url = null, removed_at = null,
+         label = case name when 'main' then 'Main Profile' else 'Photographer' end`,
+    );
+    await emulator.query(`alter table public.namecard_profile enable trigger user`);
+  });
+
+  test('the migration creates main and photo with the spec labels, following the build', async () => {
+    expect(await profiles()).toEqual([
+      { name: 'main', label: 'Main Profile', url: null, removed_at: null },
+      { name: 'photo', label: 'Photographer', url: null, removed_at: null },
+    ]);
+  });
+
+  test('an owner adds, edits and lists profiles', async () => {
+    const added = await owner.from('namecard_profile').insert(SHOP).select('name,label,url');
+    expect(added.error).toBeNull();
+    expect(added.data).toEqual([SHOP]);
+    const edited = await owner
+      .from('namecard_profile')
+      .update({ url: 'https://shop.example/new', label: 'The shop' })
+      .eq('name', 'shop')
+      .select('name,label,url');
+    expect(edited.data).toEqual([
+      { name: 'shop', label: 'The shop', url: 'https://shop.example/new' },
+    ]);
+    const list = await owner.from('namecard_profile').select('name').order('name');
+    expect(list.data).toEqual([{ name: 'main' }, { name: 'photo' }, { name: 'shop' }]);
+  });
+
+  test('anon can neither list nor write profiles', async () => {
+    const list = await anon.from('namecard_profile').select('name');
+    expect(list.error?.code).toBe('42501');
+    expect(list.status).toBe(401);
+    const insert = await anon.from('namecard_profile').insert(SHOP);
+    expect(insert.status).toBe(401);
+    const update = await anon.from('namecard_profile').update({ url: SHOP.url }).eq('name', 'main');
+    expect(update.status).toBe(401);
+    const remove = await anon.from('namecard_profile').delete().eq('name', 'photo');
+    expect(remove.status).toBe(401);
+    const rpc = await anon.rpc('namecard_remove_profile', { profile_name: 'photo' });
+    expect(rpc.error).not.toBeNull();
+    expect((await profiles()).map((p) => [p.name, p.url, p.removed_at])).toEqual([
+      ['main', null, null],
+      ['photo', null, null],
+    ]);
+  });
+
+  test('a signed-in non-owner lists nothing and changes nothing', async () => {
+    const list = await stranger.from('namecard_profile').select('name');
+    expect(list.error).toBeNull();
+    expect(list.data).toEqual([]);
+    const insert = await stranger.from('namecard_profile').insert(SHOP);
+    expect(insert.status).toBe(403);
+    expect(insert.error?.code).toBe('42501');
+    const update = await stranger
+      .from('namecard_profile')
+      .update({ url: 'https://evil.example/' })
+      .eq('name', 'main')
+      .select();
+    expect(update.data).toEqual([]);
+    await stranger.from('namecard_profile').delete().eq('name', 'photo');
+    const rpc = await stranger.rpc('namecard_remove_profile', { profile_name: 'photo' });
+    expect(rpc.data).toEqual([]);
+    expect((await profiles()).map((p) => [p.name, p.url, p.removed_at])).toEqual([
+      ['main', null, null],
+      ['photo', null, null],
+    ]);
+  });
+
+  test('names, labels and URLs are checked by the database too', async () => {
+    const bad = [
+      { name: 'Shop', label: 'Shop', url: SHOP.url },
+      { name: '1shop', label: 'Shop', url: SHOP.url },
+      { name: 'a'.repeat(33), label: 'Shop', url: SHOP.url },
+      { name: 'shop', label: '', url: SHOP.url },
+      { name: 'shop', label: 'x'.repeat(61), url: SHOP.url },
+      { name: 'shop', label: 'Shop', url: 'ftp://shop.example/' },
+      { name: 'shop', label: 'Shop', url: '/relative' },
+      { name: 'shop', label: 'Shop', url: 'https://user:pw@shop.example/' },
+      { name: 'shop', label: 'Shop', url: `https://shop.example/${'a'.repeat(2048)}` },
+      { name: 'shop', label: 'Shop', url: null },
+    ];
+    for (const row of bad) {
+      const { error } = await owner.from('namecard_profile').insert(row);
+      expect(error?.code, JSON.stringify(row).slice(0, 80)).toBe('23514');
+    }
+    expect((await profiles()).map((p) => p.name)).toEqual(['main', 'photo']);
+  });
+
+  test('removing marks the profile; main and profiles in force or scheduled cannot be removed', async () => {
+    await owner.from('namecard_profile').insert(SHOP);
+    const running = await store('shop', null, HOUR);
+    const scheduled = await store('shop', 2 * HOUR, 3 * HOUR);
+
+    const inUse = await owner.rpc('namecard_remove_profile', { profile_name: 'shop' });
+    expect(inUse.error?.code).toBe('23503');
+    expect(inUse.error?.message).toBe(`profile shop is in use by entries ${running}, ${scheduled}`);
+    const viaDelete = await owner.from('namecard_profile').delete().eq('name', 'shop');
+    expect(viaDelete.status).toBe(409);
+    expect((await profiles()).find((p) => p.name === 'shop')?.removed_at).toBeNull();
+
+    const main = await owner.rpc('namecard_remove_profile', { profile_name: 'main' });
+    expect(main.error?.code).toBe('23503');
+    expect(main.error?.message).toMatch(/main profile cannot be removed/);
+
+    // Once those entries no longer count, the profile is removed: marked, kept for history.
+    await emulator.query(
+      `update public.namecard set stamp_end = stamp_start, stop_kind = 'cancelled',
+         stopped_at = 1, planned_end = stamp_end where id = $1`,
+      [scheduled],
+    );
+    await emulator.query(
+      `update public.namecard set stamp_end = 1, stop_kind = 'ended', stopped_at = 1,
+         planned_end = stamp_end where id = $1`,
+      [running],
+    );
+    const removed = await owner.rpc('namecard_remove_profile', { profile_name: 'shop' });
+    expect(removed.error).toBeNull();
+    expect((removed.data as ProfileRow[])[0]).toMatchObject({ name: 'shop', label: 'Shop' });
+    expect((removed.data as ProfileRow[])[0]!.removed_at).not.toBeNull();
+    expect((await profiles()).map((p) => p.name)).toEqual(['main', 'photo', 'shop']);
+
+    // A removed profile stays for old rows, but no new entry may name it, nor an unknown one.
+    const now = await dbNow();
+    for (const type of ['shop', 'nope']) {
+      const { error, status } = await owner
+        .from('namecard')
+        .insert({ type, stamp_end: now + HOUR });
+      expect(status).toBe(409);
+      expect(error?.message).toBe(`unknown profile: ${type}`);
+    }
+    // Marking removed goes through DELETE only (its checks), and an update can bring it back.
+    const sneak = await owner
+      .from('namecard_profile')
+      .update({ removed_at: new Date().toISOString() })
+      .eq('name', 'photo');
+    expect(sneak.error?.code).toBe('42501');
+    const back = await owner
+      .from('namecard_profile')
+      .update({ removed_at: null })
+      .eq('name', 'shop')
+      .select('name,removed_at');
+    expect(back.data).toEqual([{ name: 'shop', removed_at: null }]);
+  });
+
+  test("the lookup answers the destination of what is in force, and the build's for main and photo", async () => {
+    await owner.from('namecard_profile').insert(SHOP);
+    expect(await lookup()).toEqual([]);
+    const photo = await store('photo', null, HOUR);
+    expect(await lookup()).toMatchObject([{ id: photo, type: 'photo', url: null }]);
+    const shop = await store('shop', null, HOUR);
+    expect(await lookup()).toMatchObject([{ id: shop, type: 'shop', url: SHOP.url }]);
+    // A changed URL is answered at once: nothing is cached or built.
+    await owner.from('namecard_profile').update({ url: 'https://shop.example/sale' }).eq('name', 'shop');
+    expect(await lookup()).toMatchObject([{ id: shop, url: 'https://shop.example/sale' }]);
+  });
+
+  test('visit counts are read for every profile of the table', async () => {
+    await owner.from('namecard_profile').insert(SHOP);
+    await store('shop', null, HOUR);
+    // As /go counts: a text/plain POST naming the channel, the anon key in the query.
+    const counted = await fetch(
+      `${emulator.url}/rest/v1/rpc/namecard_count_visit?apikey=${emulator.anonKey}`,
+      { method: 'POST', headers: { 'Content-Type': 'text/plain' }, body: 'qr' },
+    );
+    expect(counted.status).toBe(204);
+    const now = await dbNow();
+    const start = now - (now % 900_000);
+    const { data, error } = await owner.rpc('namecard_visit_days', {
+      day_starts: [start, start + 24 * HOUR],
+    });
+    expect(error).toBeNull();
+    expect(data).toEqual([{ day: 1, type: 'shop', via: 'qr', visits: 1 }]);
+  });
+});
