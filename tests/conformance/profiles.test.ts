@@ -226,7 +226,10 @@ describe.each(DB_KINDS)('profiles over %s', (kind) => {
     const shop = await store('shop', null, HOUR);
     expect(await lookup()).toMatchObject([{ id: shop, type: 'shop', url: SHOP.url }]);
     // A changed URL is answered at once: nothing is cached or built.
-    await owner.from('namecard_profile').update({ url: 'https://shop.example/sale' }).eq('name', 'shop');
+    await owner
+      .from('namecard_profile')
+      .update({ url: 'https://shop.example/sale' })
+      .eq('name', 'shop');
     expect(await lookup()).toMatchObject([{ id: shop, url: 'https://shop.example/sale' }]);
   });
 
