@@ -38,6 +38,7 @@ recordRefusal(program);
 const COMMANDS: Record<string, () => Promise<Command>> = {
   login: async () => (await import('./commands/login.js')).loginCommand,
   set: async () => (await import('./commands/set.js')).setCommand,
+  profile: async () => (await import('./commands/profile.js')).profileCommand,
   end: async () => (await import('./commands/end.js')).endCommand,
   cancel: async () => (await import('./commands/cancel.js')).cancelCommand,
   status: async () => (await import('./commands/status.js')).statusCommand,

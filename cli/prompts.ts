@@ -22,18 +22,25 @@ function validateWith(check: (value: string) => void) {
   };
 }
 
-/** The profile prompt's choices, from the profile table: the manage form's labels, in order. */
-export function profileChoiceList(): { name: string; value: ProfileType }[] {
-  return PROFILE_OPTIONS.map(({ label, value }) => ({ name: label, value }));
+/**
+ * The profile prompt's choices: the server's profiles (their labels, in order) when given,
+ * else the built-in ones (the manage form's labels: 'Main Profile', 'Photographer').
+ */
+export function profileChoiceList(
+  options: readonly { value: string; label: string }[] = PROFILE_OPTIONS,
+): { name: string; value: string }[] {
+  return options.map(({ label, value }) => ({ name: label, value }));
 }
 
 /** Asks for the profile with the manage form's choices ('Main Profile', 'Photographer'). */
-export async function askProfile(): Promise<ProfileType> {
+export async function askProfile(
+  options?: readonly { value: string; label: string }[],
+): Promise<string> {
   const { select } = await import('@inquirer/prompts');
-  return select<ProfileType>(
+  return select<string>(
     {
       message: 'Profile',
-      choices: profileChoiceList(),
+      choices: profileChoiceList(options),
     },
     context,
   );

@@ -5,7 +5,7 @@ import { isInteractive } from '../prompts.js';
 import type { Owner } from '../session.js';
 import { explicitSettings, resolveConfig, type CliConfig } from '../settings.js';
 import type { EntryInput, EntryPlan } from '../../shared/calendar/plan.js';
-import { profileChoices } from '../../shared/core/profiles.js';
+import { PROFILE_NAME_FORM, isProfileType, profileChoices } from '../../shared/core/profiles.js';
 import { profileLabel } from '../../shared/core/types.js';
 import { showType } from '../terminal-safe.js';
 
@@ -94,8 +94,13 @@ export interface SetFlowDeps<O> {
   interactive: boolean;
   /** The owner's session, before any question (may offer to sign in). */
   signIn: () => Promise<O>;
-  /** Asks for the profile. */
-  askProfile: () => Promise<string>;
+  /** Asks for the profile, offering these choices (the server's profiles, when known). */
+  askProfile: (choices?: readonly { value: string; label: string }[]) => Promise<string>;
+  /**
+   * The card's profiles, from the server (not removed, in order), for a name that is not one
+   * every card has (main, photo) and for the prompt; the built-in ones when absent.
+   */
+  profiles?: (owner: O) => Promise<readonly { value: string; label: string }[]>;
   /** Asks for a line, each answer checked as typed with `check` (which throws to refuse). */
   askText: (
     message: string,
@@ -125,8 +130,12 @@ export async function setFlow<O>(
   const end = (fields: SetArgs): Pick<EntryInput, 'date' | 'time' | 'for'> =>
     options.for === undefined ? { date: fields.date, time: fields.time } : { for: options.for };
 
-  // 1. Check everything given on the command line before asking or sending anything.
-  if (args.profile !== undefined) plan.parseProfile(args.profile);
+  // 1. Check everything given on the command line before asking or sending anything. A
+  //    profile's name is checked against the built-in profiles here only when it cannot be a
+  //    profile at all (its form); any other name is checked against the server's list below.
+  if (args.profile !== undefined && !PROFILE_NAME_FORM.test(args.profile.trim().toLowerCase())) {
+    plan.parseProfile(args.profile);
+  }
   if (options.for !== undefined) {
     plan.checkEndForm({ date: args.date, time: args.time, for: options.for }); // names `--for`
   }
@@ -146,7 +155,13 @@ export async function setFlow<O>(
 
   // 3. Ask for what is missing, each answer checked by its field's own check.
   const given: SetArgs & { from?: string } = { ...args, from: options.from };
-  given.profile ??= await deps.askProfile();
+  const builtIn = given.profile !== undefined && isProfileType(given.profile.trim().toLowerCase());
+  // The server's profiles only when they matter (a name not every card has, or the prompt):
+  // setting main or photo stays one request.
+  const choices = builtIn || !deps.profiles ? undefined : await deps.profiles(owner);
+  const profiles = choices?.map((choice) => choice.value);
+  if (given.profile !== undefined) plan.parseProfile(given.profile, 'profile', profiles);
+  given.profile ??= await deps.askProfile(choices);
   if (missing.length > 0 && options.for === undefined) {
     given.date ??= await deps.askText(
       `Until date (${step('date').form})`,
@@ -163,7 +178,7 @@ export async function setFlow<O>(
 
   // 4. The entry, from the complete input: planEntry's one call.
   const entry = plan.planEntry(
-    { profile: given.profile, ...end(given), from: given.from, timeZone },
+    { profile: given.profile, ...end(given), from: given.from, timeZone, profiles },
     deps.now(),
   );
   return { owner, plan: entry };
@@ -194,7 +209,12 @@ export async function runSet(args: SetArgs, options: SetOptions): Promise<void> 
     now: Date.now,
     interactive: isInteractive(),
     signIn: () => ownerOrSignIn(config, options),
-    askProfile: async () => (await import('../prompts.js')).askProfile(),
+    askProfile: async (choices) => (await import('../prompts.js')).askProfile(choices),
+    profiles: async (owner) => {
+      const { listProfiles } = await import('../../shared/supabase/data.js');
+      const rows = await owner.transport.guard(() => listProfiles(owner.client));
+      return rows.map((row) => ({ value: row.name, label: row.label }));
+    },
     askText: async (message, check, defaultValue) =>
       (await import('../prompts.js')).askText(message, check, defaultValue),
   });

@@ -29,10 +29,15 @@ export interface EntryInput {
   for?: string;
   /** The IANA time zone the date and time are read in; the machine's or browser's by default. */
   timeZone?: string;
+  /**
+   * The profiles the card has (the server's, not removed), in order; main and photo (the
+   * profiles every card starts with) when not given.
+   */
+  profiles?: readonly string[];
 }
 
 /** The names messages use for the fields, e.g. the CLI's flags (`--from`, `--for`, `--tz`). */
-export type EntryFieldNames = Record<Exclude<keyof EntryInput, 'timeZone'> | 'timeZone', string>;
+export type EntryFieldNames = Record<Exclude<keyof EntryInput, 'profiles'>, string>;
 
 /** The CLI's names, the default. */
 export const CLI_FIELD_NAMES: EntryFieldNames = {
@@ -66,19 +71,30 @@ const DURATION_FORM = 'a duration such as 90m, 2h, 3d or 1h30m';
 /**
  * Checks a profile, ignoring case and surrounding space; a near miss gets a suggestion.
  *
- * @param value the profile as typed, e.g. `photo`, `PHOTO`
+ * @param value the profile as typed, e.g. `photo`, `PHOTO`, `shop`
  * @param field the field's name in messages
- * @returns `main` or `photo`
- * @throws InputError naming the field, e.g. "`profile` must be main or photo, got `foto`:
- *   did you mean `photo`?"
+ * @param known the profiles the card has, in order (the server's list; main and photo, the
+ *   profiles every card starts with, by default)
+ * @returns the profile's name, one of `known`
+ * @throws InputError naming the field and the profiles, e.g. "`profile` must be main or photo,
+ *   got `foto`: did you mean `photo`?"
  */
-export function parseProfile(value: string, field = 'profile'): ProfileType {
+export function parseProfile(
+  value: string,
+  field = 'profile',
+  known: readonly string[] = PROFILE_TYPES,
+): string {
   const typed = value.trim().toLowerCase();
-  if (isProfileType(typed)) return typed;
-  const near = typed ? closest(typed, [...PROFILE_TYPES]) : undefined;
-  const suggestion =
-    near !== undefined && distance(typed, near) <= 2 ? `: did you mean \`${near}\`?` : '';
-  const expected = profileChoices();
+  if (known.includes(typed)) return typed;
+  const near = typed ? closest(typed, [...known]) : undefined;
+  // A near miss by spelling (`foto`, `shopp`), or a name that starts like one (`photographer`).
+  const close =
+    near !== undefined &&
+    (distance(typed, near) <= 2 || (near.length >= 3 && typed.startsWith(near)));
+  const prefixed = known.find((name) => name.length >= 3 && typed.startsWith(name));
+  const guess = close ? near : prefixed;
+  const suggestion = guess !== undefined ? `: did you mean \`${guess}\`?` : '';
+  const expected = profileChoices(known);
   throw new InputError(
     field,
     expected,
@@ -146,7 +162,7 @@ export function planEntry(
   now: number,
   names: EntryFieldNames = CLI_FIELD_NAMES,
 ): EntryPlan {
-  const type = parseProfile(input.profile, names.profile);
+  const type = parseProfile(input.profile, names.profile, input.profiles);
   const timeZone =
     input.timeZone === undefined ? localTimeZone() : parseTimeZone(input.timeZone, names.timeZone);
   checkEndForm(input, names);

@@ -160,7 +160,108 @@ export function readProfile(type: StoredType | null | undefined): ProfileReading
   return { profile: MAIN_PROFILE, label: type, visitorsGet: type };
 }
 
-/** The choices as one phrase, for help and messages: `main or photo`. */
-export function profileChoices(): string {
-  return PROFILE_TYPES.join(' or ');
+/**
+ * The choices as one phrase, for help and messages: `main or photo`, `main, photo or shop`.
+ *
+ * @param names the profiles' names in order; the built-in ones (main, photo) by default
+ */
+export function profileChoices(names: readonly string[] = PROFILE_TYPES): string {
+  return names.length <= 2
+    ? names.join(' or ')
+    : `${names.slice(0, -1).join(', ')} or ${names.at(-1)}`;
+}
+
+/** The form of a profile's name, as the database checks it too (the profiles migration). */
+export const PROFILE_NAME_FORM = /^[a-z][a-z0-9-]{0,31}$/;
+
+/** The longest label, in characters (the database checks it too). */
+export const MAX_LABEL_LENGTH = 60;
+
+/** The longest destination URL, in characters (the database checks it too). */
+export const MAX_URL_LENGTH = 2048;
+
+/** A profile field that is not of its form: the field's name, the expected form, the message. */
+export interface ProfileFieldProblem {
+  field: string;
+  expected: string;
+  /** "`field` must be …", without the value (the caller echoes it safely). */
+  message: string;
+  /** What to do about it, when there is more to say than the form. */
+  hint?: string;
+}
+
+const NAME_EXPECTED =
+  'a name of lowercase letters, digits and -, starting with a letter, at most 32 characters (e.g. shop)';
+const URL_EXPECTED =
+  'an absolute https: or http: URL with no user or password, at most 2,048 characters (e.g. https://me.example/shop)';
+
+/**
+ * Checks a new profile's name against the form the database enforces.
+ *
+ * @param name the name as typed
+ * @param field the field's name in messages (`name`)
+ * @returns null when it is of the form, else what is wrong
+ */
+export function checkProfileName(name: string, field = 'name'): ProfileFieldProblem | null {
+  return PROFILE_NAME_FORM.test(name)
+    ? null
+    : { field, expected: NAME_EXPECTED, message: `\`${field}\` must be ${NAME_EXPECTED}` };
+}
+
+/**
+ * Checks a label: 1 to 60 characters, no surrounding space (the database's check).
+ *
+ * @param label the label as typed
+ * @param field the field's name in messages (`--label`)
+ * @returns null when it is of the form, else what is wrong
+ */
+export function checkProfileLabel(label: string, field = '--label'): ProfileFieldProblem | null {
+  const length = [...label].length;
+  const expected = `1 to ${MAX_LABEL_LENGTH} characters with no space around them`;
+  return length >= 1 && length <= MAX_LABEL_LENGTH && label === label.trim()
+    ? null
+    : { field, expected, message: `\`${field}\` must be ${expected}` };
+}
+
+/**
+ * Checks a destination URL: its form (absolute http(s), no credentials, at most 2,048
+ * characters, as the database checks) and that its origin is one the deployed /go follows
+ * (`NAMECARD_ALLOWED_ORIGINS`), so that nothing is stored that visitors would never reach.
+ *
+ * @param url the URL as typed
+ * @param allowed the allowed origins (`https://me.example`), or `'*'` for any
+ * @param field the field's name in messages (`url`, `--url`)
+ * @returns null when /go would follow it, else what is wrong (naming the allowed origins)
+ */
+export function checkDestination(
+  url: string,
+  allowed: readonly string[] | '*',
+  field = 'url',
+): ProfileFieldProblem | null {
+  let parsed: URL | undefined;
+  try {
+    parsed = new URL(url);
+  } catch {
+    parsed = undefined;
+  }
+  if (
+    !parsed ||
+    (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') ||
+    parsed.username ||
+    parsed.password ||
+    url.length > MAX_URL_LENGTH ||
+    !/^https?:\/\/[^/?#@\s]+([/?#]\S*)?$/i.test(url)
+  ) {
+    return { field, expected: URL_EXPECTED, message: `\`${field}\` must be ${URL_EXPECTED}` };
+  }
+  if (allowed !== '*' && !allowed.includes(parsed.origin)) {
+    const list = allowed.join(', ');
+    return {
+      field,
+      expected: `a URL on an allowed origin (${list})`,
+      message: `\`${field}\` must be on an origin the card's /go follows (${list})`,
+      hint: `add ${parsed.origin} to NAMECARD_ALLOWED_ORIGINS and rebuild the site first`,
+    };
+  }
+  return null;
 }

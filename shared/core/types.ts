@@ -38,7 +38,8 @@ export interface NamecardRow {
 
 /** A new entry to insert: the profile, when it ends and optionally when it starts (epoch ms). */
 export interface NewEntry {
-  type: ProfileType;
+  /** A profile's name: main, photo, or one the owner added. */
+  type: string;
   stamp_end: number;
   /** Epoch ms; `null` or absent means "from the moment it is stored". */
   stamp_start?: number | null;

@@ -1,6 +1,7 @@
 import type { SupabaseClient } from '@supabase/supabase-js';
 import { ApiError, NetworkError } from '../core/errors.js';
 import { NAMECARD_TABLE, VIEW_COLUMNS } from '../core/lookup.js';
+import { MAIN_PROFILE } from '../core/profiles.js';
 import { narrowRow } from '../core/rules.js';
 import type { NamecardRow, NewEntry } from '../core/types.js';
 import type { VisitCount } from '../calendar/visits.js';
@@ -170,4 +171,138 @@ export async function fetchVisitCounts(
     via: r.via as VisitCount['via'],
     visits: Number(r.visits),
   }));
+}
+
+/** The profile table: the owner's profiles, their labels and destinations. */
+export const PROFILE_TABLE = 'namecard_profile';
+
+/** One row of `public.namecard_profile`, as an owner reads it. */
+export interface ProfileEntry {
+  /** What entries store in `type` and the CLI types: `^[a-z][a-z0-9-]{0,31}$`. */
+  name: string;
+  /** What people see, at most 60 characters. */
+  label: string;
+  /** The destination, or null: main and photo then follow the build's settings. */
+  url: string | null;
+  /** When the owner removed it (ISO timestamp), or null. Removed profiles stay for history. */
+  removed_at: string | null;
+}
+
+const PROFILE_COLUMNS = 'name,label,url,removed_at';
+
+/** Keeps what a profile row must have; a malformed row from a hostile answer is dropped. */
+function isProfileEntry(row: unknown): row is ProfileEntry {
+  if (typeof row !== 'object' || row === null) return false;
+  const { name, label, url, removed_at } = row as Record<string, unknown>;
+  return (
+    typeof name === 'string' &&
+    typeof label === 'string' &&
+    (url === null || typeof url === 'string') &&
+    (removed_at === null || typeof removed_at === 'string')
+  );
+}
+
+/**
+ * Lists the card's profiles, main first, then by name. Only owners read them (RLS): anyone
+ * else gets an empty list (signed in) or a 401 (anon).
+ *
+ * @param client a supabase-js client signed in as an owner
+ * @param options.removed true to include removed profiles (for history), default false
+ * @returns the profiles
+ * @throws ApiError with the server's code and message; NetworkError when unreachable
+ */
+export async function listProfiles(
+  client: SupabaseClient,
+  options: { removed?: boolean } = {},
+): Promise<ProfileEntry[]> {
+  let query = client.from(PROFILE_TABLE).select(PROFILE_COLUMNS);
+  if (!options.removed) query = query.is('removed_at', null);
+  const result = await query.order('name');
+  if (result.error) throw toError(client, result);
+  const rows = ((result.data ?? []) as unknown[]).filter(isProfileEntry);
+  const main = MAIN_PROFILE.type;
+  return [...rows.filter((r) => r.name === main), ...rows.filter((r) => r.name !== main)];
+}
+
+/** Returns the one row a write answered, or throws `no_row` (the server changed nothing). */
+function oneProfile(result: { data: unknown; status: number }, what: string): ProfileEntry {
+  const row = (Array.isArray(result.data) ? result.data : [])[0];
+  if (!isProfileEntry(row)) {
+    throw new ApiError(result.status, 'no_row', `The server ${what} no profile`);
+  }
+  return row;
+}
+
+/**
+ * Adds a profile (owners only), or brings back a removed one of the same name with the new
+ * label and URL.
+ *
+ * @param client a supabase-js client signed in as an owner
+ * @param profile the name, label and destination URL (checked by the caller and the database)
+ * @returns the stored row
+ * @throws ApiError (23505 a profile of that name exists, 23514 a database check, 42501 not an
+ *   owner); NetworkError when unreachable
+ */
+export async function addProfile(
+  client: SupabaseClient,
+  profile: { name: string; label: string; url: string },
+): Promise<ProfileEntry> {
+  const result = await client.from(PROFILE_TABLE).insert(profile).select(PROFILE_COLUMNS);
+  if (result.error?.code === '23505') {
+    // A removed profile of that name comes back, changed as asked; a present one is refused.
+    const back = await client
+      .from(PROFILE_TABLE)
+      .update({ label: profile.label, url: profile.url, removed_at: null })
+      .eq('name', profile.name)
+      .not('removed_at', 'is', null)
+      .select(PROFILE_COLUMNS);
+    if (back.error) throw toError(client, back);
+    if ((back.data ?? []).length === 0) throw toError(client, result);
+    return oneProfile(back, 'brought back');
+  }
+  if (result.error) throw toError(client, result);
+  return oneProfile(result, 'stored');
+}
+
+/**
+ * Changes a profile's label and/or URL (owners only).
+ *
+ * @param client a supabase-js client signed in as an owner
+ * @param name the profile's name
+ * @param change the new label and/or URL (`null` URL: follow the build's setting, for main and
+ *   photo only)
+ * @returns the stored row
+ * @throws ApiError `no_row` for no such profile (or not an owner: RLS leaves no row), 23514 for
+ *   a database check; NetworkError when unreachable
+ */
+export async function editProfile(
+  client: SupabaseClient,
+  name: string,
+  change: { label?: string; url?: string | null },
+): Promise<ProfileEntry> {
+  const result = await client
+    .from(PROFILE_TABLE)
+    .update(change)
+    .eq('name', name)
+    .is('removed_at', null)
+    .select(PROFILE_COLUMNS);
+  if (result.error) throw toError(client, result);
+  return oneProfile(result, 'changed');
+}
+
+/**
+ * Removes a profile (`public.namecard_remove_profile`): it is marked removed and kept, so old
+ * entries keep their label. The server refuses main and a profile that an entry in force or a
+ * scheduled entry names (23503, the message naming those entries).
+ *
+ * @param client a supabase-js client signed in as an owner
+ * @param name the profile's name
+ * @returns the marked row
+ * @throws ApiError 23503 in use or main, `no_row` for no such profile (or not an owner);
+ *   NetworkError when unreachable
+ */
+export async function removeProfile(client: SupabaseClient, name: string): Promise<ProfileEntry> {
+  const result = await client.rpc('namecard_remove_profile', { profile_name: name });
+  if (result.error) throw toError(client, result);
+  return oneProfile(result, 'removed');
 }

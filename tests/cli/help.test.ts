@@ -32,6 +32,7 @@ describe('namecard --help and usage errors', () => {
       Commands:
         login [options]                        sign in and keep the session here
         set [options] [profile] [date] [time]  set the card's profile and end time
+        profile                                list, add, edit or remove the card's profiles (where each sends visitors)
         end [options]                          send visitors to the main site now (entries that start later stay)
         cancel [options] <id>                  cancel a scheduled or running entry for good (ids: namecard list)
         status [options]                       show what visitors get now and the coming changes
@@ -184,8 +185,9 @@ describe('namecard --help and usage errors', () => {
     expect((await term.exit()).exitCode).toBe(2);
     expect(term.raw).toContain("\x1b[31merror:\x1b[39m too many arguments for 'set'");
     expect(term.raw).toContain('\x1b[2mUsage: namecard set [options]');
-    // The same red prefix as an error the CLI raises itself.
-    const own = atTerminal(dir, ['set', 'nope', '2030-06-01', '10:00']);
+    // The same red prefix as an error the CLI raises itself (a profile that cannot be a name is
+    // refused before signing in; a name of the form would first be looked up on the server).
+    const own = atTerminal(dir, ['set', 'no pe', '2030-06-01', '10:00']);
     expect((await own.exit()).exitCode).toBe(2);
     expect(own.raw).toContain('\x1b[31merror:\x1b[39m `profile` must be');
   });

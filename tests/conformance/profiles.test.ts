@@ -143,7 +143,7 @@ describe.each(DB_KINDS)('profiles over %s', (kind) => {
   });
 
   test('names, labels and URLs are checked by the database too', async () => {
-    const bad = [
+    const bad: { name: string; label: string; url: string | null }[] = [
       { name: 'Shop', label: 'Shop', url: SHOP.url },
       { name: '1shop', label: 'Shop', url: SHOP.url },
       { name: 'a'.repeat(33), label: 'Shop', url: SHOP.url },

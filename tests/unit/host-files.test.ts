@@ -68,6 +68,7 @@ describe('the build for a static host, under the base path /card/', { timeout: 1
     const published = JSON.parse(await readFile(join(outDir, 'namecard.json'), 'utf8')) as unknown;
     expect(published).toEqual({
       supabaseUrl: 'https://abcd.supabase.co',
+      allowedOrigins: ['https://me.example'],
       anonKey: 'sb_publishable_hostfiles_test',
       mainUrl: 'https://me.example/',
       photoPath: '#photo',

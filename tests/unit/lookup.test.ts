@@ -40,7 +40,7 @@ describe('fetchActiveEntry', () => {
     expect(row).toEqual({ id: 4, stamp_end: NOW + 60_000, stamp_start: null, type: 'photo' });
     expect(seen).toHaveLength(1);
     expect(seen[0]!.url).toBe(
-      '/rest/v1/namecard_active?select=id,type,stamp_start,stamp_end&apikey=anon.key',
+      '/rest/v1/namecard_active?select=id,type,stamp_start,stamp_end,url&apikey=anon.key',
     );
     // A CORS-simple request: none of the headers that would make a browser send a preflight.
     expect(seen[0]!.headers.apikey).toBeUndefined();

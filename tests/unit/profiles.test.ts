@@ -51,19 +51,24 @@ describe('the profile table', () => {
     ]);
   });
 
-  it('matches the check constraint of the migrations (the last one that states it)', () => {
+  it("is the profile table's first rows: the migration creates main and photo with these labels", () => {
+    // Entries name a row of public.namecard_profile (the profiles migration replaced the literal
+    // check constraint); the rows every card starts with are the ones this table describes.
     const dir = join(ROOT, 'supabase', 'migrations');
-    const constraints = readdirSync(dir)
+    const seeds = readdirSync(dir)
       .filter((name) => name.endsWith('.sql'))
       .sort()
       .flatMap((name) => [
         ...readFileSync(join(dir, name), 'utf8').matchAll(
-          /namecard_type_known\s+check\s*\(\s*type\s+in\s*\(([^)]*)\)\s*\)/gi,
+          /insert into public\.namecard_profile \(name, label, url\) values([^;]*);/gi,
         ),
       ]);
-    expect(constraints.length).toBeGreaterThan(0);
-    const values = [...constraints.at(-1)![1]!.matchAll(/'([^']*)'/g)].map((m) => m[1]);
-    expect(values.sort()).toEqual([...PROFILE_TYPES].sort());
+    expect(seeds).toHaveLength(1);
+    const rows = [...seeds[0]![1]!.matchAll(/\('([^']*)', '([^']*)', null\)/g)].map((m) => ({
+      type: m[1],
+      label: m[2],
+    }));
+    expect(rows).toEqual(PROFILES.map(({ type, label }) => ({ type, label })));
   });
 
   it('is where the CLI choices, the manage options, the labels and the help come from', () => {

@@ -49,7 +49,7 @@ function harness(answers: Record<string, string[]>, interactive = true) {
     },
   };
   const run = (args: SetArgs, options: SetOptions = {}) => setFlow(args, options, deps);
-  return { run, planEntry, asked, refused, signIn };
+  return { run, planEntry, asked, refused, signIn, deps };
 }
 
 describe('set as a flow of steps', () => {
@@ -121,7 +121,11 @@ describe('set as a flow of steps', () => {
   });
 
   it.each([
-    [{ profile: 'foto', date: '2030-06-01', time: '18:00' }, {}, '`profile` must be main or photo'],
+    [
+      { profile: 'fo to', date: '2030-06-01', time: '18:00' },
+      {},
+      '`profile` must be main or photo',
+    ],
     [{ profile: 'photo', date: '2030-06-01' }, { for: '2h' }, '`--for` and an end date and time'],
     [{ profile: 'photo', date: '2030-06-01', time: '11:00' }, {}, 'must be in the future'],
     [
@@ -139,6 +143,54 @@ describe('set as a flow of steps', () => {
       expect(flow.planEntry).not.toHaveBeenCalled();
     },
   );
+
+  // A name of a profile's form may be one the owner added: it is checked against the server's
+  // profiles once signed in, and never planned or stored when the server has no such profile.
+  it.each([
+    ['foto', '`profile` must be main, photo or shop, got `foto`: did you mean `photo`?'],
+    ['shopp', '`profile` must be main, photo or shop, got `shopp`: did you mean `shop`?'],
+    [
+      'photographer',
+      '`profile` must be main, photo or shop, got `photographer`: did you mean `photo`?',
+    ],
+    ['video', '`profile` must be main, photo or shop, got `video`'],
+  ])("checks %s against the server's profiles after signing in", async (profile, message) => {
+    const flow = harness({});
+    const lists: string[] = [];
+    const run = setFlow(
+      { profile, date: '2030-06-01', time: '18:00' },
+      { tz: 'UTC' },
+      {
+        ...flow.deps,
+        profiles: async (owner) => {
+          lists.push(owner);
+          return ['main', 'photo', 'shop'].map((value) => ({ value, label: value }));
+        },
+      },
+    );
+    await expect(run).rejects.toThrow(message);
+    expect(lists).toEqual(['owner']);
+    expect(flow.planEntry).not.toHaveBeenCalled();
+  });
+
+  it('plans a profile the server has, and asks for main or photo without reading the list', async () => {
+    const flow = harness({});
+    let lists = 0;
+    const deps = {
+      ...flow.deps,
+      profiles: async () => {
+        lists += 1;
+        return ['main', 'photo', 'shop'].map((value) => ({ value, label: value }));
+      },
+    };
+    const args = { date: '2030-06-01', time: '18:00' };
+    const shop = await setFlow({ profile: 'Shop', ...args }, { tz: 'UTC' }, deps);
+    expect(shop.plan.type).toBe('shop');
+    expect(lists).toBe(1);
+    const photo = await setFlow({ profile: 'photo', ...args }, { tz: 'UTC' }, deps);
+    expect(photo.plan.type).toBe('photo');
+    expect(lists).toBe(1);
+  });
 
   it('without a terminal names the missing arguments and their forms', async () => {
     const flow = harness({}, false);

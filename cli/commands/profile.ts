@@ -1,0 +1,217 @@
+import { Command } from 'commander';
+import { InputError } from '../../shared/core/errors.js';
+import {
+  checkDestination,
+  checkProfileLabel,
+  checkProfileName,
+  type ProfileFieldProblem,
+} from '../../shared/core/profiles.js';
+import type { ProfileEntry } from '../../shared/supabase/data.js';
+import { out, print, printJson } from '../output.js';
+import { resolveConfig, type CliConfig } from '../settings.js';
+import { terminalSafe } from '../terminal-safe.js';
+
+// `namecard profile …`: the owner's profiles (name, label, destination) in the database, changed
+// at runtime. Destinations are checked here against the origins the deployed /go follows
+// (NAMECARD_ALLOWED_ORIGINS), so nothing is stored that visitors would never reach; the
+// database checks the forms again, and /go checks the origin again whatever is stored.
+
+/** The options of `namecard profile …` (global ones included), as typed. */
+export interface ProfileOptions {
+  json?: boolean;
+  label?: string;
+  url?: string;
+  apiUrl?: string;
+  timeout?: string;
+}
+
+/** Throws the problem as an InputError (exit 2), echoing the value safely. */
+function refuse(problem: ProfileFieldProblem | null, value: string): void {
+  if (!problem) return;
+  const shown = terminalSafe(value);
+  throw new InputError(
+    problem.field,
+    problem.expected,
+    value,
+    `${problem.message}, got \`${shown}\`${problem.hint ? `: ${problem.hint}` : ''}`,
+  );
+}
+
+/** The signed-in owner and the data calls, loaded when a subcommand runs. */
+async function ownerAndData(config: CliConfig) {
+  const [{ requireOwner }, data] = await Promise.all([
+    import('../session.js'),
+    import('../../shared/supabase/data.js'),
+  ]);
+  return { owner: await requireOwner(config), data };
+}
+
+/**
+ * Where a profile sends visitors: its own URL, or for main and photo without one, the build's
+ * setting (the CLI's config holds the same settings the site was built with).
+ */
+function destinationOf(profile: ProfileEntry, config: CliConfig): string {
+  if (profile.url !== null) return profile.url;
+  return (config.targets as Record<string, string>)[profile.name] ?? config.mainUrl;
+}
+
+/** One line for a profile in text output. */
+function profileLine(profile: ProfileEntry, config: CliConfig, state = ''): string {
+  const follows = profile.url === null ? ' (the build’s setting)' : '';
+  return [
+    out.bold(terminalSafe(profile.name)),
+    terminalSafe(profile.label),
+    `${terminalSafe(destinationOf(profile, config))}${follows}`,
+    state,
+  ]
+    .filter(Boolean)
+    .join('  ');
+}
+
+/**
+ * `namecard profile list [--json]`: every profile with its label, destination and whether an
+ * entry in force or a scheduled one names it.
+ *
+ * @throws SessionError, ApiError, NetworkError (exit 1)
+ */
+export async function runProfileList(options: ProfileOptions): Promise<void> {
+  const config = resolveConfig(options);
+  const { owner, data } = await ownerAndData(config);
+  const { readStatus } = await import('../outlook.js');
+  const [profiles, status] = await Promise.all([
+    owner.transport.guard(() => data.listProfiles(owner.client)),
+    owner.transport.guard(() => readStatus(config, owner.transport.fetch)),
+  ]);
+  const inForce = status.active?.type ?? null;
+  const scheduled = new Set(status.timeline.slice(1).map((segment) => String(segment.type)));
+  const stateOf = (name: string) =>
+    name === inForce ? 'in force' : scheduled.has(name) ? 'scheduled' : null;
+  if (options.json) {
+    printJson(
+      profiles.map((p) => ({
+        name: p.name,
+        label: p.label,
+        url: destinationOf(p, config),
+        own_url: p.url,
+        state: stateOf(p.name),
+      })),
+    );
+    return;
+  }
+  print(...profiles.map((p) => profileLine(p, config, stateOf(p.name) ?? '')));
+}
+
+/**
+ * `namecard profile add <name> <url> [--label <text>]`: a new profile (or a removed one back).
+ *
+ * @throws InputError for a bad name, label or URL, or an origin /go does not follow (exit 2,
+ *   nothing stored); SessionError, ApiError (a profile of that name exists, not an owner),
+ *   NetworkError (exit 1)
+ */
+export async function runProfileAdd(
+  name: string,
+  url: string,
+  options: ProfileOptions,
+): Promise<void> {
+  const config = resolveConfig(options);
+  const label = options.label ?? name;
+  refuse(checkProfileName(name), name);
+  refuse(checkProfileLabel(label), label);
+  refuse(checkDestination(url, config.allowedOrigins), url);
+  const { owner, data } = await ownerAndData(config);
+  const row = await owner.transport.guard(() =>
+    data.addProfile(owner.client, { name, label, url }),
+  );
+  if (options.json) return printJson(row);
+  print(`${out.green('✔')} Added ${profileLine(row, config)}`);
+}
+
+/**
+ * `namecard profile edit <name> [--url <url>] [--label <text>]`.
+ *
+ * @throws InputError for nothing to change, a bad label or URL, or an origin /go does not
+ *   follow (exit 2); SessionError, ApiError (no such profile, not an owner), NetworkError (exit 1)
+ */
+export async function runProfileEdit(name: string, options: ProfileOptions): Promise<void> {
+  const config = resolveConfig(options);
+  if (options.url === undefined && options.label === undefined) {
+    throw new InputError(
+      '--url',
+      'a new destination (--url) or label (--label)',
+      '',
+      'give `--url <url>` or `--label <text>` (or both): there is nothing to change',
+    );
+  }
+  if (options.label !== undefined) refuse(checkProfileLabel(options.label), options.label);
+  if (options.url !== undefined) {
+    refuse(checkDestination(options.url, config.allowedOrigins, '--url'), options.url);
+  }
+  const { owner, data } = await ownerAndData(config);
+  const row = await owner.transport.guard(() =>
+    data.editProfile(owner.client, name, {
+      ...(options.label !== undefined ? { label: options.label } : {}),
+      ...(options.url !== undefined ? { url: options.url } : {}),
+    }),
+  );
+  if (options.json) return printJson(row);
+  print(`${out.green('✔')} Changed ${profileLine(row, config)}`);
+}
+
+/**
+ * `namecard profile remove <name>`: marks the profile removed (old entries keep its label).
+ *
+ * @throws SessionError, ApiError (main, in use by the entries it names, no such profile, not an
+ *   owner), NetworkError (exit 1)
+ */
+export async function runProfileRemove(name: string, options: ProfileOptions): Promise<void> {
+  const config = resolveConfig(options);
+  const { owner, data } = await ownerAndData(config);
+  const row = await owner.transport.guard(() => data.removeProfile(owner.client, name));
+  if (options.json) return printJson(row);
+  print(
+    `${out.green('✔')} Removed ${out.bold(terminalSafe(row.name))} (${terminalSafe(row.label)}): no new entry can name it; past entries keep it`,
+  );
+}
+
+const json = (command: Command) =>
+  command.option('--json', 'print the result as one JSON document');
+
+export const profileCommand = new Command('profile')
+  .description("list, add, edit or remove the card's profiles (where each sends visitors)")
+  .addCommand(
+    json(new Command('list').description('every profile, its label and destination')).action(
+      (_options: object, command: Command) =>
+        runProfileList(command.optsWithGlobals<ProfileOptions>()),
+    ),
+  )
+  .addCommand(
+    json(
+      new Command('add')
+        .description('add a profile')
+        .argument('<name>', 'lowercase letters, digits and -, e.g. shop')
+        .argument('<url>', 'where it sends visitors, e.g. https://me.example/shop')
+        .option('--label <text>', 'what people see (default: the name)'),
+    ).action((name: string, url: string, _options: object, command: Command) =>
+      runProfileAdd(name, url, command.optsWithGlobals<ProfileOptions>()),
+    ),
+  )
+  .addCommand(
+    json(
+      new Command('edit')
+        .description("change a profile's destination or label")
+        .argument('<name>', 'the profile')
+        .option('--url <url>', 'the new destination')
+        .option('--label <text>', 'the new label'),
+    ).action((name: string, _options: object, command: Command) =>
+      runProfileEdit(name, command.optsWithGlobals<ProfileOptions>()),
+    ),
+  )
+  .addCommand(
+    json(
+      new Command('remove')
+        .description('remove a profile no entry in force or scheduled names')
+        .argument('<name>', 'the profile'),
+    ).action((name: string, _options: object, command: Command) =>
+      runProfileRemove(name, command.optsWithGlobals<ProfileOptions>()),
+    ),
+  );
