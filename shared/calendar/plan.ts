@@ -2,12 +2,7 @@ import { closest, distance } from 'fastest-levenshtein';
 import parseDuration from 'parse-duration';
 import { InputError } from '../core/errors.js';
 import { formatStamp, localTimeZone } from '../core/format.js';
-import {
-  PROFILE_TYPES,
-  isProfileType,
-  profileChoices,
-  type ProfileType,
-} from '../core/profiles.js';
+import { PROFILE_TYPES, profileChoices } from '../core/profiles.js';
 import type { NewEntry } from '../core/types.js';
 import { parseTimeZone, toEpochMs } from './time.js';
 

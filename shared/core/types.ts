@@ -1,4 +1,4 @@
-import { readProfile, type ProfileType, type StoredType } from './profiles.js';
+import { readProfile, type StoredType } from './profiles.js';
 
 // The profiles themselves live in the table (./profiles.ts); these names stay for callers.
 export {
