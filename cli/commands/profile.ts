@@ -1,6 +1,7 @@
 import { Command } from 'commander';
 import { InputError } from '../../shared/core/errors.js';
 import {
+  MAIN_PROFILE,
   checkDestination,
   checkProfileLabel,
   checkProfileName,
@@ -83,7 +84,13 @@ export async function runProfileList(options: ProfileOptions): Promise<void> {
     owner.transport.guard(() => readStatus(config, owner.transport.fetch)),
   ]);
   const inForce = status.active?.type ?? null;
-  const scheduled = new Set(status.timeline.slice(1).map((segment) => String(segment.type)));
+  // Main is where visitors go between entries: its later segments are not "scheduled".
+  const scheduled = new Set(
+    status.timeline
+      .slice(1)
+      .map((segment) => String(segment.type))
+      .filter((type) => type !== MAIN_PROFILE.type),
+  );
   const stateOf = (name: string) =>
     name === inForce ? 'in force' : scheduled.has(name) ? 'scheduled' : null;
   if (options.json) {
