@@ -27,8 +27,11 @@ export const CORS_ALLOW_HEADERS = [
 /** Largest request body accepted on any route, in bytes (1 MiB). */
 export const MAX_BODY_BYTES = 1024 * 1024;
 
-/** Methods the product calls (reads, inserts, sign-in); the preflight allows no others. */
-export const CORS_ALLOW_METHODS = ['GET', 'HEAD', 'POST', 'OPTIONS'];
+/**
+ * Methods the product calls from a browser (reads, inserts, sign-in, and /manage's profile
+ * edits with PATCH and DELETE); the preflight allows no others.
+ */
+export const CORS_ALLOW_METHODS = ['GET', 'HEAD', 'POST', 'PATCH', 'DELETE', 'OPTIONS'];
 
 /** Response headers a browser client must be able to read. */
 export const CORS_EXPOSE_HEADERS = [

@@ -358,7 +358,8 @@ describe.each(DB_KINDS)('PostgREST subset and RLS over %s', (kind) => {
         .split(',')
         .map((m) => m.trim())
         .sort();
-      expect(methods).toEqual(['GET', 'HEAD', 'OPTIONS', 'POST']);
+      // PATCH and DELETE since /manage edits profiles (a PATCH of namecard_profile).
+      expect(methods).toEqual(['DELETE', 'GET', 'HEAD', 'OPTIONS', 'PATCH', 'POST']);
       const allowed = res.headers.get('access-control-allow-headers')!.toLowerCase();
       for (const h of [
         'apikey',

@@ -4,7 +4,7 @@ import { formatWhen, localTimeZone } from '../../../shared/core/format.js';
 import { inPlainWords } from '../../../shared/core/plain-words.js';
 import { PROFILE_OPTIONS } from '../../../shared/core/profiles.js';
 import { profileLabel, type NamecardRow } from '../../../shared/core/types.js';
-import { insertEntry } from '../../../shared/supabase/data.js';
+import { insertEntry, type ProfileEntry } from '../../../shared/supabase/data.js';
 import { supabase } from '../supabase.js';
 import { describeAfter, errorMessage } from './describe.js';
 import type { CardState } from './useCardState.js';
@@ -17,6 +17,8 @@ interface Status {
 interface CardFormProps {
   /** Reads the card's state again after an insert; resolves to it, `undefined` on failure. */
   refresh: () => Promise<CardState | undefined>;
+  /** The server's profiles (not removed, main first); the built-in ones until they are read. */
+  profiles?: readonly ProfileEntry[];
 }
 
 /** The form's fields as messages name them, so that a refusal points at what to change. */
@@ -37,11 +39,12 @@ function describeOutcome(
   row: NamecardRow,
   card: CardState | undefined,
   notice: string | undefined,
+  label: string,
 ): string {
   const zone = localTimeZone();
   const now = card?.status.now ?? Date.now();
   const from = row.stamp_start == null ? '' : ` from ${formatWhen(row.stamp_start, now, zone)}`;
-  const saved = `Card set! #${row.id} ${profileLabel(row.type)}${from} until ${formatWhen(row.stamp_end, now, zone)}.`;
+  const saved = `Card set! #${row.id} ${label}${from} until ${formatWhen(row.stamp_end, now, zone)}.`;
   const said = notice ? ` ${inPlainWords(notice, Object.values(FIELD_NAMES))}.` : '';
   return `${saved}${said} ${describeAfter(card?.status, zone)}`;
 }
@@ -72,7 +75,8 @@ const QUICK_ENDS: { label: string; end: (now: Date) => Date }[] = [
  * browser's time zone and inserted through the shared module. The outcome, or the refusal, is
  * shown in words; nothing is reported before the server confirmed the row.
  */
-export function CardForm({ refresh }: CardFormProps) {
+export function CardForm({ refresh, profiles }: CardFormProps) {
+  const choices = profiles?.map((p) => ({ value: p.name, label: p.label })) ?? PROFILE_OPTIONS;
   const [status, setStatus] = useState<Status | null>(null);
   const [saving, setSaving] = useState(false);
   const dateRef = useRef<HTMLInputElement>(null);
@@ -99,6 +103,7 @@ export function CardForm({ refresh }: CardFormProps) {
       plan = planEntry(
         {
           profile: field('profile'),
+          profiles: choices.map((choice) => choice.value),
           date: field('date'),
           time: field('time'),
           from: startDate ? `${startDate} ${startTime}` : undefined,
@@ -116,7 +121,8 @@ export function CardForm({ refresh }: CardFormProps) {
     setSaving(true);
     try {
       const row = await insertEntry(supabase, plan);
-      setStatus({ tone: 'ok', text: describeOutcome(row, await refresh(), plan.notice) });
+      const label = choices.find((c) => c.value === row.type)?.label ?? profileLabel(row.type);
+      setStatus({ tone: 'ok', text: describeOutcome(row, await refresh(), plan.notice, label) });
     } catch (error) {
       setStatus({
         tone: 'error',
@@ -135,7 +141,7 @@ export function CardForm({ refresh }: CardFormProps) {
           <option value="" disabled>
             Selecting profile..
           </option>
-          {PROFILE_OPTIONS.map(({ value, label }) => (
+          {choices.map(({ value, label }) => (
             <option key={value} value={value}>
               {label}
             </option>

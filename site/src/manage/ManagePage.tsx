@@ -8,7 +8,9 @@ import { CardHistory } from './CardHistory.js';
 import { CardLink } from './CardLink.js';
 import { CardTimeline } from './CardTimeline.js';
 import { errorMessage } from './describe.js';
+import { ProfilesSection } from './ProfilesSection.js';
 import { useCardState } from './useCardState.js';
+import { useProfiles, type ProfilesState } from './useProfiles.js';
 import { useSessionOrLogin } from './useSession.js';
 import { LazyVisits } from './visits/LazyVisits.js';
 import './timeline.css';
@@ -28,6 +30,8 @@ export function ManagePage() {
 
 function SignedInManage({ email }: { email: string }) {
   const access = useCanSetCard();
+  // Read here, so that the set form's choices and the Profiles section share one list.
+  const profiles = useProfiles();
   return (
     <>
       <header className="topbar">
@@ -38,7 +42,7 @@ function SignedInManage({ email }: { email: string }) {
         <section className="card">
           <h1>Your card</h1>
           {access === 'checking' && <p className="muted">Checking this account…</p>}
-          {access === 'owner' && <OwnerView />}
+          {access === 'owner' && <OwnerView profiles={profiles.state} />}
           {access === 'not-owner' && (
             <p className="status error" role="alert">
               This account may not change the card: it is not one of the card&apos;s owners. Log out
@@ -51,6 +55,7 @@ function SignedInManage({ email }: { email: string }) {
             </p>
           )}
         </section>
+        {access === 'owner' && <ProfilesSection state={profiles.state} reload={profiles.reload} />}
         {access === 'owner' && <LazyVisits />}
         <CardLink />
       </main>
@@ -59,7 +64,7 @@ function SignedInManage({ email }: { email: string }) {
 }
 
 /** The zone line, the timeline, the form and the history: what an owner sees. */
-function OwnerView() {
+function OwnerView({ profiles }: { profiles: ProfilesState }) {
   const { result, refresh } = useCardState();
   const [shownAt] = useState(() => Date.now());
   const at = result.status === 'ready' ? result.card.status.now : shownAt;
@@ -69,7 +74,10 @@ function OwnerView() {
         {zoneHeader(localTimeZone(), at)}
       </p>
       <CardTimeline result={result} refresh={refresh} />
-      <CardForm refresh={refresh} />
+      <CardForm
+        refresh={refresh}
+        profiles={profiles.status === 'ready' ? profiles.profiles : undefined}
+      />
       <CardHistory result={result} />
     </>
   );
