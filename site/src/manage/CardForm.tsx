@@ -49,6 +49,26 @@ function describeOutcome(
   return `${saved}${said} ${describeAfter(card?.status, zone)}`;
 }
 
+/** The entry the form's fields ask for, by `planEntry`'s rules, at this moment. */
+function planFromForm(
+  field: (name: string) => string,
+  startDate: string,
+  startTime: string,
+  choices: readonly { value: string }[],
+) {
+  return planEntry(
+    {
+      profile: field('profile'),
+      profiles: choices.map((choice) => choice.value),
+      date: field('date'),
+      time: field('time'),
+      from: startDate ? `${startDate} ${startTime}` : undefined,
+    },
+    Date.now(),
+    FIELD_NAMES,
+  );
+}
+
 const pad = (n: number) => String(n).padStart(2, '0');
 
 /** The browser's local date and time of an instant, as the date and time inputs take them. */
@@ -100,17 +120,7 @@ export function CardForm({ refresh, profiles }: CardFormProps) {
       if (Boolean(startDate) !== Boolean(startTime)) {
         throw new Error('The start needs both a day and an hour, or neither (then it starts now).');
       }
-      plan = planEntry(
-        {
-          profile: field('profile'),
-          profiles: choices.map((choice) => choice.value),
-          date: field('date'),
-          time: field('time'),
-          from: startDate ? `${startDate} ${startTime}` : undefined,
-        },
-        Date.now(),
-        FIELD_NAMES,
-      );
+      plan = planFromForm(field, startDate, startTime, choices);
     } catch (error) {
       setStatus({
         tone: 'error',
