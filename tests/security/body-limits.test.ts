@@ -25,10 +25,12 @@ interface Upload {
   /** Send Content-Length (else chunked). */
   declared: boolean;
   /**
-   * Paced: sends only a little past the limit, then waits for the answer without ending
-   * the body, so no unread bytes are left when the server closes (a client still
-   * writing then may lose the answer to a reset). Not paced: every byte as fast as
-   * possible, whatever the server does.
+   * Paced: sends exactly what the server reads before it answers, then waits for the answer
+   * without ending the body: nothing when the length is declared (refused unread), one byte
+   * past the limit when chunked. No unread byte is then left when the server closes, so the
+   * close is a clean FIN and the answer is always read (bytes still unread at the close
+   * would make it a reset, and a client still writing may then see EPIPE before the 413).
+   * Not paced: every byte as fast as possible, whatever the server does.
    */
   paced: boolean;
   headers?: Record<string, string>;
@@ -64,12 +66,18 @@ function upload(url: string, bytes: number, opts: Upload) {
     });
     const chunk = Buffer.alloc(64 * 1024, 0x20);
     let sent = 0;
-    const stopAt = opts.paced ? Math.min(bytes, MAX_BODY_BYTES + chunk.length) : bytes;
+    const pacedStop = opts.declared ? 0 : MAX_BODY_BYTES + 1;
+    const stopAt = opts.paced ? Math.min(bytes, pacedStop) : bytes;
     const next = () => {
       if (answered || req.destroyed) return;
-      if (sent >= stopAt) return void (sent >= bytes && req.end());
-      sent += chunk.length;
-      if (req.write(chunk)) setImmediate(next);
+      if (sent >= stopAt) {
+        if (sent >= bytes) req.end();
+        else if (stopAt === 0) req.flushHeaders();
+        return;
+      }
+      const piece = chunk.subarray(0, Math.min(chunk.length, stopAt - sent));
+      sent += piece.length;
+      if (req.write(piece)) setImmediate(next);
       else req.once('drain', next);
     };
     next();
