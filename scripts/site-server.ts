@@ -1,10 +1,29 @@
 import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { join, posix } from 'node:path';
 import sirv from 'sirv';
 import { listen, type RunningServer } from './http-server.js';
 
 /** The pages that act for a signed-in owner, which no other site may show in a frame. */
 const UNFRAMEABLE = /^\/(login|manage)(\/|\.html$|$)/;
+
+/**
+ * The path a request names once spelled plainly, as the file server resolves it: percent
+ * escapes decoded (`/%6danage/` is `/manage/`), runs of slashes made one (`//login/`), dot
+ * segments resolved. Whether a page may be framed is decided on this, never on the spelling.
+ * A path that cannot be decoded counts as one that may not be framed.
+ *
+ * @param url the request's path and query, e.g. `//manage/?x=1`
+ * @returns the normalized path, or null when it cannot be decoded
+ */
+export function normalizedPath(url: string): string | null {
+  let path: string;
+  try {
+    path = decodeURIComponent(url.split(/[?#]/)[0] ?? '/');
+  } catch {
+    return null;
+  }
+  return posix.normalize(path.replace(/\\/g, '/').replace(/\/{2,}/g, '/'));
+}
 
 /**
  * The headers that keep a page out of other sites' frames: CSP's `frame-ancestors 'none'`
@@ -47,7 +66,8 @@ export async function serveSite(
       return;
     }
     req.url = `/${url.slice(basePath.length)}`;
-    if (antiFraming && UNFRAMEABLE.test(req.url.split(/[?#]/)[0] ?? '')) {
+    const plain = normalizedPath(req.url);
+    if (antiFraming && (plain === null || UNFRAMEABLE.test(plain))) {
       for (const [name, value] of Object.entries(ANTI_FRAMING_HEADERS)) res.setHeader(name, value);
     }
     files(req, res, () => void notFound(res));
