@@ -1,0 +1,211 @@
+-- The owner's writes in one request each, answering what visitors get afterwards.
+--
+-- `namecard set`, `end` and `cancel` used to send the write and then read namecard_status
+-- again: two requests after the sign-in. Each write is now one SQL function called through
+-- /rest/v1/rpc that stores the change and answers, in the same transaction, the status as the
+-- view namecard_status gives it (the server's now, the active entry, the timeline). A
+-- PostgREST call is one transaction: the answer is either the committed write with its status
+-- or an error with nothing stored.
+--
+-- End now and cancel also stop racing each other: each locks the rows it changes
+-- (`for update`), never overwrites a stop already recorded (planned_end keeps the entry's
+-- original end), and the call that waited is told what the other one did.
+
+-- Set: inserts one entry as the caller (security invoker), so the table's row-level security
+-- (owners only), its column grants and its check constraints decide exactly as for a direct
+-- insert: a non-owner is refused with 42501, an unknown profile or a start not before the end
+-- by the table's own constraints. Answers the stored row (every column an owner reads) under
+-- `entry`, and `now`, `active`, `timeline` as namecard_status answers them after the insert.
+create function public.namecard_set(type text, stamp_start bigint, stamp_end bigint)
+returns jsonb
+language plpgsql
+volatile
+security invoker
+set search_path = ''
+as $$
+declare
+  stored jsonb;
+begin
+  insert into public.namecard as n (type, stamp_start, stamp_end)
+  values (namecard_set.type, namecard_set.stamp_start, namecard_set.stamp_end)
+  returning jsonb_build_object(
+    'id', n.id, 'type', n.type, 'stamp_start', n.stamp_start, 'stamp_end', n.stamp_end,
+    'created_at', n.created_at, 'created_by', n.created_by, 'stopped_at', n.stopped_at,
+    'stop_kind', n.stop_kind, 'planned_end', n.planned_end
+  ) into stored;
+  return jsonb_build_object('entry', stored)
+    || (select to_jsonb(s) from public.namecard_status as s);
+end;
+$$;
+
+comment on function public.namecard_set(text, bigint, bigint) is
+  'Owners: stores an entry (as the caller, RLS applies); answers it and what visitors get now.';
+
+-- The two functions change their answer (a row set before, one JSON object now): PostgreSQL
+-- cannot change a function's result type in place, so they are dropped and created again,
+-- with the same arguments, refusals and grants.
+drop function public.namecard_end_now();
+drop function public.namecard_cancel(bigint);
+
+-- End now: every entry in force now (the winner, and any older one that would come back
+-- after it) stops now; entries that start later stay scheduled. Owners only. When that would
+-- not change the timeline, nothing is stored. Answers:
+--   ended            the entries this call stopped, newest first (empty when none);
+--   already_stopped  the entries in force when this call began that another call (a cancel,
+--                    another end) stopped while this one waited for their lock: what that
+--                    call did, with its stop_kind, stopped_at and planned_end;
+--   now, active, timeline   as namecard_status answers them afterwards.
+create function public.namecard_end_now()
+returns jsonb
+language plpgsql
+volatile
+security definer
+set search_path = ''
+as $$
+declare
+  now_ms bigint := (extract(epoch from now()) * 1000)::bigint;
+  seen bigint[];
+  raced jsonb;
+  before_end text;
+  after_end text;
+  stopped jsonb := '[]';
+begin
+  if not (select private.is_namecard_owner()) then
+    raise exception using
+      errcode = '42501',
+      message = 'permission denied for function namecard_end_now',
+      hint = 'Only the card''s owners may end what visitors get.';
+  end if;
+
+  -- The entries in force and not stopped, as this call first sees them.
+  select coalesce(array_agg(n.id), '{}') into seen
+  from public.namecard as n
+  where (n.stamp_start is null or n.stamp_start <= now_ms)
+    and n.stamp_end > now_ms
+    and n.stop_kind is null;
+
+  -- Lock them in id order, so that two calls never wait on each other in a cycle. A call that
+  -- waits here sees, from its next statement on (read committed), what the other one stored.
+  perform 1 from public.namecard as n where n.id = any(seen) order by n.id for update;
+
+  select coalesce(jsonb_agg(jsonb_build_object(
+    'id', n.id, 'type', n.type, 'stamp_start', n.stamp_start, 'stamp_end', n.stamp_end,
+    'stopped_at', n.stopped_at, 'stop_kind', n.stop_kind, 'planned_end', n.planned_end
+  ) order by n.id desc), '[]') into raced
+  from public.namecard as n
+  where n.id = any(seen) and n.stop_kind is not null;
+
+  select string_agg(concat_ws(',', t.type, t."from", t."to"), ';' order by t."from")
+  into before_end
+  from public.namecard_timeline_at(now_ms, 1000) as t;
+
+  -- A block of its own is a savepoint: when stopping the entries changes nothing visitors
+  -- would notice, raising inside it rolls the update back and nothing is stored.
+  begin
+    with s as (
+      update public.namecard as n
+      set stamp_end = now_ms, stopped_at = now_ms, stop_kind = 'ended', planned_end = n.stamp_end
+      where (n.stamp_start is null or n.stamp_start <= now_ms)
+        and n.stamp_end > now_ms
+        -- A stop already recorded is never overwritten: planned_end stays the original end.
+        and n.stop_kind is null
+      returning n.id, n.type, n.stamp_start, n.stamp_end, n.stopped_at, n.stop_kind, n.planned_end
+    )
+    select coalesce(jsonb_agg(to_jsonb(s) order by s.id desc), '[]') into stopped from s;
+
+    select string_agg(concat_ws(',', t.type, t."from", t."to"), ';' order by t."from")
+    into after_end
+    from public.namecard_timeline_at(now_ms, 1000) as t;
+    if after_end is not distinct from before_end then
+      raise exception using errcode = 'NCNOP';
+    end if;
+  exception when sqlstate 'NCNOP' then
+    stopped := '[]';
+  end;
+
+  return jsonb_build_object('ended', stopped, 'already_stopped', raced)
+    || (select to_jsonb(s) from public.namecard_status as s);
+end;
+$$;
+
+comment on function public.namecard_end_now() is
+  'Owners: visitors get the main site now; every entry in force stops, later ones stay.';
+
+-- Cancel: one entry stops counting for good. A running entry ends now, a scheduled one never
+-- starts (its end is brought to its start). Refused for an unknown entry (PT404) and for one
+-- that has already ended, been ended early or cancelled (PT409, naming which, also when
+-- another call stopped it while this one waited for its lock); PostgREST answers an error
+-- raised with SQLSTATE 'PTxyz' with HTTP status xyz. Owners only. Answers the entry under
+-- `cancelled`, and `now`, `active`, `timeline` as namecard_status answers them afterwards.
+create function public.namecard_cancel(entry_id bigint)
+returns jsonb
+language plpgsql
+volatile
+security definer
+set search_path = ''
+as $$
+declare
+  now_ms bigint := (extract(epoch from now()) * 1000)::bigint;
+  entry public.namecard%rowtype;
+  cancelled jsonb;
+begin
+  if not (select private.is_namecard_owner()) then
+    raise exception using
+      errcode = '42501',
+      message = 'permission denied for function namecard_cancel',
+      hint = 'Only the card''s owners may cancel an entry.';
+  end if;
+  -- Locked, and read as the last call that changed it left it (read committed).
+  select * into entry from public.namecard as n where n.id = entry_id for update;
+  if not found then
+    raise exception using
+      errcode = 'PT404',
+      message = format('There is no entry %s', entry_id);
+  end if;
+  -- What a stop recorded before says, whatever the entry's (shortened) end is now.
+  if entry.stop_kind = 'cancelled' then
+    raise exception using
+      errcode = 'PT409',
+      message = format('Entry %s was already cancelled', entry_id),
+      detail = format('stopped_at=%s planned_end=%s', entry.stopped_at, entry.planned_end);
+  end if;
+  if entry.stop_kind = 'ended' then
+    raise exception using
+      errcode = 'PT409',
+      message = format('Entry %s was already ended early', entry_id),
+      detail = format('stopped_at=%s planned_end=%s', entry.stopped_at, entry.planned_end);
+  end if;
+  if entry.stamp_end <= now_ms then
+    raise exception using
+      errcode = 'PT409',
+      message = format('Entry %s has already ended', entry_id);
+  end if;
+
+  update public.namecard as n
+  set stamp_end = greatest(coalesce(n.stamp_start, now_ms), now_ms),
+      stopped_at = now_ms,
+      stop_kind = 'cancelled',
+      planned_end = n.stamp_end
+  where n.id = entry_id and n.stop_kind is null
+  returning jsonb_build_object(
+    'id', n.id, 'type', n.type, 'stamp_start', n.stamp_start, 'stamp_end', n.stamp_end,
+    'stopped_at', n.stopped_at, 'stop_kind', n.stop_kind, 'planned_end', n.planned_end
+  ) into cancelled;
+
+  return jsonb_build_object('cancelled', cancelled)
+    || (select to_jsonb(s) from public.namecard_status as s);
+end;
+$$;
+
+comment on function public.namecard_cancel(bigint) is
+  'Owners: the entry never counts again (running: ends now; scheduled: never starts).';
+
+-- Owners only: anon has no EXECUTE (PostgREST then answers 404 PGRST202, as hosted Supabase
+-- does for a function the role may not run); a signed-in non-owner is refused inside (42501,
+-- or by the insert policy for namecard_set).
+revoke all on function public.namecard_set(text, bigint, bigint) from public, anon;
+revoke all on function public.namecard_end_now() from public, anon;
+revoke all on function public.namecard_cancel(bigint) from public, anon;
+grant execute on function public.namecard_set(text, bigint, bigint) to authenticated, service_role;
+grant execute on function public.namecard_end_now() to authenticated, service_role;
+grant execute on function public.namecard_cancel(bigint) to authenticated, service_role;
