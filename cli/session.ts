@@ -92,6 +92,7 @@ export function saveLogin(
 ): void {
   store.set('session', {
     refresh_token: session.refresh_token,
+    ...accessPart(session),
     api_url: config.supabaseUrl,
     email: session.user.email ?? email,
   });
@@ -126,8 +127,86 @@ export async function restore(
     if (store.get('session')?.refresh_token === stored.refresh_token) store.delete('session');
     throw new SessionError('session_expired', EXPIRED_MESSAGE);
   }
-  store.set('session', { ...stored, refresh_token: data.session.refresh_token });
+  store.set('session', {
+    ...stored,
+    refresh_token: data.session.refresh_token,
+    ...accessPart(data.session),
+  });
   return { ...connection, session: data.session };
+}
+
+/** The access token and its expiry (epoch s) of a session, as the conf file keeps them. */
+function accessPart(session: Session): Pick<StoredSession, 'access_token' | 'expires_at'> {
+  return session.expires_at === undefined
+    ? {}
+    : { access_token: session.access_token, expires_at: session.expires_at };
+}
+
+/**
+ * How long before its expiry a stored access token is no longer used: a request sent with it
+ * must reach the server (and a clock a little off from the server's must not matter) before
+ * it expires, else the write would be refused and sent twice.
+ */
+export const ACCESS_TOKEN_MARGIN_MS = 60_000;
+
+/** The stored access token when it is valid for more than {@link ACCESS_TOKEN_MARGIN_MS}. */
+export function usableAccessToken(stored: StoredSession, now = Date.now()): string | undefined {
+  const { access_token: token, expires_at: expiresAt } = stored;
+  if (typeof token !== 'string' || token === '' || typeof expiresAt !== 'number') return undefined;
+  return expiresAt * 1000 - now > ACCESS_TOKEN_MARGIN_MS ? token : undefined;
+}
+
+/** A way to run the owner's writes: see {@link requireWriter}. */
+export interface OwnerWriter {
+  /**
+   * Runs `act` once with a client signed in as the owner, and returns what it returns. When
+   * the client used the stored access token and the API refused it with 401 (it was revoked
+   * or expired early), the session is refreshed and `act` runs once more, only then: a 401
+   * comes before the database runs anything (PostgREST checks the token first, and any
+   * error rolls the call's transaction back), so nothing was written and sending the write
+   * again cannot store it twice. Every other failure, a time-out above all ("outcome
+   * unknown"), is passed on and never sent again.
+   */
+  run<T>(act: (owner: Owner) => Promise<T>): Promise<T>;
+}
+
+/** A writer over a client that was just signed in: nothing to refresh, `act` runs once. */
+export function writerFor(owner: Owner): OwnerWriter {
+  return { run: (act) => act(owner) };
+}
+
+/**
+ * The owner's writer (for `set`, `end` and `cancel`): with CI credentials, a sign-in for this
+ * run; with a stored access token valid for more than a minute, no request before the write;
+ * else a refresh of the stored session first.
+ *
+ * @throws SessionError when signed out or expired; ApiError; NetworkError
+ */
+export async function requireWriter(
+  config: CliConfig,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<OwnerWriter> {
+  if (!ciCredentials(env) && readStoredState(env).session?.api_url === config.supabaseUrl) {
+    const { store } = openStore(env);
+    const stored = currentSession(store, config);
+    const token = stored && usableAccessToken(stored);
+    if (stored && token) {
+      return {
+        async run(act) {
+          try {
+            return await act(connect(config, token));
+          } catch (error) {
+            if (!(error instanceof ApiError && error.status === 401)) throw error;
+            // Read again: another run may have rotated the refresh token meanwhile.
+            const latest = currentSession(store, config) ?? stored;
+            const { client, transport } = await restore(store, config, latest);
+            return act({ client, transport });
+          }
+        },
+      };
+    }
+  }
+  return writerFor(await requireOwner(config, env));
 }
 
 /**
