@@ -11,6 +11,37 @@
 -- (`for update`), never overwrites a stop already recorded (planned_end keeps the entry's
 -- original end), and the call that waited is told what the other one did.
 
+-- Whether the caller's session still exists. An access token stays valid until it expires
+-- (PostgREST checks only its signature and expiry), while the CLI now keeps one between runs
+-- to write in one request: without this check a session ended on the server (`namecard
+-- logout`, "sign out everywhere", the user deleted) would still write for up to an hour. A
+-- token without a session_id claim (not one GoTrue issued for a sign-in) is not checked here;
+-- row-level security still applies to it. Security definer: the API roles may not read
+-- auth.sessions themselves.
+create function private.namecard_session_live()
+returns boolean
+language sql
+stable
+security definer
+set search_path = ''
+as $$
+  select (select auth.jwt() ->> 'session_id') is null
+    or exists (
+      select 1 from auth.sessions as s
+      where s.id::text = (select auth.jwt() ->> 'session_id')
+    )
+$$;
+
+comment on function private.namecard_session_live() is
+  'False when the caller''s access token names a session that no longer exists.';
+
+revoke all on function private.namecard_session_live() from public;
+grant execute on function private.namecard_session_live() to authenticated, service_role;
+
+-- The write functions refuse a token of an ended session with 401 (PostgREST answers an error
+-- raised with SQLSTATE 'PT401' with HTTP 401), before anything is written: the client then
+-- refreshes its session, which the server refuses too, and the owner is told to sign in.
+
 -- Set: inserts one entry as the caller (security invoker), so the table's row-level security
 -- (owners only), its column grants and its check constraints decide exactly as for a direct
 -- insert: a non-owner is refused with 42501, an unknown profile or a start not before the end
@@ -26,6 +57,12 @@ as $$
 declare
   stored jsonb;
 begin
+  if not (select private.namecard_session_live()) then
+    raise exception using
+      errcode = 'PT401',
+      message = 'The session has ended',
+      hint = 'Sign in again.';
+  end if;
   insert into public.namecard as n (type, stamp_start, stamp_end)
   values (namecard_set.type, namecard_set.stamp_start, namecard_set.stamp_end)
   returning jsonb_build_object(
@@ -70,6 +107,12 @@ declare
   after_end text;
   stopped jsonb := '[]';
 begin
+  if not (select private.namecard_session_live()) then
+    raise exception using
+      errcode = 'PT401',
+      message = 'The session has ended',
+      hint = 'Sign in again.';
+  end if;
   if not (select private.is_namecard_owner()) then
     raise exception using
       errcode = '42501',
@@ -149,6 +192,12 @@ declare
   entry public.namecard%rowtype;
   cancelled jsonb;
 begin
+  if not (select private.namecard_session_live()) then
+    raise exception using
+      errcode = 'PT401',
+      message = 'The session has ended',
+      hint = 'Sign in again.';
+  end if;
   if not (select private.is_namecard_owner()) then
     raise exception using
       errcode = '42501',

@@ -137,6 +137,19 @@ describe('with an access token that has expired or is refused', () => {
   });
 });
 
+describe('a session ended on the server while its access token is still valid', () => {
+  it('the write is refused with 401, the one refresh too: "Your session has expired", nothing stored', async () => {
+    const server = await recordingProxy();
+    await signedIn(server);
+    await cli.emulator.query('delete from auth.sessions'); // signed out everywhere
+    const result = await namecard(server, ['set', 'photo', date, '18:00']);
+    expect(result.exitCode).toBe(1);
+    expect(result.stderr).toBe('error: Your session has expired: run `namecard login`');
+    expect(seen(server)).toEqual([`POST ${RPC}namecard_set`, `POST ${REFRESH}`]);
+    expect(await rows(cli.emulator)).toEqual([]);
+  });
+});
+
 describe('a write that times out', () => {
   it.each([
     [
