@@ -347,10 +347,7 @@ function transportOver<R extends Answer>(
 
   /** The failure of a data write whose answer does not say whether it was stored. */
   const unknownOutcome = (facts: RequestFacts, what: string, cause?: unknown) =>
-    Object.assign(
-      new OutcomeUnknownError(what, facts.act),
-      cause === undefined ? {} : { cause },
-    );
+    Object.assign(new OutcomeUnknownError(what, facts.act), cause === undefined ? {} : { cause });
 
   /**
    * One try: sends, follows same-origin redirects as the policy allows, reads the body.

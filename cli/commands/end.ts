@@ -50,7 +50,11 @@ export async function runEnd(options: EndOptions): Promise<void> {
       } by another session.`,
   );
   if (ended.length === 0) {
-    print(`Nothing to end: visitors already go to ${MAIN_PROFILE.visitorsGet}`, ...others, ...lines);
+    print(
+      `Nothing to end: visitors already go to ${MAIN_PROFILE.visitorsGet}`,
+      ...others,
+      ...lines,
+    );
     return;
   }
   print(
