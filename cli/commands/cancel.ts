@@ -39,7 +39,7 @@ export async function runCancel(idText: string, options: CancelOptions): Promise
   const id = parseId(idText);
   const config = resolveConfig(options);
   const [{ requireWriter }, { cancelEntry }, { statusJson, timelineLines }] = await Promise.all([
-    import('../session.js'),
+    import('../writer.js'),
     import('../../shared/supabase/data.js'),
     import('../outlook.js'),
   ]);

@@ -25,7 +25,7 @@ export interface EndOptions {
 export async function runEnd(options: EndOptions): Promise<void> {
   const config = resolveConfig(options);
   const [{ requireWriter }, { endNow }, { statusJson, timelineLines }] = await Promise.all([
-    import('../session.js'),
+    import('../writer.js'),
     import('../../shared/supabase/data.js'),
     import('../outlook.js'),
   ]);

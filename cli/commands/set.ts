@@ -2,7 +2,7 @@ import { Command } from 'commander';
 import { SessionError, UsageError } from '../errors.js';
 import { out, print, printJson } from '../output.js';
 import { isInteractive } from '../prompts.js';
-import type { OwnerWriter } from '../session.js';
+import type { OwnerWriter } from '../writer.js';
 import { explicitSettings, resolveConfig, type CliConfig } from '../settings.js';
 import type { EntryInput, EntryPlan } from '../../shared/calendar/plan.js';
 import { profileChoices } from '../../shared/core/profiles.js';
@@ -251,7 +251,7 @@ function pick<T extends object, K extends keyof T>(value: T, ...keys: K[]): Pick
  * @throws SessionError when signed out without a terminal or when the offer is declined
  */
 async function ownerOrSignIn(config: CliConfig, options: SetOptions): Promise<OwnerWriter> {
-  const { requireWriter, writerFor } = await import('../session.js');
+  const { requireWriter, writerFor } = await import('../writer.js');
   try {
     return await requireWriter(config);
   } catch (error) {
