@@ -242,6 +242,38 @@ describe.each(DB_KINDS)('end now and cancel over %s', (kind) => {
     expect(await all()).toEqual([]);
   });
 
+  // Deterministic: another transaction holds the entry's lock while End now starts, then
+  // cancels it and commits. Over PostgreSQL only: PGlite has one connection, so End now could
+  // not start before the other transaction ended.
+  test.runIf(kind === 'postgres')(
+    'end now that waited for a cancel stops nothing and answers what the cancel did',
+    async () => {
+      const id = await store('photo', null, 10 * HOUR);
+      const [original] = await all();
+      const holder = emulator.query(
+        `begin;
+         select id from public.namecard where id = ${id} for update;
+         select pg_sleep(0.6);
+         update public.namecard set stopped_at = (extract(epoch from now()) * 1000)::bigint,
+           stop_kind = 'cancelled', planned_end = stamp_end,
+           stamp_end = (extract(epoch from now()) * 1000)::bigint
+         where id = ${id};
+         commit;`,
+      );
+      await new Promise((resolve) => setTimeout(resolve, 150));
+      const end = await owner.rpc('namecard_end_now');
+      await holder;
+      expect(end.error).toBeNull();
+      const answer = end.data as { ended: Mark[]; already_stopped: Mark[] };
+      expect(answer.ended).toEqual([]);
+      expect(answer.already_stopped).toEqual([
+        expect.objectContaining({ id, stop_kind: 'cancelled', planned_end: original!.stamp_end }),
+      ]);
+      const [row] = await all();
+      expect(row).toMatchObject({ stop_kind: 'cancelled', planned_end: original!.stamp_end });
+    },
+  );
+
   // Two owners (or the CLI and the web) at once on the same running entry: one of them stops
   // it, the other is told what that one did, and the entry's planned end stays the original.
   test('end now and cancel racing on one running entry: one wins, the other is told, planned_end kept (25 rounds)', async () => {
