@@ -38,6 +38,7 @@ export const CLI_PROGRAM = [
   'cli/prompts.ts',
   'cli/session.ts',
   'cli/sign-in.ts',
+  'cli/writer.ts',
 ];
 
 const LIGHT_PATH_MESSAGE = 'This file is on the path of /go or `namecard status`';

@@ -54,18 +54,66 @@ export const OUTCOME_UNKNOWN_HINT =
   'Check with `namecard status` (or `namecard list`) whether it was saved before setting it again';
 
 /**
+ * The owner's writes, as the command that sends one names it (`Transport.guard`'s `act`): what
+ * an "outcome unknown" says may or may not have happened. Decided by the command, which knows
+ * what it asked for, never guessed from the request's URL.
+ */
+export type WriteAct = 'set' | 'end' | 'cancel' | 'profile change';
+
+/** Each act's words: the request, what may or may not have happened, and where to look. */
+const ACT_WORDS: Readonly<
+  Record<WriteAct | 'write', { request: string; outcome: string; hint: string }>
+> = {
+  set: {
+    request: 'the set request',
+    outcome: 'the entry may or may not have been saved',
+    hint: OUTCOME_UNKNOWN_HINT,
+  },
+  end: {
+    request: 'the end request',
+    outcome: 'the entries in force may or may not have been ended',
+    hint: 'Check with `namecard status` what visitors get now before ending it again',
+  },
+  cancel: {
+    request: 'the cancel request',
+    outcome: 'the entry may or may not have been cancelled',
+    hint: 'Check with `namecard list` whether the entry was cancelled before cancelling it again',
+  },
+  'profile change': {
+    request: 'the profile change',
+    outcome: 'the profile change may or may not have been saved',
+    hint: 'Check the profiles before changing them again',
+  },
+  // A write no command named (none today): still never retried, in general words.
+  write: {
+    request: 'the change',
+    outcome: 'the change may or may not have been saved',
+    hint: 'Check with `namecard status` (or `namecard list`) whether it was saved before trying again',
+  },
+};
+
+/** How a failed write's request is named in a message ("answered 502 … to the set request"). */
+export function writeRequestName(act: WriteAct | undefined): string {
+  return ACT_WORDS[act ?? 'write'].request;
+}
+
+/**
  * A data write was sent but its answer does not say whether the server stored it: a gateway
  * error, a time-out, an answer that is not JSON, or a connection that broke. Never retried,
  * never reported as a success.
  */
 export class OutcomeUnknownError extends NamecardError {
-  /** @param what what happened, e.g. "No answer from <url> within 15000 ms" */
-  constructor(what: string) {
-    super(
-      'outcome_unknown',
-      `${what}, so the entry may or may not have been saved`,
-      OUTCOME_UNKNOWN_HINT,
-    );
+  /** The write, as the command named it; undefined for a write no command named. */
+  readonly act: WriteAct | undefined;
+
+  /**
+   * @param what what happened, e.g. "No answer from <url> within 15000 ms"
+   * @param act the write the command asked for (set, end, cancel, profile change)
+   */
+  constructor(what: string, act?: WriteAct) {
+    const words = ACT_WORDS[act ?? 'write'];
+    super('outcome_unknown', `${what}, so ${words.outcome}`, words.hint);
+    this.act = act;
   }
 }
 

@@ -2,8 +2,14 @@
 // The `namecard` entry point. `--version` and a plain `namecard status` are answered before
 // commander and the commands load (they cost more than Node's own start-up, measured by
 // `npm run bench`); everything else, `--help` included, goes to the program in main.ts.
+import module from 'node:module';
 import { statusArgs } from './status-args.js';
 import { readVersion } from './version.js';
+
+// Node 22+ keeps the compiled code of the modules loaded from here on in its compile cache
+// (the system's temporary folder; NODE_DISABLE_COMPILE_CACHE=1 turns it off), so later runs
+// skip parsing and compiling them. Node 20 has no such function: nothing happens there.
+(module as { enableCompileCache?: () => unknown }).enableCompileCache?.();
 
 // `namecard --help | head`: a reader that stops early is not an error, so no stack trace.
 process.stdout.on('error', (error: NodeJS.ErrnoException) => {

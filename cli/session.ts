@@ -92,6 +92,7 @@ export function saveLogin(
 ): void {
   store.set('session', {
     refresh_token: session.refresh_token,
+    ...accessPart(session),
     api_url: config.supabaseUrl,
     email: session.user.email ?? email,
   });
@@ -126,8 +127,19 @@ export async function restore(
     if (store.get('session')?.refresh_token === stored.refresh_token) store.delete('session');
     throw new SessionError('session_expired', EXPIRED_MESSAGE);
   }
-  store.set('session', { ...stored, refresh_token: data.session.refresh_token });
+  store.set('session', {
+    ...stored,
+    refresh_token: data.session.refresh_token,
+    ...accessPart(data.session),
+  });
   return { ...connection, session: data.session };
+}
+
+/** The access token and its expiry (epoch s) of a session, as the conf file keeps them. */
+function accessPart(session: Session): Pick<StoredSession, 'access_token' | 'expires_at'> {
+  return session.expires_at === undefined
+    ? {}
+    : { access_token: session.access_token, expires_at: session.expires_at };
 }
 
 /**

@@ -11,6 +11,14 @@ import { BrokenConfigFileError } from './errors.js';
 /** The session conf keeps for the owner (never printed). */
 export interface StoredSession {
   refresh_token: string;
+  /**
+   * The access token of the last sign-in or refresh and when it expires (epoch seconds, as
+   * GoTrue answers `expires_at`): `set`, `end` and `cancel` use it while it is valid, so a
+   * write is one request. Absent in files written before; a value of the wrong type counts as
+   * absent (the refresh token still works).
+   */
+  access_token?: string;
+  expires_at?: number;
   /** The API URL the session belongs to; another URL counts as signed out. */
   api_url: string;
   email: string;

@@ -4,7 +4,7 @@ import { setTimeout as wait } from 'node:timers/promises';
 import { ApiError, NamecardError, NetworkError, TimeoutError } from '../shared/core/errors.js';
 import type { LookupOptions } from '../shared/core/lookup.js';
 import { AnswerTooLargeError, lightFetch, type LightResponse } from './light-fetch.js';
-import { OutcomeUnknownError } from './errors.js';
+import { OutcomeUnknownError, writeRequestName, type WriteAct } from './errors.js';
 
 /** How long one request may take before the CLI gives up on it (`--timeout` changes it). */
 export const DEFAULT_TIMEOUT_MS = 15_000;
@@ -139,7 +139,16 @@ export interface Transport<F = typeof fetch> {
    * time each get their own error. A request (and its wait between tries) is cancelled by
    * the caller's own AbortSignal (`init.signal`, e.g. `LookupOptions.signal`).
    */
-  guard<T>(call: () => PromiseLike<T>): Promise<T>;
+  guard<T>(call: () => PromiseLike<T>, options?: GuardOptions): Promise<T>;
+}
+
+/** What a {@link Transport.guard} call is. */
+export interface GuardOptions {
+  /**
+   * The owner's write this call makes, as the command names it: an "outcome unknown" of one
+   * of its requests says which act may or may not have happened.
+   */
+  act?: WriteAct;
 }
 
 /** The fields of an answer the transport reads: fetch's `Response` and {@link LightResponse} both have them. */
@@ -172,13 +181,18 @@ interface Wire<R extends Answer> {
 /** A request's scope in {@link Transport.guard}: where its failure goes. */
 interface Scope {
   fail(error: NamecardError): void;
+  /** The write the call makes, as its command named it. */
+  act?: WriteAct;
 }
 
-/** What a request is, worked out once from its method and URL. */
+/** What a request is, worked out once from its method, its URL and its call. */
 interface RequestFacts {
   method: string;
   auth: boolean;
+  /** Not a read and not GoTrue's: a data write, never sent twice. */
   write: boolean;
+  /** The write as its command named it (see {@link GuardOptions.act}). */
+  act?: WriteAct;
 }
 
 function notConnected(error: unknown): boolean {
@@ -332,8 +346,8 @@ function transportOver<R extends Answer>(
     typeof input === 'object' && !(input instanceof URL) && input !== null;
 
   /** The failure of a data write whose answer does not say whether it was stored. */
-  const unknownOutcome = (what: string, cause?: unknown) =>
-    Object.assign(new OutcomeUnknownError(what), cause === undefined ? {} : { cause });
+  const unknownOutcome = (facts: RequestFacts, what: string, cause?: unknown) =>
+    Object.assign(new OutcomeUnknownError(what, facts.act), cause === undefined ? {} : { cause });
 
   /**
    * One try: sends, follows same-origin redirects as the policy allows, reads the body.
@@ -363,16 +377,17 @@ function transportOver<R extends Answer>(
         for (const s of outside) if (s.aborted) throw s.reason;
         if (error instanceof AnswerTooLargeError) {
           const what = `${baseUrl} answered more than ${MAX_ANSWER_BYTES / 1024 / 1024} MiB (HTTP ${error.status})`;
-          if (facts.write) throw unknownOutcome(`${what} to the insert`);
+          if (facts.write) throw unknownOutcome(facts, `${what} to ${writeRequestName(facts.act)}`);
           throw new ApiError(error.status, 'answer_too_large', what, null, CHECK_URL_HINT);
         }
         if (timeout.signal.aborted) {
           const late = `No answer from ${baseUrl} within ${timeoutMs} ms`;
-          throw facts.write ? unknownOutcome(late) : new TimeoutError(baseUrl, timeoutMs);
+          throw facts.write ? unknownOutcome(facts, late) : new TimeoutError(baseUrl, timeoutMs);
         }
         if (facts.write && !notConnected(error)) {
           throw unknownOutcome(
-            `The connection to ${baseUrl} broke during the insert`,
+            facts,
+            `The connection to ${baseUrl} broke during ${writeRequestName(facts.act)}`,
             new NetworkError(baseUrl, error),
           );
         }
@@ -412,16 +427,16 @@ function transportOver<R extends Answer>(
   async function exchange(
     input: string | URL | Request,
     init: RequestInit | undefined,
+    act: WriteAct | undefined,
   ): Promise<R> {
     const request = isRequest(input) ? input : String(input);
     const url = isRequest(request) ? request.url : request;
     const method = (init?.method ?? (isRequest(request) ? request.method : 'GET')).toUpperCase();
     const read = method === 'GET' || method === 'HEAD';
-    const facts: RequestFacts = {
-      method,
-      auth: new URL(url).pathname.includes('/auth/v1/'),
-      write: url.includes('/rest/v1/') && !read,
-    };
+    const auth = new URL(url).pathname.includes('/auth/v1/');
+    // Every request that is neither a read nor GoTrue's counts as a write, named or not: a
+    // write is never sent twice, whatever its URL looks like.
+    const facts: RequestFacts = { method, auth, write: !read && !auth, act };
     const outside = init?.signal ? [init.signal] : [];
 
     for (let attempt = 1; ; attempt++) {
@@ -430,7 +445,10 @@ function transportOver<R extends Answer>(
       if (GATEWAY_STATUSES.has(status)) {
         const notExecuted = facts.write && provesNotExecuted(text);
         if (facts.write && !notExecuted) {
-          throw unknownOutcome(`${baseUrl} answered ${statusLine(status)} to the insert`);
+          throw unknownOutcome(
+            facts,
+            `${baseUrl} answered ${statusLine(status)} to ${writeRequestName(facts.act)}`,
+          );
         }
         if (shouldRetry(method, status, attempt, { auth: facts.auth, notExecuted })) {
           const delay = retryDelayMs(attempt, response.headers.get('retry-after'));
@@ -467,7 +485,7 @@ function transportOver<R extends Answer>(
       if ((!empty && !parseJson(text).ok) || (facts.write && response.ok && empty)) {
         const type = response.headers.get('content-type')?.split(';')[0] ?? 'no content type';
         const what = `${baseUrl} answered something that is not JSON (HTTP ${status}, ${type})`;
-        if (facts.write) throw unknownOutcome(`${what} to the insert`);
+        if (facts.write) throw unknownOutcome(facts, `${what} to ${writeRequestName(facts.act)}`);
         throw new ApiError(status, 'invalid_response', what, null, CHECK_URL_HINT);
       }
       return wire.answer(response, text);
@@ -477,7 +495,7 @@ function transportOver<R extends Answer>(
   const transportFetch = async (input: string | URL | Request, init?: RequestInit): Promise<R> => {
     const scope = scopes.getStore();
     try {
-      return await exchange(input, init);
+      return await exchange(input, init, scope?.act);
     } catch (error) {
       if (!scope || !(error instanceof NamecardError)) throw error;
       // The guard rejects with the error; supabase-js is left waiting (see createTransport).
@@ -488,13 +506,14 @@ function transportOver<R extends Answer>(
 
   return {
     fetch: transportFetch,
-    guard<T>(call: () => PromiseLike<T>): Promise<T> {
+    guard<T>(call: () => PromiseLike<T>, options: GuardOptions = {}): Promise<T> {
       let failedOnce = false;
       let reject: (error: NamecardError) => void = () => undefined;
       const failed = new Promise<never>((_, rejectFailed) => {
         reject = rejectFailed;
       });
       const scope: Scope = {
+        act: options.act,
         fail(error) {
           if (failedOnce) return;
           failedOnce = true;

@@ -38,15 +38,16 @@ function parseId(value: string): number {
 export async function runCancel(idText: string, options: CancelOptions): Promise<void> {
   const id = parseId(idText);
   const config = resolveConfig(options);
-  const [{ requireOwner }, { cancelEntry }, { readStatus, statusJson, timelineLines }] =
-    await Promise.all([
-      import('../session.js'),
-      import('../../shared/supabase/data.js'),
-      import('../outlook.js'),
-    ]);
-  const owner = await requireOwner(config);
-  const row = await owner.transport.guard(() => cancelEntry(owner.client, id));
-  const status = await owner.transport.guard(() => readStatus(config, owner.transport.fetch));
+  const [{ requireWriter }, { cancelEntry }, { statusJson, timelineLines }] = await Promise.all([
+    import('../writer.js'),
+    import('../../shared/supabase/data.js'),
+    import('../outlook.js'),
+  ]);
+  const owner = await requireWriter(config);
+  // One request: it cancels the entry and answers what visitors get afterwards.
+  const { cancelled: row, status } = await owner.run(({ client, transport }) =>
+    transport.guard(() => cancelEntry(client, id), { act: 'cancel' }),
+  );
   if (options.json) {
     printJson({ cancelled: row, ...statusJson(status, config) });
     return;

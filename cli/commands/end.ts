@@ -1,7 +1,7 @@
 import { Command } from 'commander';
-import { localTimeZone } from '../../shared/core/format.js';
+import { formatWhen, localTimeZone } from '../../shared/core/format.js';
 import { MAIN_PROFILE } from '../../shared/core/profiles.js';
-import { profileLabel } from '../../shared/core/types.js';
+import { profileLabel, type NamecardRow } from '../../shared/core/types.js';
 import { out, print, printJson } from '../output.js';
 import { resolveConfig } from '../settings.js';
 import { showType } from '../terminal-safe.js';
@@ -24,29 +24,42 @@ export interface EndOptions {
  */
 export async function runEnd(options: EndOptions): Promise<void> {
   const config = resolveConfig(options);
-  const [{ requireOwner }, { endNow }, { readStatus, statusJson, timelineLines }] =
-    await Promise.all([
-      import('../session.js'),
-      import('../../shared/supabase/data.js'),
-      import('../outlook.js'),
-    ]);
-  const owner = await requireOwner(config);
-  const ended = await owner.transport.guard(() => endNow(owner.client));
-  const status = await owner.transport.guard(() => readStatus(config, owner.transport.fetch));
-  if (options.json) {
-    printJson({ ended, ...statusJson(status, config) });
-    return;
-  }
-  const lines = timelineLines(status, config, localTimeZone());
-  if (ended.length === 0) {
-    print(`Nothing to end: visitors already go to ${MAIN_PROFILE.visitorsGet}`, ...lines);
-    return;
-  }
-  const names = ended.map(
-    (row) => `${out.bold(showType(row.type))} (${profileLabel(row.type)}, entry ${row.id})`,
+  const [{ requireWriter }, { endNow }, { statusJson, timelineLines }] = await Promise.all([
+    import('../writer.js'),
+    import('../../shared/supabase/data.js'),
+    import('../outlook.js'),
+  ]);
+  const owner = await requireWriter(config);
+  // One request: it stops what is in force and answers what visitors get afterwards.
+  const { ended, alreadyStopped, status } = await owner.run(({ client, transport }) =>
+    transport.guard(() => endNow(client), { act: 'end' }),
   );
+  if (options.json) {
+    printJson({ ended, already_stopped: alreadyStopped, ...statusJson(status, config) });
+    return;
+  }
+  const zone = localTimeZone();
+  const lines = timelineLines(status, config, zone);
+  const name = (row: NamecardRow) =>
+    `${out.bold(showType(row.type))} (${profileLabel(row.type)}, entry ${row.id})`;
+  // Another call (a cancel, another end) stopped these while this one waited: say what it did.
+  const others = alreadyStopped.map(
+    (row) =>
+      `  Meanwhile ${name(row)} was ${row.stop_kind === 'cancelled' ? 'cancelled' : 'ended early'}${
+        row.stopped_at == null ? '' : ` at ${formatWhen(row.stopped_at, status.now, zone)}`
+      } by another session.`,
+  );
+  if (ended.length === 0) {
+    print(
+      `Nothing to end: visitors already go to ${MAIN_PROFILE.visitorsGet}`,
+      ...others,
+      ...lines,
+    );
+    return;
+  }
   print(
-    `${out.green('✔')} Ended ${names.join(' and ')}: visitors go to ${MAIN_PROFILE.visitorsGet} now`,
+    `${out.green('✔')} Ended ${ended.map(name).join(' and ')}: visitors go to ${MAIN_PROFILE.visitorsGet} now`,
+    ...others,
     ...lines,
   );
 }

@@ -126,8 +126,9 @@ export async function runProfileAdd(
   refuse(checkProfileLabel(label), label);
   refuse(checkDestination(url, config.allowedOrigins), url);
   const { owner, data } = await ownerAndData(config);
-  const row = await owner.transport.guard(() =>
-    data.addProfile(owner.client, { name, label, url }),
+  const row = await owner.transport.guard(
+    () => data.addProfile(owner.client, { name, label, url }),
+    { act: 'profile change' },
   );
   if (options.json) return printJson(row);
   print(`${out.green('✔')} Added ${profileLine(row, config)}`);
@@ -154,11 +155,13 @@ export async function runProfileEdit(name: string, options: ProfileOptions): Pro
     refuse(checkDestination(options.url, config.allowedOrigins, '--url'), options.url);
   }
   const { owner, data } = await ownerAndData(config);
-  const row = await owner.transport.guard(() =>
-    data.editProfile(owner.client, name, {
-      ...(options.label !== undefined ? { label: options.label } : {}),
-      ...(options.url !== undefined ? { url: options.url } : {}),
-    }),
+  const row = await owner.transport.guard(
+    () =>
+      data.editProfile(owner.client, name, {
+        ...(options.label !== undefined ? { label: options.label } : {}),
+        ...(options.url !== undefined ? { url: options.url } : {}),
+      }),
+    { act: 'profile change' },
   );
   if (options.json) return printJson(row);
   print(`${out.green('✔')} Changed ${profileLine(row, config)}`);
@@ -173,7 +176,9 @@ export async function runProfileEdit(name: string, options: ProfileOptions): Pro
 export async function runProfileRemove(name: string, options: ProfileOptions): Promise<void> {
   const config = resolveConfig(options);
   const { owner, data } = await ownerAndData(config);
-  const row = await owner.transport.guard(() => data.removeProfile(owner.client, name));
+  const row = await owner.transport.guard(() => data.removeProfile(owner.client, name), {
+    act: 'profile change',
+  });
   if (options.json) return printJson(row);
   print(
     `${out.green('✔')} Removed ${out.bold(terminalSafe(row.name))} (${terminalSafe(row.label)}): no new entry can name it; past entries keep it`,

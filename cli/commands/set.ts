@@ -2,7 +2,7 @@ import { Command } from 'commander';
 import { SessionError, UsageError } from '../errors.js';
 import { out, print, printJson } from '../output.js';
 import { isInteractive } from '../prompts.js';
-import type { Owner } from '../session.js';
+import type { OwnerWriter } from '../writer.js';
 import { explicitSettings, resolveConfig, type CliConfig } from '../settings.js';
 import type { EntryInput, EntryPlan } from '../../shared/calendar/plan.js';
 import { PROFILE_NAME_FORM, isProfileType, profileChoices } from '../../shared/core/profiles.js';
@@ -212,17 +212,23 @@ export async function runSet(args: SetArgs, options: SetOptions): Promise<void> 
     askProfile: async (choices) => (await import('../prompts.js')).askProfile(choices),
     profiles: async (owner) => {
       const { listProfiles } = await import('../../shared/supabase/data.js');
-      const rows = await owner.transport.guard(() => listProfiles(owner.client));
+      const rows = await owner.run(({ client, transport }) =>
+        transport.guard(() => listProfiles(client)),
+      );
       return rows.map((row) => ({ value: row.name, label: row.label }));
     },
     askText: async (message, check, defaultValue) =>
       (await import('../prompts.js')).askText(message, check, defaultValue),
   });
-  // Insert, and report only what the server confirmed.
-  const { insertEntry } = await import('../../shared/supabase/data.js');
-  const row = await owner.transport.guard(() => insertEntry(owner.client, entry));
-  const { readStatus, statusJson, timelineLines } = await import('../outlook.js');
-  const status = await owner.transport.guard(() => readStatus(config, owner.transport.fetch));
+  // Store it and learn what visitors get now in one request; report only what the server
+  // confirmed.
+  const [{ setEntry }, { statusJson, timelineLines }] = await Promise.all([
+    import('../../shared/supabase/data.js'),
+    import('../outlook.js'),
+  ]);
+  const { entry: row, status } = await owner.run(({ client, transport }) =>
+    transport.guard(() => setEntry(client, entry), { act: 'set' }),
+  );
   if (options.json) {
     printJson({
       profile: row.type,
@@ -261,15 +267,15 @@ function pick<T extends object, K extends keyof T>(value: T, ...keys: K[]): Pick
 }
 
 /**
- * The owner's client: the stored session (or CI credentials); when signed out (or the session
+ * The owner's writer: the stored session (or CI credentials); when signed out (or the session
  * has expired) at a terminal, the offer to sign in now, as `namecard login` would.
  *
  * @throws SessionError when signed out without a terminal or when the offer is declined
  */
-async function ownerOrSignIn(config: CliConfig, options: SetOptions): Promise<Owner> {
-  const { requireOwner } = await import('../session.js');
+async function ownerOrSignIn(config: CliConfig, options: SetOptions): Promise<OwnerWriter> {
+  const { requireWriter, writerFor } = await import('../writer.js');
   try {
-    return await requireOwner(config);
+    return await requireWriter(config);
   } catch (error) {
     if (!(error instanceof SessionError) || !isInteractive()) throw error;
     const { askConfirm } = await import('../prompts.js');
@@ -282,7 +288,7 @@ async function ownerOrSignIn(config: CliConfig, options: SetOptions): Promise<Ow
     const { client, transport } = await signInInteractively(config, {
       settings: explicitSettings(options),
     });
-    return { client, transport };
+    return writerFor({ client, transport });
   }
 }
 

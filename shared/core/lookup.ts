@@ -175,8 +175,21 @@ function isSegment(value: unknown): value is Segment {
  */
 export async function fetchStatus(options: LookupOptions): Promise<CardStatus> {
   const body = await fetchView(STATUS_VIEW, options);
+  return parseStatus(Array.isArray(body) && body.length === 1 ? body[0] : null);
+}
+
+/**
+ * Checks and narrows one status object as the view `namecard_status` answers it (a row), and
+ * as the owner's write functions (`namecard_set`, `namecard_end_now`, `namecard_cancel`)
+ * include it in their answers: `now` (epoch ms), `active` (entry or null), `timeline`.
+ *
+ * @param value the parsed JSON object (other fields are ignored)
+ * @returns the card's status
+ * @throws ApiError `invalid_response` when it is not of that shape
+ */
+export function parseStatus(value: unknown): CardStatus {
   const row =
-    Array.isArray(body) && body.length === 1 ? (body[0] as Record<string, unknown>) : null;
+    typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : null;
   const timeline = row?.timeline;
   if (
     !row ||

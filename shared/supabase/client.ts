@@ -27,15 +27,21 @@ export type AuthOptions = NonNullable<SupabaseClientOptions<'public'>['auth']>;
  * @param config validated settings from {@link loadConfig}
  * @param auth supabase-js auth options
  * @param options.fetch a custom fetch (e.g. one with a time-out)
+ * @param options.accessToken a signed-in user's access token (JWT) to send instead of a
+ *   session of the client's own; `client.auth` then throws when used
  */
 export function createNamecardClient(
   config: Pick<NamecardConfig, 'supabaseUrl' | 'anonKey'>,
   auth: AuthOptions = {},
-  options: { fetch?: typeof fetch } = {},
+  options: { fetch?: typeof fetch; accessToken?: string } = {},
 ): SupabaseClient {
+  const { accessToken } = options;
   return createClient(config.supabaseUrl, config.anonKey, {
     auth,
     ...(globalThis.WebSocket ? {} : { realtime: { transport: NoRealtimeTransport as never } }),
     ...(options.fetch ? { global: { fetch: options.fetch } } : {}),
+    // supabase-js's own way to call the API with a session kept elsewhere: requests carry this
+    // token, and the client's `auth` is not available (nothing to refresh or store).
+    ...(accessToken ? { accessToken: async () => accessToken } : {}),
   });
 }

@@ -1,12 +1,12 @@
 import type { SupabaseClient } from '@supabase/supabase-js';
 import { ApiError, NetworkError } from '../core/errors.js';
-import { NAMECARD_TABLE, VIEW_COLUMNS } from '../core/lookup.js';
+import { NAMECARD_TABLE, parseStatus, VIEW_COLUMNS, type CardStatus } from '../core/lookup.js';
 import { MAIN_PROFILE } from '../core/profiles.js';
 import { narrowRow } from '../core/rules.js';
 import type { NamecardRow, NewEntry } from '../core/types.js';
 import type { VisitCount } from '../calendar/visits.js';
 
-// The owner's data calls through supabase-js: list entries, insert one, end now, cancel one. (What visitors get
+// The owner's data calls through supabase-js: list entries, insert one, set one (with the status), end now, cancel one. (What visitors get
 // is read by core/lookup.ts, with one plain request.) Only the type of the client is imported,
 // so code that never creates a client does not load supabase-js.
 
@@ -115,37 +115,108 @@ export async function canSetCard(client: SupabaseClient): Promise<boolean> {
   return row?.can_set === true;
 }
 
+/** An answer's rows, checked and narrowed; `what` names them in the error. */
+function rowsOf(value: unknown, what: string, status: number): NamecardRow[] {
+  if (!Array.isArray(value)) {
+    throw new ApiError(status, 'invalid_response', `The server answered no list of ${what}`);
+  }
+  return (value as NamecardRow[]).map(narrowRow);
+}
+
+/** The JSON object a write function answered, or an ApiError `invalid_response`. */
+function answerOf(data: unknown, status: number): Record<string, unknown> {
+  if (typeof data !== 'object' || data === null || Array.isArray(data)) {
+    throw new ApiError(status, 'invalid_response', 'The server answered no JSON object');
+  }
+  return data as Record<string, unknown>;
+}
+
+/**
+ * Stores an entry and learns what visitors get afterwards, in one request
+ * (`public.namecard_set(type, stamp_start, stamp_end)` through `/rest/v1/rpc`). The function
+ * inserts as the caller, so row-level security (owners only) and the table's checks apply as
+ * for {@link insertEntry}; the server fills in `id`, `created_at` and `created_by`.
+ *
+ * @param client a supabase-js client signed in as an owner
+ * @param entry the profile, `stamp_end` and optional `stamp_start` (epoch ms)
+ * @returns the row as stored, and the card's status (now, active entry, timeline) after it
+ * @throws ApiError with the server's code and message (42501 for a non-owner, 23514 or 23503
+ *   for an entry the table refuses); NetworkError when unreachable
+ */
+export async function setEntry(
+  client: SupabaseClient,
+  entry: NewEntry,
+): Promise<{ entry: NamecardRow; status: CardStatus }> {
+  const result = await client.rpc('namecard_set', {
+    type: entry.type,
+    stamp_start: entry.stamp_start ?? null,
+    stamp_end: entry.stamp_end,
+  });
+  if (result.error) throw toError(client, result);
+  const answer = answerOf(result.data, result.status);
+  if (typeof answer.entry !== 'object' || answer.entry === null) {
+    throw new ApiError(result.status, 'no_row', 'The server did not return the stored entry');
+  }
+  return { entry: narrowRow(answer.entry as NamecardRow), status: parseStatus(answer) };
+}
+
+/** What End now answers (`public.namecard_end_now()`). */
+export interface EndOutcome {
+  /** The entries this call stopped, newest first; empty when nothing visitors get changed. */
+  ended: NamecardRow[];
+  /**
+   * The entries in force when the call began that another call (a cancel, another End now)
+   * stopped while this one waited: what that call did (`stop_kind`, `stopped_at`).
+   */
+  alreadyStopped: NamecardRow[];
+  /** What visitors get afterwards, by the server's clock. */
+  status: CardStatus;
+}
+
 /**
  * Ends what visitors get now, by the server's clock (`public.namecard_end_now()` through
  * `/rest/v1/rpc`): every entry in force now stops now and is marked ended early; entries that
  * start later stay scheduled. Nothing is stored when that would change nothing visitors get.
+ * One request: the answer carries the status after it.
  *
  * @param client a supabase-js client signed in as an owner
- * @returns the entries it stopped, newest first; empty when nothing changed
+ * @returns the entries stopped, those another call stopped first, and the status after it
  * @throws ApiError 42501 for a non-owner (401 42501 for anon); NetworkError when unreachable
  */
-export async function endNow(client: SupabaseClient): Promise<NamecardRow[]> {
+export async function endNow(client: SupabaseClient): Promise<EndOutcome> {
   const result = await client.rpc('namecard_end_now');
   if (result.error) throw toError(client, result);
-  return ((result.data ?? []) as NamecardRow[]).map(narrowRow);
+  const answer = answerOf(result.data, result.status);
+  return {
+    ended: rowsOf(answer.ended, 'ended entries', result.status),
+    alreadyStopped: rowsOf(answer.already_stopped, 'stopped entries', result.status),
+    status: parseStatus(answer),
+  };
 }
 
 /**
  * Cancels one entry for good, by the server's clock (`public.namecard_cancel(entry_id)`): a
  * running entry stops now, a scheduled one never starts; the row stays, marked cancelled.
+ * One request: the answer carries the status after it.
  *
  * @param client a supabase-js client signed in as an owner
  * @param entryId the entry's `id`
- * @returns the cancelled entry as stored
+ * @returns the cancelled entry as stored, and the status after it
  * @throws ApiError `PT404` for an unknown entry, `PT409` for one that has ended or was
- *   stopped already, 42501 for a non-owner; NetworkError when unreachable
+ *   stopped already (by this owner before, or by a call racing this one), 42501 for a
+ *   non-owner; NetworkError when unreachable
  */
-export async function cancelEntry(client: SupabaseClient, entryId: number): Promise<NamecardRow> {
+export async function cancelEntry(
+  client: SupabaseClient,
+  entryId: number,
+): Promise<{ cancelled: NamecardRow; status: CardStatus }> {
   const result = await client.rpc('namecard_cancel', { entry_id: entryId });
   if (result.error) throw toError(client, result);
-  const row = ((result.data ?? []) as NamecardRow[])[0];
-  if (!row) throw new ApiError(result.status, 'no_row', 'The server did not return the entry');
-  return narrowRow(row);
+  const answer = answerOf(result.data, result.status);
+  if (typeof answer.cancelled !== 'object' || answer.cancelled === null) {
+    throw new ApiError(result.status, 'no_row', 'The server did not return the entry');
+  }
+  return { cancelled: narrowRow(answer.cancelled as NamecardRow), status: parseStatus(answer) };
 }
 
 /**

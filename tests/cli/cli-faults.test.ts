@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { run, summerDate } from '../cli/helpers.js';
-import { emulatorEnv, login, rows, useCliFixture } from '../cli/emulator.js';
+import { emulatorEnv, login, patchStoredSession, rows, useCliFixture } from '../cli/emulator.js';
 import {
   answer,
   gatewayPage,
@@ -24,10 +24,12 @@ afterEach(async () => {
 
 const { date } = summerDate();
 const STACK = /\n\s+at /;
-const INSERT = '/rest/v1/namecard';
+// `set` stores its entry with one call of namecard_set (the write and the status after it).
+const INSERT = '/rest/v1/rpc/namecard_set';
+const TABLE = '/rest/v1/namecard';
 const TOKEN = '/auth/v1/token';
 const isInsert = (ex: Exchange) => ex.req.method === 'POST' && ex.req.url?.startsWith(INSERT);
-const isRead = (ex: Exchange) => ex.req.method === 'GET' && ex.req.url?.startsWith(INSERT);
+const isRead = (ex: Exchange) => ex.req.method === 'GET' && ex.req.url?.startsWith(TABLE);
 
 /** A fault server in front of the emulator: `fault` answers what it wants, the rest is proxied. */
 async function faultyBackend(fault_: (ex: Exchange) => boolean | Promise<boolean>) {
@@ -105,6 +107,8 @@ describe('502, 503 and 504 answers', () => {
       return false;
     });
     await signIn(server);
+    // An access token about to expire: `set` refreshes the session before it writes.
+    await patchStoredSession(cli.dir, { expires_at: Math.floor(Date.now() / 1000) + 30 });
     const result = await namecard(server, ['set', 'photo', date, '18:00']);
     expect(result.stderr).toBe('');
     expect(result.exitCode).toBe(0);
@@ -123,7 +127,7 @@ describe('502, 503 and 504 answers', () => {
     expect(result.stdout).toBe('');
     expect(result.stderr).toBe(
       [
-        `error: ${server.url} answered 502 Bad Gateway to the insert, so the entry may or may not have been saved`,
+        `error: ${server.url} answered 502 Bad Gateway to the set request, so the entry may or may not have been saved`,
         'Check with `namecard status` (or `namecard list`) whether it was saved before setting it again',
       ].join('\n'),
     );
@@ -143,7 +147,7 @@ describe('502, 503 and 504 answers', () => {
     expect(result.exitCode).toBe(1);
     expect(result.stdout).toBe('');
     expect(result.stderr).toContain(
-      'answered 504 Gateway Timeout to the insert, so the entry may or may not have been saved',
+      'answered 504 Gateway Timeout to the set request, so the entry may or may not have been saved',
     );
     expect(result.stderr).toContain('`namecard status`');
     expect(result.stderr).not.toMatch(STACK);
@@ -229,7 +233,7 @@ describe('answers that are not JSON', () => {
     expect(result.exitCode).toBe(1);
     expect(result.stdout).toBe('');
     expect(result.stderr).toContain(
-      `error: ${server.url} answered something that is not JSON (HTTP 201, application/json) to the insert, so the entry may or may not have been saved`,
+      `error: ${server.url} answered something that is not JSON (HTTP 200, application/json) to the set request, so the entry may or may not have been saved`,
     );
     expect(result.stderr).toContain('`namecard status`');
     expect(await rows(cli.emulator)).toHaveLength(1);
@@ -298,7 +302,7 @@ describe('a backend that never answers', () => {
     expect(result.exitCode).toBe(1);
     expect(result.stdout).toBe('');
     expect(result.stderr).toContain(
-      `error: The connection to ${server.url} broke during the insert, so the entry may or may not have been saved`,
+      `error: The connection to ${server.url} broke during the set request, so the entry may or may not have been saved`,
     );
     expect(result.stderr).not.toMatch(STACK);
   });

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startTestEmulator, untilDbTime } from '../support/emulator.js';
 import { OWNER, removeDir, run, summerDate, tempConfigDir } from '../cli/helpers.js';
-import { emulatorEnv, login, rows, type Emulator } from '../cli/emulator.js';
+import { emulatorEnv, login, patchStoredSession, rows, type Emulator } from '../cli/emulator.js';
 
 // Sessions under stress: an expired access token, a refresh token revoked on the server or
 // rotated by another run, and five `namecard set` runs at once from one stored session.
@@ -30,6 +30,11 @@ const start = async (opts: {
   emulator = await startTestEmulator('pglite', { owner: OWNER, ...opts });
   return emulator;
 };
+/**
+ * Access tokens that live 30 s: a run never uses a stored one (it must be valid for more than a
+ * minute), so every run starts from the refresh token, as a run an hour after the last does.
+ */
+const REFRESHING = { accessTokenLifetime: 30 };
 const namecard = (em: Emulator, args: string[], configDir = dir) =>
   run(configDir, args, { env: emulatorEnv(em) });
 const storedToken = async (configDir = dir) =>
@@ -63,7 +68,7 @@ describe('a session the server no longer accepts', () => {
   it.each(Object.entries(REVOKED))(
     '%s: "Your session has expired", exit 1, nothing stored, signed out here',
     async (_name, revoke) => {
-      const em = await start({ refreshTokenReuseInterval: 0 });
+      const em = await start({ refreshTokenReuseInterval: 0, ...REFRESHING });
       await login(em, dir);
       await revoke(em);
       const result = await namecard(em, ['set', 'photo', date, '18:00']);
@@ -76,7 +81,7 @@ describe('a session the server no longer accepts', () => {
   );
 
   it('a refresh token rotated by another run (reuse interval 0) gives "Your session has expired", and GoTrue ends the whole session', async () => {
-    const em = await start({ refreshTokenReuseInterval: 0 });
+    const em = await start({ refreshTokenReuseInterval: 0, ...REFRESHING });
     await login(em, dir);
     // A second copy of the same stored session, as on another machine or in a CI cache.
     const other = path.join(dir, 'other');
@@ -106,6 +111,9 @@ describe('five `namecard set` runs at once from one stored session', () => {
     const em = await start({});
     await login(em, dir);
     const parent = await storedToken();
+    // As an hour after the login: the stored access token has expired, so all five runs
+    // refresh the one stored token at once (what this test is about).
+    await patchStoredSession(dir, { expires_at: 0 });
 
     const times = ['10:00', '11:00', '12:00', '13:00', '14:00'];
     const results = await Promise.all(

@@ -1,3 +1,5 @@
+import { readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
 import { startTestEmulator } from '../support/emulator.js';
 import { OWNER, removeDir, run, tempConfigDir, type RunOptions } from './helpers.js';
@@ -88,4 +90,15 @@ export function useCliFixture(options: { signIn?: boolean } = {}): CliFixture {
     await removeDir(fixture.dir);
   });
   return fixture;
+}
+
+/**
+ * Changes the session stored in `dir`'s config file, e.g. `{ expires_at: 0 }` to make its
+ * access token count as expired: what a run a day after `namecard login` finds.
+ */
+export async function patchStoredSession(dir: string, patch: Record<string, unknown>) {
+  const file = path.join(dir, 'config.json');
+  const state = JSON.parse(await readFile(file, 'utf8')) as { session: Record<string, unknown> };
+  state.session = { ...state.session, ...patch };
+  await writeFile(file, JSON.stringify(state));
 }

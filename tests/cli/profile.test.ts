@@ -120,7 +120,8 @@ describe('namecard profile', () => {
   it("the server's refusals exit 1 in its words: in use, main, and a name taken", async () => {
     await namecard(['profile', 'add', 'shop', `${MAIN_URL}shop`]);
     expect((await namecard(['set', 'shop', '--for', '1h'])).exitCode).toBe(0);
-    const [{ id }] = await cli.emulator.query<{ id: number }>('select id from public.namecard');
+    const [row] = await cli.emulator.query<{ id: number }>('select id from public.namecard');
+    const id = row!.id;
     const inUse = await namecard(['profile', 'remove', 'shop']);
     expect(inUse.exitCode).toBe(1);
     expect(inUse.stderr).toContain(`profile shop is in use by entries ${id}`);

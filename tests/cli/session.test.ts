@@ -2,7 +2,7 @@ import { copyFile, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { deadPort, run, summerDate } from './helpers.js';
-import { emulatorEnv, login, rows, useCliFixture } from './emulator.js';
+import { emulatorEnv, login, patchStoredSession, rows, useCliFixture } from './emulator.js';
 
 const cli = useCliFixture();
 
@@ -24,6 +24,8 @@ describe('sessions', () => {
       ).session.refresh_token;
     const seen = [await token()];
     for (const time of ['10:00', '11:00', '12:00']) {
+      // As a run an hour later: the stored access token has expired, so the run refreshes.
+      await patchStoredSession(cli.dir, { expires_at: 0 });
       const result = await namecard(['set', 'photo', date, time]);
       expect(result.stderr).toBe('');
       expect(result.exitCode).toBe(0);
@@ -67,9 +69,13 @@ describe('sessions', () => {
     const first = await readFile(file, 'utf8');
     // Two rotations spend the first token for good: GoTrue hands the active token back only
     // to the parent of the active token, and the reuse interval here is 0.
+    // Each run as an hour later: the stored access token has expired, so it refreshes.
+    await patchStoredSession(cli.dir, { expires_at: 0 });
     await namecard(['set', 'photo', date, '10:00']);
+    await patchStoredSession(cli.dir, { expires_at: 0 });
     await namecard(['set', 'photo', date, '11:00']);
     await writeFile(file, first);
+    await patchStoredSession(cli.dir, { expires_at: 0 });
     const set = await namecard(['set', 'photo', date, '18:00']);
     expect(set.exitCode).toBe(1);
     expect(set.stderr).toBe(`error: ${EXPIRED}`);

@@ -11,6 +11,15 @@ import { createTestClient } from '../support/supabase.js';
 const STRANGER = { email: 'stranger@end-cancel.test', password: 'stranger-password-1' };
 const HOUR = 3_600_000;
 
+type Segment = { type: string; from: number; to: number | null };
+
+/** What the write functions answer besides their own part: namecard_status's row. */
+interface Answer {
+  now: number;
+  active: Mark | null;
+  timeline: Segment[];
+}
+
 interface Mark {
   id: number;
   type: string;
@@ -83,10 +92,13 @@ describe.each(DB_KINDS)('end now and cancel over %s', (kind) => {
     const { data, error, status } = await owner.rpc('namecard_end_now');
     expect(error).toBeNull();
     expect(status).toBe(200);
-    expect((data as Mark[]).map((row) => [row.id, row.stop_kind])).toEqual([
+    // One answer: the entries it stopped, and what visitors get afterwards.
+    const answer = data as Answer & { ended: Mark[]; already_stopped: Mark[] };
+    expect(answer.ended.map((row) => [row.id, row.stop_kind])).toEqual([
       [pause, 'ended'],
       [photo, 'ended'],
     ]);
+    expect(answer.already_stopped).toEqual([]);
     const rows = await all();
     expect(rows.map((row) => [row.id, row.stop_kind])).toEqual([
       [photo, 'ended'],
@@ -99,8 +111,12 @@ describe.each(DB_KINDS)('end now and cancel over %s', (kind) => {
       expect(row.planned_end).toBeGreaterThan(row.stamp_end);
     }
     const { data: view } = await anon.from('namecard_status').select('timeline');
-    type Segment = { type: string; from: number; to: number | null };
     const { timeline } = (view as { timeline: Segment[] }[])[0]!;
+    // The answer's status is the view's, decided at the call's own instant.
+    expect(answer.active).toBeNull();
+    expect(answer.now).toBeGreaterThanOrEqual(before - 1000);
+    expect(answer.timeline.slice(1)).toEqual(timeline.slice(1));
+    expect(answer.timeline[0]).toMatchObject({ type: 'main', from: answer.now });
     const fairRow = rows.find((row) => row.id === fair)!;
     expect(timeline.map((s, i) => [s.type, i === 0 ? 'now' : s.from, s.to])).toEqual([
       ['main', 'now', fairRow.stamp_start],
@@ -114,7 +130,7 @@ describe.each(DB_KINDS)('end now and cancel over %s', (kind) => {
     const before = await all();
     const { data, error } = await owner.rpc('namecard_end_now');
     expect(error).toBeNull();
-    expect(data).toEqual([]);
+    expect((data as { ended: Mark[] }).ended).toEqual([]);
     expect(await all()).toEqual(before);
   });
 
@@ -123,7 +139,10 @@ describe.each(DB_KINDS)('end now and cancel over %s', (kind) => {
     const later = await store('photo', 2 * HOUR, 3 * HOUR);
     const one = await owner.rpc('namecard_cancel', { entry_id: later });
     expect(one.error).toBeNull();
-    expect(one.data).toMatchObject([{ id: later, stop_kind: 'cancelled' }]);
+    expect((one.data as { cancelled: Mark }).cancelled).toMatchObject({
+      id: later,
+      stop_kind: 'cancelled',
+    });
     const two = await owner.rpc('namecard_cancel', { entry_id: running });
     expect(two.error).toBeNull();
     const rows = await all();
@@ -189,5 +208,113 @@ describe.each(DB_KINDS)('end now and cancel over %s', (kind) => {
     });
     expect(res.status).toBe(400);
     expect(((await res.json()) as { code: string }).code).toBe('22P02');
+  });
+
+  test('set stores the entry as the caller and answers it with what visitors get now, in one call', async () => {
+    const now = await dbNow();
+    const { data, error, status } = await owner.rpc('namecard_set', {
+      type: 'photo',
+      stamp_start: null,
+      stamp_end: now + HOUR,
+    });
+    expect(error).toBeNull();
+    expect(status).toBe(200);
+    const answer = data as Answer & { entry: Mark & { created_by: string | null } };
+    const [row] = await all();
+    expect(answer.entry).toMatchObject({ id: row!.id, type: 'photo', stamp_end: now + HOUR });
+    expect(answer.entry.created_by).toBe((await owner.auth.getUser()).data.user!.id);
+    expect(answer.active).toMatchObject({ id: row!.id, type: 'photo' });
+    expect(answer.timeline.map((s) => [s.type, s.to])).toEqual([
+      ['photo', now + HOUR],
+      ['main', null],
+    ]);
+  });
+
+  test('set is refused as a direct insert would be: non-owner 42501, anon 401, bad entries by the table', async () => {
+    const now = await dbNow();
+    const entry = { type: 'photo', stamp_start: null, stamp_end: now + HOUR };
+    const stranger_ = await stranger.rpc('namecard_set', entry);
+    expect(stranger_.status).toBe(403);
+    expect(stranger_.error?.code).toBe('42501');
+    const anon_ = await anon.rpc('namecard_set', entry);
+    expect(anon_.status).toBe(401);
+    expect(anon_.error?.code).toBe('42501');
+    const unknown = await owner.rpc('namecard_set', { ...entry, type: 'nosuchprofile' });
+    expect(unknown.error?.code).toMatch(/^23/);
+    const backwards = await owner.rpc('namecard_set', { ...entry, stamp_start: now + 2 * HOUR });
+    expect(backwards.error?.code).toBe('23514');
+    expect(await all()).toEqual([]);
+  });
+
+  // Deterministic: another transaction holds the entry's lock while End now starts, then
+  // cancels it and commits. Over PostgreSQL only: PGlite has one connection, so End now could
+  // not start before the other transaction ended.
+  test.runIf(kind === 'postgres')(
+    'end now that waited for a cancel stops nothing and answers what the cancel did',
+    async () => {
+      const id = await store('photo', null, 10 * HOUR);
+      const [original] = await all();
+      const holder = emulator.query(
+        `begin;
+         select id from public.namecard where id = ${id} for update;
+         select pg_sleep(0.6);
+         update public.namecard set stopped_at = (extract(epoch from now()) * 1000)::bigint,
+           stop_kind = 'cancelled', planned_end = stamp_end,
+           stamp_end = (extract(epoch from now()) * 1000)::bigint
+         where id = ${id};
+         commit;`,
+      );
+      await new Promise((resolve) => setTimeout(resolve, 150));
+      const end = await owner.rpc('namecard_end_now');
+      await holder;
+      expect(end.error).toBeNull();
+      const answer = end.data as { ended: Mark[]; already_stopped: Mark[] };
+      expect(answer.ended).toEqual([]);
+      expect(answer.already_stopped).toEqual([
+        expect.objectContaining({ id, stop_kind: 'cancelled', planned_end: original!.stamp_end }),
+      ]);
+      const [row] = await all();
+      expect(row).toMatchObject({ stop_kind: 'cancelled', planned_end: original!.stamp_end });
+    },
+  );
+
+  // Two owners (or the CLI and the web) at once on the same running entry: one of them stops
+  // it, the other is told what that one did, and the entry's planned end stays the original.
+  test('end now and cancel racing on one running entry: one wins, the other is told, planned_end kept (25 rounds)', async () => {
+    const second = createTestClient(emulator.url, emulator.anonKey);
+    expect((await second.auth.signInWithPassword(OWNER)).error).toBeNull();
+    for (let round = 0; round < 25; round++) {
+      await emulator.query('delete from public.namecard');
+      const id = await store('photo', null, 10 * HOUR);
+      const [original] = await all();
+      const [end, cancel] = await Promise.all([
+        owner.rpc('namecard_end_now'),
+        second.rpc('namecard_cancel', { entry_id: id }),
+      ]);
+      const [row] = await all();
+      // Whatever the order, the row keeps its original end as planned_end.
+      expect(row!.planned_end).toBe(original!.stamp_end);
+      expect(end.error).toBeNull();
+      const ended = (end.data as { ended: Mark[]; already_stopped: Mark[] }).ended;
+      const told = (end.data as { already_stopped: Mark[] }).already_stopped;
+      if (row!.stop_kind === 'ended') {
+        // End won: it says so, and cancel was refused naming what end did.
+        expect(ended.map((r) => r.id)).toEqual([id]);
+        expect(cancel.status).toBe(409);
+        expect(cancel.error?.code).toBe('PT409');
+        expect(cancel.error?.message).toBe(`Entry ${id} was already ended early`);
+      } else {
+        // Cancel won: end stopped nothing and was told that the entry was cancelled.
+        expect(row!.stop_kind).toBe('cancelled');
+        expect(cancel.error).toBeNull();
+        expect(ended).toEqual([]);
+        // Told only when end saw the entry in force before cancel committed; either way
+        // it stopped nothing. Its status is decided at its own instant, which may come a
+        // few ms before cancel's stop: then the entry is still active there, until that stop.
+        for (const r of told) expect(r).toMatchObject({ id, stop_kind: 'cancelled' });
+        const active = (end.data as Answer).active;
+        if (active) expect(active).toMatchObject({ id, stamp_end: row!.stamp_end });
+      }
+    }
   });
 });

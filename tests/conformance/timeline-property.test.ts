@@ -120,6 +120,35 @@ describe.each(DB_KINDS)('the timeline rule over %s', { timeout: 600_000 }, (kind
     expect(result.failed).toBe(true);
   });
 
+  // Anyone may call the walk (anon too), so its length is bounded: 1 to 1000 segments.
+  it.each([0, -1, 1001, 2147483647])(
+    'refuses max_segments %i with 400 and a message naming it, as anon through /rest/v1/rpc',
+    async (max) => {
+      const res = await fetch(`${emulator.url}/rest/v1/rpc/namecard_timeline_at`, {
+        method: 'POST',
+        headers: { apikey: emulator.anonKey, 'content-type': 'application/json' },
+        body: JSON.stringify({ at_ms: 0, max_segments: max }),
+      });
+      expect(res.status).toBe(400);
+      const body = (await res.json()) as { code: string; message: string };
+      expect(body.code).toBe('22023');
+      expect(body.message).toBe(`max_segments must be a whole number from 1 to 1000, not ${max}`);
+    },
+  );
+
+  it('answers max_segments 1 and 1000, the bounds', async () => {
+    await store([{ type: 'photo', stamp_start: 10, stamp_end: 20, stop_kind: null }]);
+    for (const max of [1, 1000]) {
+      const res = await fetch(`${emulator.url}/rest/v1/rpc/namecard_timeline_at`, {
+        method: 'POST',
+        headers: { apikey: emulator.anonKey, 'content-type': 'application/json' },
+        body: JSON.stringify({ at_ms: 0, max_segments: max }),
+      });
+      expect(res.status).toBe(200);
+      expect(((await res.json()) as unknown[]).length).toBe(max === 1 ? 1 : 3);
+    }
+  });
+
   it('caps the answer at max_segments, the last one then ending where more follows', async () => {
     await store([
       { type: 'photo', stamp_start: 10, stamp_end: 20, stop_kind: null },

@@ -172,6 +172,29 @@ describe('failures travel with their own call', () => {
     expect(((read as PromiseRejectedResult).reason as ApiError).code).toBe('invalid_response');
   });
 
+  it('an outcome unknown names the act the call declared, whatever the URL says', async () => {
+    const url = await serve(() => undefined); // never answers
+    const transport = createTransport(url, 300);
+    // The URL names another function on purpose: the words come from the call, not the URL.
+    const cancel = transport.guard(
+      () => transport.fetch(`${url}/rest/v1/rpc/namecard_end_now`, { method: 'POST', body: '{}' }),
+      { act: 'cancel' },
+    );
+    await expect(cancel).rejects.toMatchObject({
+      act: 'cancel',
+      message: `No answer from ${url} within 300 ms, so the entry may or may not have been cancelled`,
+    });
+    // A write no command named, at a URL with no /rest/v1/ in it: still a write, never resent.
+    const unnamed = transport.guard(() =>
+      transport.fetch(`${url}/other/path`, { method: 'PATCH', body: '{}' }),
+    );
+    await expect(unnamed).rejects.toMatchObject({
+      act: undefined,
+      message: `No answer from ${url} within 300 ms, so the change may or may not have been saved`,
+    });
+    expect(received.filter((r) => r.method !== 'GET')).toHaveLength(2);
+  });
+
   it('outside a guard, the fetch throws its typed error itself', async () => {
     const url = await serve((_req, res) => {
       res.writeHead(200, { 'content-type': 'text/html' });

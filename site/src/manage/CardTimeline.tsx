@@ -62,7 +62,7 @@ export function CardTimeline({ result, refresh }: CardTimelineProps) {
 
   const end = () =>
     change(async () => {
-      const stopped = await endNow(supabase);
+      const { ended: stopped } = await endNow(supabase);
       const fresh = await refresh();
       if (stopped.length === 0) return 'Nothing to end: visitors already go to the main site.';
       const ids = stopped.map((row) => `#${row.id}`).join(', ');

@@ -1,0 +1,79 @@
+import { ApiError } from '../shared/core/errors.js';
+import { connect, type Connection } from './connect.js';
+import { ciCredentials, readStoredState, type CliConfig, type StoredSession } from './settings.js';
+
+// The owner's writes (`set`, `end`, `cancel`) with the stored access token: while it is valid,
+// a write is one request and needs neither conf (whose validation library costs ~100 ms to
+// load) nor a refresh. session.ts, which loads conf, is imported only when a refresh is due.
+
+/** A client signed in as the owner (as session.ts's Owner). */
+type Owner = Connection;
+
+/**
+ * How long before its expiry a stored access token is no longer used: a request sent with it
+ * must reach the server (and a clock a little off from the server's must not matter) before
+ * it expires, else the write would be refused and sent twice.
+ */
+export const ACCESS_TOKEN_MARGIN_MS = 60_000;
+
+/** The stored access token when it is valid for more than {@link ACCESS_TOKEN_MARGIN_MS}. */
+export function usableAccessToken(stored: StoredSession, now = Date.now()): string | undefined {
+  const { access_token: token, expires_at: expiresAt } = stored;
+  if (typeof token !== 'string' || token === '' || typeof expiresAt !== 'number') return undefined;
+  return expiresAt * 1000 - now > ACCESS_TOKEN_MARGIN_MS ? token : undefined;
+}
+
+/** A way to run the owner's writes: see {@link requireWriter}. */
+export interface OwnerWriter {
+  /**
+   * Runs `act` once with a client signed in as the owner, and returns what it returns. When
+   * the client used the stored access token and the API refused it with 401 (it was revoked
+   * or expired early), the session is refreshed and `act` runs once more, only then: a 401
+   * comes before the database runs anything (PostgREST checks the token first, and any
+   * error rolls the call's transaction back), so nothing was written and sending the write
+   * again cannot store it twice. Every other failure, a time-out above all ("outcome
+   * unknown"), is passed on and never sent again.
+   */
+  run<T>(act: (owner: Owner) => Promise<T>): Promise<T>;
+}
+
+/** A writer over a client that was just signed in: nothing to refresh, `act` runs once. */
+export function writerFor(owner: Owner): OwnerWriter {
+  return { run: (act) => act(owner) };
+}
+
+/**
+ * The owner's writer (for `set`, `end` and `cancel`): with CI credentials, a sign-in for this
+ * run; with a stored access token valid for more than a minute, no request before the write;
+ * else a refresh of the stored session first.
+ *
+ * @throws SessionError when signed out or expired; ApiError; NetworkError
+ */
+export async function requireWriter(
+  config: CliConfig,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<OwnerWriter> {
+  const stored = ciCredentials(env) ? undefined : readStoredState(env).session;
+  if (stored?.api_url === config.supabaseUrl) {
+    const token = usableAccessToken(stored);
+    if (token) {
+      return {
+        async run(act) {
+          try {
+            return await act(connect(config, token));
+          } catch (error) {
+            if (!(error instanceof ApiError && error.status === 401)) throw error;
+            const { currentSession, openStore, restore } = await import('./session.js');
+            const { store } = openStore(env);
+            // Read again: another run may have rotated the refresh token meanwhile.
+            const latest = currentSession(store, config) ?? stored;
+            const { client, transport } = await restore(store, config, latest);
+            return act({ client, transport });
+          }
+        },
+      };
+    }
+  }
+  const { requireOwner } = await import('./session.js');
+  return writerFor(await requireOwner(config, env));
+}

@@ -1,0 +1,192 @@
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { decodeJwt, SignJWT } from 'jose';
+import { afterEach, describe, expect, it } from 'vitest';
+import { LOCAL_JWT_SECRET } from '../../emulator/index.js';
+import { run, summerDate } from './helpers.js';
+import { emulatorEnv, login, patchStoredSession, rows, useCliFixture } from './emulator.js';
+import { startFaultServer, type Exchange, type FaultServer } from './fault-server.js';
+
+// How many requests the owner's writes cost: with a valid stored access token, `set`, `end`
+// and `cancel` are one request each (the write answers what visitors get after it); with an
+// expired one, one refresh first; a 401 to the write means one refresh and one more try. A
+// recording proxy in front of a real emulator counts them; rows are checked in its database.
+
+let proxy: FaultServer | undefined;
+const cli = useCliFixture();
+afterEach(async () => {
+  await proxy?.stop();
+  proxy = undefined;
+});
+
+const { date } = summerDate();
+const REFRESH = '/auth/v1/token?grant_type=refresh_token';
+const RPC = '/rest/v1/rpc/';
+
+/** A recording proxy in front of the emulator; `fault` may answer a request itself. */
+async function recordingProxy(fault: (ex: Exchange) => boolean | Promise<boolean> = () => false) {
+  proxy = await startFaultServer(async (ex) => {
+    if (!(await fault(ex))) await ex.proxy();
+  }, cli.emulator.url);
+  return proxy;
+}
+
+/** Signs in through the proxy (so the session is for its URL), then forgets what it saw. */
+async function signedIn(server: FaultServer) {
+  await login(cli.emulator, cli.dir, { SUPABASE_URL: server.url });
+  server.received.length = 0;
+}
+
+const namecard = (server: FaultServer, args: string[]) =>
+  run(cli.dir, args, { env: emulatorEnv(cli.emulator, { SUPABASE_URL: server.url }) });
+
+/** What the proxy received, as `METHOD /path` without the query's values past the name. */
+const seen = (server: FaultServer) => server.received.map((r) => `${r.method} ${r.path}`);
+
+/** An entry stored straight in the database, running for an hour; returns its id. */
+async function running(type: string): Promise<number> {
+  const [row] = await cli.emulator.query<{ id: number }>(
+    'insert into public.namecard (type, stamp_end) values ($1, $2) returning id',
+    [type, Date.now() + 3_600_000],
+  );
+  return Number(row!.id);
+}
+
+describe('with a valid stored access token', () => {
+  it('`set` sends exactly one request, stores the entry and shows what visitors get', async () => {
+    const server = await recordingProxy();
+    await signedIn(server);
+    const result = await namecard(server, ['set', 'photo', date, '18:00']);
+    expect(result.stderr).toBe('');
+    expect(result.exitCode).toBe(0);
+    expect(result.stdout).toMatch(/^✔ The card points to photo \(Photographer\) until /);
+    expect(result.stdout).toMatch(/\nNow: Photographer until /);
+    expect(seen(server)).toEqual(['POST /rest/v1/rpc/namecard_set']);
+    expect(await rows(cli.emulator)).toMatchObject([{ type: 'photo' }]);
+  });
+
+  it('`end` sends exactly one request and ends the running entry', async () => {
+    const id = await running('photo');
+    const server = await recordingProxy();
+    await signedIn(server);
+    const result = await namecard(server, ['end']);
+    expect(result.stderr).toBe('');
+    expect(result.exitCode).toBe(0);
+    expect(result.stdout).toContain(`Ended photo (Photographer, entry ${id})`);
+    expect(seen(server)).toEqual(['POST /rest/v1/rpc/namecard_end_now']);
+  });
+
+  it('`cancel` sends exactly one request and cancels the entry', async () => {
+    const id = await running('photo');
+    const server = await recordingProxy();
+    await signedIn(server);
+    const result = await namecard(server, ['cancel', String(id), '--json']);
+    expect(result.stderr).toBe('');
+    expect(result.exitCode).toBe(0);
+    const answer = JSON.parse(result.stdout) as { cancelled: { id: number; stop_kind: string } };
+    expect(answer.cancelled).toMatchObject({ id, stop_kind: 'cancelled' });
+    expect(seen(server)).toEqual(['POST /rest/v1/rpc/namecard_cancel']);
+  });
+});
+
+describe('with an access token that has expired or is refused', () => {
+  it.each([
+    ['set', () => ['set', 'photo', date, '18:00'], 'namecard_set'],
+    ['end', () => ['end'], 'namecard_end_now'],
+  ] as const)(
+    '`%s` with an expired stored token refreshes exactly once, then writes once',
+    async (_name, args, fn) => {
+      await running('main');
+      const server = await recordingProxy();
+      await signedIn(server);
+      await patchStoredSession(cli.dir, { expires_at: Math.floor(Date.now() / 1000) - 10 });
+      const result = await namecard(server, [...args()]);
+      expect(result.stderr).toBe('');
+      expect(result.exitCode).toBe(0);
+      expect(seen(server)).toEqual([`POST ${REFRESH}`, `POST ${RPC}${fn}`]);
+      // The refreshed session is stored: the next run needs no refresh.
+      server.received.length = 0;
+      expect((await namecard(server, ['end'])).exitCode).toBe(0);
+      expect(seen(server)).toEqual([`POST ${RPC}namecard_end_now`]);
+    },
+  );
+
+  it('a stored token the API refuses with 401 is refreshed once and the write sent once more: one row', async () => {
+    const server = await recordingProxy();
+    await signedIn(server);
+    // A token that looks valid for an hour by the stored expiry but has expired by its own
+    // claim: PostgREST refuses it (401 PGRST303) before running anything.
+    const file = path.join(cli.dir, 'config.json');
+    const stored = JSON.parse(await readFile(file, 'utf8')) as {
+      session: { access_token: string };
+    };
+    const claims = decodeJwt(stored.session.access_token);
+    const expired = await new SignJWT({ ...claims, exp: Math.floor(Date.now() / 1000) - 60 })
+      .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+      .sign(new TextEncoder().encode(LOCAL_JWT_SECRET));
+    await patchStoredSession(cli.dir, { access_token: expired });
+    const result = await namecard(server, ['set', 'photo', date, '18:00']);
+    expect(result.stderr).toBe('');
+    expect(result.exitCode).toBe(0);
+    expect(seen(server)).toEqual([
+      `POST ${RPC}namecard_set`,
+      `POST ${REFRESH}`,
+      `POST ${RPC}namecard_set`,
+    ]);
+    expect(await rows(cli.emulator)).toHaveLength(1);
+  });
+});
+
+describe('a session ended on the server while its access token is still valid', () => {
+  it('the write is refused with 401, the one refresh too: "Your session has expired", nothing stored', async () => {
+    const server = await recordingProxy();
+    await signedIn(server);
+    await cli.emulator.query('delete from auth.sessions'); // signed out everywhere
+    const result = await namecard(server, ['set', 'photo', date, '18:00']);
+    expect(result.exitCode).toBe(1);
+    expect(result.stderr).toBe('error: Your session has expired: run `namecard login`');
+    expect(seen(server)).toEqual([`POST ${RPC}namecard_set`, `POST ${REFRESH}`]);
+    expect(await rows(cli.emulator)).toEqual([]);
+  });
+});
+
+describe('a write that times out', () => {
+  it.each([
+    [
+      'set',
+      () => ['set', 'photo', date, '18:00'],
+      'namecard_set',
+      'the entry may or may not have been saved',
+    ],
+    [
+      'end',
+      () => ['end'],
+      'namecard_end_now',
+      'the entries in force may or may not have been ended',
+    ],
+    [
+      'cancel',
+      (id: number) => ['cancel', String(id)],
+      'namecard_cancel',
+      'the entry may or may not have been cancelled',
+    ],
+  ] as const)(
+    '`%s` is "outcome unknown" naming the act, and is never sent again',
+    async (_name, args, fn, words) => {
+      const id = await running('photo');
+      const server = await recordingProxy(async (ex) => {
+        if (!ex.req.url?.startsWith(`${RPC}${fn}`)) return false;
+        await ex.forward(); // done in the database, but the answer never comes
+        return true;
+      });
+      await signedIn(server);
+      const result = await namecard(server, [...args(id), '--timeout', '1000']);
+      expect(result.exitCode).toBe(1);
+      expect(result.stdout).toBe('');
+      expect(result.stderr.split('\n')[0]).toBe(
+        `error: No answer from ${server.url} within 1000 ms, so ${words}`,
+      );
+      expect(seen(server)).toEqual([`POST ${RPC}${fn}`]);
+    },
+  );
+});
