@@ -89,12 +89,15 @@ describe.each(DB_KINDS)('PostgREST subset and RLS over %s', (kind) => {
       expect(data).toBeNull();
     });
 
-    it('rejects a type outside main|photo with 400 23514', async () => {
+    // Entries name a row of the profile table (no longer a literal check): an unknown one is
+    // refused as a missing reference is, 409 23503, naming it.
+    it('rejects a type that is not one of the profiles with 409 23503', async () => {
       const { error, status } = await owner
         .from('namecard')
         .insert({ stamp_end: Date.now() + HOUR, type: 'video' });
-      expect(status).toBe(400);
-      expect(error?.code).toBe('23514');
+      expect(status).toBe(409);
+      expect(error?.code).toBe('23503');
+      expect(error?.message).toBe('unknown profile: video');
     });
 
     it('rejects a missing stamp_end with 400 23502', async () => {

@@ -95,7 +95,8 @@ describe('/go against a backend with entries', () => {
     expect(result.lookups).toHaveLength(1);
     const url = new URL(result.lookups[0]!.url());
     expect(url.pathname).toBe('/rest/v1/namecard_active');
-    expect(url.searchParams.get('select')).toBe('id,type,stamp_start,stamp_end');
+    // The entry and its profile's destination (null for photo: the build's NAMECARD_PHOTO_PATH).
+    expect(url.searchParams.get('select')).toBe('id,type,stamp_start,stamp_end,url');
     // A visitor has no session: the anon key rides in the query, with no header to preflight.
     expect(url.searchParams.get('apikey')).toBe(emulator.anonKey);
     const headers = await result.lookups[0]!.allHeaders();
