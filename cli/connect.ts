@@ -1,6 +1,6 @@
 import type { SupabaseClient } from '@supabase/supabase-js';
 import { createNamecardClient } from '../shared/supabase/client.js';
-import type { CliConfig } from './settings.js';
+import { checkCredentialTransport, type CliConfig } from './settings.js';
 import { createTransport, type Transport } from './transport.js';
 
 /** A supabase-js client for the CLI, and the transport that retries, times out and reports failures. */
@@ -16,8 +16,13 @@ export interface Connection {
  *
  * @param accessToken a stored access token to call the API with (see session.ts); the
  *   client's `auth` is then not available
+ * @throws InputError naming `SUPABASE_URL` for plain http: to another machine
+ *   ({@link checkCredentialTransport})
  */
 export function connect(config: CliConfig, accessToken?: string): Connection {
+  // Every client made here carries the owner's password or session: never over plain http:
+  // to another machine.
+  checkCredentialTransport(config);
   const transport = createTransport(config.supabaseUrl, config.timeoutMs);
   const client = createNamecardClient(
     config,

@@ -12,6 +12,10 @@ const program = new Command('namecard')
   .helpOption('-h, --help', 'show help')
   .option('--api-url <url>', 'API base URL (overrides SUPABASE_URL)')
   .option('--timeout <ms>', 'time-out of each request in milliseconds (default: 15000)')
+  .option(
+    '--allow-insecure-http',
+    'send your password and session over plain http: to another machine (a test on your LAN)',
+  )
   .configureHelp({ showGlobalOptions: true })
   .addHelpText(
     'after',

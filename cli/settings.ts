@@ -24,12 +24,53 @@ export interface SettingFlags {
   siteUrl?: string;
   /** `--timeout <ms>`, as typed. */
   timeout?: string;
+  /** `--allow-insecure-http`: send credentials over plain http: to another machine too. */
+  allowInsecureHttp?: boolean;
 }
 
 /** The settings of one run: the validated config and the time-out of each request. */
 export interface CliConfig extends NamecardConfig {
   /** Time-out of each HTTP request, in milliseconds. */
   timeoutMs: number;
+  /** `--allow-insecure-http` was given: see {@link checkCredentialTransport}. */
+  allowInsecureHttp?: boolean;
+}
+
+/**
+ * True for a host name that is this machine: `localhost` (and `*.localhost`), the IPv4
+ * loopback range 127.0.0.0/8 and IPv6 `::1`, which never leave it.
+ *
+ * @param hostname a URL's hostname (IPv6 in brackets, as URL gives it)
+ */
+export function isLoopbackHost(hostname: string): boolean {
+  const host = hostname.toLowerCase().replace(/^\[|\]$/g, '');
+  return (
+    host === 'localhost' ||
+    host.endsWith('.localhost') ||
+    /^127(\.\d{1,3}){3}$/.test(host) ||
+    host === '::1' ||
+    host === '0:0:0:0:0:0:0:1'
+  );
+}
+
+/**
+ * Refuses to send the owner's credentials (password, refresh and access tokens) over plain
+ * `http:` to another machine, where anyone on the network path can read them: only `https:`,
+ * or `http:` to this machine (the local emulator), unless `--allow-insecure-http` was given
+ * for a test on a LAN. A `.env` in a cloned checkout cannot then capture the password by
+ * pointing SUPABASE_URL at a host of its own.
+ *
+ * @throws InputError naming `SUPABASE_URL` (exit 2) before anything is sent
+ */
+export function checkCredentialTransport(config: CliConfig): void {
+  const url = new URL(config.supabaseUrl);
+  if (url.protocol !== 'http:' || isLoopbackHost(url.hostname) || config.allowInsecureHttp) return;
+  throw new InputError(
+    'SUPABASE_URL',
+    'an https: URL, or http: to this machine',
+    config.supabaseUrl,
+    `\`SUPABASE_URL\` must be an https: URL to send your password or session there, or http: to this machine (127.0.0.1, localhost), got \`${config.supabaseUrl}\`: on plain http: anyone on the way can read them (\`--allow-insecure-http\` allows it for a test on your own network)`,
+  );
 }
 
 const MAX_TIMEOUT_MS = 600_000;
@@ -96,7 +137,7 @@ export function resolveConfig(
     fromStore.delete('NAMECARD_SITE_URL');
   }
   try {
-    return { ...loadConfig(raw), timeoutMs };
+    return { ...loadConfig(raw), timeoutMs, allowInsecureHttp: flags.allowInsecureHttp === true };
   } catch (error) {
     if (
       error instanceof ConfigError &&

@@ -69,16 +69,20 @@ describe('loadEnvFile', () => {
 });
 
 describe('loadProjectEnv (the CLI)', () => {
-  it("reads `.env` in a namecard checkout's root, only the names the CLI knows", async () => {
+  it("reads `.env` in a namecard checkout's root, only the settings the CLI knows", async () => {
     await writeFile(path.join(dir, 'package.json'), JSON.stringify({ name: 'namecard' }));
-    await writeFile(path.join(dir, '.env'), `${ENV_TEXT}NAMECARD_EMAIL=me@example.com\n`);
+    // Credentials and the session's folder come from the environment only: a cloned checkout's
+    // `.env` may not sign in as someone nor move where the session is kept.
+    await writeFile(
+      path.join(dir, '.env'),
+      `${ENV_TEXT}NAMECARD_EMAIL=me@example.com\nNAMECARD_PASSWORD=pw\nNAMECARD_CONFIG_DIR=/tmp/x\n`,
+    );
     const env: NodeJS.ProcessEnv = {};
     loadProjectEnv(dir, env);
     expect(env).toEqual({
       SUPABASE_URL: 'https://ref.supabase.co',
       NAMECARD_MAIN_URL: 'https://me.example/',
       NAMECARD_PHOTO_PATH: '',
-      NAMECARD_EMAIL: 'me@example.com',
     });
   });
 
