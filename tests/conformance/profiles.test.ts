@@ -251,3 +251,44 @@ describe.each(DB_KINDS)('profiles over %s', (kind) => {
     expect(data).toEqual([{ day: 1, type: 'shop', via: 'qr', visits: 1 }]);
   });
 });
+
+describe.each(DB_KINDS)('bounded arguments of the visits read over %s', (kind) => {
+  let emulator: RunningEmulator;
+  let owner: SupabaseClient;
+  beforeAll(async () => {
+    emulator = await startTestEmulator(kind, { owner: OWNER });
+    owner = createTestClient(emulator.url, emulator.anonKey);
+    expect((await owner.auth.signInWithPassword(OWNER)).error).toBeNull();
+  });
+  afterAll(() => emulator?.stop());
+
+  const DAY = 86_400_000;
+  const days = (n: number) => Array.from({ length: n }, (_, i) => 1_800_000_000_000 + i * DAY);
+
+  test.each([
+    [
+      days(402),
+      'day_starts must hold at most 401 values (400 days and the end of the last), not 402',
+    ],
+    [
+      days(20_000),
+      'day_starts must hold at most 401 values (400 days and the end of the last), not 20000',
+    ],
+    [[...days(3)].reverse(), 'day_starts must be in ascending order'],
+    [
+      [1_800_000_000_001, 1_800_000_900_001],
+      'day_starts must be epoch milliseconds on 15-minute boundaries (multiples of 900000)',
+    ],
+  ])('refuses %# with 400 22023 and a message naming day_starts', async (dayStarts, message) => {
+    const { error, status } = await owner.rpc('namecard_visit_days', { day_starts: dayStarts });
+    expect(status).toBe(400);
+    expect(error?.code).toBe('22023');
+    expect(error?.message).toBe(message);
+  });
+
+  test('400 days and the end are still read', async () => {
+    const { error, status } = await owner.rpc('namecard_visit_days', { day_starts: days(401) });
+    expect(error).toBeNull();
+    expect(status).toBe(200);
+  });
+});
