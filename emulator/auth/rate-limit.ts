@@ -24,8 +24,11 @@ export interface RateLimits {
   windowSeconds: number;
   /**
    * A request header whose value is the client's address (for example
-   * `X-Forwarded-For` behind a trusted proxy), as GoTrue's RATE_LIMIT_HEADER. Unset:
-   * the connection's remote address, the only one a client cannot choose.
+   * `X-Forwarded-For` behind a trusted proxy), as GoTrue's RATE_LIMIT_HEADER. For a list
+   * (`client, proxy1, …`) the right-most address counts: the one the trusted proxy in
+   * front appended, while everything left of it is whatever the client wrote (Express's
+   * `trust proxy` with one hop). Unset: the connection's remote address, the only one a
+   * client cannot choose.
    */
   header?: string;
 }
@@ -42,7 +45,8 @@ export const COUNT_VISIT_FUNCTION = 'namecard_count_visit';
 
 /** The address a request is counted against (see RateLimits.header). */
 function clientAddress(c: Context, header: string | undefined): string {
-  const given = header ? c.req.header(header)?.split(',')[0]?.trim() : undefined;
+  // The right-most entry: the trusted proxy appended it; the client wrote the ones before.
+  const given = header ? c.req.header(header)?.split(',').at(-1)?.trim() : undefined;
   if (given) return given;
   return getConnInfo(c).remote.address ?? 'unknown';
 }

@@ -56,10 +56,33 @@ export function readPostPayload(contentType: string | undefined, raw: string | B
   throw new RestError(400, 'PGRST102', `Content-Type not acceptable: ${media}`);
 }
 
-/** Values by name, repeated names keeping every value in order. */
+/**
+ * The most fields one form or query may hold. PostgREST sets no such number, but its form and
+ * query parsing stays linear; this emulator runs on one event loop and refuses a flood of
+ * fields before working on them (a function here has at most a few parameters).
+ */
+export const MAX_PARAMS = 1000;
+
+/**
+ * Values by name, repeated names keeping every value in order. Linear in the number of fields
+ * (each value is appended in place).
+ *
+ * @param entries name-value pairs, e.g. a URLSearchParams
+ * @returns the values of each name, in order
+ * @throws RestError 400 PGRST102 beyond {@link MAX_PARAMS} fields
+ */
 export function groupParams(entries: Iterable<[string, string]>): Map<string, string[]> {
   const values = new Map<string, string[]>();
-  for (const [k, v] of entries) values.set(k, [...(values.get(k) ?? []), v]);
+  let count = 0;
+  for (const [k, v] of entries) {
+    count += 1;
+    if (count > MAX_PARAMS) {
+      throw new RestError(400, 'PGRST102', `Too many parameters: at most ${MAX_PARAMS} fields`);
+    }
+    const list = values.get(k);
+    if (list) list.push(v);
+    else values.set(k, [v]);
+  }
   return values;
 }
 

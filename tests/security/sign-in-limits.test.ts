@@ -66,6 +66,19 @@ describe.each(DB_KINDS)('sign-in limits over %s', { timeout: 60_000 }, (kind) =>
     ]);
   });
 
+  test('behind a proxy, the address it appended counts, not the ones the client wrote before it', async () => {
+    emulator = await startTestEmulator(kind, {
+      owner: OWNER,
+      rateLimits: { signIn: 5, header: 'X-Forwarded-For' },
+    });
+    // Each request claims another address on the left; the proxy appends the real one.
+    const answers = [];
+    for (let i = 0; i < 8; i++) {
+      answers.push((await token('password', wrong, `198.18.0.${i}, 203.0.113.9`)).status);
+    }
+    expect(answers).toEqual([...Array(5).fill(400), ...Array(3).fill(429)]);
+  });
+
   test('without a configured header, X-Forwarded-For does not pick the address', async () => {
     emulator = await startTestEmulator(kind, { owner: OWNER, rateLimits: { signIn: 2 } });
     const answers = [];
