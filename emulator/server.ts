@@ -1,4 +1,4 @@
-import { Hono, type MiddlewareHandler } from 'hono';
+import { Hono, type Context, type MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { cors } from 'hono/cors';
 import { authRoutes } from './auth/routes.js';
@@ -23,6 +23,32 @@ export const CORS_ALLOW_HEADERS = [
   'accept-profile',
   'content-profile',
 ];
+
+/**
+ * A browser's `User-Agent`: every current browser's starts with `Mozilla/` (curl, Node's
+ * fetch, supabase-js on a server and the CLI send other ones).
+ */
+const BROWSER_AGENT = /^Mozilla\//;
+
+/**
+ * Why a request carrying a secret key (`sb_secret_…`) is refused, or undefined when it carries
+ * none or may use it. Hosted Supabase refuses secret keys in requests that come from a browser,
+ * which it recognises by the `User-Agent`, with 401 (Supabase's API keys guide); a secret key
+ * in the query string ends up in logs and histories, so it is never accepted there either.
+ *
+ * @param c the request's context
+ * @returns the refusal's message, or undefined
+ */
+export function secretKeyRefusal(c: Context): string | undefined {
+  const isSecret = (value: string | undefined) => value?.trim().startsWith('sb_secret_') === true;
+  const inQuery = c.req.queries('apikey')?.some(isSecret) ?? false;
+  if (inQuery) return 'Secret API keys may not be sent in the URL: send them in the apikey header';
+  const bearer = /^bearer\s+(.*)$/i.exec(c.req.header('authorization') ?? '')?.[1];
+  if (!isSecret(c.req.header('apikey')) && !isSecret(bearer)) return undefined;
+  return BROWSER_AGENT.test(c.req.header('user-agent') ?? '')
+    ? 'Forbidden use of secret API key in browser'
+    : undefined;
+}
 
 /** Largest request body accepted on any route, in bytes (1 MiB). */
 export const MAX_BODY_BYTES = 1024 * 1024;
@@ -88,6 +114,8 @@ export function createApp(ctx: ServerContext, log?: (line: string) => void): Hon
 
   // The hosted gateway's answers (the local CLI gateway does not check at all).
   const requireApiKey: MiddlewareHandler = async (c, next) => {
+    const refusedSecret = secretKeyRefusal(c);
+    if (refusedSecret) return c.json({ message: refusedSecret }, 401);
     const apikey = c.req.header('apikey') ?? c.req.query('apikey');
     if (apikey === undefined || apikey === '') {
       return c.json(
