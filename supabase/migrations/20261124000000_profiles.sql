@@ -194,28 +194,31 @@ $$;
 revoke all on function public.namecard_remove_profile(text) from public, anon;
 grant execute on function public.namecard_remove_profile(text) to authenticated, service_role;
 
--- Where an entry of a profile sends visitors: the profile's URL, or null (the build's
--- setting). For the one row the views answer, so anon needs no privilege on the table.
--- Security definer, in the private schema the API does not expose.
-create function private.namecard_profile_url(profile_name text)
+-- Where the entry in force sends visitors: its profile's URL, or null (the build's setting).
+-- Security definer, so that anon needs no privilege on the profile table; it answers only
+-- the one URL /go would learn anyway (the entry in force at the statement's now()), never the
+-- list or another profile's. Called with no argument, so nothing can be asked of it but that.
+create function public.namecard_active_url()
 returns text
 language sql
 stable
 security definer
 set search_path = ''
 as $$
-  select p.url from public.namecard_profile as p where p.name = profile_name
+  select p.url
+  from public.namecard_active_at((extract(epoch from now()) * 1000)::bigint) as a
+  join public.namecard_profile as p on p.name = a.type
 $$;
 
-revoke all on function private.namecard_profile_url(text) from public;
-grant usage on schema private to anon;
-grant execute on function private.namecard_profile_url(text) to anon, authenticated, service_role;
+revoke all on function public.namecard_active_url() from public;
+grant execute on function public.namecard_active_url() to anon, authenticated, service_role;
 
 -- The lookup /go makes answers the destination too, in the same one GET: a column added at
--- the end (create or replace view keeps the others and their plan on the two indexes).
+-- the end (create or replace view keeps the others and their plan on the two indexes). now()
+-- is the transaction's, so the entry and its URL come from the same instant.
 create or replace view public.namecard_active
 with (security_invoker = true) as
-  select a.id, a.type, a.stamp_start, a.stamp_end, private.namecard_profile_url(a.type) as url
+  select a.id, a.type, a.stamp_start, a.stamp_end, public.namecard_active_url() as url
   from public.namecard_active_at((extract(epoch from now()) * 1000)::bigint) as a;
 
 -- The visits read counts every profile the table has (removed ones too: their old visits

@@ -112,12 +112,20 @@ describe('`vite build` with secrets in the environment', () => {
     ]);
   });
 
-  test('the embedded site config holds the five public settings and nothing else', () => {
+  // The allowed origins are public too: /go follows a destination only on one of them.
+  test('the embedded site config holds the six public settings and nothing else', () => {
     const configs = files.flatMap((f) => [...f.text.matchAll(/\{supabaseUrl:[`"][^}]*\}/g)]);
     expect(configs.length).toBeGreaterThan(0);
     for (const [config] of configs) {
       const keys = [...config.matchAll(/[{,](\w+):/g)].map((m) => m[1]);
-      expect(keys.sort()).toEqual(['anonKey', 'basePath', 'mainUrl', 'photoPath', 'supabaseUrl']);
+      expect(keys.sort()).toEqual([
+        'allowedOrigins',
+        'anonKey',
+        'basePath',
+        'mainUrl',
+        'photoPath',
+        'supabaseUrl',
+      ]);
     }
   });
 });
