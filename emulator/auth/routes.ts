@@ -55,11 +55,14 @@ export function authRoutes(ctx: ServerContext): Hono {
   app.use('/token', ...tokenRateLimits(ctx.rateLimits));
 
   app.post('/token', async (c) => {
+    // The grant type first: an unknown one is refused before a byte of the body is read (the
+    // body is capped at 1 MiB on every route, like the REST routes').
     const grantType = c.req.query('grant_type');
+    if (grantType !== 'password' && grantType !== 'refresh_token') {
+      throw new AuthError(400, 'invalid_credentials', 'unsupported_grant_type');
+    }
     const body = await jsonBody(c);
-    if (grantType === 'password') return c.json(await passwordGrant(body));
-    if (grantType === 'refresh_token') return c.json(await refreshGrant(body));
-    throw new AuthError(400, 'invalid_credentials', 'unsupported_grant_type');
+    return c.json(grantType === 'password' ? await passwordGrant(body) : await refreshGrant(body));
   });
 
   async function passwordGrant(body: Record<string, unknown>) {

@@ -42,3 +42,25 @@ describe('form fields of an RPC call', () => {
     expect(() => groupParams([...pairs, ['c', 'x']])).toThrow('Too many parameters');
   });
 });
+
+describe('the token endpoint', () => {
+  let emulator: RunningEmulator;
+  beforeAll(async () => {
+    emulator = await startTestEmulator('pglite');
+  });
+  afterAll(() => emulator?.stop());
+
+  test('refuses an unknown grant type before reading the body', async () => {
+    // The body is not even JSON: read first, it would be refused for that instead.
+    const res = await fetch(`${emulator.url}/auth/v1/token?grant_type=magic`, {
+      method: 'POST',
+      headers: { apikey: emulator.anonKey, 'content-type': 'application/json' },
+      body: '{"email": this is not json',
+    });
+    expect(res.status).toBe(400);
+    expect(await res.json()).toMatchObject({
+      error_code: 'invalid_credentials',
+      msg: 'unsupported_grant_type',
+    });
+  });
+});
