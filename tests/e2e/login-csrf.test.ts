@@ -39,8 +39,9 @@ test("a link carrying another account's tokens signs nobody in, on /login and /m
     // The sign-in form stays (or /manage sends the visitor to it): no session was taken.
     await page.waitForURL((url) => url.pathname.endsWith('/login/') || route === '');
     await page.waitForLoadState('networkidle');
-    const stored = await page.evaluate(() =>
-      Object.keys(localStorage).filter((key) => key.includes('auth-token')),
+    // A string, evaluated in the page (the test's own types have no DOM).
+    const stored = await page.evaluate<string[]>(
+      "Object.keys(localStorage).filter((key) => key.includes('auth-token'))",
     );
     expect(stored, route).toEqual([]);
   }
