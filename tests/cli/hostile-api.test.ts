@@ -233,9 +233,12 @@ describe('redirects', () => {
     expect(other.received).toEqual([]);
   });
 
+  /** The one request `set` stores its entry with (an RPC that also answers the status). */
+  const SET_WRITE = '/rest/v1/rpc/namecard_set';
+
   it('`set` refuses a same-origin 302 to its insert (it would become a GET) and stores nothing', async () => {
     const server = await hostileBackend((ex) => {
-      if (ex.req.method !== 'POST' || !ex.req.url?.startsWith('/rest/v1/namecard')) return false;
+      if (ex.req.method !== 'POST' || !ex.req.url?.startsWith(SET_WRITE)) return false;
       ex.res.writeHead(302, { location: ex.req.url });
       ex.res.end();
       return true;
@@ -249,13 +252,13 @@ describe('redirects', () => {
         `^error: ${server.url} answered 302 Found to ${server.url}, which would turn the POST into a GET: not followed`,
       ),
     );
-    expect(server.count('POST', '/rest/v1/namecard')).toBe(1);
+    expect(server.count('POST', SET_WRITE)).toBe(1);
     expect(await rows(cli.emulator)).toEqual([]);
   });
 
   it('`set` follows a same-origin 307 to its insert, which keeps the method and body', async () => {
     const server = await hostileBackend((ex) => {
-      if (ex.req.method !== 'POST' || !ex.req.url?.startsWith('/rest/v1/namecard')) return false;
+      if (ex.req.method !== 'POST' || !ex.req.url?.startsWith(SET_WRITE)) return false;
       if (ex.nth > 1) return false;
       ex.res.writeHead(307, { location: ex.req.url });
       ex.res.end();
