@@ -1,7 +1,7 @@
 import { describeFollowing, describeNow, visitorsGet } from '../shared/core/describe.js';
 import { zoneHeader } from '../shared/core/format.js';
 import { fetchStatus, type CardStatus, type LookupFetch } from '../shared/core/lookup.js';
-import { targetUrl } from '../shared/core/rules.js';
+import { destinationUrl } from '../shared/core/rules.js';
 import type { CliConfig } from './settings.js';
 import { out } from './output.js';
 
@@ -19,15 +19,24 @@ export function readStatus(
 }
 
 /**
+ * Where visitors go now: the destination in force as /go decides it (the profile's own URL on an
+ * allowed origin, the build's setting for main and photo, else the main site).
+ */
+export function statusTarget(status: CardStatus, config: CliConfig): string {
+  const type = status.timeline[0]?.type ?? status.active?.type;
+  return destinationUrl(type == null ? null : { type, url: status.url }, config);
+}
+
+/**
  * The status's fields of a `--json` document: `active` (the active entry or null), `target`
- * (where visitors go now), `ends_at` and `remaining_ms` of the active entry, `next` (the first
+ * (where visitors go now, {@link statusTarget}), `ends_at` and `remaining_ms` of the active entry, `next` (the first
  * segment after the current one, or null) and `timeline` (segments, epoch ms).
  */
 export function statusJson(status: CardStatus, config: CliConfig) {
   const { active, now, timeline } = status;
   return {
     active,
-    target: targetUrl(active?.type, config),
+    target: statusTarget(status, config),
     ends_at: active ? new Date(active.stamp_end).toISOString() : null,
     remaining_ms: active ? active.stamp_end - now : null,
     next: timeline[1] ?? null,
@@ -49,12 +58,12 @@ export function timelineLines(
   zone: string,
   header = true,
 ): string[] {
-  const { now, timeline } = status;
+  const { now, timeline, labels } = status;
   const [current] = timeline;
-  const target = targetUrl(current?.type, config);
+  const target = statusTarget(status, config);
   return [
     ...(header ? [out.dim(zoneHeader(zone, now))] : []),
-    `Now: ${current ? describeNow(current, now, zone) : visitorsGet(null)}: ${out.cyan(target)}`,
-    ...describeFollowing(timeline, now, zone),
+    `Now: ${current ? describeNow(current, now, zone, labels) : visitorsGet(null)}: ${out.cyan(target)}`,
+    ...describeFollowing(timeline, now, zone, 5, labels),
   ];
 }

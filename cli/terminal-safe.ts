@@ -1,4 +1,5 @@
 import { isProfileType } from '../shared/core/types.js';
+import { PROFILE_NAME_FORM } from '../shared/core/profiles.js';
 
 // Strings from a server or a stored file are printed only once they cannot act on the
 // terminal: no escape sequence (clear screen, OSC 0 title, OSC 52 clipboard, OSC 8 link), no
@@ -43,11 +44,13 @@ export function terminalSafe(value: unknown): string {
 const SHOWN_TYPE_CHARACTERS = 40;
 
 /**
- * An entry's `type` as text: a known profile (`main`, `photo`) as it is, anything else as
- * "unknown profile `…`", escaped and cut short, so that a server's value is never printed raw.
+ * An entry's `type` as text: a profile's name (`main`, `photo`, or one the owner added: the
+ * database holds only names of PROFILE_NAME_FORM) as it is, anything else as "unknown profile
+ * `…`", escaped and cut short, so that a server's value is never printed raw.
  */
 export function showType(type: unknown): string {
-  if (isProfileType(type)) return type;
+  if (isProfileType(type) || (typeof type === 'string' && PROFILE_NAME_FORM.test(type)))
+    return type;
   const chars = [...String(type)];
   const cut =
     chars.length > SHOWN_TYPE_CHARACTERS

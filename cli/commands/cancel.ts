@@ -60,7 +60,7 @@ export async function runCancel(idText: string, options: CancelOptions): Promise
       ? `until ${when(planned)}`
       : `from ${when(row.stamp_start)} until ${when(planned)}`;
   print(
-    `${out.green('✔')} Cancelled entry ${row.id}: ${out.bold(showType(row.type))} (${profileLabel(row.type)}) ${span}`,
+    `${out.green('✔')} Cancelled entry ${row.id}: ${out.bold(showType(row.type))} (${profileLabel(row.type, status.labels)}) ${span}`,
     ...timelineLines(status, config, zone),
   );
 }

@@ -41,7 +41,7 @@ export async function runEnd(options: EndOptions): Promise<void> {
   const zone = localTimeZone();
   const lines = timelineLines(status, config, zone);
   const name = (row: NamecardRow) =>
-    `${out.bold(showType(row.type))} (${profileLabel(row.type)}, entry ${row.id})`;
+    `${out.bold(showType(row.type))} (${profileLabel(row.type, status.labels)}, entry ${row.id})`;
   // Another call (a cancel, another end) stopped these while this one waited: say what it did.
   const others = alreadyStopped.map(
     (row) =>

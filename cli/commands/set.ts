@@ -251,7 +251,7 @@ export async function runSet(args: SetArgs, options: SetOptions): Promise<void> 
   const start = row.stamp_start == null ? '' : `from ${wall(row.stamp_start)} `;
   const end = format.formatStamp(row.stamp_end, entry.timeZone);
   const lines = [
-    `${out.green('✔')} The card points to ${out.bold(showType(row.type))} (${profileLabel(row.type)}) ${start}until ${end}`,
+    `${out.green('✔')} The card points to ${out.bold(showType(row.type))} (${profileLabel(row.type, status.labels)}) ${start}until ${end}`,
   ];
   if (entry.notice) lines.push(`  ${entry.notice}.`);
   const local = format.localTimeZone();

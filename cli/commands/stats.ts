@@ -1,6 +1,7 @@
 import { Command } from 'commander';
 import { NamecardError } from '../../shared/core/errors.js';
 import { out, print, printJson } from '../output.js';
+import { showType } from '../terminal-safe.js';
 import { resolveConfig } from '../settings.js';
 
 /** The options of `namecard stats` (global ones included), as typed. */
@@ -64,7 +65,9 @@ export async function runStats(options: StatsOptions): Promise<void> {
   const countWidth = Math.max(...summary.days.map((d) => String(d.total).length));
   print(
     `${out.bold(plural(summary.total, 'visit'))} from ${first} to ${last} (${plural(days, 'day')}, ${summary.time_zone})`,
-    `  by profile: main ${summary.by_type.main}, photo ${summary.by_type.photo}`,
+    `  by profile: ${Object.entries(summary.by_type)
+      .map(([type, n]) => `${showType(type)} ${n}`)
+      .join(', ')}`,
     `  by channel: QR code ${summary.by_via.qr}, NFC ${summary.by_via.nfc}, link ${summary.by_via.link}`,
     '',
     ...summary.days.map((d) => {

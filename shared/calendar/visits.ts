@@ -21,15 +21,19 @@ export const MAX_VISIT_DAYS = 366;
 export interface VisitCount {
   /** The bucket's start, epoch ms (a multiple of {@link VISIT_BUCKET_MS}). */
   bucket: number;
-  /** What the visitors were sent to. */
-  type: ProfileType;
+  /** The profile the visitors were sent to: main, photo, or one the owner added. */
+  type: string;
   /** The channel. */
   via: VisitChannel;
   /** How many visits. */
   visits: number;
 }
 
-export type ByType = Record<ProfileType, number>;
+/**
+ * Visits by profile name: main and photo always, and every other profile that has visits in the
+ * window (one the owner added counts like the built-in ones).
+ */
+export type ByType = Record<ProfileType, number> & Record<string, number>;
 export type ByVia = Record<VisitChannel, number>;
 
 /** One local day of the window. */
@@ -116,8 +120,8 @@ export function visitWindow(now: number, days: number, timeZone: string): VisitW
   return { timeZone: today.timeZoneId, days: list, from: list[0]!.start, to: end.start };
 }
 
-const zeroTypes = (): ByType =>
-  Object.fromEntries(PROFILE_TYPES.map((t) => [t, 0])) as unknown as ByType;
+const zeroTypes = (types: readonly string[]): ByType =>
+  Object.fromEntries(types.map((t) => [t, 0])) as ByType;
 const zeroVias = (): ByVia => ({ qr: 0, nfc: 0, link: 0 });
 
 /**
@@ -129,10 +133,15 @@ const zeroVias = (): ByVia => ({ qr: 0, nfc: 0, link: 0 });
  * @returns the summary, every day of the window present, oldest first
  */
 export function summarizeVisits(counts: readonly VisitCount[], window: VisitWindow): VisitSummary {
+  // The built-in profiles first, then the others that have counts, in order of their names.
+  const others = new Set(
+    counts.map((c) => c.type).filter((t) => !PROFILE_TYPES.includes(t as ProfileType)),
+  );
+  const types = [...PROFILE_TYPES, ...[...others].sort()];
   const days: DayVisits[] = window.days.map(({ day }) => ({
     day,
     total: 0,
-    by_type: zeroTypes(),
+    by_type: zeroTypes(types),
     by_via: zeroVias(),
   }));
   const starts = window.days.map((d) => d.start);
@@ -141,7 +150,7 @@ export function summarizeVisits(counts: readonly VisitCount[], window: VisitWind
     to: window.to,
     time_zone: window.timeZone,
     total: 0,
-    by_type: zeroTypes(),
+    by_type: zeroTypes(types),
     by_via: zeroVias(),
     days,
   };
@@ -151,10 +160,9 @@ export function summarizeVisits(counts: readonly VisitCount[], window: VisitWind
     const n = Number(count.visits);
     day.total += n;
     summary.total += n;
-    if (count.type in day.by_type) {
-      day.by_type[count.type] += n;
-      summary.by_type[count.type] += n;
-    }
+    // Every type has a key (set above): an added profile counts like the built-in ones.
+    day.by_type[count.type] = (day.by_type[count.type] ?? 0) + n;
+    summary.by_type[count.type] = (summary.by_type[count.type] ?? 0) + n;
     if (count.via in day.by_via) {
       day.by_via[count.via] += n;
       summary.by_via[count.via] += n;

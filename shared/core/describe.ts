@@ -9,11 +9,26 @@ import { MAIN_PROFILE, readProfile, type StoredType } from './profiles.js';
 // (format.ts's zoneHeader).
 
 /**
- * What visitors get for a profile type, or for none, from the profile table: `Photographer`
- * or `the main site` (an unknown stored type is shown as it is).
+ * Labels of profiles by name (`{ shop: 'Shop' }`), as the server answers them from the profile
+ * rows (the status's `labels`, the owner's profile list).
  */
-export function visitorsGet(type: StoredType | null | undefined): string {
-  return readProfile(type).visitorsGet;
+export type ProfileLabels = Readonly<Record<string, string>>;
+
+/**
+ * What visitors get for a profile type, or for none: `the main site` for main or none, else the
+ * profile's label from its row (`labels`), else the built-in label (`Photographer`), else the
+ * name as it is stored.
+ *
+ * @param type a stored type, or null/undefined when nothing is active
+ * @param labels the profiles' labels from the server ({} when unknown)
+ */
+export function visitorsGet(
+  type: StoredType | null | undefined,
+  labels: ProfileLabels = {},
+): string {
+  const reading = readProfile(type);
+  if (type == null || type === MAIN_PROFILE.type) return reading.visitorsGet;
+  return Object.hasOwn(labels, type) ? labels[type]! : reading.visitorsGet;
 }
 
 /**
@@ -23,9 +38,15 @@ export function visitorsGet(type: StoredType | null | undefined): string {
  * @param segment the timeline's first segment
  * @param now epoch ms (the server's now)
  * @param timeZone IANA time zone of the times shown
+ * @param labels the profiles' labels from the server ({@link visitorsGet})
  */
-export function describeNow(segment: Segment, now: number, timeZone: string): string {
-  const label = visitorsGet(segment.type);
+export function describeNow(
+  segment: Segment,
+  now: number,
+  timeZone: string,
+  labels: ProfileLabels = {},
+): string {
+  const label = visitorsGet(segment.type, labels);
   if (segment.to === null) return label;
   return `${label} until ${formatWhen(segment.to, now, timeZone)} (${formatRelative(segment.to, now)})`;
 }
@@ -42,6 +63,7 @@ export function describeNow(segment: Segment, now: number, timeZone: string): st
  * @param now epoch ms (the server's now)
  * @param timeZone IANA time zone of the times shown
  * @param max how many coming segments at most (default 5)
+ * @param labels the profiles' labels from the server ({@link visitorsGet})
  * @example describeFollowing([{ type: 'photo', from: 0, to: 60000 }, { type: 'main', from: 60000, to: null }], 0, 'UTC')
  * // → ['Then the main site from today 00:01']
  */
@@ -50,6 +72,7 @@ export function describeFollowing(
   now: number,
   timeZone: string,
   max = 5,
+  labels: ProfileLabels = {},
 ): string[] {
   const lines: string[] = [];
   timeline.forEach((segment, index) => {
@@ -63,7 +86,7 @@ export function describeFollowing(
     // The first change's moment has its hint on the "now" line already (its end).
     const soon = index > 1 ? ` (${formatRelative(segment.from, now)})` : '';
     const until = segment.to === null ? '' : ` until ${formatWhen(segment.to, now, timeZone)}`;
-    lines.push(`Then ${visitorsGet(segment.type)}${again} from ${from}${soon}${until}`);
+    lines.push(`Then ${visitorsGet(segment.type, labels)}${again} from ${from}${soon}${until}`);
   });
   const last = timeline[timeline.length - 1];
   if (timeline.length - 1 > max || (last && last.to !== null))

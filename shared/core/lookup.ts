@@ -33,7 +33,7 @@ export const VIEW_COLUMNS = 'id,type,stamp_start,stamp_end';
 export const ACTIVE_COLUMNS = `${VIEW_COLUMNS},url`;
 
 /** The columns of {@link STATUS_VIEW}. */
-export const STATUS_COLUMNS = 'now,active,timeline';
+export const STATUS_COLUMNS = 'now,active,timeline,labels,url';
 
 /** One of the views read with one GET. */
 export type EntryView = typeof ACTIVE_VIEW | typeof STATUS_VIEW;
@@ -157,6 +157,26 @@ export interface CardStatus {
    * (`to: null`) unless the server capped the answer (24 segments), when more follows it.
    */
   timeline: Segment[];
+  /**
+   * Labels of the profiles the timeline names, from their rows (`{ shop: 'Shop' }`); `{}` from
+   * a server older than the profile-labels migration.
+   */
+  labels: Readonly<Record<string, string>>;
+  /**
+   * The destination of the entry in force as /go's lookup answers it: the profile's own URL, or
+   * null when it follows the build's setting (and from a server older than that migration).
+   * Followed only on an allowed origin (rules.ts's destinationUrl).
+   */
+  url: string | null;
+}
+
+function isLabels(value: unknown): value is Record<string, string> {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    !Array.isArray(value) &&
+    Object.values(value).every((label) => typeof label === 'string')
+  );
 }
 
 function isSegment(value: unknown): value is Segment {
@@ -181,7 +201,9 @@ export async function fetchStatus(options: LookupOptions): Promise<CardStatus> {
 /**
  * Checks and narrows one status object as the view `namecard_status` answers it (a row), and
  * as the owner's write functions (`namecard_set`, `namecard_end_now`, `namecard_cancel`)
- * include it in their answers: `now` (epoch ms), `active` (entry or null), `timeline`.
+ * include it in their answers: `now` (epoch ms), `active` (entry or null), `timeline`, and
+ * from the profile-labels migration on `labels` (name → label) and `url` (the destination in
+ * force, or null); both may be absent (an older server).
  *
  * @param value the parsed JSON object (other fields are ignored)
  * @returns the card's status
@@ -197,7 +219,9 @@ export function parseStatus(value: unknown): CardStatus {
     !(row.active === null || isWellFormed(row.active)) ||
     !Array.isArray(timeline) ||
     timeline.length === 0 ||
-    !timeline.every(isSegment)
+    !timeline.every(isSegment) ||
+    !(row.labels === undefined || isLabels(row.labels)) ||
+    !(row.url === undefined || row.url === null || typeof row.url === 'string')
   ) {
     throw invalid("the card's status");
   }
@@ -208,5 +232,7 @@ export function parseStatus(value: unknown): CardStatus {
       ...segment,
       type: narrowType(segment.type),
     })),
+    labels: (row.labels as Record<string, string> | undefined) ?? {},
+    url: (row.url as string | null | undefined) ?? null,
   };
 }

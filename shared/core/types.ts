@@ -46,9 +46,15 @@ export interface NewEntry {
 }
 
 /**
- * The label people see for a stored type: the table's (`Photographer`, `Main Profile`); an
- * unknown type is shown as it is.
+ * The label people see for a stored type: its row's label from the server when `labels` has it,
+ * else the built-in one (`Photographer`, `Main Profile`); an unknown type is shown as it is.
+ *
+ * @param type a stored type
+ * @param labels labels by profile name, as the server answers them ({} when unknown)
  */
-export function profileLabel(type: StoredType): string {
-  return readProfile(type).label;
+export function profileLabel(
+  type: StoredType,
+  labels: Readonly<Record<string, string>> = {},
+): string {
+  return Object.hasOwn(labels, type) ? labels[type]! : readProfile(type).label;
 }

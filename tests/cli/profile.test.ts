@@ -203,3 +203,60 @@ describe('namecard set with the profiles the server has', () => {
     expect(await entries()).toEqual([]);
   });
 });
+
+describe("the profile's row names it wherever visitors' destination is shown", () => {
+  it('status and set name an added profile by its label and show its destination', async () => {
+    await namecard(['profile', 'add', 'shop', `${MAIN_URL}shop`, '--label', 'Shop window']);
+    const set = await namecard(['set', 'shop', '--for', '1h']);
+    expect(set.stderr).toBe('');
+    expect(set.exitCode).toBe(0);
+    const [done, now] = set.stdout.split('\n');
+    expect(done).toMatch(/^✔ The card points to shop \(Shop window\) until /);
+    expect(now).toMatch(new RegExp(`^Now: Shop window until .*: ${MAIN_URL}shop$`));
+
+    const status = await namecard(['status']);
+    expect(status.exitCode).toBe(0);
+    expect(status.stdout).toMatch(new RegExp(`^Now: Shop window until .*: ${MAIN_URL}shop$`, 'm'));
+    expect(status.stdout).toMatch(/^Then the main site from /m);
+    const json = JSON.parse((await namecard(['status', '--json'])).stdout) as { target: string };
+    expect(json.target).toBe(`${MAIN_URL}shop`);
+
+    // A new label shows at once: it is read from the row, not from the CLI.
+    expect((await namecard(['profile', 'edit', 'shop', '--label', 'Sale'])).exitCode).toBe(0);
+    expect((await namecard(['status'])).stdout).toMatch(/^Now: Sale until /m);
+  });
+
+  it('photo relabelled by the owner is shown by its new label', async () => {
+    expect((await namecard(['profile', 'edit', 'photo', '--label', 'Gallery'])).exitCode).toBe(0);
+    try {
+      const set = await namecard(['set', 'photo', '--for', '2h']);
+      expect(set.exitCode).toBe(0);
+      expect(set.stdout.split('\n')[0]).toMatch(/^✔ The card points to photo \(Gallery\) until /);
+      expect((await namecard(['status'])).stdout).toMatch(
+        new RegExp(`^Now: Gallery until .*: ${MAIN_URL}photo$`, 'm'),
+      );
+    } finally {
+      await cli.emulator.query(
+        `update public.namecard_profile set label = 'Photographer' where name = 'photo'`,
+      );
+    }
+  });
+
+  it('anon learns the label of a profile only while an entry names it', async () => {
+    await namecard(['profile', 'add', 'shop', `${MAIN_URL}shop`, '--label', 'Shop window']);
+    const labels = async () => {
+      const response = await fetch(`${cli.emulator.url}/rest/v1/rpc/namecard_profile_labels`, {
+        method: 'POST',
+        headers: { apikey: cli.emulator.anonKey, 'content-type': 'application/json' },
+        body: JSON.stringify({ names: ['main', 'shop', 'nothing'] }),
+      });
+      expect(response.status).toBe(200);
+      return response.json();
+    };
+    expect(await labels()).toEqual({ main: 'Main Profile' });
+    await namecard(['set', 'shop', '--for', '1h']);
+    expect(await labels()).toEqual({ main: 'Main Profile', shop: 'Shop window' });
+    expect((await namecard(['end'])).exitCode).toBe(0);
+    expect(await labels()).toEqual({ main: 'Main Profile' });
+  });
+});

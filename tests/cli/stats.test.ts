@@ -89,6 +89,28 @@ describe('namecard stats', () => {
     expect(json.days[0]).toEqual({ day: utcDay(today - 29 * DAY), total: 0, ...zeros });
   });
 
+  it('counts a profile the owner added like the built-in ones', async () => {
+    await cli.emulator.query(
+      `insert into public.namecard_profile (name, label, url)
+       values ('shop', 'Shop', 'https://card.example/shop') on conflict (name) do nothing`,
+    );
+    await store([
+      { ago: 0, type: 'shop', via: 'qr', visits: 4 },
+      { ago: DAY, type: 'main', via: 'link', visits: 1 },
+    ]);
+    const json = JSON.parse((await namecard(['stats', '--json'])).stdout) as {
+      by_type: Record<string, number>;
+      days: { by_type: Record<string, number> }[];
+    };
+    expect(json.by_type).toEqual({ main: 1, photo: 0, shop: 4 });
+    expect(json.days[0]!.by_type).toEqual({ main: 0, photo: 0, shop: 0 });
+    expect(json.days.at(-1)!.by_type).toEqual({ main: 0, photo: 0, shop: 4 });
+    const text = await namecard(['stats']);
+    expect(text.exitCode).toBe(0);
+    expect(text.stdout).toContain('by profile: main 1, photo 0, shop 4');
+    await cli.emulator.query('truncate public.namecard_visit');
+  });
+
   it('--days and --tz choose the window: days in that zone, +05:45 included', async () => {
     await store([{ ago: 0, type: 'main', via: 'link', visits: 1 }]);
     const { exitCode, stdout } = await namecard([

@@ -75,8 +75,36 @@ describe('fetchActiveEntry', () => {
       seen.push(req.url ?? '');
       res.end(JSON.stringify([status]));
     });
+    // A server from before the profile-labels migration answers no labels and no url.
+    expect(await fetchStatus({ supabaseUrl: url, anonKey: 'anon' })).toEqual({
+      ...status,
+      labels: {},
+      url: null,
+    });
+    expect(seen).toEqual([
+      '/rest/v1/namecard_status?select=now,active,timeline,labels,url&apikey=anon',
+    ]);
+  });
+
+  it("reads the profiles' labels and the destination in force with the status", async () => {
+    const status = {
+      now: NOW,
+      active: { id: 3, type: 'shop', stamp_start: null, stamp_end: NOW + 1 },
+      timeline: [
+        { type: 'shop', from: NOW, to: NOW + 1 },
+        { type: 'main', from: NOW + 1, to: null },
+      ],
+      labels: { main: 'Main Profile', shop: 'Shop' },
+      url: 'https://me.example/shop',
+    };
+    const url = await serve((_req, res) => res.end(JSON.stringify([status])));
     expect(await fetchStatus({ supabaseUrl: url, anonKey: 'anon' })).toEqual(status);
-    expect(seen).toEqual(['/rest/v1/namecard_status?select=now,active,timeline&apikey=anon']);
+    for (const broken of [{ labels: ['Shop'] }, { labels: { shop: 1 } }, { url: 7 }]) {
+      const bad = await serve((_req, res) => res.end(JSON.stringify([{ ...status, ...broken }])));
+      await expect(fetchStatus({ supabaseUrl: bad, anonKey: 'anon' })).rejects.toMatchObject({
+        code: 'invalid_response',
+      });
+    }
   });
 
   it.each([

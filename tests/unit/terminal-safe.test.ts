@@ -15,10 +15,14 @@ describe('terminalSafe', () => {
 });
 
 describe('showType', () => {
-  it('shows a known profile as it is and anything else as an unknown profile, escaped', () => {
+  it('shows a profile name as it is and anything else as an unknown profile, escaped', () => {
     expect(showType('main')).toBe('main');
     expect(showType('photo')).toBe('photo');
-    expect(showType('banana')).toBe('unknown profile `banana`');
+    // A profile the owner added: any name of the form the database holds.
+    expect(showType('shop')).toBe('shop');
+    expect(showType('event-2030')).toBe('event-2030');
+    expect(showType('Banana')).toBe('unknown profile `Banana`');
+    expect(showType('banana split')).toBe('unknown profile `banana split`');
     expect(showType(`photo${OSC52}`)).toBe('unknown profile `photo\\u{1b}]52;c;aGk=\\u{7}`');
     expect(showType(null)).toBe('unknown profile `null`');
     expect(showType('y'.repeat(100))).toBe(`unknown profile \`${'y'.repeat(40)}…\``);

@@ -1,4 +1,3 @@
-import { readProfile } from '../../../shared/core/profiles.js';
 import { useRef, useState } from 'react';
 import { describeFollowing, describeNow } from '../../../shared/core/describe.js';
 import { localTimeZone } from '../../../shared/core/format.js';
@@ -13,6 +12,7 @@ import {
   errorMessage,
   isUpcoming,
 } from './describe.js';
+import { profileTone } from './profile-tone.js';
 import { TimelineBar } from './TimelineBar.js';
 import { timelineAt, useServerNow, type CardState, type CardStateResult } from './useCardState.js';
 
@@ -85,7 +85,8 @@ export function CardTimeline({ result, refresh }: CardTimelineProps) {
   } else {
     const segments = timelineAt(card, now);
     const [first] = segments;
-    const following = describeFollowing(segments, now, zone, segments.length);
+    const { labels } = card.status;
+    const following = describeFollowing(segments, now, zone, segments.length, labels);
     const upcoming = card.open
       .filter((row) => {
         const state = card.states.get(row.id);
@@ -101,7 +102,7 @@ export function CardTimeline({ result, refresh }: CardTimelineProps) {
       <>
         <p className="now-line" data-testid="now-line">
           <span className="label">Now</span> visitors get{' '}
-          {first ? describeNow(first, now, zone) : 'the main site'}.
+          {first ? describeNow(first, now, zone, labels) : 'the main site'}.
         </p>
         {card.status.active && (
           <button
@@ -113,14 +114,14 @@ export function CardTimeline({ result, refresh }: CardTimelineProps) {
             End now
           </button>
         )}
-        <TimelineBar segments={segments} now={now} timeZone={zone} />
+        <TimelineBar segments={segments} now={now} timeZone={zone} labels={labels} />
         {following.length > 0 && (
           <ol className="following" aria-label="What follows">
             {following.map((line, index) => {
               const type = segments[index + 1]?.type;
-              const tone = type === undefined ? '' : readProfile(type).profile.type;
+              const { tone, style } = type === undefined ? { tone: '' } : profileTone(type);
               return (
-                <li key={line} className={tone && `profile-dot-${tone}`}>
+                <li key={line} className={tone && `profile-dot-${tone}`} style={style}>
                   {line}
                 </li>
               );
@@ -134,7 +135,7 @@ export function CardTimeline({ result, refresh }: CardTimelineProps) {
               {upcoming.map(({ row, state }) => (
                 <li key={row.id} data-testid={`entry-${row.id}`}>
                   <span>
-                    {describeEntry(row, card.status.now, zone)}
+                    {describeEntry(row, card.status.now, zone, labels)}
                     <span className="muted">
                       {' '}
                       · {describeStateSoon(state, card.status.now, zone)}

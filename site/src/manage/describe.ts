@@ -34,10 +34,15 @@ export function errorMessage(error: unknown, names: readonly string[] = []): str
  * An entry in a few words, with its id (Cancel takes one): `#12 Photographer from Wed 09:00
  * until Wed 18:00`. A stopped entry shows the end it was planned with.
  */
-export function describeEntry(row: NamecardRow, now: number, timeZone: string): string {
+export function describeEntry(
+  row: NamecardRow,
+  now: number,
+  timeZone: string,
+  labels: Readonly<Record<string, string>> = {},
+): string {
   const from = row.stamp_start == null ? '' : ` from ${formatWhen(row.stamp_start, now, timeZone)}`;
   const end = row.planned_end ?? row.stamp_end;
-  return `#${row.id} ${profileLabel(row.type)}${from} until ${formatWhen(end, now, timeZone)}`;
+  return `#${row.id} ${profileLabel(row.type, labels)}${from} until ${formatWhen(end, now, timeZone)}`;
 }
 
 /**
@@ -77,10 +82,10 @@ export function describeSpan(segment: Segment, now: number, timeZone: string): s
  */
 export function describeAfter(status: CardStatus | undefined, timeZone: string): string {
   if (!status) return '(The current state could not be read again.)';
-  const { now, timeline } = status;
+  const { now, timeline, labels } = status;
   const [first] = timeline;
   if (!first) return '';
-  const [next] = describeFollowing(timeline, now, timeZone, 1);
-  const visitors = `Visitors now get ${describeNow(first, now, timeZone)}.`;
+  const [next] = describeFollowing(timeline, now, timeZone, 1, labels);
+  const visitors = `Visitors now get ${describeNow(first, now, timeZone, labels)}.`;
   return next && next !== 'And more changes after that' ? `${visitors} ${next}.` : visitors;
 }

@@ -79,11 +79,11 @@ function Summary({ summary }: { summary: VisitSummary }) {
           </li>
         ))}
         <li>
-          {PROFILES.map((profile, index) => (
-            <span key={profile.type}>
+          {Object.entries(summary.by_type).map(([type, visits], index) => (
+            <span key={type}>
               {index > 0 && ', '}
-              {profile.visitsLabel}:{' '}
-              <span data-type={profile.type}>{summary.by_type[profile.type]}</span>
+              {PROFILES.find((p) => p.type === type)?.visitsLabel ?? type}:{' '}
+              <span data-type={type}>{visits}</span>
             </span>
           ))}
         </li>
