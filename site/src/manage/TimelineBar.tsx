@@ -5,23 +5,16 @@ import { visitorsGet, type ProfileLabels } from '../../../shared/core/describe.j
 import { profileTone } from './profile-tone.js';
 
 /**
- * The share of the bar every segment gets before the rest is shared out by duration, so that
- * a 30-minute break next to a stretch of months is still seen and labelled (the list under
- * the bar gives the exact times). With many segments it shrinks, so that time still counts.
+ * Each closed segment's share of the shown window, from now (its left edge) to the last change
+ * (its right edge): its duration over the window's, so the picture is to scale. The open-ended
+ * last segment lies after the window and gets no share; a timeline of one segment (nothing
+ * planned) fills the window.
  */
-const MIN_SHARE = 0.18;
-
-/**
- * Each segment's share of the bar: a fixed floor each, the rest in proportion to its share
- * of the time from now to the last change (the open-ended last segment gets the floor only).
- */
-function shares(segments: readonly Segment[], now: number): number[] {
+export function shares(segments: readonly Segment[], now: number): number[] {
   const last = segments[segments.length - 1];
   if (!last || segments.length === 1) return segments.map(() => 1);
-  const floor = Math.min(MIN_SHARE, 0.75 / segments.length);
   const span = Math.max(1, last.from - now);
-  const rest = 1 - floor * segments.length;
-  return segments.map((s) => floor + (s.to === null ? 0 : (rest * (s.to - s.from)) / span));
+  return segments.map((s) => (s.to === null ? 0 : (s.to - Math.max(s.from, now)) / span));
 }
 
 /** The picture in words, for screen readers: every segment with its end. (No "time" or "date" in it: a label with either would also answer the form fields' getByLabel.) */
@@ -39,7 +32,7 @@ export function timelineAlt(
   return `Visitors get, from now: ${parts.join(', ')}.`;
 }
 
-/** The word a segment of the bar shows: `Main`, `Photo`, or the label of an added profile. */
+/** The word the legend shows for a profile: `Main`, `Photo`, or the label of an added profile. */
 function shortLabel(type: Segment['type'], labels: ProfileLabels): string {
   const reading = readProfile(type);
   const own = Object.hasOwn(labels, type) ? labels[type] : undefined;
@@ -51,9 +44,12 @@ function shortLabel(type: Segment['type'], labels: ProfileLabels): string {
 }
 
 /**
- * The timeline as a bar from now (its left edge, marked) to the last change, one block per
- * segment coloured by profile and labelled with its row's label (`labels`, from the status); plain HTML and CSS, its widths set through the
- * style object (CSSOM), which the site's CSP allows.
+ * The timeline as a bar to scale: the window from now (its left edge, marked and labelled) to
+ * the last change (its right edge, labelled with that time), one block per segment coloured by
+ * profile, its width its share of the window; the open-ended rest (always main) is a faded
+ * block after the window's end. The blocks carry no text (a short break would cut it): a
+ * legend names the colours, with each row's label (`labels`, from the status). Plain HTML and
+ * CSS, the widths set through the style object (CSSOM), which the site's CSP allows.
  */
 export function TimelineBar({
   segments,
@@ -68,31 +64,50 @@ export function TimelineBar({
 }) {
   const widths = shares(segments, now);
   const last = segments[segments.length - 1];
-  const end = segments.length > 1 && last ? formatWhen(last.from, now, timeZone) : null;
+  const planned = segments.length > 1 && last ? last : null;
+  const scaled = planned ? segments.slice(0, -1) : segments;
+  const types = [...new Set(segments.map((s) => s.type))];
   return (
     <figure
       className="timeline"
       aria-label={timelineAlt(segments, now, timeZone, labels)}
       role="img"
     >
-      <div className="timeline-bar" aria-hidden="true">
-        {segments.map((segment, index) => {
-          const { tone, style } = profileTone(segment.type);
+      <div className="timeline-track" aria-hidden="true">
+        <div className="timeline-bar" data-testid="timeline-window">
+          {scaled.map((segment, index) => {
+            const { tone, style } = profileTone(segment.type);
+            return (
+              <div
+                key={`${segment.from}-${segment.type}`}
+                className={`timeline-segment profile-${tone}`}
+                style={{ ...style, flexGrow: widths[index], flexBasis: 0 }}
+              />
+            );
+          })}
+        </div>
+        {planned && (
+          <div
+            className={`timeline-rest profile-${profileTone(planned.type).tone}`}
+            style={profileTone(planned.type).style}
+            data-testid="timeline-rest"
+          />
+        )}
+        <div className="timeline-axis">
+          <span className="timeline-now">now</span>
+          <span>{planned ? formatWhen(planned.from, now, timeZone) : 'nothing planned'}</span>
+        </div>
+      </div>
+      <ul className="timeline-legend" aria-hidden="true">
+        {types.map((type) => {
+          const { tone, style } = profileTone(type);
           return (
-            <div
-              key={`${segment.from}-${segment.type}`}
-              className={`timeline-segment profile-${tone}${segment.to === null && index > 0 ? ' open' : ''}`}
-              style={{ ...style, flexGrow: widths[index], flexBasis: 0 }}
-            >
-              <span>{shortLabel(segment.type, labels)}</span>
-            </div>
+            <li key={type} className={`profile-dot-${tone}`} style={style}>
+              {shortLabel(type, labels)}
+            </li>
           );
         })}
-      </div>
-      <div className="timeline-axis" aria-hidden="true">
-        <span className="timeline-now">now</span>
-        {end && <span>{end}</span>}
-      </div>
+      </ul>
     </figure>
   );
 }

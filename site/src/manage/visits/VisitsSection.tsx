@@ -64,6 +64,15 @@ export default function VisitsSection() {
 function Summary({ summary }: { summary: VisitSummary }) {
   const first = summary.days[0]!.day;
   const last = summary.days.at(-1)!.day;
+  // No visits yet: a sentence says so, where a chart and a table would show only zeros.
+  if (summary.total === 0) {
+    return (
+      <p className="visits-none" data-testid="visits-none">
+        No visits yet in the last {summary.days.length} days ({first} to {last}, {summary.time_zone}
+        ). Visits through your card link, its QR code or an NFC tag show here by day.
+      </p>
+    );
+  }
   return (
     <>
       <p className="visits-total">
