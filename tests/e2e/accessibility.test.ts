@@ -65,6 +65,15 @@ const PAGES: PageCase[] = [
     },
   },
   {
+    name: 'manage, End now asked',
+    path: 'manage/',
+    before: (page, site) => signIn(page, site, OWNER),
+    ready: async (page) => {
+      await page.getByRole('button', { name: 'End now' }).click();
+      await page.getByRole('dialog', { name: 'End now?' }).getByTestId('confirm-instead').waitFor();
+    },
+  },
+  {
     name: 'go',
     path: 'go/',
     ready: (page) => page.getByRole('link', { name: 'click this link' }).waitFor(),

@@ -8,8 +8,9 @@ import { OWNER } from './harness.js';
 // The owner's whole errand with the keyboard alone, as someone who cannot use a pointer does
 // it: sign in, set the card, end it, cancel a scheduled entry. Only page.keyboard is used
 // (Tab, Shift+Tab, Enter, Space, typing into the focused field, arrow keys in the native
-// select); each outcome is checked on the page and in the rows, and at every Tab stop the
-// focused element must show that it has the focus.
+// select; End now and Cancel ask first, in a dialog answered with Tab and Enter); each outcome
+// is checked on the page and in the rows, and at every Tab stop the focused element must show
+// that it has the focus.
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
@@ -200,8 +201,12 @@ describe.each(DB_KINDS)('keyboard only, on %s', (kind) => {
       const nowLine = page.getByTestId('now-line');
       await nowLine.getByText('visitors get Photographer until').waitFor();
 
-      // End it: End now is above the form.
+      // End it: End now is above the form. It asks first, in a dialog that takes the focus
+      // (on its safe answer): Tab to its Yes.
       await tabTo('button', 'End now', true);
+      await page.keyboard.press('Enter');
+      await page.getByRole('dialog', { name: 'End now?' }).waitFor();
+      await tabTo('button', 'Yes, end it');
       await page.keyboard.press('Enter');
       const outcome = page.getByTestId('change-outcome');
       await outcome.getByText(`Ended now (#${set!.id} stopped).`).waitFor();
@@ -215,6 +220,9 @@ describe.each(DB_KINDS)('keyboard only, on %s', (kind) => {
 
       // Cancel the scheduled entry: its button is above the outcome, which has the focus now.
       await tabTo('button', `Cancel entry #${scheduledId}`, true);
+      await page.keyboard.press('Enter');
+      await page.getByRole('dialog', { name: `Cancel #${scheduledId}?` }).waitFor();
+      await tabTo('button', 'Yes, cancel it');
       await page.keyboard.press('Enter');
       await outcome.getByText(`Cancelled #${scheduledId} Main Profile from `).waitFor();
       stored = await rows();

@@ -211,6 +211,12 @@ describe.each(DB_KINDS)('the schedule in the browser, on %s', (kind) => {
 
     // End now during the break stops the photo entry that would come back, keeps the event.
     await page.getByRole('button', { name: 'End now' }).click();
+    // It asks first, naming what visitors get instead: main until the event.
+    const ask = page.getByRole('dialog', { name: 'End now?' });
+    await expect(ask.getByTestId('confirm-instead').innerText()).resolves.toContain(
+      `Visitors will get the main site until ${when(eventStart, now)} (`,
+    );
+    await ask.getByRole('button', { name: 'Yes, end it' }).click();
     const outcome = page.getByTestId('change-outcome');
     await outcome.getByText('Ended now').waitFor();
     await expect(outcome.innerText()).resolves.toContain(
@@ -262,6 +268,7 @@ describe.each(DB_KINDS)('the schedule in the browser, on %s', (kind) => {
     await shoot(`manage-scenario2-${kind}`);
 
     await page.getByRole('button', { name: 'End now' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Yes, end it' }).click();
     await page.getByTestId('change-outcome').getByText(`Ended now (#${photo} stopped).`).waitFor();
     await page
       .getByTestId('now-line')
@@ -302,9 +309,19 @@ describe.each(DB_KINDS)('the schedule in the browser, on %s', (kind) => {
     );
     await shoot(`manage-scenario3-${kind}`);
 
-    // Tab to the event's Cancel button and press Enter: no dialog stands in the way.
+    // Tab to the event's Cancel button and press Enter: a dialog asks first, its safe answer
+    // focused; Tab to its Yes and press Enter.
     const cancel = page.getByRole('button', { name: `Cancel entry #${event}` });
     await cancel.focus();
+    await page.keyboard.press('Enter');
+    const ask = page.getByRole('dialog', { name: `Cancel #${event}?` });
+    await ask.waitFor();
+    await page.keyboard.press('Tab');
+    await expect(
+      ask
+        .getByRole('button', { name: 'Yes, cancel it' })
+        .evaluate((el) => el === el.ownerDocument.activeElement),
+    ).resolves.toBe(true);
     await page.keyboard.press('Enter');
     const outcome = page.getByTestId('change-outcome');
     await outcome.getByText(`Cancelled #${event} Main Profile`).waitFor();
@@ -337,6 +354,9 @@ describe.each(DB_KINDS)('the schedule in the browser, on %s', (kind) => {
     await page.goto(site.route('manage/'));
     await page.getByRole('button', { name: `Cancel entry #${keep}` }).focus();
     await page.keyboard.press('Space');
+    await page.getByRole('dialog', { name: `Cancel #${keep}?` }).waitFor();
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Space');
     await page.getByTestId('change-outcome').getByText(`Cancelled #${keep} Photographer`).waitFor();
     await page.getByTestId('now-line').getByText('visitors get the main site.').waitFor();
     await page.goto('about:blank');
@@ -357,6 +377,7 @@ describe.each(DB_KINDS)('the schedule in the browser, on %s', (kind) => {
       [event, now],
     );
     await cancel.click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Yes, cancel it' }).click();
     const alert = page.getByTestId('change-outcome').getByRole('alert');
     await alert
       .getByText(`Could not cancel #${event}: Entry ${event} was already cancelled`)

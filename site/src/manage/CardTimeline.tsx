@@ -1,16 +1,24 @@
 import { useRef, useState } from 'react';
 import { describeFollowing, describeNow } from '../../../shared/core/describe.js';
 import { localTimeZone } from '../../../shared/core/format.js';
-import { isCancellable, type EntryState } from '../../../shared/core/timeline.js';
+import {
+  isCancellable,
+  timeline,
+  type EntryState,
+  type Segment,
+} from '../../../shared/core/timeline.js';
 import type { NamecardRow } from '../../../shared/core/types.js';
 import { cancelEntry, endNow } from '../../../shared/supabase/data.js';
 import { supabase } from '../supabase.js';
+import { ConfirmDialog } from './ConfirmDialog.js';
 import {
   describeAfter,
   describeEntry,
+  describeInstead,
   describeStateSoon,
   errorMessage,
   isUpcoming,
+  sameTimeline,
 } from './describe.js';
 import { profileTone } from './profile-tone.js';
 import { TimelineBar } from './TimelineBar.js';
@@ -23,6 +31,18 @@ interface CardTimelineProps {
 
 /** The outcome of End now or Cancel, in words. */
 type Outcome = { tone: 'ok' | 'error'; text: string } | null;
+
+/** A change the page asks about before it is made: End now, or Cancel of one entry. */
+type Asking =
+  | { kind: 'end'; stopping: NamecardRow[]; after: Segment[]; before: Segment[]; at: number }
+  | { kind: 'cancel'; row: NamecardRow; after: Segment[]; before: Segment[]; at: number };
+
+/** The entries in force at `at`: those End now stops (`public.namecard_end_now()`'s rule). */
+function inForce(rows: readonly NamecardRow[], at: number): NamecardRow[] {
+  return rows.filter(
+    (row) => (row.stamp_start == null || row.stamp_start <= at) && row.stamp_end > at,
+  );
+}
 
 /** When an entry takes effect, for ordering the list: now, its start, its return, never. */
 function takesEffect(state: EntryState, now: number): number {
@@ -42,6 +62,7 @@ export function CardTimeline({ result, refresh }: CardTimelineProps) {
   const now = useServerNow(card);
   const [busy, setBusy] = useState(false);
   const [outcome, setOutcome] = useState<Outcome>(null);
+  const [asking, setAsking] = useState<Asking | null>(null);
   const outcomeRef = useRef<HTMLDivElement>(null);
   const zone = localTimeZone();
 
@@ -76,6 +97,35 @@ export function CardTimeline({ result, refresh }: CardTimelineProps) {
       return `Cancelled ${describeEntry(row, at, zone)}. ${describeAfter(fresh?.status, zone)}`;
     }, `Could not cancel #${row.id}`);
 
+  /**
+   * End now, asked first: the dialog names what visitors will get instead, by the shared
+   * timeline rule over the entries the page has. When that changes nothing (only a main entry
+   * in force), the server is asked at once and says so.
+   */
+  function askEnd(at: number) {
+    if (!card) return;
+    const before = timelineAt(card, at);
+    const stopping = inForce(card.open, at);
+    const after = timeline(
+      card.open.filter((row) => !stopping.includes(row)),
+      at,
+    );
+    if (sameTimeline(before, after)) void end();
+    else setAsking({ kind: 'end', stopping, before, after, at });
+  }
+
+  /** Cancel, asked first: it is for good; the dialog names what visitors will get instead. */
+  function askCancel(row: NamecardRow, at: number) {
+    if (!card) return;
+    const before = timelineAt(card, at);
+    const after = timeline(
+      card.open.filter((other) => other.id !== row.id),
+      at,
+    );
+    setAsking({ kind: 'cancel', row, before, after, at });
+  }
+
+  const askLabels = card?.status.labels ?? {};
   let body;
   if (result.status === 'loading') body = <p>Reading the current card…</p>;
   else if (result.status === 'failed' || !card || now === null) {
@@ -109,7 +159,7 @@ export function CardTimeline({ result, refresh }: CardTimelineProps) {
             type="button"
             className="button secondary end-now"
             disabled={busy}
-            onClick={() => void end()}
+            onClick={() => askEnd(now)}
           >
             End now
           </button>
@@ -146,7 +196,7 @@ export function CardTimeline({ result, refresh }: CardTimelineProps) {
                     className="button secondary small-button"
                     aria-label={`Cancel entry #${row.id}`}
                     disabled={busy}
-                    onClick={() => void cancel(row, card.status.now)}
+                    onClick={() => askCancel(row, now)}
                   >
                     Cancel
                   </button>
@@ -162,6 +212,27 @@ export function CardTimeline({ result, refresh }: CardTimelineProps) {
   return (
     <div className="current" data-testid="current-card">
       {body}
+      {asking && (
+        <ConfirmDialog
+          heading={asking.kind === 'end' ? 'End now?' : `Cancel #${asking.row.id}?`}
+          confirm={asking.kind === 'end' ? 'Yes, end it' : 'Yes, cancel it'}
+          onDismiss={() => setAsking(null)}
+          onConfirm={() => {
+            setAsking(null);
+            if (asking.kind === 'end') void end();
+            else void cancel(asking.row, asking.at);
+          }}
+        >
+          <p>
+            {asking.kind === 'end'
+              ? `${asking.stopping.map((row) => describeEntry(row, asking.at, zone, askLabels)).join('; ')} will stop now, for good.`
+              : `${describeEntry(asking.row, asking.at, zone, askLabels)} will be cancelled for good.`}
+          </p>
+          <p data-testid="confirm-instead">
+            {describeInstead(asking.before, asking.after, asking.at, zone, askLabels)}
+          </p>
+        </ConfirmDialog>
+      )}
       <div ref={outcomeRef} tabIndex={-1} className="outcome" data-testid="change-outcome">
         <p aria-live="polite" className="status ok">
           {outcome?.tone === 'ok' ? outcome.text : ''}

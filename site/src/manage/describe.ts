@@ -4,12 +4,13 @@ import {
   describeNow,
   describeState,
 } from '../../../shared/core/describe.js';
-import { isRefusal } from '../../../shared/core/errors.js';
+import { NetworkError, isRefusal } from '../../../shared/core/errors.js';
 import { formatRelative, formatWhen } from '../../../shared/core/format.js';
 import type { CardStatus } from '../../../shared/core/lookup.js';
 import type { EntryState, Segment } from '../../../shared/core/timeline.js';
 import { profileLabel, type NamecardRow } from '../../../shared/core/types.js';
 import { inPlainWords } from '../../../shared/core/plain-words.js';
+import { unreachableWords } from '../unreachable.js';
 
 // The manage page's words: entries, their states and errors, with times read at a glance
 // (`today 18:00`, `Wed 09:00`); the page names the zone once, in its header line. Pure
@@ -18,7 +19,8 @@ import { inPlainWords } from '../../../shared/core/plain-words.js';
 /**
  * An error in the owner's words, without the CLI's backticks (inPlainWords). A refusal by the
  * database (RLS, no grant) means this account is not one of the card's owners; the server's
- * own text is kept after it, in parentheses.
+ * own text is kept after it, in parentheses. A server that did not answer at all is named,
+ * with what to do (unreachableWords), never the browser's "Failed to fetch".
  *
  * @param names the form's field names as the page labels them: shown as they are, where other
  *   quoted parts (values) go in quotation marks
@@ -27,6 +29,7 @@ export function errorMessage(error: unknown, names: readonly string[] = []): str
   if (isRefusal(error, 'not_owner')) {
     return `${REFUSAL_WORDS.not_owner} (${error.message})`;
   }
+  if (error instanceof NetworkError) return unreachableWords(error.url);
   return inPlainWords(error instanceof Error ? error.message : String(error), names);
 }
 
@@ -88,4 +91,43 @@ export function describeAfter(status: CardStatus | undefined, timeZone: string):
   const [next] = describeFollowing(timeline, now, timeZone, 1, labels);
   const visitors = `Visitors now get ${describeNow(first, now, timeZone, labels)}.`;
   return next && next !== 'And more changes after that' ? `${visitors} ${next}.` : visitors;
+}
+
+/** Whether two timelines are the same, segment for segment. */
+export function sameTimeline(a: readonly Segment[], b: readonly Segment[]): boolean {
+  return (
+    a.length === b.length &&
+    a.every((s, i) => s.type === b[i]!.type && s.from === b[i]!.from && s.to === b[i]!.to)
+  );
+}
+
+/**
+ * What visitors will get instead after a change (End now, Cancel), before it is made: `Visitors
+ * will get the main site instead, until Wed 09:00 (in 2 days). Then Photographer from Wed 09:00
+ * until Wed 18:00.`; or, when a change leaves now alone, what it changes later.
+ *
+ * @param before the timeline from `now` as it is (segments, as `timeline()` answers them)
+ * @param after the timeline from `now` once the change is made
+ * @param now epoch ms (the server's now, estimated)
+ * @param timeZone IANA time zone of the times shown
+ * @param labels the profiles' labels from the server (the status's `labels`)
+ */
+export function describeInstead(
+  before: readonly Segment[],
+  after: readonly Segment[],
+  now: number,
+  timeZone: string,
+  labels: Readonly<Record<string, string>> = {},
+): string {
+  const [first] = after;
+  if (!first) return '';
+  if (sameTimeline(before, after))
+    return 'What visitors get does not change: a newer entry covers its time.';
+  const [next] = describeFollowing(after, now, timeZone, 1, labels);
+  const then = next && next !== 'And more changes after that' ? ` ${next}.` : '';
+  const changesNow = before[0]?.type !== first.type;
+  const visitors = changesNow
+    ? `Visitors will get ${describeNow(first, now, timeZone, labels)} instead.`
+    : `Visitors still get ${describeNow(first, now, timeZone, labels)}.`;
+  return `${visitors}${then}`;
 }
