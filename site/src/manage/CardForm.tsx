@@ -101,6 +101,15 @@ export function CardForm({ refresh, profiles }: CardFormProps) {
   const [saving, setSaving] = useState(false);
   const dateRef = useRef<HTMLInputElement>(null);
   const timeRef = useRef<HTMLInputElement>(null);
+  const startRef = useRef<HTMLDetailsElement>(null);
+  const startDateRef = useRef<HTMLInputElement>(null);
+  const startTimeRef = useRef<HTMLInputElement>(null);
+
+  /** Empties the optional start: what is applied is what is shown, so a closed one holds nothing. */
+  function clearStart() {
+    if (startDateRef.current) startDateRef.current.value = '';
+    if (startTimeRef.current) startTimeRef.current.value = '';
+  }
 
   /** Fills the date and time inputs with a quick duration's end (the browser's local time). */
   function fillEnd(end: Date) {
@@ -113,8 +122,10 @@ export function CardForm({ refresh, profiles }: CardFormProps) {
     event.preventDefault();
     const fields = new FormData(event.currentTarget);
     const field = (name: string) => String(fields.get(name) ?? '').trim();
-    const startDate = field('start-date');
-    const startTime = field('start-time');
+    // Only an open "Start later" counts (closing it also empties it).
+    const startOpen = startRef.current?.open ?? false;
+    const startDate = startOpen ? field('start-date') : '';
+    const startTime = startOpen ? field('start-time') : '';
     let plan;
     try {
       if (Boolean(startDate) !== Boolean(startTime)) {
@@ -132,6 +143,9 @@ export function CardForm({ refresh, profiles }: CardFormProps) {
     try {
       const row = await insertEntry(supabase, plan);
       const label = choices.find((c) => c.value === row.type)?.label ?? profileLabel(row.type);
+      // Set: the start it had is used up; the next set starts from an empty, closed one.
+      clearStart();
+      if (startRef.current) startRef.current.open = false;
       setStatus({ tone: 'ok', text: describeOutcome(row, await refresh(), plan.notice, label) });
     } catch (error) {
       setStatus({
@@ -180,16 +194,22 @@ export function CardForm({ refresh, profiles }: CardFormProps) {
           </button>
         ))}
       </div>
-      <details className="optional">
+      <details
+        className="optional"
+        ref={startRef}
+        onToggle={(event) => {
+          if (!event.currentTarget.open) clearStart();
+        }}
+      >
         <summary>Start later (optional: empty means now)</summary>
         <div className="row">
           <label>
             Start day
-            <input type="date" name="start-date" />
+            <input type="date" name="start-date" ref={startDateRef} />
           </label>
           <label>
             Start hour
-            <input type="time" name="start-time" />
+            <input type="time" name="start-time" ref={startTimeRef} />
           </label>
         </div>
       </details>
