@@ -1,8 +1,15 @@
 import { useEffect, useRef, type ComponentProps, type RefObject } from 'react';
 import { Auth } from '@supabase/auth-ui-react';
 import { ThemeSupa } from '@supabase/auth-ui-shared';
+import {
+  AuthRetryableFetchError,
+  isAuthRetryableFetchError,
+  type SupabaseClient,
+} from '@supabase/supabase-js';
 import { goTo } from '../routes.js';
+import { siteConfig } from '../site-config.js';
 import { supabase } from '../supabase.js';
+import { unreachableWords } from '../unreachable.js';
 
 type Appearance = NonNullable<ComponentProps<typeof Auth>['appearance']>;
 
@@ -49,6 +56,36 @@ const AUTH_APPEARANCE: Appearance = {
   className: { label: 'auth-label', button: 'auth-button' },
 };
 
+/**
+ * The site's client as the Auth UI sees it: the same client, except that a sign-in the server
+ * never answered (auth-js's retryable fetch error with status 0: the browser's "Failed to
+ * fetch") fails with the owner's words, naming the server. The Auth UI shows an error's
+ * message as it is and has no prop to word it.
+ */
+function withUnreachableWords(client: SupabaseClient): SupabaseClient {
+  const auth = client.auth;
+  const signIn: typeof auth.signInWithPassword = async (credentials) => {
+    const result = await auth.signInWithPassword(credentials);
+    if (result.error && isAuthRetryableFetchError(result.error) && result.error.status === 0) {
+      const words = unreachableWords(siteConfig.supabaseUrl);
+      return { data: result.data, error: new AuthRetryableFetchError(words, 0) } as typeof result;
+    }
+    return result;
+  };
+  const authView = new Proxy(auth, {
+    get(target, name) {
+      if (name === 'signInWithPassword') return signIn;
+      const value: unknown = Reflect.get(target, name, target);
+      return typeof value === 'function' ? (value as () => unknown).bind(target) : value;
+    },
+  });
+  return new Proxy(client, {
+    get: (target, name) => (name === 'auth' ? authView : Reflect.get(target, name, target)),
+  });
+}
+
+const authClient = withUnreachableWords(supabase);
+
 /** The inputs the browser must not let through empty. */
 const REQUIRED_INPUTS = ['email', 'password'];
 
@@ -76,7 +113,8 @@ function useRequiredInputs(container: RefObject<HTMLElement | null>): void {
 /**
  * The login screen: the Auth UI's sign-in view only (email and password, no providers, no
  * links). A session at load (INITIAL_SESSION) or a new one (SIGNED_IN) goes to /manage.
- * Server errors appear in the Auth UI's danger box with the server's message.
+ * Server errors appear in the Auth UI's danger box with the server's message; a server that
+ * does not answer is named there in the owner's words.
  */
 export function LoginPage() {
   const form = useRef<HTMLDivElement>(null);
@@ -95,7 +133,7 @@ export function LoginPage() {
         <p className="muted">Sign in to choose where your card link sends visitors.</p>
         <div ref={form}>
           <Auth
-            supabaseClient={supabase}
+            supabaseClient={authClient}
             view="sign_in"
             providers={[]}
             showLinks={false}
