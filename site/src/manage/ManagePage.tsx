@@ -14,6 +14,7 @@ import { useProfiles, type ProfilesState } from './useProfiles.js';
 import { useSessionOrLogin } from './useSession.js';
 import { LazyVisits } from './visits/LazyVisits.js';
 import './timeline.css';
+import './manage.css';
 
 /** The manage screen: only for a signed-in user; anyone else is sent to /login. */
 export function ManagePage() {
@@ -38,8 +39,8 @@ function SignedInManage({ email }: { email: string }) {
         <span className="muted small">{email && `Signed in as ${email}`}</span>
         <LogoutButton />
       </header>
-      <main className="page">
-        <section className="card">
+      <main className="page manage">
+        <section className="card your-card" data-testid="your-card">
           <h1>Your card</h1>
           {access === 'checking' && <p className="muted">Checking this account…</p>}
           {access === 'owner' && <OwnerView profiles={profiles.state} />}
@@ -63,13 +64,16 @@ function SignedInManage({ email }: { email: string }) {
   );
 }
 
-/** The zone line, the timeline, the form and the history: what an owner sees. */
+/**
+ * The zone line, the timeline, the form and the history: what an owner sees. On a wide screen
+ * the timeline and the form stand side by side (manage.css).
+ */
 function OwnerView({ profiles }: { profiles: ProfilesState }) {
   const { result, refresh } = useCardState();
   const [shownAt] = useState(() => Date.now());
   const at = result.status === 'ready' ? result.card.status.now : shownAt;
   return (
-    <>
+    <div className="owner-view">
       <p className="muted small zone-header" data-testid="zone-header">
         {zoneHeader(localTimeZone(), at)}
       </p>
@@ -79,7 +83,7 @@ function OwnerView({ profiles }: { profiles: ProfilesState }) {
         profiles={profiles.status === 'ready' ? profiles.profiles : undefined}
       />
       <CardHistory result={result} />
-    </>
+    </div>
   );
 }
 
