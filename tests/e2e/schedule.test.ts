@@ -211,10 +211,10 @@ describe.each(DB_KINDS)('the schedule in the browser, on %s', (kind) => {
 
     // End now during the break stops the photo entry that would come back, keeps the event.
     await page.getByRole('button', { name: 'End now' }).click();
-    // It asks first, naming what visitors get instead: main until the event.
+    // It asks first, naming what visitors get instead: still main, but now until the event.
     const ask = page.getByRole('dialog', { name: 'End now?' });
     await expect(ask.getByTestId('confirm-instead').innerText()).resolves.toContain(
-      `Visitors will get the main site until ${when(eventStart, now)} (`,
+      `Visitors still get the main site until ${when(eventStart, now)} (`,
     );
     await ask.getByRole('button', { name: 'Yes, end it' }).click();
     const outcome = page.getByTestId('change-outcome');
