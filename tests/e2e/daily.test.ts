@@ -6,7 +6,7 @@ import { beforeAll, describe, expect, test } from 'vitest';
 import { formatWhen } from '../../shared/core/format.js';
 import { dbNow } from '../support/emulator.js';
 import { useE2eFixture } from './fixture.js';
-import { OWNER, signIn } from './harness.js';
+import { OWNER, screenshot, signIn } from './harness.js';
 
 // The owner's everyday paths on /login and /manage, in Chromium at a phone's and a desktop's
 // width: End now and Cancel ask first, naming what visitors will get instead; the set form
@@ -83,6 +83,7 @@ describe.each(WIDTHS)('/manage at $width px', (viewport) => {
       expect(button.x).toBeGreaterThanOrEqual(0);
       expect(button.x + button.width).toBeLessThanOrEqual(viewport.width);
     }
+    await screenshot(page, `manage-end-now-asked-${viewport.width}`);
     await dialog.getByRole('button', { name: 'No, keep it' }).click();
     await expect(dialog.count()).resolves.toBe(0);
     // Escape closes it the same way.

@@ -102,9 +102,10 @@ export function sameTimeline(a: readonly Segment[], b: readonly Segment[]): bool
 }
 
 /**
- * What visitors will get instead after a change (End now, Cancel), before it is made: `Visitors
- * will get the main site instead, until Wed 09:00 (in 2 days). Then Photographer from Wed 09:00
- * until Wed 18:00.`; or, when a change leaves now alone, what it changes later.
+ * What visitors will get after a change (End now, Cancel), said before it is made: `Visitors
+ * will get the main site until Wed 09:00 (in 2 days) instead. Then Photographer from Wed 09:00
+ * until Wed 18:00.`; `Visitors still get …` when they keep the same profile now (the change
+ * is in what follows); a change that leaves the timeline as it is says so.
  *
  * @param before the timeline from `now` as it is (segments, as `timeline()` answers them)
  * @param after the timeline from `now` once the change is made
