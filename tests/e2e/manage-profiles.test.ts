@@ -57,16 +57,23 @@ test('add a profile, set it from the form, and /go lands on its destination', as
   await page.getByRole('button', { name: 'for 2 h' }).click();
   await page.getByRole('button', { name: 'Set the card!' }).click();
   await page.getByText(/Card set! #\d+ Shop until/).waitFor();
-  // The timeline names it by its row's label, in words and in the picture, in a colour of its own.
+  // The timeline names it by its row's label, in words and in the picture's legend, in a colour
+  // of its own.
   await page
     .getByTestId('now-line')
     .getByText(/visitors get Shop until/)
     .waitFor();
-  const segment = page.locator('.timeline-segment.profile-own').first();
-  await expect(segment.innerText()).resolves.toBe('Shop');
-  await expect(segment.evaluate((el) => getComputedStyle(el).backgroundColor)).resolves.not.toBe(
-    'rgba(0, 0, 0, 0)',
+  await expect(page.locator('.timeline-legend .profile-dot-own').first().innerText()).resolves.toBe(
+    'Shop',
   );
+  const segment = page.locator('.timeline-segment.profile-own').first();
+  // Runs in the page (the tests compile without the DOM library, hence the structural type).
+  type Styles = { getComputedStyle(el: unknown): { backgroundColor: string } };
+  await expect(
+    segment.evaluate(
+      (el) => (globalThis as unknown as Styles).getComputedStyle(el).backgroundColor,
+    ),
+  ).resolves.not.toBe('rgba(0, 0, 0, 0)');
 
   // In use: the server refuses the removal, in its words, and the profile stays.
   await section.getByRole('button', { name: 'Remove Shop' }).click();
