@@ -49,6 +49,19 @@ export function signedOut(apiUrl: string, storedUrl?: string): SessionError {
   );
 }
 
+/**
+ * NAMECARD_EMAIL is set without NAMECARD_PASSWORD and nothing else signs in: half of the CI
+ * sign-in, a mistake in the command's environment (exit 2), not a session that ran out.
+ */
+export class MissingPasswordError extends UsageError {
+  constructor() {
+    super(
+      '`NAMECARD_EMAIL` is set but `NAMECARD_PASSWORD` is not: set both to sign in for each run, or unset `NAMECARD_EMAIL`',
+      'Or sign in once with `namecard login --email <email> --password-stdin` (the password on stdin)',
+    );
+  }
+}
+
 /** What to do after a write whose outcome is unknown: look before setting it again. */
 export const OUTCOME_UNKNOWN_HINT =
   'Check with `namecard status` (or `namecard list`) whether it was saved before setting it again';

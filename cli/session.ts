@@ -3,9 +3,10 @@ import Conf from 'conf';
 import type { AuthError, Session } from '@supabase/supabase-js';
 import type { RawSettings } from '../shared/core/config.js';
 import { ApiError } from '../shared/core/errors.js';
-import { SessionError, signedOut } from './errors.js';
+import { MissingPasswordError, SessionError, signedOut } from './errors.js';
 import {
   ciCredentials,
+  emailWithoutPassword,
   configDir,
   readStoredState,
   type CliConfig,
@@ -146,7 +147,7 @@ function accessPart(session: Session): Pick<StoredSession, 'access_token' | 'exp
  * A client signed in as the owner: with NAMECARD_EMAIL and NAMECARD_PASSWORD for this run
  * (CI mode; the stored session is left alone), else from the stored session.
  *
- * @throws SessionError when signed out or expired; ApiError; NetworkError
+ * @throws SessionError when signed out or expired; MissingPasswordError; ApiError; NetworkError
  */
 export async function requireOwner(
   config: CliConfig,
@@ -161,7 +162,9 @@ export async function requireOwner(
  * The owner's client when there is a way to sign in (CI credentials or a stored session for
  * this API URL), else `undefined`: for commands that also work signed out (`list`).
  *
- * @throws SessionError when the stored session has expired; ApiError; NetworkError
+ * @throws MissingPasswordError when NAMECARD_EMAIL is set without NAMECARD_PASSWORD and no
+ *   session is stored for this API URL; SessionError when the stored session has expired;
+ *   ApiError; NetworkError
  */
 export async function findOwner(
   config: CliConfig,
@@ -173,7 +176,10 @@ export async function findOwner(
     return { client, transport };
   }
   // Read first without conf, so that a signed-out `list` creates no config folder.
-  if (readStoredState(env).session?.api_url !== config.supabaseUrl) return undefined;
+  if (readStoredState(env).session?.api_url !== config.supabaseUrl) {
+    if (emailWithoutPassword(env)) throw new MissingPasswordError();
+    return undefined;
+  }
   const { store } = openStore(env);
   const stored = currentSession(store, config);
   if (!stored) return undefined;

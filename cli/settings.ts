@@ -181,3 +181,12 @@ export function ciCredentials(env: NodeJS.ProcessEnv = process.env) {
   const password = env.NAMECARD_PASSWORD;
   return email && password ? { email, password } : undefined;
 }
+
+/**
+ * The e-mail of half-set CI credentials: NAMECARD_EMAIL set while NAMECARD_PASSWORD is unset
+ * or empty, else undefined.
+ */
+export function emailWithoutPassword(env: NodeJS.ProcessEnv = process.env): string | undefined {
+  const email = env.NAMECARD_EMAIL?.trim();
+  return email && !env.NAMECARD_PASSWORD ? email : undefined;
+}

@@ -57,22 +57,26 @@ export async function signInAndSave(
 }
 
 /**
- * Signs in at a terminal: asks for the email (unless given) and a masked password, asks for
- * the password again after a wrong one ({@link PASSWORD_TRIES} tries in all), then stores the
- * session with `settings` in the config file (a broken file is replaced).
+ * Signs in at a terminal: asks for the email (unless given) and a masked password; after a
+ * wrong pair asks again ({@link PASSWORD_TRIES} tries in all), the email too when it was typed
+ * at the prompt (the typo may be in it; Enter keeps the one typed), then stores the session
+ * with `settings` in the config file (a broken file is replaced).
  *
  * @param config the settings of this run; the session is stored for `config.supabaseUrl`
- * @param options.email the email given on the command line, already checked
+ * @param options.email the email given on the command line, already checked: only the
+ *   password is asked again
+ * @param options.suggestedEmail the email the prompt offers first (Enter takes it)
  * @param options.settings the settings given by flag or environment, saved with the session
  * @throws ApiError with the server's message after the last wrong password or for any other
  *   refusal; NetworkError; the prompt's ExitPromptError on Ctrl+C
  */
 export async function signInInteractively(
   config: CliConfig,
-  options: { email?: string; settings?: RawSettings } = {},
+  options: { email?: string; suggestedEmail?: string; settings?: RawSettings } = {},
 ): Promise<SignedIn> {
-  const email = options.email ?? (await askText('Email', checkEmail));
+  let typed = options.suggestedEmail;
   for (let tries = 1; ; tries++) {
+    const email = options.email ?? (typed = await askText('Email', checkEmail, typed));
     const password = await askPassword();
     try {
       return await signInAndSave(config, email, password, options.settings);

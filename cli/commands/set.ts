@@ -1,5 +1,5 @@
 import { Command } from 'commander';
-import { SessionError, UsageError } from '../errors.js';
+import { MissingPasswordError, SessionError, UsageError } from '../errors.js';
 import { out, print, printJson } from '../output.js';
 import { isInteractive } from '../prompts.js';
 import type { OwnerWriter } from '../writer.js';
@@ -268,25 +268,27 @@ function pick<T extends object, K extends keyof T>(value: T, ...keys: K[]): Pick
 
 /**
  * The owner's writer: the stored session (or CI credentials); when signed out (or the session
- * has expired) at a terminal, the offer to sign in now, as `namecard login` would.
+ * has expired, or NAMECARD_EMAIL comes without NAMECARD_PASSWORD) at a terminal, the offer to
+ * sign in now, as `namecard login` would.
  *
- * @throws SessionError when signed out without a terminal or when the offer is declined
+ * @throws SessionError or MissingPasswordError without a terminal or when the offer is declined
  */
 async function ownerOrSignIn(config: CliConfig, options: SetOptions): Promise<OwnerWriter> {
   const { requireWriter, writerFor } = await import('../writer.js');
   try {
     return await requireWriter(config);
   } catch (error) {
-    if (!(error instanceof SessionError) || !isInteractive()) throw error;
+    const halfSet = error instanceof MissingPasswordError;
+    if (!(error instanceof SessionError || halfSet) || !isInteractive()) throw error;
     const { askConfirm } = await import('../prompts.js');
-    if (
-      !(await askConfirm(`${error.message.replace(/: run `namecard login`$/, '')}. Sign in now?`))
-    ) {
-      throw error;
-    }
+    const question = halfSet
+      ? 'NAMECARD_EMAIL is set without NAMECARD_PASSWORD. Sign in now?'
+      : `${error.message.replace(/: run `namecard login`$/, '')}. Sign in now?`;
+    if (!(await askConfirm(question))) throw error;
     const { signInInteractively } = await import('../sign-in.js');
     const { client, transport } = await signInInteractively(config, {
       settings: explicitSettings(options),
+      ...(halfSet ? { suggestedEmail: process.env.NAMECARD_EMAIL?.trim() } : {}),
     });
     return writerFor({ client, transport });
   }

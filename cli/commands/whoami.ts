@@ -1,7 +1,13 @@
 import { Command } from 'commander';
-import { NOT_OWNER_MESSAGE, signedOut } from '../errors.js';
+import { MissingPasswordError, NOT_OWNER_MESSAGE, signedOut } from '../errors.js';
 import { out, print, warn } from '../output.js';
-import { ciCredentials, readStoredState, resolveConfig, type CliConfig } from '../settings.js';
+import {
+  ciCredentials,
+  emailWithoutPassword,
+  readStoredState,
+  resolveConfig,
+  type CliConfig,
+} from '../settings.js';
 import { terminalSafe } from '../terminal-safe.js';
 
 /**
@@ -40,6 +46,7 @@ export const whoamiCommand = new Command('whoami')
     } else {
       const session = stored.session;
       if (!session || session.api_url !== config.supabaseUrl) {
+        if (emailWithoutPassword()) throw new MissingPasswordError();
         throw signedOut(config.supabaseUrl, session?.api_url);
       }
       print(`${out.bold(terminalSafe(session.email))} at ${terminalSafe(session.api_url)}`);

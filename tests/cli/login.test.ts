@@ -84,7 +84,7 @@ describe('namecard login', () => {
 });
 
 describe('namecard login at a terminal, wrong passwords', () => {
-  it('asks for the password again after a wrong one and signs in on the next try', async () => {
+  it('asks for the email and password again after a wrong one and signs in on the next try', async () => {
     const term = atTerminal(cli.dir, ['login'], emulatorEnv(cli.emulator));
     try {
       await term.waitFor('Email');
@@ -92,6 +92,9 @@ describe('namecard login at a terminal, wrong passwords', () => {
       await term.waitFor('Password');
       term.type(`wrong password${KEY.enter}`);
       await term.waitFor('error: Invalid login credentials: try again (2 tries left)');
+      // The email typed first is offered again: Enter keeps it.
+      await term.waitFor(`Email (${OWNER.email})`);
+      term.type(KEY.enter);
       await term.waitFor('Password');
       term.type(`${OWNER.password}${KEY.enter}`);
       const { exitCode, screen } = await term.exit();
@@ -99,6 +102,30 @@ describe('namecard login at a terminal, wrong passwords', () => {
       expect(screen).toContain(`Signed in as ${OWNER.email} at ${cli.emulator.url}`);
       expect(screen).not.toContain(OWNER.password);
       expect(screen).not.toContain('wrong password');
+      expect(existsSync(storedFile())).toBe(true);
+    } finally {
+      term.kill();
+    }
+  });
+
+  it('a mistyped email typed at the prompt can be corrected after "Invalid login credentials"', async () => {
+    const term = atTerminal(cli.dir, ['login'], emulatorEnv(cli.emulator));
+    try {
+      await term.waitFor('Email');
+      term.type(`typo-${OWNER.email}${KEY.enter}`);
+      await term.waitFor('Password');
+      term.type(`${OWNER.password}${KEY.enter}`);
+      await term.waitFor('error: Invalid login credentials: try again (2 tries left)');
+      await term.waitFor('Email');
+      // Tab takes the offered email to edit; each backspace removes one character.
+      term.type(
+        `\t${KEY.backspace.repeat(`typo-${OWNER.email}`.length)}${OWNER.email}${KEY.enter}`,
+      );
+      await term.waitFor('Password');
+      term.type(`${OWNER.password}${KEY.enter}`);
+      const { exitCode, screen } = await term.exit();
+      expect(exitCode).toBe(0);
+      expect(screen).toContain(`Signed in as ${OWNER.email} at ${cli.emulator.url}`);
       expect(existsSync(storedFile())).toBe(true);
     } finally {
       term.kill();
@@ -129,6 +156,30 @@ describe('namecard login at a terminal, wrong passwords', () => {
 
 describe('CI mode (NAMECARD_EMAIL and NAMECARD_PASSWORD)', () => {
   const ci = { NAMECARD_EMAIL: OWNER.email, NAMECARD_PASSWORD: OWNER.password };
+
+  it.each([['set', 'photo', summerDate().date, '18:00'], ['end'], ['stats'], ['list'], ['whoami']])(
+    'NAMECARD_EMAIL without NAMECARD_PASSWORD and no session: `%s` is a usage error naming both ways',
+    async (...args) => {
+      const result = await run(cli.dir, args, {
+        env: emulatorEnv(cli.emulator, { NAMECARD_EMAIL: OWNER.email }),
+      });
+      expect(result.exitCode).toBe(2);
+      expect(result.stdout).toBe('');
+      expect(result.stderr).toContain('`NAMECARD_EMAIL` is set but `NAMECARD_PASSWORD` is not');
+      expect(result.stderr).toContain('--password-stdin');
+      expect(await rows(cli.emulator)).toHaveLength(0);
+    },
+  );
+
+  it('NAMECARD_EMAIL without NAMECARD_PASSWORD is fine with a stored session: it is used', async () => {
+    await login(cli.emulator, cli.dir);
+    const result = await run(cli.dir, ['set', 'photo', summerDate().date, '18:00'], {
+      env: emulatorEnv(cli.emulator, { NAMECARD_EMAIL: OWNER.email }),
+    });
+    expect(result.stderr).toBe('');
+    expect(result.exitCode).toBe(0);
+    expect(await rows(cli.emulator)).toHaveLength(1);
+  });
 
   it('signs in for the run without a stored session and stores nothing', async () => {
     const { date } = summerDate();
