@@ -1,5 +1,5 @@
 import { Command } from 'commander';
-import { handleError } from './errors.js';
+import { handleError, UsageError } from './errors.js';
 import { readVersion } from './version.js';
 
 // The program: registers the commands and turns every error into a message and an exit
@@ -55,16 +55,24 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   doctor: async () => (await import('./commands/doctor.js')).doctorCommand,
 };
 const first = process.argv[2];
-const names =
-  first !== undefined && Object.hasOwn(COMMANDS, first) ? [first] : Object.keys(COMMANDS);
-for (const command of await Promise.all(names.map((name) => COMMANDS[name]!()))) {
-  program.addCommand(recordRefusal(command.copyInheritedSettings(program)));
-}
-
-try {
-  await program.parseAsync();
-} catch (error) {
-  process.exitCode = handleError(error, refusedBy && usageHint(refusedBy));
+if (first === undefined) {
+  // `namecard` alone: a usage error like any missing argument, with the short help (the
+  // commands by name) instead of the whole of `--help`.
+  const shortHelp = [
+    'Usage: namecard [options] [command] (more: namecard --help)',
+    `Commands: ${Object.keys(COMMANDS).join(', ')}`,
+  ].join('\n');
+  process.exitCode = handleError(new UsageError('missing command', shortHelp));
+} else {
+  const names = Object.hasOwn(COMMANDS, first) ? [first] : Object.keys(COMMANDS);
+  for (const command of await Promise.all(names.map((name) => COMMANDS[name]!()))) {
+    program.addCommand(recordRefusal(command.copyInheritedSettings(program)));
+  }
+  try {
+    await program.parseAsync();
+  } catch (error) {
+    process.exitCode = handleError(error, refusedBy && usageHint(refusedBy));
+  }
 }
 
 /** `Usage: namecard set [options] [profile] [date] [time] (more: namecard set --help)` */

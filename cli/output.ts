@@ -1,9 +1,16 @@
 import { createColors } from 'picocolors';
 import { safeJson, safeLine } from './terminal-safe.js';
 
-// Colour only when the stream is a terminal and NO_COLOR is unset or empty (https://no-color.org).
+// Colour when the stream is a terminal, or when FORCE_COLOR asks for it in a pipe (as chalk and
+// picocolors read it: set and not `0` or `false`); never while NO_COLOR is set and not empty
+// (https://no-color.org).
+const isSet = (name: string) => process.env[name] !== undefined && process.env[name] !== '';
+const forced = () => isSet('FORCE_COLOR') && !/^(0|false)$/i.test(process.env.FORCE_COLOR!);
 const colorOn = (stream: NodeJS.WriteStream) =>
-  Boolean(stream.isTTY) && !(process.env.NO_COLOR !== undefined && process.env.NO_COLOR !== '');
+  !isSet('NO_COLOR') && (Boolean(stream.isTTY) || forced());
+
+/** True when what goes to stdout is coloured (a terminal, or FORCE_COLOR). */
+export const stdoutColoured = (): boolean => colorOn(process.stdout);
 
 function colorsFor(stream: NodeJS.WriteStream) {
   return createColors(colorOn(stream));

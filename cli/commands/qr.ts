@@ -11,7 +11,7 @@ import {
 import { InputError } from '../../shared/core/errors.js';
 import { linkSettings, siteUrlOption } from '../card-link.js';
 import { UsageError } from '../errors.js';
-import { out, print } from '../output.js';
+import { err, out, print, stdoutColoured } from '../output.js';
 
 interface QrOptions {
   svg?: string;
@@ -90,7 +90,8 @@ export const qrCommand = new Command('qr')
   .addHelpText(
     'after',
     `
-At a terminal the code is drawn black on white, readable on dark and light themes alike.
+At a terminal the code is drawn black on white, readable on dark and light themes alike;
+in a pipe without colours (unless FORCE_COLOR=1) it is drawn dark on light, as on paper.
 QR codes by the qrcode package, error correction level M, with a 4-module quiet zone.
 The PNG has whole pixels per module, so it may be a few pixels wider than --size.
 
@@ -125,6 +126,15 @@ Examples:
       const code = await qrcode.toString(link, { ...QR_CODE_OPTIONS, type: 'utf8' });
       const paint = (line: string) => out.black(out.bgWhiteBright(line));
       print(...code.split('\n').map(paint), '', link);
+      if (!stdoutColoured()) {
+        // In a pipe (`namecard qr | cat`, a file) there are no colours to fix the code's
+        // look: a dark terminal shows it light on dark, which many phones do not read.
+        process.stderr.write(
+          `${err.dim(
+            'note: without colours (stdout is not a terminal) the code is drawn dark on light, so a dark terminal shows it inverted. To print it, write an image: `namecard qr --png card.png` (or `--svg card.svg`); to keep the colours in a pipe, set FORCE_COLOR=1',
+          )}\n`,
+        );
+      }
       return;
     }
 

@@ -196,11 +196,18 @@ describe('namecard --help and usage errors', () => {
     expect(own.raw).toContain('\x1b[31merror:\x1b[39m `profile` must be');
   });
 
-  it('exits 2 with the help on stderr when no command is given', async () => {
+  it('exits 2 with the short help on stderr when no command is given, like a missing argument', async () => {
     const { exitCode, stdout, stderr } = await run(dir, []);
     expect(exitCode).toBe(2);
     expect(stdout).toBe('');
     expect(stderr).toContain('Usage: namecard [options] [command]');
+    expect(stderr).toBe(
+      [
+        'error: missing command',
+        'Usage: namecard [options] [command] (more: namecard --help)',
+        'Commands: login, set, profile, end, cancel, status, list, link, qr, stats, logout, whoami, doctor',
+      ].join('\n'),
+    );
   });
 
   it('exits 1 for `whoami` when signed out', async () => {

@@ -274,6 +274,30 @@ describe('namecard qr', () => {
     expect(stdout.endsWith(`\n\n${QR_LINK}`)).toBe(true);
   });
 
+  it('piped, says on stderr that a dark terminal shows it inverted and how to print it', async () => {
+    const { exitCode, stdout, stderr } = await run(dir, ['qr', '--site-url', SITE]);
+    expect(exitCode).toBe(0);
+    expect(stdout).not.toContain('note:');
+    expect(stderr).toMatch(/^note: without colours \(stdout is not a terminal\)/);
+    expect(stderr).toContain('`namecard qr --png card.png`');
+    expect(stderr).toContain('FORCE_COLOR=1');
+  });
+
+  it('FORCE_COLOR=1 keeps the black-on-white colours in a pipe (`namecard qr | less -R`)', async () => {
+    const { exitCode, stdout, stderr } = await run(dir, ['qr', '--site-url', SITE], {
+      env: { FORCE_COLOR: '1' },
+    });
+    expect(exitCode).toBe(0);
+    expect(stderr).toBe('');
+    expect(stdout).toContain('\x1b[30m\x1b[107m');
+    expect(decodeHalfBlocks(halfBlockLines(stripVTControlCharacters(stdout)))).toBe(QR_LINK);
+    // NO_COLOR still wins.
+    const plain = await run(dir, ['qr', '--site-url', SITE], {
+      env: { FORCE_COLOR: '1', NO_COLOR: '1' },
+    });
+    expect(plain.stdout).not.toContain('\x1b');
+  });
+
   it('the QR library loads for `qr` only: `status` and `link` never load it', async () => {
     const loads = async (args: string[]) => {
       const { stderr } = await run(dir, args, {
