@@ -23,9 +23,15 @@ export function statusArgs(args: readonly string[]): StatusOptions | undefined {
       command = true;
       continue;
     }
-    // `--json` belongs to the command, so it is only valid after it.
+    // `--json` and `--tz` belong to the command, so they are only valid after it.
     if (arg === '--json' && command && options.json === undefined) {
       options.json = true;
+      continue;
+    }
+    if ((arg === '--tz' || arg.startsWith('--tz=')) && command && options.tz === undefined) {
+      const value = arg === '--tz' ? args[++i] : arg.slice('--tz='.length);
+      if (value === undefined || value.startsWith('-')) return undefined;
+      options.tz = value;
       continue;
     }
     const equals = arg.indexOf('=');

@@ -1,4 +1,4 @@
-import { localTimeZone } from '../shared/core/format.js';
+import { checkTimeZone, localTimeZone } from '../shared/core/format.js';
 import { print, printJson } from './output.js';
 import { readStatus, statusJson, timelineLines } from './outlook.js';
 import { resolveConfig } from './settings.js';
@@ -7,6 +7,8 @@ import { createLightTransport } from './transport.js';
 /** The options of `namecard status` (global ones included), as typed. */
 export interface StatusOptions {
   json?: boolean;
+  /** `--tz <zone>`: the IANA zone the times are shown in (default: this machine's). */
+  tz?: string;
   apiUrl?: string;
   timeout?: string;
 }
@@ -20,9 +22,10 @@ export interface StatusOptions {
  * @throws NetworkError, TimeoutError, ApiError (exit 1); InputError for a bad flag (exit 2)
  */
 export async function runStatus(options: StatusOptions): Promise<void> {
+  const zone = options.tz === undefined ? localTimeZone() : checkTimeZone(options.tz, '--tz');
   const config = resolveConfig(options);
   const transport = createLightTransport(config.supabaseUrl, config.timeoutMs);
   const status = await transport.guard(() => readStatus(config, transport.fetch));
   if (options.json) printJson(statusJson(status, config));
-  else print(...timelineLines(status, config, localTimeZone()));
+  else print(...timelineLines(status, config, zone));
 }

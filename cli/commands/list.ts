@@ -21,6 +21,8 @@ function parseLimit(value: string | undefined): number {
 /** The options of `namecard list` (global ones included), as typed. */
 export interface ListOptions {
   limit?: string;
+  /** `--tz <zone>`: the IANA zone the times are shown in (default: this machine's). */
+  tz?: string;
   json?: boolean;
   apiUrl?: string;
   timeout?: string;
@@ -35,12 +37,14 @@ export interface ListOptions {
 export async function runList(options: ListOptions): Promise<void> {
   const limit = parseLimit(options.limit ?? String(DEFAULT_LIMIT));
   const config = resolveConfig(options);
-  const [{ connect }, { findOwner }, { listEntries }, { readStatus }, format] = await Promise.all([
+  const format = await import('../../shared/core/format.js');
+  const zone =
+    options.tz === undefined ? format.localTimeZone() : format.checkTimeZone(options.tz, '--tz');
+  const [{ connect }, { findOwner }, { listEntries }, { readStatus }] = await Promise.all([
     import('../connect.js'),
     import('../session.js'),
     import('../../shared/supabase/data.js'),
     import('../outlook.js'),
-    import('../../shared/core/format.js'),
   ]);
   const owner = await findOwner(config);
   const { client, transport } = owner ?? connect(config);
@@ -82,7 +86,6 @@ export async function runList(options: ListOptions): Promise<void> {
     print(`No entries yet: visitors go to ${visitorsGet(null)}.`);
     return;
   }
-  const zone = format.localTimeZone();
   const when = (ms: number) => format.formatWhen(ms, now, zone);
   const colour = (state: EntryState): ((text: string) => string) => {
     switch (state.state) {
@@ -122,5 +125,6 @@ export const listCommand = new Command('list')
   .description('list entries, newest first')
   // The default is in the text: commander would quote a string default ("20").
   .option('--limit <n>', `how many entries to show (default: ${DEFAULT_LIMIT})`)
+  .option('--tz <zone>', "the IANA time zone the times are shown in (default: this machine's)")
   .option('--json', 'print the result as one JSON document')
   .action((_options: object, command: Command) => runList(command.optsWithGlobals<ListOptions>()));

@@ -255,10 +255,10 @@ export async function runSet(args: SetArgs, options: SetOptions): Promise<void> 
   ];
   if (entry.notice) lines.push(`  ${entry.notice}.`);
   const local = format.localTimeZone();
-  if (local !== entry.timeZone) {
-    lines.push(`  That is ${format.formatStamp(row.stamp_end, local)} here.`);
-  }
-  print(...lines, ...timelineLines(status, config, entry.timeZone, false));
+  const elsewhere = local !== entry.timeZone;
+  if (elsewhere) lines.push(`  That is ${format.formatStamp(row.stamp_end, local)} here.`);
+  // After a time in this machine's zone, the timeline names its zone (`--tz`'s) again.
+  print(...lines, ...timelineLines(status, config, entry.timeZone, elsewhere));
 }
 
 /** The named fields of an object. */

@@ -1,9 +1,32 @@
 // Stamps and durations for people. Built on Intl only (no Temporal), so that code which only
 // shows times, like `namecard status`, starts fast.
 
+import { InputError } from './errors.js';
+
 /** The time zone of this machine or browser (IANA name, e.g. `Europe/Berlin`); honours `TZ` in Node. */
 export function localTimeZone(): string {
   return Intl.DateTimeFormat().resolvedOptions().timeZone;
+}
+
+/**
+ * Checks a time-zone name given by the user with Intl alone (no Temporal), so that a command
+ * which only shows times (`namecard status --tz`) checks it without loading more.
+ *
+ * @param timeZone an IANA name as typed, e.g. `Asia/Tokyo`
+ * @param field the field's name in messages (the CLI says `--tz`)
+ * @returns the name as given, trimmed
+ * @throws InputError naming `field` and the expected form
+ * @example checkTimeZone('Asia/Tokyo', '--tz') // 'Asia/Tokyo'
+ */
+export function checkTimeZone(timeZone: string, field = 'timeZone'): string {
+  const name = timeZone.trim();
+  try {
+    if (name === '') throw new RangeError('empty');
+    new Intl.DateTimeFormat('en-US', { timeZone: name });
+    return name;
+  } catch {
+    throw new InputError(field, 'an IANA time zone such as Asia/Tokyo', timeZone);
+  }
 }
 
 /** A stamp shown as wall-clock parts in a zone. */

@@ -139,6 +139,45 @@ describe('namecard set', () => {
     expect(utc.stdout).toMatch(/^Times in UTC\nNow: Photographer until \w{3} 15 Jul \d{4} 09:00 /);
   });
 
+  it('with --tz, `set`, `status` and `list` show times in that zone and name it once', async () => {
+    // This machine is in UTC; the owner reads Tokyo times.
+    const set = await namecard(['set', 'photo', date, '18:00', '--tz', 'Asia/Tokyo']);
+    expect(set.exitCode).toBe(0);
+    expect(set.stdout).toBe(
+      [
+        `✔ The card points to photo (Photographer) until ${date} 18:00 Asia/Tokyo (UTC+09:00)`,
+        `  That is ${date} 09:00 UTC here.`,
+        'Times in Asia/Tokyo (UTC+09:00)',
+        `Now: Photographer until ${tokyoDay} 18:00 (in ${daysToTokyo()} days): ${PHOTO_URL}`,
+        `Then the main site from ${tokyoDay} 18:00`,
+      ].join('\n'),
+    );
+    const status = await namecard(['status', '--tz', 'Asia/Tokyo']);
+    expect(status.exitCode).toBe(0);
+    expect(status.stdout).toBe(
+      [
+        'Times in Asia/Tokyo (UTC+09:00)',
+        `Now: Photographer until ${tokyoDay} 18:00 (in ${daysToTokyo()} days): ${PHOTO_URL}`,
+        `Then the main site from ${tokyoDay} 18:00`,
+      ].join('\n'),
+    );
+    const list = await namecard(['list', '--tz', 'Asia/Tokyo']);
+    expect(list.exitCode).toBe(0);
+    expect(list.stdout).toMatch(
+      new RegExp(
+        `^Times in Asia/Tokyo \\(UTC\\+09:00\\)\\n\\* \\d+ {2}photo {2}until ${tokyoDay} 18:00 {2}on now, until ${tokyoDay} 18:00$`,
+      ),
+    );
+    // The same check of the name as `set` and `stats` make, exit 2.
+    for (const command of ['status', 'list']) {
+      const bad = await namecard([command, '--tz', 'Mars/Olympus']);
+      expect(bad.exitCode, command).toBe(2);
+      expect(bad.stderr, command).toBe(
+        'error: `--tz` must be an IANA time zone such as Asia/Tokyo, got `Mars/Olympus`',
+      );
+    }
+  });
+
   it('`status` says when nothing is active', async () => {
     const status = await namecard(['status']);
     expect(status.exitCode).toBe(0);

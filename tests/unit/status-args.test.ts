@@ -13,6 +13,8 @@ describe('statusArgs', () => {
     [['--timeout', '500', 'status', '--json'], { timeout: '500', json: true }],
     [['--api-url=x', 'status', '--timeout=0'], { apiUrl: 'x', timeout: '0' }],
     [['status', '--timeout='], { timeout: '' }],
+    [['status', '--tz', 'Asia/Tokyo'], { tz: 'Asia/Tokyo' }],
+    [['status', '--tz=Asia/Tokyo', '--json'], { tz: 'Asia/Tokyo', json: true }],
   ])('runs %j itself', (args, options) => {
     expect(statusArgs(args)).toEqual(options);
   });
@@ -36,6 +38,10 @@ describe('statusArgs', () => {
     [['status', '--timeout', '500', '--timeout', '600']],
     [['status', '--', '--json']],
     [['status', '-V']],
+    [['--tz', 'Asia/Tokyo', 'status']],
+    [['status', '--tz']],
+    [['status', '--tz', '--json']],
+    [['status', '--tz', 'UTC', '--tz', 'UTC']],
   ])('leaves %j to commander', (args) => {
     expect(statusArgs(args)).toBeUndefined();
   });
