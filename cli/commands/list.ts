@@ -29,10 +29,26 @@ export interface ListOptions {
 }
 
 /**
+ * An entry's state in the list: one of the timeline's, or, signed out, `not-shown` for an
+ * entry visitors will not get from now on, when the columns anyone may read cannot tell
+ * whether it ran to its end, was ended early, cancelled, or is covered by a newer entry.
+ */
+type ListState = EntryState | { state: 'not-shown' };
+
+/** The states the visitors' columns decide exactly: the timeline's, from now on. */
+const KNOWN_SIGNED_OUT = new Set<EntryState['state']>(['on-now', 'scheduled', 'comes-back']);
+
+/** What a signed-out list says first: whose view it is, and how to see the rest. */
+const SIGNED_OUT_NOTE =
+  'Signed out: states as visitors see them; `namecard login` shows which entries ended early or were cancelled';
+
+/**
  * `namecard list`: entries newest first with their id, start, end and state in plain words
- * (`cancel` takes the id). Signed in (stored
- * session or CI credentials) it reads every column as the owner; signed out, the columns
- * anyone may read. States are worked out at the server's now (view `namecard_status`).
+ * (`cancel` takes the id). Signed in (stored session or CI credentials) it reads every column
+ * as the owner; signed out, the columns anyone may read, which say what visitors get from now
+ * on but not how an entry stopped: those entries read `not shown from now on`, under a line
+ * saying the list is signed out. States are worked out at the server's now (view
+ * `namecard_status`).
  */
 export async function runList(options: ListOptions): Promise<void> {
   const limit = parseLimit(options.limit ?? String(DEFAULT_LIMIT));
@@ -56,14 +72,19 @@ export async function runList(options: ListOptions): Promise<void> {
   );
   // The states at the server's now, the instant the status was decided at.
   const { now } = status;
-  const states = entryStates(rows, now);
+  const exact = entryStates(rows, now);
+  const stateOf = (id: number): ListState => {
+    const state = exact.get(id) ?? { state: 'ended' };
+    return owner || KNOWN_SIGNED_OUT.has(state.state) ? state : { state: 'not-shown' };
+  };
   const iso = (ms: number | null | undefined) => (ms == null ? null : new Date(ms).toISOString());
 
   if (options.json) {
     printJson({
       now,
+      signed_in: owner !== undefined,
       entries: rows.map((row) => {
-        const state = states.get(row.id) ?? { state: 'ended' };
+        const state = stateOf(row.id);
         return {
           ...row,
           stamp_start: row.stamp_start ?? null,
@@ -87,7 +108,7 @@ export async function runList(options: ListOptions): Promise<void> {
     return;
   }
   const when = (ms: number) => format.formatWhen(ms, now, zone);
-  const colour = (state: EntryState): ((text: string) => string) => {
+  const colour = (state: ListState): ((text: string) => string) => {
     switch (state.state) {
       case 'on-now':
         return out.green;
@@ -109,13 +130,16 @@ export async function runList(options: ListOptions): Promise<void> {
   });
   const spanWidth = Math.max(...spans.map((span) => span.length));
   print(
+    ...(owner ? [] : [out.yellow(SIGNED_OUT_NOTE)]),
     out.dim(format.zoneHeader(zone, now)),
     ...rows.map((row, index) => {
-      const state = states.get(row.id) ?? { state: 'ended' };
+      const state = stateOf(row.id);
       const mark = state.state === 'on-now' ? out.green('*') : ' ';
       const id = terminalSafe(row.id).padStart(idWidth);
       const type = showType(row.type).padEnd(typeWidth);
-      const words = colour(state)(describeState(state, now, zone));
+      const words = colour(state)(
+        state.state === 'not-shown' ? 'not shown from now on' : describeState(state, now, zone),
+      );
       return `${mark} ${id}  ${type}  ${spans[index]!.padEnd(spanWidth)}  ${words}`;
     }),
   );

@@ -117,8 +117,8 @@ describe('server data never acts on the terminal', () => {
     expect(signedOut.exitCode).toBe(0);
     expectInert(signedOut);
     expect(signedOut.stdout).toContain('\\u{1b}]52;c;');
-    // The zone's header line, then the one entry on one line.
-    expect(signedOut.stdout.split('\n')).toHaveLength(2);
+    // The line saying the list is signed out, the zone's line, then the one entry on one line.
+    expect(signedOut.stdout.split('\n')).toHaveLength(3);
 
     await login(cli.emulator, cli.dir, { SUPABASE_URL: server.url });
     const signedIn = await namecard(server, ['list', '--json']);

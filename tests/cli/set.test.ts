@@ -110,6 +110,7 @@ describe('namecard set', () => {
     expect(list.exitCode).toBe(0);
     expect(JSON.parse(list.stdout)).toEqual({
       now: expect.any(Number),
+      signed_in: true,
       entries: [
         expect.objectContaining({
           id: newer?.id,
@@ -176,6 +177,55 @@ describe('namecard set', () => {
         'error: `--tz` must be an IANA time zone such as Asia/Tokyo, got `Mars/Olympus`',
       );
     }
+  });
+
+  it('signed out, `list` never shows a wrong state: it says so, and how an entry stopped stays unsaid', async () => {
+    const later = `${year}-08-01`;
+    await namecard(['set', 'photo', later, '18:00', '--from', `${later} 09:00`]);
+    await namecard(['set', 'photo', '--for', '1h']);
+    const [scheduled, running] = await rows(cli.emulator);
+    expect((await namecard(['cancel', String(scheduled!.id)])).exitCode).toBe(0);
+    expect((await namecard(['end'])).exitCode).toBe(0);
+    await namecard(['set', 'photo', date, '18:00']);
+    const [, , current] = await rows(cli.emulator);
+
+    const signedOut = (args: string[]) =>
+      run(`${cli.dir}-signed-out`, args, { env: emulatorEnv(cli.emulator) });
+    const text = await signedOut(['list']);
+    expect(text.exitCode).toBe(0);
+    const lines = text.stdout.split('\n');
+    expect(lines[0]).toBe(
+      'Signed out: states as visitors see them; `namecard login` shows which entries ended early or were cancelled',
+    );
+    expect(lines[1]).toBe('Times in UTC');
+    const stateOf = (id: number) => lines.find((line) => line.match(new RegExp(`^. ${id} `)));
+    expect(stateOf(current!.id)).toMatch(/on now, until \w{3} 15 Jul \d{4} 18:00$/);
+    // Cancelled before it started, and ended early: not "never shown: a newer entry covers
+    // its time", not "ended" (as if it ran its course).
+    expect(stateOf(scheduled!.id)).toMatch(/ {2}not shown from now on$/);
+    expect(stateOf(running!.id)).toMatch(/ {2}not shown from now on$/);
+    expect(lines.slice(1).join('\n')).not.toMatch(/never shown|ended|cancelled/);
+
+    const json = JSON.parse((await signedOut(['list', '--json'])).stdout) as {
+      signed_in: boolean;
+      entries: { id: number; state: string }[];
+    };
+    expect(json.signed_in).toBe(false);
+    expect(json.entries.map((entry) => [entry.id, entry.state])).toEqual([
+      [current!.id, 'on-now'],
+      [running!.id, 'not-shown'],
+      [scheduled!.id, 'not-shown'],
+    ]);
+
+    // Signed in, the owner's columns tell each state exactly.
+    const owner = JSON.parse((await namecard(['list', '--json'])).stdout) as typeof json;
+    expect(owner.signed_in).toBe(true);
+    expect(owner.entries.map((entry) => [entry.id, entry.state])).toEqual([
+      [current!.id, 'on-now'],
+      [running!.id, 'ended-early'],
+      [scheduled!.id, 'cancelled'],
+    ]);
+    expect((await namecard(['list'])).stdout).not.toContain('Signed out');
   });
 
   it('`status` says when nothing is active', async () => {
