@@ -22,8 +22,13 @@ export const DEFAULT_REFRESH_TOKEN_REUSE_INTERVAL = 10;
 export const DEFAULT_ACCESS_TOKEN_LIFETIME = 3600;
 
 export interface EmulatorOptions {
-  /** TCP port on 127.0.0.1; default 54321; 0 = any free port. */
+  /** TCP port; default 54321; 0 = any free port. */
   port?: number;
+  /**
+   * The IPv4 address to listen on; default 127.0.0.1 (this machine only). `0.0.0.0` listens on
+   * every interface (a phone on the LAN can call it); `url` then names 127.0.0.1.
+   */
+  host?: string;
   /** PostgreSQL server connection string; without it the emulator uses PGlite. */
   databaseUrl?: string;
   /** PGlite data directory (created when missing); omitted = in memory. Ignored with databaseUrl. */
@@ -106,7 +111,7 @@ function checkRateLimits(given: Partial<RateLimits> = {}): RateLimits {
 /**
  * Starts the emulator: opens the database, bootstraps what Supabase provides,
  * applies supabase/migrations, ensures the owner (if given), then listens on
- * 127.0.0.1. Resolves once requests are served.
+ * 127.0.0.1 (or `options.host`). Resolves once requests are served.
  *
  * @example
  * const emulator = await startEmulator({ port: 0 });
@@ -161,9 +166,10 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
       signUps: options.signUps ?? false,
     };
     const app = createApp(ctx, options.log);
-    const listening = await listen(app.fetch, port);
+    const host = options.host ?? '127.0.0.1';
+    const listening = await listen(app.fetch, port, host);
     server = listening.server;
-    ctx.baseUrl = `http://127.0.0.1:${listening.port}`;
+    ctx.baseUrl = `http://${host === '0.0.0.0' ? '127.0.0.1' : host}:${listening.port}`;
     return running(ctx, server);
   } catch (e) {
     await db.close().catch(() => {});
@@ -192,9 +198,10 @@ function openDatabase(options: EmulatorOptions): Promise<Db> {
 function listen(
   fetch: Parameters<typeof serve>[0]['fetch'],
   port: number,
+  hostname: string,
 ): Promise<{ server: ServerType; port: number }> {
   return new Promise((resolve, reject) => {
-    const server = serve({ fetch, port, hostname: '127.0.0.1' }, (info: AddressInfo) =>
+    const server = serve({ fetch, port, hostname }, (info: AddressInfo) =>
       resolve({ server, port: info.port }),
     );
     server.once('error', (e: NodeJS.ErrnoException) => {

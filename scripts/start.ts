@@ -8,23 +8,30 @@
  * 2. The card site: two demo pages for the main profile and the photo section
  *    (skipped when `NAMECARD_MAIN_URL` is set).
  * 3. The site, built into `dist/site/` against them, and the CLI into `dist/cli/`.
- * 4. The site served on 127.0.0.1 like a static host. Ctrl+C stops everything.
+ * 4. The site served like a static host. Ctrl+C stops everything.
+ *
+ * Everything listens on 127.0.0.1 unless `--host` (NAMECARD_HOST) names another address:
+ * `0.0.0.0` serves a phone on the same network, and the site is then built to call the API at
+ * the machine's LAN address, with the card link and its QR code printed for the phone.
  */
 import { execFile } from 'node:child_process';
 import { mkdir } from 'node:fs/promises';
-import { createServer } from 'node:net';
+import { createServer, isIPv4 } from 'node:net';
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs, promisify } from 'node:util';
 import pc from 'picocolors';
+import qrcode from 'qrcode';
 import { readRateLimitEnv, UsageError as EmulatorUsageError } from '../emulator/cli-options.js';
 import { startEmulator } from '../emulator/index.js';
 import { loadEnvFile } from '../shared/core/env-file.js';
+import { channelLink, QR_CODE_OPTIONS } from '../shared/core/card-link.js';
 import { DEFAULT_SUPABASE_URL } from '../shared/core/config.js';
 import { NamecardError } from '../shared/core/errors.js';
 import { resolveTargets } from '../shared/core/rules.js';
 import { cardLinkFrom, siteConfigFrom } from '../site/build/build-config.js';
 import { startDemoCards } from './demo-card/server.js';
+import { EVERY_INTERFACE, isLoopbackAddress, reachableAddress } from './lan-address.js';
 import { buildSite } from './site-build.js';
 import { serveSite } from './site-server.js';
 
@@ -72,20 +79,73 @@ Options:
 ${Object.values(PORTS)
   .map((p) => `  ${`${p.option} <port>`.padEnd(20)}${p.what} (${p.env}, default ${p.default})`)
   .join('\n')}
+  --host <address>    the IPv4 address to listen on (NAMECARD_HOST, default 127.0.0.1);
+                      0.0.0.0 for a phone on the same network to open the card
   -h, --help          show this help
 
 Each port may also be set in the environment or in .env by the name in parentheses; the option
 wins. --api-port is not used when SUPABASE_URL is set, --demo-port not when NAMECARD_MAIN_URL is.`;
+
+/** The address everything listens on unless `--host` or NAMECARD_HOST says otherwise. */
+const DEFAULT_HOST = '127.0.0.1';
 
 /** A mistake on the command line or in the settings: one `error:` line, exit 2. */
 class StartUsageError extends Error {}
 
 /** A port that is taken: one `error:` line naming the option to change, exit 1. */
 class PortInUseError extends Error {
-  constructor(name: PortName, port: number) {
+  constructor(name: PortName, port: number, host: string) {
     const { option, env, what } = PORTS[name];
     super(
-      `port ${port} on 127.0.0.1 (${what}) is in use: stop what runs there, or choose another with ${option} (or ${env})`,
+      `port ${port} on ${host} (${what}) is in use: stop what runs there, or choose another with ${option} (or ${env})`,
+    );
+  }
+}
+
+/** `SUPABASE_URL` names an API that does not answer: one `error:` line, exit 1. */
+class ApiDownError extends Error {}
+
+/**
+ * The address to listen on: `--host`, else NAMECARD_HOST, else 127.0.0.1.
+ *
+ * @throws StartUsageError naming the option or variable when it is not an IPv4 address
+ */
+function readHost(option: string | undefined, env: Record<string, string | undefined>): string {
+  const [source, raw] =
+    option !== undefined
+      ? ['--host', option]
+      : isSet(env.NAMECARD_HOST)
+        ? ['NAMECARD_HOST', env.NAMECARD_HOST!.trim()]
+        : [undefined, DEFAULT_HOST];
+  if (source !== undefined && !isIPv4(raw)) {
+    throw new StartUsageError(
+      `\`${source}\` must be an IPv4 address such as 0.0.0.0 (every interface) or 192.168.1.20, got \`${raw}\``,
+    );
+  }
+  return raw;
+}
+
+/**
+ * Fails before anything is built when the API that `SUPABASE_URL` names does not answer at all
+ * (nothing listens, the name does not resolve, no answer within 5 s); any HTTP answer will do.
+ *
+ * @throws ApiDownError naming SUPABASE_URL
+ */
+async function checkApiAnswers(url: string): Promise<void> {
+  try {
+    await fetch(new URL('auth/v1/health', url.endsWith('/') ? url : `${url}/`), {
+      signal: AbortSignal.timeout(5000),
+    });
+  } catch (error) {
+    const cause = (error as { cause?: { code?: string } }).cause?.code;
+    const why =
+      (error as Error).name === 'TimeoutError'
+        ? 'no answer within 5 s'
+        : cause
+          ? `it does not answer (${cause})`
+          : 'it does not answer';
+    throw new ApiDownError(
+      `\`SUPABASE_URL\` is ${url}, but ${why}: start that API, or unset SUPABASE_URL to run the local emulator`,
     );
   }
 }
@@ -148,22 +208,27 @@ function isAddressInUse(error: unknown): boolean {
  *
  * @throws PortInUseError
  */
-async function checkPortFree(name: PortName, port: number): Promise<void> {
+async function checkPortFree(name: PortName, port: number, host: string): Promise<void> {
   const server = createServer();
   await new Promise<void>((resolve, reject) => {
     server.once('error', (error) =>
-      reject(isAddressInUse(error) ? new PortInUseError(name, port) : error),
+      reject(isAddressInUse(error) ? new PortInUseError(name, port, host) : error),
     );
-    server.listen(port, '127.0.0.1', () => server.close(() => resolve()));
+    server.listen(port, host, () => server.close(() => resolve()));
   });
 }
 
 /** Runs `start`, turning a taken port into a PortInUseError naming its option. */
-async function onPort<T>(name: PortName, port: number, start: () => Promise<T>): Promise<T> {
+async function onPort<T>(
+  name: PortName,
+  port: number,
+  host: string,
+  start: () => Promise<T>,
+): Promise<T> {
   try {
     return await start();
   } catch (error) {
-    throw isAddressInUse(error) ? new PortInUseError(name, port) : error;
+    throw isAddressInUse(error) ? new PortInUseError(name, port, host) : error;
   }
 }
 
@@ -171,6 +236,7 @@ function describeError(error: unknown): string {
   if (
     error instanceof NamecardError ||
     error instanceof PortInUseError ||
+    error instanceof ApiDownError ||
     error instanceof StartUsageError ||
     error instanceof EmulatorUsageError
   ) {
@@ -188,6 +254,7 @@ function parseCommandLine(argv: string[]) {
         port: { type: 'string' },
         'api-port': { type: 'string' },
         'demo-port': { type: 'string' },
+        host: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
       strict: true,
@@ -222,9 +289,21 @@ async function main(): Promise<void> {
   if (fromFile.length > 0) console.log(pc.dim(`Settings from .env: ${fromFile.join(', ')}`));
   const env: Record<string, string | undefined> = { ...process.env };
   const ports = readPorts({ site: args.port, api: args['api-port'], demo: args['demo-port'] }, env);
+  const host = readHost(args.host, env);
+  // Where this machine is reached: the address the site's pages call the API at and the card
+  // link names, so that a phone on the network can follow them.
+  const reachable = reachableAddress(host);
+  if (reachable === undefined) {
+    throw new StartUsageError(
+      `\`--host ${EVERY_INTERFACE}\` needs a network: this machine has no IPv4 address other than 127.0.0.1`,
+    );
+  }
   // The card link /manage shows is this site's /go unless NAMECARD_SITE_URL says otherwise.
-  if (!isSet(env.NAMECARD_SITE_URL) && ports.site !== PORTS.site.default) {
-    env.NAMECARD_SITE_URL = `http://127.0.0.1:${ports.site}/`;
+  if (
+    !isSet(env.NAMECARD_SITE_URL) &&
+    (ports.site !== PORTS.site.default || host !== DEFAULT_HOST)
+  ) {
+    env.NAMECARD_SITE_URL = `http://${reachable}:${ports.site}/`;
   }
   // Malformed settings fail here, before anything starts.
   siteConfigFrom(env);
@@ -240,31 +319,34 @@ async function main(): Promise<void> {
     );
   }
   // A taken port fails here too, naming the option to change.
-  await checkPortFree('site', ports.site);
-  if (useEmulator) await checkPortFree('api', ports.api);
-  if (useDemoCards) await checkPortFree('demo', ports.demo);
+  await checkPortFree('site', ports.site, host);
+  if (useEmulator) await checkPortFree('api', ports.api, host);
+  if (useDemoCards) await checkPortFree('demo', ports.demo, host);
+  // An API of the owner's that does not answer fails here, not later as a site that cannot sign in.
+  if (!useEmulator) await checkApiAnswers(env.SUPABASE_URL!.trim());
 
   // 1. The backend.
   let emulatorUrl: string | undefined;
   if (useEmulator) {
     console.log(pc.dim('Starting the emulator…'));
     await mkdir(dirname(DATA_DIR), { recursive: true });
-    const emulator = await onPort('api', ports.api, () =>
-      startEmulator({ port: ports.api, dataDir: DATA_DIR, owner: DEMO_OWNER, rateLimits }),
+    const emulator = await onPort('api', ports.api, host, () =>
+      startEmulator({ host, port: ports.api, dataDir: DATA_DIR, owner: DEMO_OWNER, rateLimits }),
     );
     running.push({ name: 'emulator', stop: () => emulator.stop() });
-    env.SUPABASE_URL = emulatorUrl = emulator.url;
+    emulatorUrl = emulator.url;
+    env.SUPABASE_URL = `http://${reachable}:${ports.api}`;
     env.SUPABASE_ANON_KEY = emulator.anonKey;
   }
 
   // 2. The card site.
   let demoCards = false;
   if (useDemoCards) {
-    const cards = await onPort('demo', ports.demo, () =>
-      startDemoCards({ port: ports.demo, photoPath: env.NAMECARD_PHOTO_PATH }),
+    const cards = await onPort('demo', ports.demo, host, () =>
+      startDemoCards({ host, port: ports.demo, photoPath: env.NAMECARD_PHOTO_PATH }),
     );
     running.push({ name: 'demo cards', stop: cards.stop });
-    env.NAMECARD_MAIN_URL = cards.url;
+    env.NAMECARD_MAIN_URL = `http://${reachable}:${cards.port}/`;
     demoCards = true;
   }
 
@@ -275,12 +357,12 @@ async function main(): Promise<void> {
   await buildCli();
 
   // 4. Serve it.
-  const site = await onPort('site', ports.site, () =>
-    serveSite(SITE_DIR, { port: ports.site, basePath: config.basePath }),
+  const site = await onPort('site', ports.site, host, () =>
+    serveSite(SITE_DIR, { host, port: ports.site, basePath: config.basePath }),
   );
   running.push({ name: 'site', stop: site.stop });
 
-  const siteUrl = new URL(config.basePath, site.url).href;
+  const siteUrl = new URL(config.basePath, `http://${reachable}:${site.port}/`).href;
   const targets = resolveTargets(config);
   const demo = demoCards ? pc.dim(' (demo page)') : '';
   const line = (label: string, value: string) => console.log(`  ${label.padEnd(12)}${value}`);
@@ -297,18 +379,21 @@ async function main(): Promise<void> {
   line(
     'API',
     emulatorUrl
-      ? `${emulatorUrl}  ${pc.dim('(local emulator, data in .namecard/emulator/)')}`
+      ? `${env.SUPABASE_URL}  ${pc.dim('(local emulator, data in .namecard/emulator/)')}`
       : config.supabaseUrl,
   );
   line('CLI', `node dist/cli/index.js status  ${pc.dim('(namecard --help lists the commands)')}`);
   line('', pc.dim('or `npm install -g .` once, then `namecard status` from anywhere'));
   // The CLI's defaults are the default ports: on others, the CLI is told once, at login, which
   // keeps the API URL and the site URL with the session for the commands that follow.
+  // Listening on one LAN address only, the CLI reaches the emulator there, over plain http:
+  // to an address that is not loopback, which it refuses unless told it is a test on a LAN.
   const apiMoved = emulatorUrl !== undefined && emulatorUrl !== DEFAULT_SUPABASE_URL;
   const siteMoved = env.NAMECARD_SITE_URL !== process.env.NAMECARD_SITE_URL;
   if (apiMoved || siteMoved) {
     const prefix = siteMoved ? `NAMECARD_SITE_URL=${env.NAMECARD_SITE_URL} ` : '';
-    const flag = apiMoved ? ` --api-url ${emulatorUrl}` : '';
+    const lan = emulatorUrl !== undefined && !isLoopbackAddress(new URL(emulatorUrl).hostname);
+    const flag = apiMoved ? ` --api-url ${emulatorUrl}${lan ? ' --allow-insecure-http' : ''}` : '';
     line(
       'CLI login',
       `${prefix}node dist/cli/index.js login${flag}  ${pc.dim('(once: later commands use these ports)')}`,
@@ -318,7 +403,25 @@ async function main(): Promise<void> {
     console.log(`\n  Demo owner  ${DEMO_OWNER.email}`);
     console.log(`  Password    ${DEMO_OWNER.password}`);
   }
+  if (!isLoopbackAddress(reachable)) await printPhoneCode(cardLink);
   console.log(pc.dim('\nPress Ctrl+C to stop.'));
+}
+
+/**
+ * The card link's QR code (`?via=qr`, as printed cards carry it) in the terminal, for a phone
+ * on the same network to scan: half blocks set black on bright white, as `namecard qr` draws.
+ */
+async function printPhoneCode(cardLink: string): Promise<void> {
+  const link = channelLink(cardLink, 'qr');
+  const code = await qrcode.toString(link, { ...QR_CODE_OPTIONS, type: 'utf8' });
+  console.log(`\n  ${pc.bold('On a phone on the same network')}, scan this or open ${link}\n`);
+  console.log(
+    code
+      .split('\n')
+      .filter((row) => row.length > 0)
+      .map((row) => pc.black(pc.bgWhiteBright(row)))
+      .join('\n'),
+  );
 }
 
 let stopping = false;

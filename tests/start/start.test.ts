@@ -1,10 +1,11 @@
 import { execa, type ResultPromise } from 'execa';
 import { cp, mkdtemp, realpath, rm, symlink } from 'node:fs/promises';
 import { createServer, type Server } from 'node:net';
-import { tmpdir } from 'node:os';
+import { networkInterfaces, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { LOCAL_ANON_KEY } from '../../shared/core/config.js';
+import { decodeHalfBlocks, halfBlockLines } from '../support/qr.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 // `npm start` (scripts/start.ts) as a process, in a copy of the project in a temporary folder:
@@ -81,6 +82,24 @@ async function holdPort(): Promise<{ server: Server; port: number }> {
   return { server, port: (server.address() as { port: number }).port };
 }
 
+/** This machine's first IPv4 address that is not loopback (as a phone on its LAN reaches it). */
+const lanAddress = Object.values(networkInterfaces())
+  .flat()
+  .find((a) => a && a.family === 'IPv4' && !a.internal)?.address;
+
+/** Waits until `npm start` says it is running; rejects when it exits first. */
+async function running(child: ReturnType<typeof start>): Promise<() => string> {
+  let output = '';
+  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  await new Promise<void>((resolve, reject) => {
+    child.stdout?.on('data', () => {
+      if (output.includes('Press Ctrl+C to stop.')) resolve();
+    });
+    void child.then((r) => reject(new Error(`npm start exited (${r.exitCode}): ${r.stderr}`)));
+  });
+  return () => output;
+}
+
 /** Runs the built CLI of the copy, as the owner would from the project folder. */
 function cli(args: string[], env: Record<string, string | undefined>, input?: string) {
   return execa(process.execPath, [join(project, 'dist/cli/index.js'), ...args], {
@@ -155,6 +174,77 @@ describe('npm start', { timeout: 240_000 }, () => {
       await new Promise<void>((resolve) => held.server.close(() => resolve()));
     }
   });
+
+  it('with SUPABASE_URL set to an API that does not answer, says so naming SUPABASE_URL (exit 1)', async () => {
+    const down = `http://127.0.0.1:${await freePort()}`;
+    const result = await start(
+      ['--port', String(await freePort()), '--demo-port', String(await freePort())],
+      { SUPABASE_URL: down },
+    );
+    expect(result.exitCode).toBe(1);
+    const lines = result.stderr.trim().split('\n');
+    expect(lines).toHaveLength(1);
+    // The system's reason in parentheses when Node gives one (ECONNREFUSED).
+    expect(lines[0]!.replace(/ \(ECONNREFUSED\)/, '')).toBe(
+      `error: \`SUPABASE_URL\` is ${down}, but it does not answer: start that API, or unset SUPABASE_URL to run the local emulator`,
+    );
+    expect(result.stdout).not.toContain('running');
+  });
+
+  it.each([
+    [['--host', 'my-laptop'], {}, '`--host` must be an IPv4 address'],
+    [[], { NAMECARD_HOST: '300.1.1.1' }, '`NAMECARD_HOST` must be an IPv4 address'],
+  ])(
+    'refuses %j %j, not an IPv4 address, naming where it came from (exit 2)',
+    async (args, env, says) => {
+      const result = await start(args, env);
+      expect(result.exitCode).toBe(2);
+      expect(result.stderr.trim()).toMatch(
+        new RegExp(`^error: ${says.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} such as 0\\.0\\.0\\.0`),
+      );
+    },
+  );
+
+  // Only this machine's own LAN address is listened on and called, as a phone would call it.
+  it.runIf(lanAddress)(
+    '--host <LAN address> serves everything there, builds the site to call the API there and prints the card link as a QR code',
+    async () => {
+      const [site, api, demo] = [await freePort(), await freePort(), await freePort()];
+      const child = start(
+        ['--port', String(site), '--api-port', String(api), '--demo-port', String(demo)],
+        { NAMECARD_HOST: lanAddress },
+      );
+      try {
+        const output = (await running(child))();
+        const siteUrl = `http://${lanAddress}:${site}/`;
+        const apiUrl = `http://${lanAddress}:${api}`;
+        expect(output).toContain(`Card link   ${siteUrl}go/`);
+        expect(output).toContain(`API         ${apiUrl}`);
+        // The card link's QR code (?via=qr, as on a printed card), read back by jsQR.
+        expect(output).toContain(`scan this or open ${siteUrl}go/?via=qr`);
+        expect(decodeHalfBlocks(halfBlockLines(output))).toBe(`${siteUrl}go/?via=qr`);
+
+        // The site, the API and the demo pages answer at that address.
+        const go = await (await fetch(`${siteUrl}go/`)).text();
+        // Its pages call the API and send visitors at the LAN address, never at 127.0.0.1.
+        expect(go).toContain(`<link rel="preconnect" href="${apiUrl}" crossorigin`);
+        expect(go).toContain(`href="http://${lanAddress}:${demo}/"`);
+        expect(go).not.toContain(`127.0.0.1:${api}`);
+        const settings = await fetch(`${apiUrl}/auth/v1/settings`, {
+          headers: { apikey: LOCAL_ANON_KEY },
+        });
+        expect(settings.status).toBe(200);
+        const card = await fetch(`http://${lanAddress}:${demo}/`);
+        await expect(card.text()).resolves.toContain('Main profile');
+        // The CLI on this machine is told how to reach that API (plain http: on a LAN).
+        expect(output).toContain(`login --api-url ${apiUrl} --allow-insecure-http`);
+      } finally {
+        child.kill('SIGTERM');
+        const result = await child;
+        expect(result.exitCode).toBe(0);
+      }
+    },
+  );
 
   it('serves the site, the API and the demo pages on the given ports; the site and the CLI use that API', async () => {
     const [site, api, demo] = [await freePort(), await freePort(), await freePort()];
