@@ -414,7 +414,12 @@ async function main(): Promise<void> {
 async function printPhoneCode(cardLink: string): Promise<void> {
   const link = channelLink(cardLink, 'qr');
   const code = await qrcode.toString(link, { ...QR_CODE_OPTIONS, type: 'utf8' });
-  console.log(`\n  ${pc.bold('On a phone on the same network')}, scan this or open ${link}\n`);
+  console.log(`\n  ${pc.bold('On a phone on the same network')}, scan this or open ${link}`);
+  console.log(
+    pc.yellow(
+      "  Anyone on this network can reach these servers (and the demo owner's account, if used).\n",
+    ),
+  );
   console.log(
     code
       .split('\n')
