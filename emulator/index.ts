@@ -21,6 +21,7 @@ export const DEFAULT_REFRESH_TOKEN_REUSE_INTERVAL = 10;
 /** Access token lifetime in seconds (GoTrue's default). */
 export const DEFAULT_ACCESS_TOKEN_LIFETIME = 3600;
 
+/** How startEmulator runs: port, database, token lifetimes, limits, sign-ups, log. */
 export interface EmulatorOptions {
   /** TCP port on 127.0.0.1; default 54321; 0 = any free port. */
   port?: number;
@@ -54,6 +55,7 @@ export interface EmulatorOptions {
   log?: (line: string) => void;
 }
 
+/** A started emulator: its URL and keys, SQL as the superuser, and how to stop it. */
 export interface RunningEmulator {
   /** API URL, e.g. http://127.0.0.1:54321 (no trailing slash). */
   url: string;
