@@ -76,6 +76,41 @@ export const LIGHT_TIER_RULE = [
   },
 ];
 
+// emulator/ is laid out in floors, each importing only from the floors below it:
+//   db/, catalog/ (the schema cache), keys.ts, jwt.ts, limits.ts, context.ts (what handlers share)
+//   auth/ (GoTrue) and rest/ (PostgREST): the rooms, each a router over its areas
+//   server.ts (the HTTP app), index.ts (startEmulator), and the commands above them
+const EMULATOR_LOWER_FLOORS = [
+  'emulator/db/**',
+  'emulator/catalog/**',
+  'emulator/keys.ts',
+  'emulator/jwt.ts',
+  'emulator/limits.ts',
+  'emulator/context.ts',
+];
+const EMULATOR_TOP = ['emulator/server.ts', 'emulator/index.ts', 'emulator/main.ts'];
+
+/** import-x/no-restricted-paths in emulator/: no import climbs to a floor above. */
+export const EMULATOR_FLOORS_RULE = [
+  'error',
+  {
+    basePath: fileURLToPath(new URL('.', import.meta.url)),
+    zones: [
+      {
+        target: EMULATOR_LOWER_FLOORS,
+        from: ['emulator/auth', 'emulator/rest', ...EMULATOR_TOP],
+        message:
+          'This emulator file is below auth/ and rest/: move what it needs down (db/, catalog/, limits.ts, context.ts) instead.',
+      },
+      {
+        target: ['emulator/auth/**', 'emulator/rest/**'],
+        from: EMULATOR_TOP,
+        message: 'auth/ and rest/ are below the app (server.ts, index.ts): do not import it.',
+      },
+    ],
+  },
+];
+
 export default tseslint.config(
   { ignores: ['dist/', 'node_modules/', '.namecard/', 'tests/e2e/screenshots/', 'bench/results/'] },
   js.configs.recommended,
@@ -118,6 +153,10 @@ export default tseslint.config(
       'no-restricted-imports': LIGHT_TIER_RULE,
       'import-x/no-restricted-paths': LIGHT_ZONES_RULE,
     },
+  },
+  {
+    files: ['emulator/**/*.ts'],
+    rules: { 'import-x/no-restricted-paths': EMULATOR_FLOORS_RULE },
   },
   prettier,
 );

@@ -5,7 +5,7 @@
 // view is security_invoker and the read policy is `using (true)`, which the planner drops,
 // and the column grants do not change the plan, so the plan is the one anon gets.
 import { parseQuery } from '../emulator/rest/query.js';
-import type { TableInfo } from '../emulator/rest/schema-cache.js';
+import type { TableInfo } from '../emulator/catalog/schema-cache.js';
 import { buildRead } from '../emulator/rest/sql.js';
 import { ACTIVE_VIEW, VIEW_COLUMNS, viewUrl } from '../shared/core/lookup.js';
 import type { BenchEmulator } from './emulator.js';

@@ -5,22 +5,42 @@ import { ApiError, NamecardError, NetworkError, TimeoutError } from '../shared/c
 import type { LookupOptions } from '../shared/core/lookup.js';
 import { AnswerTooLargeError, lightFetch, type LightResponse } from './light-fetch.js';
 import { OutcomeUnknownError, writeRequestName, type WriteAct } from './errors.js';
+import {
+  describeCall,
+  isSafeMethod,
+  isWrite,
+  type Call,
+  type WriteCall,
+} from './transport-call.js';
+import {
+  GATEWAY_STATUSES,
+  parseJson,
+  parseRetryAfter,
+  provesNotExecuted,
+  retryDelayMs,
+  shouldRetry,
+} from './transport-retry.js';
+
+export { describeCall, type Call } from './transport-call.js';
+export {
+  RETRY_AFTER_CAP_MS,
+  RETRY_DELAYS_MS,
+  retryDelayMs,
+  shouldRetry,
+  type RetryContext,
+} from './transport-retry.js';
+
+// The transport, as named steps (each below, in the order a request meets them):
+//   describeCall          what the request is, once (transport-call.ts)
+//   fetchWithRetry        tries again as shouldRetry says, waiting retryDelayMs (transport-retry.ts)
+//   sendFollowingRedirects  one try: follows same-origin redirects as redirectTarget allows
+//   sendOnce              one request under the time-out; sendFailure names what went wrong
+//   readCapped / lightFetch  the body, cut off past MAX_ANSWER_BYTES
+//   checkAnswer           an answer that is not JSON is a failure (for a write: outcome unknown)
+// A write's lost answer is always `unknownOutcome`, naming the act its command declared.
 
 /** How long one request may take before the CLI gives up on it (`--timeout` changes it). */
 export const DEFAULT_TIMEOUT_MS = 15_000;
-
-/**
- * The waits before the 2nd, 3rd and 4th try of a request answered 502, 503 or 504 (the
- * retryable gateway statuses): four tries within about two seconds, enough to ride
- * out a gateway's restart or a brief overload without keeping a person or a CI job waiting.
- */
-export const RETRY_DELAYS_MS = [250, 500, 1000] as const;
-
-/**
- * The longest `Retry-After` the CLI waits for before a try: a server asking for more (a
- * maintenance window) gets a failure at once, not a command that hangs for an hour.
- */
-export const RETRY_AFTER_CAP_MS = 5_000;
 
 /**
  * The largest answer the CLI reads, in bytes (after decompression). The biggest real answer,
@@ -32,17 +52,9 @@ export const MAX_ANSWER_BYTES = 4 * 1024 * 1024;
 /** How many redirects on the same origin one request follows. */
 export const MAX_REDIRECTS = 5;
 
-const GATEWAY_STATUSES = new Set([502, 503, 504]);
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
 /** The redirects that keep the method and the body (RFC 9110 §15.4.8, §15.4.9). */
 const BODY_KEEPING_REDIRECTS = new Set([307, 308]);
-
-/**
- * PostgREST's own 503 codes: it could not connect to the database (PGRST000, PGRST001), its
- * schema cache was not loaded (PGRST002), or no pool connection was free (PGRST003). In all
- * four it ran no SQL, so even an insert is certain not to have happened.
- */
-const NOT_EXECUTED_CODES = new Set(['PGRST000', 'PGRST001', 'PGRST002', 'PGRST003']);
 
 /** Errors that mean the connection was never made: nothing was sent, nothing was done. */
 const NOT_CONNECTED_CODES = new Set([
@@ -54,72 +66,8 @@ const NOT_CONNECTED_CODES = new Set([
   'EADDRNOTAVAIL',
 ]);
 
-/** What a request is, for the retry rule. */
-export interface RetryContext {
-  /** A GoTrue request (`/auth/v1/…`: sign-in, token refresh, sign-out), safe to send again. */
-  auth?: boolean;
-  /** The answer proves that no SQL ran (PostgREST's own 503, PGRST000-PGRST003). */
-  notExecuted?: boolean;
-}
-
-/**
- * Whether a request answered `status` is tried again: the one retry rule of the CLI.
- *
- * Only the gateway statuses 502, 503 and 504 are retried, at most {@link RETRY_DELAYS_MS}
- * times. Reads (GET, HEAD) and GoTrue's requests are: a read changes nothing, and a refresh
- * token spent by a try whose answer was lost is answered again by GoTrue (the parent of the
- * active token, or within the reuse interval). A data write (an insert, or any other
- * non-GET REST request) never is: a gateway's 502/504 may come after the database committed
- * the insert, and a 503 from a gateway does not say whether it forwarded the request, so a
- * retry could store the entry twice. The one exception is a 503 that proves no SQL ran.
- *
- * @param method the HTTP method, any case
- * @param status the answer's HTTP status
- * @param attempt how many tries were made so far (1 after the first)
- * @param context what the request is (see {@link RetryContext})
- * @returns true when one more try is to be made
- */
-export function shouldRetry(
-  method: string,
-  status: number,
-  attempt: number,
-  context: RetryContext = {},
-): boolean {
-  if (!GATEWAY_STATUSES.has(status) || attempt > RETRY_DELAYS_MS.length) return false;
-  const upper = method.toUpperCase();
-  if (upper === 'GET' || upper === 'HEAD' || context.auth) return true;
-  return status === 503 && context.notExecuted === true;
-}
-
-/**
- * How long to wait before the next try: the answer's `Retry-After` when it has one
- * (delta-seconds or an HTTP date, RFC 9110 §10.2.3), else the CLI's own back-off.
- *
- * @param attempt how many tries were made so far (1 after the first)
- * @param retryAfter the answer's `Retry-After` header, or null
- * @param now the current time, epoch ms (for an HTTP date)
- * @returns the wait in milliseconds, or `undefined` when the server asks for more than
- *   {@link RETRY_AFTER_CAP_MS} (the caller gives up instead of waiting)
- */
-export function retryDelayMs(
-  attempt: number,
-  retryAfter: string | null,
-  now = Date.now(),
-): number | undefined {
-  const own = RETRY_DELAYS_MS[Math.min(attempt, RETRY_DELAYS_MS.length) - 1] ?? 0;
-  const asked = parseRetryAfter(retryAfter, now);
-  if (asked === undefined) return own;
-  return asked > RETRY_AFTER_CAP_MS ? undefined : asked;
-}
-
-/** `Retry-After` in milliseconds from `now`, or undefined when absent or not understood. */
-function parseRetryAfter(value: string | null, now: number): number | undefined {
-  const text = value?.trim();
-  if (!text) return undefined;
-  if (/^\d+$/.test(text)) return Number(text) * 1000;
-  const at = Date.parse(text);
-  return Number.isNaN(at) ? undefined : Math.max(0, at - now);
-}
+const CHECK_URL_HINT =
+  'Check that `SUPABASE_URL` (or `--api-url`) is the API URL of your Supabase project';
 
 /**
  * The CLI's connection to the API: the fetch that supabase-js and the lookups use, and the
@@ -177,50 +125,6 @@ interface Wire<R extends Answer> {
   /** The answer to give the caller for an answer whose body `text` has been read and checked. */
   answer(response: R, text: string): R;
 }
-
-/** A request's scope in {@link Transport.guard}: where its failure goes. */
-interface Scope {
-  fail(error: NamecardError): void;
-  /** The write the call makes, as its command named it. */
-  act?: WriteAct;
-}
-
-/** What a request is, worked out once from its method, its URL and its call. */
-interface RequestFacts {
-  method: string;
-  auth: boolean;
-  /** Not a read and not GoTrue's: a data write, never sent twice. */
-  write: boolean;
-  /** The write as its command named it (see {@link GuardOptions.act}). */
-  act?: WriteAct;
-}
-
-function notConnected(error: unknown): boolean {
-  const cause =
-    error instanceof Error ? (error.cause as { code?: unknown } | undefined) : undefined;
-  return typeof cause?.code === 'string' && NOT_CONNECTED_CODES.has(cause.code);
-}
-
-function parseJson(text: string): { ok: true; value: unknown } | { ok: false } {
-  try {
-    return { ok: true, value: JSON.parse(text) as unknown };
-  } catch {
-    return { ok: false };
-  }
-}
-
-/** True when the body is PostgREST's own error saying it ran no SQL. */
-function provesNotExecuted(text: string): boolean {
-  const parsed = parseJson(text);
-  if (!parsed.ok || typeof parsed.value !== 'object' || parsed.value === null) return false;
-  const code = (parsed.value as { code?: unknown }).code;
-  return typeof code === 'string' && NOT_EXECUTED_CODES.has(code);
-}
-
-const statusLine = (status: number) => `${status} ${STATUS_CODES[status] ?? ''}`.trim();
-
-const CHECK_URL_HINT =
-  'Check that `SUPABASE_URL` (or `--api-url`) is the API URL of your Supabase project';
 
 /** Reads a fetch body, counting bytes, and stops past `maxBytes` without keeping the rest. */
 async function readCapped(response: Response, maxBytes: number): Promise<string> {
@@ -333,169 +237,318 @@ export function createLightTransport(
   }) as Transport<LightTransportFetch>;
 }
 
+/** A request's scope in {@link Transport.guard}: where its failure goes. */
+interface Scope {
+  fail(error: NamecardError): void;
+  /** The write the call makes, as its command named it. */
+  act?: WriteAct;
+}
+
+/** One transport's fixed parts: where it sends, how long a try may take, and how. */
+interface Link<R extends Answer> {
+  /** The API base URL: named in messages; its origin is the one redirects may go to. */
+  baseUrl: string;
+  timeoutMs: number;
+  wire: Wire<R>;
+}
+
+/** An answer whose body has been read. */
+interface Sent<R extends Answer> {
+  response: R;
+  text: string;
+}
+
+/** What is sent: the caller's URL (or Request) and init, and the caller's own abort signals. */
+interface Outgoing {
+  target: string | Request;
+  init: RequestInit | undefined;
+  outside: AbortSignal[];
+}
+
+// Touching the global `Request` would load undici too: a string or URL is never one.
+const isRequest = (input: unknown): input is Request =>
+  typeof input === 'object' && !(input instanceof URL) && input !== null;
+
+const statusLine = (status: number) => `${status} ${STATUS_CODES[status] ?? ''}`.trim();
+
+function notConnected(error: unknown): boolean {
+  const cause =
+    error instanceof Error ? (error.cause as { code?: unknown } | undefined) : undefined;
+  return typeof cause?.code === 'string' && NOT_CONNECTED_CODES.has(cause.code);
+}
+
+/** The caller's abort reason, when one of its signals has aborted. */
+function callerAbort(outside: AbortSignal[]): { reason: unknown } | undefined {
+  const aborted = outside.find((s) => s.aborted);
+  return aborted ? { reason: aborted.reason } : undefined;
+}
+
+/** The failure of a data write whose answer does not say whether it was stored. */
+function unknownOutcome(call: WriteCall, what: string, cause?: unknown): OutcomeUnknownError {
+  const error = new OutcomeUnknownError(what, call.act);
+  return cause === undefined ? error : Object.assign(error, { cause });
+}
+
+/**
+ * What a try that got no answer failed with: a too long answer, a time-out, a broken
+ * connection (for a write: outcome unknown, unless the connection was never made).
+ */
+function sendFailure(
+  link: Link<Answer>,
+  call: Call,
+  error: unknown,
+  timedOut: boolean,
+): NamecardError {
+  const { baseUrl, timeoutMs } = link;
+  if (error instanceof AnswerTooLargeError) {
+    const what = `${baseUrl} answered more than ${MAX_ANSWER_BYTES / 1024 / 1024} MiB (HTTP ${error.status})`;
+    if (isWrite(call)) return unknownOutcome(call, `${what} to ${writeRequestName(call.act)}`);
+    return new ApiError(error.status, 'answer_too_large', what, null, CHECK_URL_HINT);
+  }
+  if (timedOut) {
+    const late = `No answer from ${baseUrl} within ${timeoutMs} ms`;
+    return isWrite(call) ? unknownOutcome(call, late) : new TimeoutError(baseUrl, timeoutMs);
+  }
+  if (isWrite(call) && !notConnected(error)) {
+    return unknownOutcome(
+      call,
+      `The connection to ${baseUrl} broke during ${writeRequestName(call.act)}`,
+      new NetworkError(baseUrl, error),
+    );
+  }
+  return new NetworkError(baseUrl, error);
+}
+
+/**
+ * Sends one request (no redirect followed) and reads its body, within `link.timeoutMs`.
+ *
+ * @throws the caller's abort reason; else the typed error of {@link sendFailure}
+ */
+async function sendOnce<R extends Answer>(
+  link: Link<R>,
+  call: Call,
+  out: Outgoing,
+): Promise<Sent<R>> {
+  // A timer that keeps the process alive, unlike AbortSignal.timeout(): when a server
+  // resets the connection, Node 20's fetch waits on unref'd timers only, and the process
+  // would exit (code 13) without a word.
+  const timeout = new AbortController();
+  const timer = setTimeout(() => timeout.abort(), link.timeoutMs);
+  const signal = AbortSignal.any([...out.outside, timeout.signal]);
+  try {
+    return await link.wire.send(out.target, call.method, out.init, signal, MAX_ANSWER_BYTES);
+  } catch (error) {
+    const aborted = callerAbort(out.outside);
+    if (aborted) throw aborted.reason;
+    throw sendFailure(link, call, error, timeout.signal.aborted);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/**
+ * Where a redirect answer leads, if it is followed: same origin only; a GET or HEAD follows
+ * 301, 302, 303, 307 and 308, any other method only 307 and 308 (which keep method and body)
+ * and only when its body can be sent again; at most {@link MAX_REDIRECTS} in a row.
+ *
+ * @param from the URL that answered
+ * @param redirects how many redirects were followed before this one
+ * @returns the next URL, or undefined when the answer is not a redirect
+ * @throws ApiError `redirect_refused` naming the origin and the reason
+ */
+export function redirectTarget(
+  baseUrl: string,
+  method: string,
+  from: string | Request,
+  answer: Answer,
+  redirects: number,
+): string | undefined {
+  const { status } = answer;
+  const location = answer.headers.get('location');
+  if (!REDIRECT_STATUSES.has(status) || location === null) return undefined;
+  const next = new URL(location, isRequest(from) ? from.url : from);
+  const refuse = (why: string) =>
+    new ApiError(
+      status,
+      'redirect_refused',
+      `${baseUrl} answered ${statusLine(status)} to ${next.origin}, ${why}: not followed`,
+      null,
+      'Set `SUPABASE_URL` (or `--api-url`) to the address the API answers at',
+    );
+  if (next.origin !== new URL(baseUrl).origin) throw refuse('another origin');
+  const safe = isSafeMethod(method);
+  if (!safe && !BODY_KEEPING_REDIRECTS.has(status)) {
+    throw refuse(`which would turn the ${method} into a GET`);
+  }
+  if (!safe && isRequest(from) && from.body !== null) {
+    throw refuse('and the request body cannot be sent again');
+  }
+  if (redirects >= MAX_REDIRECTS) throw refuse(`after ${MAX_REDIRECTS} redirects`);
+  return next.href;
+}
+
+/** One try: sends, and follows same-origin redirects as {@link redirectTarget} allows. */
+async function sendFollowingRedirects<R extends Answer>(
+  link: Link<R>,
+  call: Call,
+  first: Outgoing,
+): Promise<Sent<R>> {
+  let out = first;
+  for (let redirects = 0; ; redirects++) {
+    const sent = await sendOnce(link, call, out);
+    const next = redirectTarget(link.baseUrl, call.method, out.target, sent.response, redirects);
+    if (next === undefined) return sent;
+    // A GET or HEAD sends no body; a 307/308 of a write sends its body again.
+    const init = isSafeMethod(call.method) ? { ...out.init, body: undefined } : out.init;
+    out = { ...out, target: next, init };
+  }
+}
+
+/**
+ * The wait before trying a gateway answer (502, 503, 504) again.
+ *
+ * @returns the wait in milliseconds
+ * @throws OutcomeUnknownError for a write (unless the answer proves no SQL ran); ApiError
+ *   `gateway_error` when {@link shouldRetry} says no more tries, or the server asks to wait
+ *   longer than the cap
+ */
+function gatewayRetryDelay(baseUrl: string, call: Call, sent: Sent<Answer>, attempt: number) {
+  const { status, headers } = sent.response;
+  const write = isWrite(call);
+  const notExecuted = write && provesNotExecuted(sent.text);
+  if (write && !notExecuted) {
+    throw unknownOutcome(
+      call,
+      `${baseUrl} answered ${statusLine(status)} to ${writeRequestName(call.act)}`,
+    );
+  }
+  const context = { auth: call.kind === 'auth', notExecuted };
+  if (!shouldRetry(call.method, status, attempt, context)) {
+    throw new ApiError(
+      status,
+      'gateway_error',
+      `${baseUrl} answered ${statusLine(status)}, ${attempt} times in a row`,
+      null,
+      'The API or its gateway is having trouble: try again in a minute',
+    );
+  }
+  const delay = retryDelayMs(attempt, headers.get('retry-after'));
+  if (delay !== undefined) return delay;
+  const asked = parseRetryAfter(headers.get('retry-after'), Date.now()) ?? 0;
+  throw new ApiError(
+    status,
+    'gateway_error',
+    `${baseUrl} answered ${statusLine(status)} and asks to wait ${Math.ceil(asked / 1000)} s before trying again`,
+    null,
+    'The API or its gateway is having trouble: try again later',
+  );
+}
+
+/** Waits `ms` before the next try; the caller's abort ends the wait with its reason. */
+async function waitBeforeRetry(ms: number, outside: AbortSignal[]): Promise<void> {
+  try {
+    await wait(ms, undefined, {
+      signal: outside.length > 0 ? AbortSignal.any(outside) : undefined,
+    });
+  } catch (error) {
+    const aborted = callerAbort(outside);
+    if (aborted) throw aborted.reason;
+    throw error;
+  }
+}
+
+/**
+ * One request with its retries (postgrest-js's fetchWithRetry is the model): tries, and
+ * while the answer is a gateway status that {@link shouldRetry} allows, waits and tries again.
+ *
+ * @returns the first answer that is not a gateway status
+ * @throws the typed error of the try or of {@link gatewayRetryDelay}
+ */
+async function fetchWithRetry<R extends Answer>(
+  link: Link<R>,
+  call: Call,
+  out: Outgoing,
+): Promise<Sent<R>> {
+  for (let attempt = 1; ; attempt++) {
+    const sent = await sendFollowingRedirects(link, call, out);
+    if (!GATEWAY_STATUSES.has(sent.response.status)) return sent;
+    await waitBeforeRetry(gatewayRetryDelay(link.baseUrl, call, sent, attempt), out.outside);
+  }
+}
+
+/**
+ * An answer the caller may have: JSON, or empty (except a write's success, which always says
+ * what it stored).
+ *
+ * @throws ApiError `invalid_response`; for a write, OutcomeUnknownError
+ */
+function checkAnswer(baseUrl: string, call: Call, sent: Sent<Answer>): void {
+  const { response, text } = sent;
+  const empty = text === '';
+  const write = isWrite(call);
+  if ((empty || parseJson(text).ok) && !(write && response.ok && empty)) return;
+  const type = response.headers.get('content-type')?.split(';')[0] ?? 'no content type';
+  const what = `${baseUrl} answered something that is not JSON (HTTP ${response.status}, ${type})`;
+  if (write) throw unknownOutcome(call, `${what} to ${writeRequestName(call.act)}`);
+  throw new ApiError(response.status, 'invalid_response', what, null, CHECK_URL_HINT);
+}
+
+/** One call of the transport's fetch: what it is, its tries, its checked answer. */
+async function exchange<R extends Answer>(
+  link: Link<R>,
+  input: string | URL | Request,
+  init: RequestInit | undefined,
+  act: WriteAct | undefined,
+): Promise<R> {
+  const target = isRequest(input) ? input : String(input);
+  const url = isRequest(target) ? target.url : target;
+  const method = init?.method ?? (isRequest(target) ? target.method : 'GET');
+  const call = describeCall(link.baseUrl, method, url, act);
+  const outside = init?.signal ? [init.signal] : [];
+  const sent = await fetchWithRetry(link, call, { target, init, outside });
+  checkAnswer(link.baseUrl, call, sent);
+  return link.wire.answer(sent.response, sent.text);
+}
+
+/**
+ * A guard's scope: runs `call` in it, and rejects with the first failure of one of its
+ * requests as soon as it happens.
+ */
+function guardIn<T>(
+  scopes: AsyncLocalStorage<Scope>,
+  call: () => PromiseLike<T>,
+  options: GuardOptions,
+): Promise<T> {
+  let failedOnce = false;
+  let reject: (error: NamecardError) => void = () => undefined;
+  const failed = new Promise<never>((_, rejectFailed) => {
+    reject = rejectFailed;
+  });
+  const scope: Scope = {
+    act: options.act,
+    fail(error) {
+      if (failedOnce) return;
+      failedOnce = true;
+      reject(error);
+    },
+  };
+  // `await` inside the scope: a thenable (a postgrest-js query) starts its request when
+  // awaited, and must do so in this scope.
+  return Promise.race([scopes.run(scope, async () => await call()), failed]);
+}
+
+/** The transport over one wire: its fetch and its guard. */
 function transportOver<R extends Answer>(
   baseUrl: string,
   timeoutMs: number,
   wire: Wire<R>,
 ): Transport<(input: string | URL | Request, init?: RequestInit) => Promise<R>> {
   const scopes = new AsyncLocalStorage<Scope>();
-  const origin = new URL(baseUrl).origin;
-
-  // Touching the global `Request` would load undici too: a string or URL is never one.
-  const isRequest = (input: unknown): input is Request =>
-    typeof input === 'object' && !(input instanceof URL) && input !== null;
-
-  /** The failure of a data write whose answer does not say whether it was stored. */
-  const unknownOutcome = (facts: RequestFacts, what: string, cause?: unknown) =>
-    Object.assign(new OutcomeUnknownError(what, facts.act), cause === undefined ? {} : { cause });
-
-  /**
-   * One try: sends, follows same-origin redirects as the policy allows, reads the body.
-   *
-   * @throws the typed error of the failure; the caller's abort reason
-   */
-  async function oneTry(
-    input: string | Request,
-    facts: RequestFacts,
-    init: RequestInit | undefined,
-    outside: AbortSignal[],
-  ): Promise<{ response: R; text: string }> {
-    let target = input;
-    const method = facts.method;
-    let body = init?.body;
-    for (let redirects = 0; ; redirects++) {
-      // A timer that keeps the process alive, unlike AbortSignal.timeout(): when a server
-      // resets the connection, Node 20's fetch waits on unref'd timers only, and the process
-      // would exit (code 13) without a word.
-      const timeout = new AbortController();
-      const timer = setTimeout(() => timeout.abort(), timeoutMs);
-      const signal = AbortSignal.any([...outside, timeout.signal]);
-      let sent: { response: R; text: string };
-      try {
-        sent = await wire.send(target, method, { ...init, body }, signal, MAX_ANSWER_BYTES);
-      } catch (error) {
-        for (const s of outside) if (s.aborted) throw s.reason;
-        if (error instanceof AnswerTooLargeError) {
-          const what = `${baseUrl} answered more than ${MAX_ANSWER_BYTES / 1024 / 1024} MiB (HTTP ${error.status})`;
-          if (facts.write) throw unknownOutcome(facts, `${what} to ${writeRequestName(facts.act)}`);
-          throw new ApiError(error.status, 'answer_too_large', what, null, CHECK_URL_HINT);
-        }
-        if (timeout.signal.aborted) {
-          const late = `No answer from ${baseUrl} within ${timeoutMs} ms`;
-          throw facts.write ? unknownOutcome(facts, late) : new TimeoutError(baseUrl, timeoutMs);
-        }
-        if (facts.write && !notConnected(error)) {
-          throw unknownOutcome(
-            facts,
-            `The connection to ${baseUrl} broke during ${writeRequestName(facts.act)}`,
-            new NetworkError(baseUrl, error),
-          );
-        }
-        throw new NetworkError(baseUrl, error);
-      } finally {
-        clearTimeout(timer);
-      }
-
-      const { status } = sent.response;
-      const location = sent.response.headers.get('location');
-      if (!REDIRECT_STATUSES.has(status) || location === null) return sent;
-      const from = isRequest(target) ? target.url : target;
-      const next = new URL(location, from);
-      const refuse = (why: string) =>
-        new ApiError(
-          status,
-          'redirect_refused',
-          `${baseUrl} answered ${statusLine(status)} to ${next.origin}, ${why}: not followed`,
-          null,
-          'Set `SUPABASE_URL` (or `--api-url`) to the address the API answers at',
-        );
-      if (next.origin !== origin) throw refuse('another origin');
-      const safeMethod = method === 'GET' || method === 'HEAD';
-      if (!safeMethod && !BODY_KEEPING_REDIRECTS.has(status)) {
-        throw refuse(`which would turn the ${method} into a GET`);
-      }
-      if (!safeMethod && isRequest(target) && target.body !== null) {
-        throw refuse('and the request body cannot be sent again');
-      }
-      if (redirects >= MAX_REDIRECTS) throw refuse(`after ${MAX_REDIRECTS} redirects`);
-      if (safeMethod) body = undefined;
-      target = next.href;
-    }
-  }
-
-  /** One request with retries: the answer for the caller, or its typed error. */
-  async function exchange(
-    input: string | URL | Request,
-    init: RequestInit | undefined,
-    act: WriteAct | undefined,
-  ): Promise<R> {
-    const request = isRequest(input) ? input : String(input);
-    const url = isRequest(request) ? request.url : request;
-    const method = (init?.method ?? (isRequest(request) ? request.method : 'GET')).toUpperCase();
-    const read = method === 'GET' || method === 'HEAD';
-    const auth = new URL(url).pathname.includes('/auth/v1/');
-    // Every request that is neither a read nor GoTrue's counts as a write, named or not: a
-    // write is never sent twice, whatever its URL looks like.
-    const facts: RequestFacts = { method, auth, write: !read && !auth, act };
-    const outside = init?.signal ? [init.signal] : [];
-
-    for (let attempt = 1; ; attempt++) {
-      const { response, text } = await oneTry(request, facts, init, outside);
-      const { status } = response;
-      if (GATEWAY_STATUSES.has(status)) {
-        const notExecuted = facts.write && provesNotExecuted(text);
-        if (facts.write && !notExecuted) {
-          throw unknownOutcome(
-            facts,
-            `${baseUrl} answered ${statusLine(status)} to ${writeRequestName(facts.act)}`,
-          );
-        }
-        if (shouldRetry(method, status, attempt, { auth: facts.auth, notExecuted })) {
-          const delay = retryDelayMs(attempt, response.headers.get('retry-after'));
-          if (delay === undefined) {
-            const asked = parseRetryAfter(response.headers.get('retry-after'), Date.now()) ?? 0;
-            throw new ApiError(
-              status,
-              'gateway_error',
-              `${baseUrl} answered ${statusLine(status)} and asks to wait ${Math.ceil(asked / 1000)} s before trying again`,
-              null,
-              'The API or its gateway is having trouble: try again later',
-            );
-          }
-          try {
-            await wait(delay, undefined, {
-              signal: outside.length > 0 ? AbortSignal.any(outside) : undefined,
-            });
-          } catch (error) {
-            for (const s of outside) if (s.aborted) throw s.reason;
-            throw error;
-          }
-          continue;
-        }
-        throw new ApiError(
-          status,
-          'gateway_error',
-          `${baseUrl} answered ${statusLine(status)}, ${attempt} times in a row`,
-          null,
-          'The API or its gateway is having trouble: try again in a minute',
-        );
-      }
-
-      const empty = text === '';
-      if ((!empty && !parseJson(text).ok) || (facts.write && response.ok && empty)) {
-        const type = response.headers.get('content-type')?.split(';')[0] ?? 'no content type';
-        const what = `${baseUrl} answered something that is not JSON (HTTP ${status}, ${type})`;
-        if (facts.write) throw unknownOutcome(facts, `${what} to ${writeRequestName(facts.act)}`);
-        throw new ApiError(status, 'invalid_response', what, null, CHECK_URL_HINT);
-      }
-      return wire.answer(response, text);
-    }
-  }
-
+  const link: Link<R> = { baseUrl, timeoutMs, wire };
   const transportFetch = async (input: string | URL | Request, init?: RequestInit): Promise<R> => {
     const scope = scopes.getStore();
     try {
-      return await exchange(input, init, scope?.act);
+      return await exchange(link, input, init, scope?.act);
     } catch (error) {
       if (!scope || !(error instanceof NamecardError)) throw error;
       // The guard rejects with the error; supabase-js is left waiting (see createTransport).
@@ -503,27 +556,9 @@ function transportOver<R extends Answer>(
       return new Promise<R>(() => undefined);
     }
   };
-
   return {
     fetch: transportFetch,
-    guard<T>(call: () => PromiseLike<T>, options: GuardOptions = {}): Promise<T> {
-      let failedOnce = false;
-      let reject: (error: NamecardError) => void = () => undefined;
-      const failed = new Promise<never>((_, rejectFailed) => {
-        reject = rejectFailed;
-      });
-      const scope: Scope = {
-        act: options.act,
-        fail(error) {
-          if (failedOnce) return;
-          failedOnce = true;
-          reject(error);
-        },
-      };
-      // `await` inside the scope: a thenable (a postgrest-js query) starts its request when
-      // awaited, and must do so in this scope.
-      return Promise.race([scopes.run(scope, async () => await call()), failed]);
-    },
+    guard: (call, options = {}) => guardIn(scopes, call, options),
   };
 }
 

@@ -1,6 +1,6 @@
-import type { RateLimits } from './auth/rate-limit.js';
+import type { SchemaCache } from './catalog/schema-cache.js';
 import type { Db } from './db/index.js';
-import type { SchemaCache } from './rest/schema-cache.js';
+import type { RateLimits } from './limits.js';
 
 /** What the HTTP handlers share for one running emulator. */
 export interface ServerContext {

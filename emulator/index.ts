@@ -1,6 +1,6 @@
 import type { AddressInfo } from 'node:net';
 import { serve, type ServerType } from '@hono/node-server';
-import { DEFAULT_RATE_LIMITS, type RateLimits } from './auth/rate-limit.js';
+import { DEFAULT_RATE_LIMITS, type RateLimits } from './limits.js';
 import { createUser, ensureUser } from './auth/users.js';
 import { bootstrap } from './bootstrap.js';
 import type { ServerContext } from './context.js';
@@ -8,11 +8,11 @@ import { API_LOGIN_ROLE, openPglite, openPostgres, type Db } from './db/index.js
 import { LOCAL_ANON_KEY, LOCAL_SERVICE_ROLE_KEY } from './keys.js';
 import { applyMigrations } from './migrations.js';
 import { addOwner } from './owners.js';
-import { SchemaCache } from './rest/schema-cache.js';
+import { SchemaCache } from './catalog/schema-cache.js';
 import { createApp } from './server.js';
 
 export { LOCAL_ANON_KEY, LOCAL_JWT_SECRET, LOCAL_SERVICE_ROLE_KEY } from './keys.js';
-export { DEFAULT_RATE_LIMITS, type RateLimits } from './auth/rate-limit.js';
+export { DEFAULT_RATE_LIMITS, type RateLimits } from './limits.js';
 
 /** Supabase's local API port. */
 export const DEFAULT_PORT = 54321;
@@ -21,6 +21,7 @@ export const DEFAULT_REFRESH_TOKEN_REUSE_INTERVAL = 10;
 /** Access token lifetime in seconds (GoTrue's default). */
 export const DEFAULT_ACCESS_TOKEN_LIFETIME = 3600;
 
+/** How startEmulator runs: port, database, token lifetimes, limits, sign-ups, log. */
 export interface EmulatorOptions {
   /** TCP port; default 54321; 0 = any free port. */
   port?: number;
@@ -59,6 +60,7 @@ export interface EmulatorOptions {
   log?: (line: string) => void;
 }
 
+/** A started emulator: its URL and keys, SQL as the superuser, and how to stop it. */
 export interface RunningEmulator {
   /** API URL, e.g. http://127.0.0.1:54321 (no trailing slash). */
   url: string;

@@ -15,8 +15,10 @@ export function signJwt(payload: JWTPayload): Promise<string> {
   return new SignJWT(payload).setProtectedHeader({ alg: 'HS256', typ: 'JWT' }).sign(SECRET);
 }
 
+/** Why a token was refused: past its `exp`, or anything else (signature, shape, algorithm). */
 export type JwtProblem = 'expired' | 'invalid';
 
+/** verifyJwt refused a token; `problem` says why. */
 export class JwtError extends Error {
   constructor(
     readonly problem: JwtProblem,

@@ -17,6 +17,7 @@ export const LOCAL_SERVICE_ROLE_KEY =
 
 /** The CLI's opaque keys; its gateway swaps them for the anon / service_role JWTs. */
 export const LOCAL_PUBLISHABLE_KEY = 'sb_publishable_ACJWlzQHlZjBrEguHvfOxg_3BJgxAaH';
+/** The Supabase CLI's local secret key, standing for the service_role JWT. */
 export const LOCAL_SECRET_KEY = 'sb_secret_N7UND0UgjKTVK-Uodkm0Hg_xSvEMPvz';
 
 /** Payload of the local anon and service_role keys (used to check the constants). */

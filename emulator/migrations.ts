@@ -10,8 +10,11 @@ const RETRYABLE = new Set(['XX000', '40001', '40P01']);
 /** The project's migrations, as Supabase keeps them: `<version>_<name>.sql`. */
 export const MIGRATIONS_DIR = fileURLToPath(new URL('../supabase/migrations/', import.meta.url));
 
+/** A migration file applied, as supabase_migrations.schema_migrations records it. */
 export interface AppliedMigration {
+  /** The file name's timestamp prefix, e.g. `20261123000100`. */
   version: string;
+  /** The rest of the file name, without `.sql`. */
   name: string;
 }
 

@@ -3,6 +3,7 @@ import type { Grant } from './sessions.js';
 import type { UserRow } from './users.js';
 import { userJson } from './user-json.js';
 
+/** What every access token of one emulator is signed with: its issuer and lifetime. */
 export interface TokenSettings {
   /** Issuer: `<API URL>/auth/v1`. */
   issuer: string;

@@ -6,9 +6,12 @@ import { AuthError } from './errors.js';
 import { sessionExists } from './sessions.js';
 import { findUserById, type UserRow } from './users.js';
 
+/** The signed-in caller of `/user` or `/logout`, as its access token names it. */
 export interface Caller {
   user: UserRow;
+  /** The token's `session_id` claim; undefined for a token without one. */
   sessionId: string | undefined;
+  /** The verified access token's claims. */
   claims: JWTPayload;
 }
 

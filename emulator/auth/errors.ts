@@ -57,5 +57,6 @@ export function renderAuthError(c: Context, e: AuthError | OAuthError): Response
   return c.json({ code: e.status, error_code: e.code, msg: e.message }, e.status);
 }
 
+/** GoTrue's answer to a wrong password, an unknown email or a phone sign-in: 400 invalid_credentials. */
 export const invalidCredentials = () =>
   new AuthError(400, 'invalid_credentials', 'Invalid login credentials');

@@ -1,44 +1,10 @@
 import { getConnInfo } from '@hono/node-server/conninfo';
 import type { Context, MiddlewareHandler } from 'hono';
 import { rateLimiter } from 'hono-rate-limiter';
+import type { RateLimits } from '../limits.js';
 import { AuthError, renderAuthError } from './errors.js';
 
-/**
- * Per-address limits on POST /auth/v1/token, as GoTrue keeps them: password sign-ins
- * and token refreshes each have their own count per address per window. The
- * defaults are hosted Supabase's and the Supabase CLI's (`sign_in_sign_ups = 30` and
- * `token_refresh = 150` per 5 minutes per IP address).
- */
-export interface RateLimits {
-  /** Password sign-ins per address per window; default 30. */
-  signIn: number;
-  /** Refresh-token grants per address per window; default 150. */
-  tokenRefresh: number;
-  /**
-   * Visits counted (POST /rest/v1/rpc/namecard_count_visit) per address per window;
-   * default 600. The emulator's own limit: hosted Supabase has none for a function
-   * call, so there anyone may call it as often as they like.
-   */
-  visits: number;
-  /** Window length in seconds; default 300. */
-  windowSeconds: number;
-  /**
-   * A request header whose value is the client's address (for example
-   * `X-Forwarded-For` behind a trusted proxy), as GoTrue's RATE_LIMIT_HEADER. For a list
-   * (`client, proxy1, …`) the right-most address counts: the one the trusted proxy in
-   * front appended, while everything left of it is whatever the client wrote (Express's
-   * `trust proxy` with one hop). Unset: the connection's remote address, the only one a
-   * client cannot choose.
-   */
-  header?: string;
-}
-
-export const DEFAULT_RATE_LIMITS: RateLimits = {
-  signIn: 30,
-  tokenRefresh: 150,
-  visits: 600,
-  windowSeconds: 300,
-};
+export { DEFAULT_RATE_LIMITS, type RateLimits } from '../limits.js';
 
 /** The function that counts a visit (supabase/migrations/20261123000100_visits.sql). */
 export const COUNT_VISIT_FUNCTION = 'namecard_count_visit';

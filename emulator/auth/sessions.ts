@@ -36,9 +36,13 @@ export function assertRefreshTokenShape(token: string): void {
   }
 }
 
+/** A session's new refresh token, as a sign-in or a refresh hands it out. */
 export interface Grant {
+  /** auth.users.id (uuid). */
   userId: string;
+  /** auth.sessions.id (uuid), the access token's `session_id`. */
   sessionId: string;
+  /** The opaque refresh token to give the client. */
   refreshToken: string;
   /** When the session was signed in (epoch seconds), for the amr claim. */
   signedInAt: number;
@@ -147,6 +151,10 @@ export interface AlreadyUsed {
 }
 const ALREADY_USED: AlreadyUsed = { alreadyUsed: true };
 
+/**
+ * GoTrue's answer to a refresh token revoked longer ago than the reuse interval: 400
+ * refresh_token_already_used.
+ */
 export const alreadyUsedError = () =>
   new AuthError(400, 'refresh_token_already_used', 'Invalid Refresh Token: Already Used');
 
@@ -156,6 +164,7 @@ export async function sessionExists(db: Queryable, sessionId: string): Promise<b
   return rows.length > 0;
 }
 
+/** Which sessions POST /logout ends (GoTrue's `scope`): see endSessions. */
 export type LogoutScope = 'global' | 'local' | 'others';
 
 /**

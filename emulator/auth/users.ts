@@ -52,6 +52,7 @@ const USER_COLUMNS = `u.id, u.aud, u.role, u.email, u.phone, u.email_confirmed_a
   u.phone_confirmed_at, u.last_sign_in_at, u.raw_app_meta_data, u.raw_user_meta_data,
   u.created_at, u.updated_at, u.is_anonymous`;
 
+/** createUser was given an email an existing user has (compared case-insensitively). */
 export class UserExistsError extends Error {
   constructor(email: string) {
     super(`a user with email \`${email}\` already exists`);

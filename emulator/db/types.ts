@@ -22,6 +22,10 @@ export interface Queryable {
 /** The role API requests log in as (Supabase's PostgREST connects as it too). */
 export const API_LOGIN_ROLE = 'authenticator';
 
+/**
+ * One emulator database, PGlite or a PostgreSQL server: queries as the superuser, and
+ * transactions as the superuser or as the API login role.
+ */
 export interface Db extends Queryable {
   readonly kind: 'pglite' | 'postgres';
   /**

@@ -77,6 +77,7 @@ export function fromDbError(e: DbError & { code: string }, isAnon: boolean): Res
   );
 }
 
+/** PostgREST's answer for a table or view the schema cache does not hold: 404 PGRST205. */
 export const tableNotFound = (schema: string, table: string) =>
   new RestError(
     404,
@@ -84,5 +85,6 @@ export const tableNotFound = (schema: string, table: string) =>
     `Could not find the table '${schema}.${table}' in the schema cache`,
   );
 
+/** PostgREST's answer to a query string it cannot parse: 400 PGRST100 with the details. */
 export const parseError = (message: string, details: string) =>
   new RestError(400, 'PGRST100', message, details);

@@ -11,15 +11,20 @@ import { RestError, parseError } from './errors.js';
  */
 
 export const FILTER_OPS = ['eq', 'neq', 'gt', 'gte', 'lt', 'lte', 'in', 'is'] as const;
+/** One of the filter operators in FILTER_OPS. */
 export type FilterOp = (typeof FILTER_OPS)[number];
+/** The values `is.` accepts. */
 export const IS_VALUES = ['null', 'not_null', 'true', 'false', 'unknown'] as const;
+/** One of IS_VALUES. */
 export type IsValue = (typeof IS_VALUES)[number];
 
+/** One `<col>=[not.]<op>.<value>` condition: `in` has a list, `is` one of IS_VALUES. */
 export type Filter =
   | { column: string; negate: boolean; op: Exclude<FilterOp, 'in' | 'is'>; value: string }
   | { column: string; negate: boolean; op: 'in'; value: string[] }
   | { column: string; negate: boolean; op: 'is'; value: IsValue };
 
+/** One term of `order=`: a column, its direction, and where nulls go. */
 export interface OrderTerm {
   column: string;
   descending: boolean;
@@ -32,6 +37,7 @@ export interface SelectItem {
   alias?: string;
 }
 
+/** A request's query string, parsed: select, order, filters, limit and offset. */
 export interface ParsedQuery {
   select: SelectItem[];
   order: OrderTerm[];
@@ -258,6 +264,7 @@ export function parseRangeHeader(
   return last < first ? undefined : { offset: first, limit: last - first + 1 };
 }
 
+/** The `Prefer` header's settings the emulator honours (defaults: minimal, no count). */
 export interface Preferences {
   return: 'representation' | 'minimal' | 'headers-only';
   count?: 'exact' | 'planned' | 'estimated';

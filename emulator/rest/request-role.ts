@@ -7,6 +7,7 @@ import { RestError } from './errors.js';
 /** PostgREST's `db-anon-role` in Supabase. */
 export const ANON_ROLE = 'anon';
 
+/** The database role a REST request runs as, and the claims it sees. */
 export interface RequestRole {
   role: string;
   /** The claims as PostgREST stores them in request.jwt.claims (role included). */

@@ -1,5 +1,5 @@
 import { RestError } from './errors.js';
-import type { RoutineInfo } from './schema-cache.js';
+import type { RoutineInfo } from '../catalog/schema-cache.js';
 import type { CallArgs } from './sql.js';
 
 /**

@@ -1,6 +1,6 @@
 import { RestError } from './errors.js';
 import type { Filter, OrderTerm, ParsedQuery, SelectItem } from './query.js';
-import type { RoutineInfo, RoutineParam, TableInfo } from './schema-cache.js';
+import type { RoutineInfo, RoutineParam, TableInfo } from '../catalog/schema-cache.js';
 
 /**
  * SQL for the PostgREST subset. Own code (PostgREST's query builder is Haskell).

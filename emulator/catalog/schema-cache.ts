@@ -11,15 +11,18 @@ export type RoleAccess = 'allowed' | 'missing' | 'denied';
 /** The privileges a REST write needs: POST, PATCH, DELETE. */
 export type WritePrivilege = 'INSERT' | 'UPDATE' | 'DELETE';
 
+/** One column of a table or view of the exposed schema. */
 export interface ColumnInfo {
   name: string;
   /** Whether an insert may leave it out (default, identity or generated). */
   hasDefault: boolean;
 }
 
+/** A table or view of the exposed schema, as requests may name it. */
 export interface TableInfo {
   schema: string;
   name: string;
+  /** Its columns by name. */
   columns: Map<string, ColumnInfo>;
 }
 
