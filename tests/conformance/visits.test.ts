@@ -200,10 +200,13 @@ describe.each(DB_KINDS)('visit counts over %s', { timeout: 60_000 }, (kind) => {
        order by 1`,
     );
     // Besides counting, anon may run only namecard_active_url(): no argument, it answers the
-    // destination in force, what /go learns from its lookup anyway.
+    // destination in force, what /go learns from its lookup anyway; and
+    // namecard_profile_labels(text[]), which answers the labels of profiles an entry in force or
+    // to come names, whose names the status's timeline shows anyway (tests/cli/profile.test.ts).
     expect(granted.map((r) => r.fn)).toEqual([
       'namecard_active_url()',
       'namecard_count_visit(text)',
+      'namecard_profile_labels(text[])',
     ]);
   });
 });
