@@ -7,7 +7,7 @@ import { useCliFixture } from './emulator.js';
 
 // A global install (`npm install -g .`) runs `namecard` in any folder, where no project `.env`
 // is read: `namecard login --api-url … --site-url …` keeps both with the session, so later
-// commands anywhere use them (issue 21).
+// commands anywhere use them (a newcomer logs in once, then works in any folder).
 
 const cli = useCliFixture();
 

@@ -14,7 +14,7 @@ import { atTerminal, removeDir, run, tempConfigDir } from './helpers.js';
 
 const SITE = 'https://me.example/namecard/';
 const LINK = 'https://me.example/namecard/go/';
-/** The QR code's link says where the visit came from (issue 19): `?via=qr`. */
+/** The QR code's link says where the visit came from, so visits count by channel: `?via=qr`. */
 const QR_LINK = `${LINK}?via=qr`;
 
 let dir: string;

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { ROOT, run } from './helpers.js';
 import { emulatorEnv, login, useCliFixture } from './emulator.js';
 
-// The README's timeline example, run as a newcomer would type it (issue 21: every result the
+// The README's timeline example, run as a newcomer would type it (every result the
 // README shows is reached by following it). Each `$ namecard …` line of the example runs in
 // order against a fresh emulator; what it prints must read as the README says, apart from what
 // depends on the day it runs (today's times, how far off a date is, the zone's offset).

@@ -13,7 +13,7 @@ import {
 
 // The schedule through the built CLI, on both databases: starts, durations, the timeline that
 // `status`, `set`, `end` and `cancel` show, `end` and `cancel` on the server's clock, and the
-// server's clock deciding what is active. The scenarios of issue 17 spell out the segments an
+// server's clock deciding what is active. The owner's everyday scenarios spell out the segments an
 // owner expects. Times are shown in UTC (TZ=UTC) so that the words are known in advance.
 const { date } = summerDate();
 const HOUR = 3_600_000;
@@ -304,7 +304,7 @@ describe.each(DB_KINDS)('the schedule on %s', (kind) => {
     expect(list.entries[1]?.comes_back_at).toEqual(expect.any(String));
   });
 
-  // Issue 17's first scenario: photo until a far date, a fair in two days with a start, then a
+  // The first scenario: photo until a far date, a fair in two days with a start, then a
   // 30-minute main break. The fair lies inside the photo time, so the timeline is main for 30
   // minutes, then photo until the far date. `end` during the break stops the break and the
   // photo entry that would come back, and keeps the fair.
@@ -366,7 +366,7 @@ describe.each(DB_KINDS)('the schedule on %s', (kind) => {
     expect((await marks()).map((row) => row.stop_kind)).toEqual(['ended', null, 'ended']);
   });
 
-  // Issue 17's third scenario: photo until a far date, an event with a start before it, `end`:
+  // The third scenario: photo until a far date, an event with a start before it, `end`:
   // the event stays scheduled.
   it('`end` keeps an entry that starts later, and `list` says so in plain words', async () => {
     const far = dayStart(40) + 18 * HOUR;

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { removeDir, run, tempConfigDir } from './helpers.js';
 import { emulatorEnv, useCliFixture } from './emulator.js';
 
-// `namecard stats` (issue 19): the owner's visit counts by local day, profile and channel, from
+// `namecard stats`: the owner's visit counts by local day, profile and channel, from
 // the 15-minute buckets of public.namecard_visit (written here straight into the database).
 
 const cli = useCliFixture({ signIn: true });

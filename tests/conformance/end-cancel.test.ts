@@ -6,7 +6,7 @@ import { DB_KINDS, startTestEmulator } from '../support/emulator.js';
 import { createTestClient } from '../support/supabase.js';
 
 // End now and cancel through /rest/v1/rpc with supabase-js, on both databases: owners only,
-// on the database's clock, rows marked and never deleted (issue 17).
+// on the database's clock, rows marked and never deleted (history stays complete).
 
 const STRANGER = { email: 'stranger@end-cancel.test', password: 'stranger-password-1' };
 const HOUR = 3_600_000;

@@ -262,7 +262,7 @@ describe.each(DB_KINDS)('the schedule views over %s', { timeout: 60_000 }, (kind
       expect(await getView(ACTIVE_VIEW)).toEqual([base]);
     });
 
-    // What namecard_next got wrong (issue 17): it compared a scheduled entry only with the
+    // What the old namecard_next view got wrong: it compared a scheduled entry only with the
     // active one, so an older entry coming back after a newer one ended was never "next".
     it('namecard_status names an older entry coming back after a newer one ends, then the upcoming one', async () => {
       const now = await dbNow();

@@ -4,7 +4,7 @@ import type { RunningEmulator } from '../../emulator/index.js';
 import { DB_KINDS, startTestEmulator } from '../support/emulator.js';
 import { createTestClient } from '../support/supabase.js';
 
-// Visit counts (issue 19): anon counts one visit with a CORS-simple POST (text/plain body, the
+// Visit counts: anon counts one visit with a CORS-simple POST (text/plain body, the
 // anon key as ?apikey=, no other header) to /rest/v1/rpc/namecard_count_visit; the profile
 // counted is the one namecard_active answers, whatever the body says; only owners read the
 // counts; the emulator limits counting per client address.

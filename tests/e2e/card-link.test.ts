@@ -15,7 +15,7 @@ import { OWNER, screenshot, signIn } from './harness.js';
 const SITE_URL = 'https://cards.example';
 const BASE_PATH = '/card/';
 const LINK = 'https://cards.example/card/go/';
-/** What the QR code encodes: the card link marked as scanned (issue 19). */
+/** What the QR code encodes: the card link marked as scanned, so the visit counts as a QR visit. */
 const QR_LINK = `${LINK}?via=qr`;
 
 describe('the card link and its QR code on /manage', () => {

@@ -103,7 +103,7 @@ describe('/go against a backend with entries', () => {
     expect(headers.authorization).toBeUndefined();
     expect(headers.apikey).toBeUndefined();
     // Self-contained: the script and style are inline, so the browser asks for nothing but the
-    // page, the lookup and, once the decision is known, the visit count (issue 19), a
+    // page, the lookup and, once the decision is known, the visit count, a
     // CORS-simple POST with the anon key in the query (the CORS preflight is not a page request).
     expect(result.requests.map((r) => `${r.method()} ${r.url()}`)).toEqual([
       `GET ${site.route('go/')}`,

@@ -6,7 +6,7 @@ import { formatRelative, formatWhen } from '../../shared/core/format.js';
 
 // The schedule in a real browser on both databases: /go follows the server's clock (entries
 // that start later, a visitor whose own clock is off by hours), with exactly one request and
-// no preflight; the manage page shows the timeline (issue 17's scenarios: what visitors get
+// no preflight; the manage page shows the timeline (the owner's scenarios: what visitors get
 // now, the picture, what follows, End now, Cancel, the history) at 1280 and 320 px.
 
 const HOUR = 3_600_000;
@@ -53,7 +53,7 @@ describe.each(DB_KINDS)('the schedule in the browser, on %s', (kind) => {
     expect(headers.authorization).toBeUndefined();
     expect(headers.apikey).toBeUndefined();
     const api = served.filter((line) => line.includes('/rest/v1/') || line.includes('/auth/v1/'));
-    // The decision is one GET; the visit count (issue 19) is one more CORS-simple POST, sent
+    // The decision is one GET; the visit count is one more CORS-simple POST, sent
     // once the decision is known, and never an OPTIONS.
     expect(
       api.filter((line) => !line.startsWith('POST /rest/v1/rpc/namecard_count_visit ')),

@@ -4,7 +4,7 @@ import { run, tempConfigDir, removeDir } from '../cli/helpers.js';
 import { useE2eFixture } from './fixture.js';
 import { OWNER, REDIRECT_DELAY_MS, LOOKUP_TIMEOUT_MS, screenshot, signIn } from './harness.js';
 
-// Visit counts through /go in Chromium (issue 19): each visit through the plain link, the QR
+// Visit counts through /go in Chromium: each visit through the plain link, the QR
 // link (?via=qr) and the NFC link (?via=nfc) is counted once for its channel, as `namecard
 // stats --json` shows; the owner's own visit is not counted; a visit leaves no cookie or
 // storage entry and sends no OPTIONS request.

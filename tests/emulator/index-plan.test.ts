@@ -138,7 +138,7 @@ describe.each(DB_KINDS)(
       }
     });
 
-    // The timeline (issue 17) is one read whose cost grows with the segments it answers (at most
+    // The timeline is one read whose cost grows with the segments it answers (at most
     // 24), not with the table: each step of its walk is a few index probes.
     it('answers the timeline view (namecard_status) from a few hundred pages at 10^6 rows', async () => {
       const [row] = await emulator.query<{ plan: [{ Plan: PlanNode }] }>(

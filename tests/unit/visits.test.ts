@@ -9,7 +9,7 @@ import {
 import { channelLink } from '../../shared/core/card-link.js';
 import { InputError } from '../../shared/core/errors.js';
 
-// Visits by local day from 15-minute buckets (issue 19): a bucket counts for the local day its
+// Visits by local day from 15-minute buckets: a bucket counts for the local day its
 // start lies in, in any zone, including the half- and quarter-hour offsets.
 
 const utc = (iso: string) => Date.parse(iso);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { formatRelative, formatWhen, zoneHeader } from '../../shared/core/format.js';
 
-// Times read at a glance (issue 17): relative to now, in the zone the screen names once.
+// Times read at a glance: relative to now, in the zone the screen names once.
 
 const NOW = Date.UTC(2030, 5, 3, 10, 0); // Mon 2030-06-03 10:00 UTC
 const HOUR = 3_600_000;

@@ -1,4 +1,4 @@
-// Counts this visit (issue 19): one CORS-simple POST to the counting function, once the
+// Counts this visit (counts only, never who visited): one CORS-simple POST to the counting function, once the
 // decision is known, never in the way of the redirect. What it sends is the channel only
 // (`qr`, `nfc` or `link`, from this page's own `?via=`); the server adds the 15-minute bucket
 // and the profile it decided itself. Nothing is read or written in the visitor's browser but

@@ -4,7 +4,7 @@ import { Suspense, lazy } from 'react';
 // day arithmetic come in a chunk of their own, so /login and /go load none of it.
 const VisitsSection = lazy(() => import('./VisitsSection.js'));
 
-/** The owner's visit counts (issue 19), loaded on demand. */
+/** The owner's visit counts (15-minute buckets, no visitor data), loaded on demand. */
 export function LazyVisits() {
   return (
     <Suspense
