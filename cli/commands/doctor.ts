@@ -125,82 +125,80 @@ export async function runChecks(
   const manageProbe = probe(new URL('manage/', site).href);
   const mainProbe = probe(config.mainUrl);
 
-  const results: CheckResult[] = [settingsCheck(config)];
-
   const settings = await settingsProbe;
-  const apiOk = settings.answered;
-  results.push(
-    settings.answered
-      ? { check: 'api', status: 'ok', detail: `${api} answers` }
-      : {
-          check: 'api',
-          status: 'fail',
-          detail: `no answer from SUPABASE_URL ${api} (${settings.reason}): check SUPABASE_URL; a free Supabase project is paused after a week without requests: restore it in the dashboard`,
-        },
-  );
+  const key = keyCheck(api, settings);
+  const keyOk = key.status === 'ok';
+  // Why the checks that need the API and the key could not run.
+  const blocked = settings.answered ? 'the key was not accepted' : 'the API did not answer';
+  return [
+    settingsCheck(config),
+    apiCheck(api, settings),
+    key,
+    keyOk ? schemaCheck(await schemaProbe) : notChecked('schema', blocked),
+    keyOk ? signUpsCheck(settings) : notChecked('sign-ups', blocked),
+    keyOk ? await ownerCheck(config, env) : notChecked('owner', blocked),
+    siteCheck(config, await builtProbe),
+    goCheck(config, await goProbe),
+    framingCheck(await loginProbe, await manageProbe),
+    mainUrlCheck(config, await mainProbe),
+  ];
+}
 
-  let keyOk = false;
-  if (!settings.answered) {
-    results.push(notChecked('key', 'the API did not answer'));
-  } else if (settings.status === 401 || settings.status === 403) {
-    results.push({
+/** Whether the API answers at all (any HTTP answer of GoTrue's settings). */
+function apiCheck(api: string, settings: Probe): CheckResult {
+  return settings.answered
+    ? { check: 'api', status: 'ok', detail: `${api} answers` }
+    : {
+        check: 'api',
+        status: 'fail',
+        detail: `no answer from SUPABASE_URL ${api} (${settings.reason}): check SUPABASE_URL; a free Supabase project is paused after a week without requests: restore it in the dashboard`,
+      };
+}
+
+/** Whether the anon key is accepted: GoTrue's settings answer 200 with a JSON object. */
+function keyCheck(api: string, settings: Probe): CheckResult {
+  if (!settings.answered) return notChecked('key', 'the API did not answer');
+  if (settings.status === 401 || settings.status === 403) {
+    return {
       check: 'key',
       status: 'fail',
       detail: `SUPABASE_ANON_KEY is not accepted by ${api} (HTTP ${settings.status}): copy the project's anon or publishable key from the dashboard (Project Settings, API Keys)`,
-    });
-  } else if (
-    settings.status !== 200 ||
-    typeof parseJson(settings.text) !== 'object' ||
-    parseJson(settings.text) === null
-  ) {
-    results.push({
+    };
+  }
+  const body = parseJson(settings.text);
+  if (settings.status !== 200 || typeof body !== 'object' || body === null) {
+    return {
       check: 'key',
       status: 'fail',
       detail: `${api}/auth/v1/settings answered HTTP ${settings.status}, not as Supabase's API does: is SUPABASE_URL the project's API URL (https://<ref>.supabase.co)?`,
-    });
-  } else {
-    keyOk = true;
-    results.push({ check: 'key', status: 'ok', detail: 'SUPABASE_ANON_KEY is accepted' });
+    };
   }
+  return { check: 'key', status: 'ok', detail: 'SUPABASE_ANON_KEY is accepted' };
+}
 
-  // Why the checks that need the API and the key could not run.
-  const blocked = settings.answered ? 'the key was not accepted' : 'the API did not answer';
-  results.push(keyOk ? schemaCheck(await schemaProbe) : notChecked('schema', blocked));
+/** Sign-ups must be off: anyone could otherwise create an account on the project. */
+function signUpsCheck(settings: Probe): CheckResult {
+  const text = settings.answered ? settings.text : '';
+  const disabled = (parseJson(text) as { disable_signup?: unknown } | undefined)?.disable_signup;
+  return disabled === true
+    ? { check: 'sign-ups', status: 'ok', detail: 'sign-ups are off' }
+    : {
+        check: 'sign-ups',
+        status: 'fail',
+        detail:
+          'sign-ups are on: anyone may create an account on the project. Turn off "Allow new users to sign up" (Authentication, Sign In / Providers)',
+      };
+}
 
-  if (!keyOk || !settings.answered) {
-    results.push(notChecked('sign-ups', blocked));
-  } else {
-    const disabled = (parseJson(settings.text) as { disable_signup?: unknown } | undefined)
-      ?.disable_signup;
-    results.push(
-      disabled === true
-        ? { check: 'sign-ups', status: 'ok', detail: 'sign-ups are off' }
-        : {
-            check: 'sign-ups',
-            status: 'fail',
-            detail:
-              'sign-ups are on: anyone may create an account on the project. Turn off "Allow new users to sign up" (Authentication, Sign In / Providers)',
-          },
-    );
-  }
-
-  results.push(apiOk && keyOk ? await ownerCheck(config, env) : notChecked('owner', blocked));
-
-  results.push(siteCheck(config, await builtProbe));
-  results.push(goCheck(config, await goProbe));
-  results.push(framingCheck(await loginProbe, await manageProbe));
-
-  const main = await mainProbe;
-  results.push(
-    main.answered && main.status < 400
-      ? { check: 'main-url', status: 'ok', detail: `${config.mainUrl} answers` }
-      : {
-          check: 'main-url',
-          status: 'warn',
-          detail: `NAMECARD_MAIN_URL ${config.mainUrl} ${main.answered ? `answers HTTP ${main.status}` : `does not answer (${main.reason})`}: visitors of the card land there`,
-        },
-  );
-  return results;
+/** The main site answers (a warning only: visitors land there, but it is not ours). */
+function mainUrlCheck(config: CliConfig, main: Probe): CheckResult {
+  return main.answered && main.status < 400
+    ? { check: 'main-url', status: 'ok', detail: `${config.mainUrl} answers` }
+    : {
+        check: 'main-url',
+        status: 'warn',
+        detail: `NAMECARD_MAIN_URL ${config.mainUrl} ${main.answered ? `answers HTTP ${main.status}` : `does not answer (${main.reason})`}: visitors of the card land there`,
+      };
 }
 
 /** Warns about settings still at their local defaults, which no visitor can reach. */

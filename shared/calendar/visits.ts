@@ -8,13 +8,15 @@ import { PROFILE_TYPES, type ProfileType } from '../core/types.js';
 
 /** The channels a visit came through: the QR code, an NFC tag, or the plain link. */
 export const VISIT_CHANNELS = ['qr', 'nfc', 'link'] as const;
+/** One of {@link VISIT_CHANNELS}: what the card link's `?via=` marker says. */
 export type VisitChannel = (typeof VISIT_CHANNELS)[number];
 
 /** The length of a counting bucket, in ms (15 minutes). */
 export const VISIT_BUCKET_MS = 15 * 60_000;
 
-/** The days `stats` shows by default, and the most it accepts. */
+/** The days `stats` shows by default. */
 export const DEFAULT_VISIT_DAYS = 30;
+/** The most days `stats` accepts (a year, a leap day included). */
 export const MAX_VISIT_DAYS = 366;
 
 /** One row of `public.namecard_visit`. */
@@ -34,6 +36,7 @@ export interface VisitCount {
  * window (one the owner added counts like the built-in ones).
  */
 export type ByType = Record<ProfileType, number> & Record<string, number>;
+/** Visits by channel: every channel present, zeros included. */
 export type ByVia = Record<VisitChannel, number>;
 
 /** One local day of the window. */

@@ -34,6 +34,7 @@ export const SETTING_NAMES: readonly SettingName[] = [
   'NAMECARD_ALLOWED_ORIGINS',
 ];
 
+/** The name of one setting (an environment variable), as `.env.example` documents it. */
 export type SettingName =
   | 'SUPABASE_URL'
   | 'SUPABASE_ANON_KEY'
