@@ -278,12 +278,26 @@ async function buildCli(): Promise<void> {
   }
 }
 
-async function main(): Promise<void> {
-  const args = parseCommandLine(process.argv.slice(2));
-  if (args.help) {
-    console.log(HELP);
-    return;
-  }
+/** What `npm start` was asked for, once checked: nothing has started yet. */
+interface StartPlan {
+  env: Record<string, string | undefined>;
+  ports: ReturnType<typeof readPorts>;
+  host: string;
+  /** The address the site's pages call the API at and the card link names. */
+  reachable: string;
+  rateLimits: ReturnType<typeof readRateLimitEnv>;
+  useEmulator: boolean;
+  useDemoCards: boolean;
+}
+
+/**
+ * Reads the command line, `.env` and the environment into a plan, and checks everything that
+ * can fail before anything starts: malformed settings, taken ports, an owner's API that does
+ * not answer.
+ *
+ * @throws StartUsageError naming the option or setting to change
+ */
+async function planStart(args: ReturnType<typeof parseCommandLine>): Promise<StartPlan> {
   // The project's `.env`, the environment winning over it.
   const fromFile = loadEnvFile(ENV_FILE);
   if (fromFile.length > 0) console.log(pc.dim(`Settings from .env: ${fromFile.join(', ')}`));
@@ -324,47 +338,62 @@ async function main(): Promise<void> {
   if (useDemoCards) await checkPortFree('demo', ports.demo, host);
   // An API of the owner's that does not answer fails here, not later as a site that cannot sign in.
   if (!useEmulator) await checkApiAnswers(env.SUPABASE_URL!.trim());
+  return { env, ports, host, reachable, rateLimits, useEmulator, useDemoCards };
+}
 
-  // 1. The backend.
+/**
+ * Starts what the plan needs, in order: the emulator (unless SUPABASE_URL is set), the demo
+ * card pages (unless NAMECARD_MAIN_URL is set), then builds and serves the site and builds the
+ * CLI. Each started server is added to `running`, so Ctrl+C or a failure stops it.
+ *
+ * @returns the emulator's own URL (undefined when another API is used), whether the demo
+ *   pages run, and the site's URL as visitors reach it
+ */
+async function startAll(plan: StartPlan) {
+  const { env, ports, host, reachable } = plan;
   let emulatorUrl: string | undefined;
-  if (useEmulator) {
+  if (plan.useEmulator) {
     console.log(pc.dim('Starting the emulator…'));
     await mkdir(dirname(DATA_DIR), { recursive: true });
     const emulator = await onPort('api', ports.api, host, () =>
-      startEmulator({ host, port: ports.api, dataDir: DATA_DIR, owner: DEMO_OWNER, rateLimits }),
+      startEmulator({
+        host,
+        port: ports.api,
+        dataDir: DATA_DIR,
+        owner: DEMO_OWNER,
+        rateLimits: plan.rateLimits,
+      }),
     );
     running.push({ name: 'emulator', stop: () => emulator.stop() });
     emulatorUrl = emulator.url;
     env.SUPABASE_URL = `http://${reachable}:${ports.api}`;
     env.SUPABASE_ANON_KEY = emulator.anonKey;
   }
-
-  // 2. The card site.
-  let demoCards = false;
-  if (useDemoCards) {
+  if (plan.useDemoCards) {
     const cards = await onPort('demo', ports.demo, host, () =>
       startDemoCards({ host, port: ports.demo, photoPath: env.NAMECARD_PHOTO_PATH }),
     );
     running.push({ name: 'demo cards', stop: cards.stop });
     env.NAMECARD_MAIN_URL = `http://${reachable}:${cards.port}/`;
-    demoCards = true;
   }
-
-  // 3. The site, and the CLI for the owner's terminal.
   const config = siteConfigFrom(env);
   console.log(pc.dim('Building the site and the CLI…'));
   await buildSite(env, SITE_DIR);
   await buildCli();
-
-  // 4. Serve it.
   const site = await onPort('site', ports.site, host, () =>
     serveSite(SITE_DIR, { host, port: ports.site, basePath: config.basePath }),
   );
   running.push({ name: 'site', stop: site.stop });
-
   const siteUrl = new URL(config.basePath, `http://${reachable}:${site.port}/`).href;
+  return { config, emulatorUrl, siteUrl };
+}
+
+/** Prints where everything is, as the README's table says, and how the CLI logs in. */
+async function printRunning(plan: StartPlan, started: Awaited<ReturnType<typeof startAll>>) {
+  const { env, reachable } = plan;
+  const { config, emulatorUrl, siteUrl } = started;
   const targets = resolveTargets(config);
-  const demo = demoCards ? pc.dim(' (demo page)') : '';
+  const demo = plan.useDemoCards ? pc.dim(' (demo page)') : '';
   const line = (label: string, value: string) => console.log(`  ${label.padEnd(12)}${value}`);
   console.log(`\n${pc.bold(pc.green('Namecard is running.'))}\n`);
   line('Site', siteUrl);
@@ -405,6 +434,16 @@ async function main(): Promise<void> {
   }
   if (!isLoopbackAddress(reachable)) await printPhoneCode(cardLink);
   console.log(pc.dim('\nPress Ctrl+C to stop.'));
+}
+
+async function main(): Promise<void> {
+  const args = parseCommandLine(process.argv.slice(2));
+  if (args.help) {
+    console.log(HELP);
+    return;
+  }
+  const plan = await planStart(args);
+  await printRunning(plan, await startAll(plan));
 }
 
 /**
