@@ -131,90 +131,135 @@ export function ProfilesSection({
                 <span className="muted small">{destination(profile)}</span>
               </p>
               {editing === profile.name ? (
-                <form
-                  className="card-form"
-                  aria-label={`Edit ${profile.label}`}
+                <EditProfileForm
+                  profile={profile}
+                  busy={busy}
                   onSubmit={(event) => submitEdit(event, profile)}
-                >
-                  <label>
-                    Label
-                    <input name="label" defaultValue={profile.label} required maxLength={60} />
-                  </label>
-                  <label>
-                    Destination
-                    <input
-                      name="url"
-                      type="url"
-                      defaultValue={profile.url ?? ''}
-                      // Main and photo may be emptied: they then follow this site's settings.
-                      required={!(profile.name in BUILD_TARGETS)}
-                    />
-                  </label>
-                  <div className="actions">
-                    <button type="submit" className="button" disabled={busy}>
-                      Save {profile.label}
-                    </button>
-                    <button
-                      type="button"
-                      className="button secondary"
-                      onClick={() => setEditing(null)}
-                    >
-                      Close
-                    </button>
-                  </div>
-                </form>
+                  onClose={() => setEditing(null)}
+                />
               ) : (
-                <div className="actions">
-                  <button
-                    type="button"
-                    className="button secondary small-button"
-                    onClick={() => setEditing(profile.name)}
-                  >
-                    Edit {profile.label}
-                  </button>
-                  {profile.name !== MAIN_PROFILE.type && (
-                    <button
-                      type="button"
-                      className="button secondary small-button"
-                      disabled={busy}
-                      onClick={() =>
-                        void act(async () => {
-                          const row = await removeProfile(supabase, profile.name);
-                          return `Removed ${row.label} (${row.name}): no new entry can name it; past entries keep it.`;
-                        })
-                      }
-                    >
-                      Remove {profile.label}
-                    </button>
-                  )}
-                </div>
+                <ProfileActions
+                  profile={profile}
+                  busy={busy}
+                  onEdit={() => setEditing(profile.name)}
+                  onRemove={() =>
+                    void act(async () => {
+                      const row = await removeProfile(supabase, profile.name);
+                      return `Removed ${row.label} (${row.name}): no new entry can name it; past entries keep it.`;
+                    })
+                  }
+                />
               )}
             </li>
           ))}
         </ul>
       )}
-      <form className="card-form" onSubmit={submitAdd} aria-label="Add a destination">
-        <div className="row">
-          <label>
-            Name
-            <input name="name" required maxLength={32} placeholder="shop" />
-          </label>
-          <label>
-            Label
-            <input name="label" maxLength={60} placeholder="Shop" />
-          </label>
-        </div>
-        <label>
-          Destination
-          <input name="url" type="url" required placeholder={`${siteConfig.mainUrl}shop`} />
-        </label>
-        <button type="submit" className="button" disabled={busy}>
-          Add the profile
-        </button>
-      </form>
+      <AddProfileForm busy={busy} onSubmit={submitAdd} />
       <p role="status" className={`status${outcome ? ` ${outcome.tone}` : ''}`}>
         {outcome?.text}
       </p>
     </section>
+  );
+}
+
+/** The form that edits one profile's label and destination, in place of its buttons. */
+function EditProfileForm({
+  profile,
+  busy,
+  onSubmit,
+  onClose,
+}: {
+  profile: ProfileEntry;
+  busy: boolean;
+  onSubmit: (event: FormEvent<HTMLFormElement>) => void;
+  onClose: () => void;
+}) {
+  return (
+    <form className="card-form" aria-label={`Edit ${profile.label}`} onSubmit={onSubmit}>
+      <label>
+        Label
+        <input name="label" defaultValue={profile.label} required maxLength={60} />
+      </label>
+      <label>
+        Destination
+        <input
+          name="url"
+          type="url"
+          defaultValue={profile.url ?? ''}
+          // Main and photo may be emptied: they then follow this site's settings.
+          required={!(profile.name in BUILD_TARGETS)}
+        />
+      </label>
+      <div className="actions">
+        <button type="submit" className="button" disabled={busy}>
+          Save {profile.label}
+        </button>
+        <button type="button" className="button secondary" onClick={onClose}>
+          Close
+        </button>
+      </div>
+    </form>
+  );
+}
+
+/** A profile's Edit and Remove buttons (main, where visitors go when nothing is set, has no Remove). */
+function ProfileActions({
+  profile,
+  busy,
+  onEdit,
+  onRemove,
+}: {
+  profile: ProfileEntry;
+  busy: boolean;
+  onEdit: () => void;
+  onRemove: () => void;
+}) {
+  return (
+    <div className="actions">
+      <button type="button" className="button secondary small-button" onClick={onEdit}>
+        Edit {profile.label}
+      </button>
+      {profile.name !== MAIN_PROFILE.type && (
+        <button
+          type="button"
+          className="button secondary small-button"
+          disabled={busy}
+          onClick={onRemove}
+        >
+          Remove {profile.label}
+        </button>
+      )}
+    </div>
+  );
+}
+
+/** The form that adds a profile: name, optional label (the name by default), destination. */
+function AddProfileForm({
+  busy,
+  onSubmit,
+}: {
+  busy: boolean;
+  onSubmit: (event: FormEvent<HTMLFormElement>) => void;
+}) {
+  return (
+    <form className="card-form" onSubmit={onSubmit} aria-label="Add a destination">
+      <div className="row">
+        <label>
+          Name
+          <input name="name" required maxLength={32} placeholder="shop" />
+        </label>
+        <label>
+          Label
+          <input name="label" maxLength={60} placeholder="Shop" />
+        </label>
+      </div>
+      <label>
+        Destination
+        <input name="url" type="url" required placeholder={`${siteConfig.mainUrl}shop`} />
+      </label>
+      <button type="submit" className="button" disabled={busy}>
+        Add the profile
+      </button>
+    </form>
   );
 }
