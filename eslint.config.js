@@ -147,6 +147,26 @@ export default tseslint.config(
     rules: { 'import-x/no-cycle': ['error', { ignoreExternal: true }] },
   },
   {
+    // The pages use supabase-js's auth and REST parts (site/src/supabase.ts), never the whole
+    // client, which would ship realtime, storage and functions: its types only.
+    files: ['site/src/**/*.{ts,tsx}'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            {
+              name: '@supabase/supabase-js',
+              allowTypeImports: true,
+              message:
+                "The pages' client is site/src/supabase.ts (supabase-js's auth and REST parts): import supabase-js's types only.",
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     files: LIGHT_PATH,
     ignores: CLI_PROGRAM,
     rules: {

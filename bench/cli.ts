@@ -26,7 +26,7 @@ export interface CliSettings {
 }
 
 export interface CliCommandFigures {
-  name: 'node -e 0' | 'floor' | '--version' | 'status' | 'set';
+  name: 'node -e 0' | 'floor' | '--version' | 'status' | 'set' | 'end' | 'cancel';
   args: string[];
   /** Median wall time, ms. */
   ms: number;
@@ -52,19 +52,34 @@ export async function buildCli(): Promise<void> {
 
 /** Spawns `node …args` and returns its wall time in ms, or throws on a non-zero exit. */
 function timedRun(args: string[], env: NodeJS.ProcessEnv): Promise<number> {
+  return run(args, env).then((r) => r.ms);
+}
+
+/**
+ * Spawns `node …args` (with `input` on stdin, if given) and returns its wall time in ms and its
+ * stdout, or throws on a non-zero exit.
+ */
+function run(
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  input?: string,
+): Promise<{ ms: number; stdout: string }> {
   return new Promise((resolve, reject) => {
     const start = process.hrtime.bigint();
     const child = spawn(process.execPath, args, {
       cwd: ROOT,
       env,
-      stdio: ['ignore', 'ignore', 'pipe'],
+      stdio: [input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
     });
+    let stdout = '';
     let stderr = '';
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.stdout?.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.stdin?.end(input);
     child.on('error', reject);
     child.on('exit', (code) => {
       const ms = msSince(start);
-      if (code === 0) resolve(ms);
+      if (code === 0) resolve({ ms, stdout });
       else
         reject(new Error(`node ${args.join(' ')} exited ${code}: ${stderr.trim().slice(0, 500)}`));
     });
@@ -101,8 +116,27 @@ export async function measureCli(
     SUPABASE_ANON_KEY: table.emulator.anonKey,
     NAMECARD_CONFIG_DIR: configDir,
   };
-  const ci = { ...env, NAMECARD_EMAIL: email, NAMECARD_PASSWORD: password };
-  const commands: { name: CliCommandFigures['name']; args: string[]; env: NodeJS.ProcessEnv }[] = [
+  // The writes run as an owner would: signed in once (`namecard login`), then with the stored
+  // session, whose access token is still valid, so each write is one request (no sign-in, no
+  // refresh). `set` makes an entry active until tomorrow 18:00; `end` ends the active one
+  // (there is one from the previous `set`); `cancel` drops an entry scheduled for tomorrow,
+  // made by an untimed `set --from` just before it.
+  await run([CLI, 'login', '--email', email, '--password-stdin'], env, `${password}\n`);
+  const day = tomorrow();
+  const scheduled = async () => {
+    const { stdout } = await run(
+      [CLI, 'set', 'photo', '--from', `${day} 08:00`, day, '09:00', '--json'],
+      env,
+    );
+    return String((JSON.parse(stdout) as { row: { id: number } }).row.id);
+  };
+  const commands: {
+    name: CliCommandFigures['name'];
+    args: string[];
+    env: NodeJS.ProcessEnv;
+    /** Untimed set-up before each timed run: the arguments to add. */
+    prepare?: () => Promise<string[]>;
+  }[] = [
     { name: 'node -e 0', args: ['-e', '0'], env },
     {
       name: 'floor',
@@ -111,7 +145,9 @@ export async function measureCli(
     },
     { name: '--version', args: [CLI, '--version'], env },
     { name: 'status', args: [CLI, 'status'], env },
-    { name: 'set', args: [CLI, 'set', 'photo', tomorrow(), '18:00'], env: ci },
+    { name: 'set', args: [CLI, 'set', 'photo', day, '18:00'], env },
+    { name: 'end', args: [CLI, 'end'], env },
+    { name: 'cancel', args: [CLI, 'cancel'], env, prepare: async () => [await scheduled()] },
   ];
 
   const samples = new Map(commands.map((c) => [c.name, [] as number[]]));
@@ -121,7 +157,8 @@ export async function measureCli(
       const command = commands[(i + Math.max(0, round)) % commands.length];
       if (!command) continue;
       try {
-        const ms = await timedRun(command.args, command.env);
+        const extra = command.prepare ? await command.prepare() : [];
+        const ms = await timedRun([...command.args, ...extra], command.env);
         if (round >= 0) samples.get(command.name)?.push(ms);
       } catch (error) {
         failures.set(command.name, (failures.get(command.name) ?? 0) + 1);

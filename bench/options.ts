@@ -1,7 +1,7 @@
 // Command-line options of `npm run bench`.
 import type { DbKind } from './emulator.js';
 
-export const SECTIONS = ['lookup', 'page', 'cli', 'load', 'flood'] as const;
+export const SECTIONS = ['lookup', 'page', 'site', 'cli', 'load', 'flood'] as const;
 export type Section = (typeof SECTIONS)[number];
 
 export interface BenchOptions {
@@ -10,7 +10,7 @@ export interface BenchOptions {
   dbs: DbKind[];
 }
 
-export const USAGE = `Usage: npm run bench -- [--quick] [--only lookup|page|cli|load|flood[,…]] [--db postgres|pglite]
+export const USAGE = `Usage: npm run bench -- [--quick] [--only lookup|page|site|cli|load|flood[,…]] [--db postgres|pglite]
 
   --quick        smoke run: smaller tables (10^3, 10^4), fewer rounds, 3 s of load
   --only LIST    run only these measurements (comma-separated or repeated)

@@ -24,6 +24,7 @@ import {
 import { measurePage } from './page.js';
 import { pgServer } from './postgres.js';
 import { markdown, writeResults, type BenchResults } from './report.js';
+import { measureSite } from './site.js';
 
 const RESULTS = fileURLToPath(new URL('./results/', import.meta.url));
 const log = (line: string) => console.error(`bench: ${line}`);
@@ -102,6 +103,7 @@ async function main(): Promise<number> {
     page: [],
     cli: [],
     load: [],
+    site: undefined,
     flood: [],
   };
   let failed: unknown;
@@ -110,6 +112,8 @@ async function main(): Promise<number> {
       log('building the CLI (npm run build:cli)');
       await buildCli();
     }
+    // The owner's pages' scripts: one build, no database.
+    if (options.only.includes('site')) results.site = await measureSite(log);
     let browser: Browser | undefined;
     if (options.only.includes('page')) {
       browser = await launchChromium();

@@ -1,5 +1,4 @@
 import { request as httpRequest, type IncomingMessage } from 'node:http';
-import { request as httpsRequest } from 'node:https';
 
 // Why not the global fetch here: on Node 20 its first use loads and compiles the bundled
 // undici, which the benchmark measured at ~150 ms, five times Node's own start-up. `namecard
@@ -8,7 +7,8 @@ import { request as httpsRequest } from 'node:https';
 // CLI's transport read, and errors shaped like fetch's (`TypeError` with the socket error as
 // `cause`), so the transport treats both alike. Commands that use supabase-js keep fetch.
 // Like the transport's fetch it never follows a redirect itself (node:http does not), and it
-// stops reading an answer past `maxBytes`.
+// stops reading an answer past `maxBytes`. node:https (with TLS and node:crypto, several ms to
+// load) is loaded only for an https: URL.
 
 /** The part of a fetch `Response` that the CLI and `fetchActiveEntry` read. */
 export interface LightResponse {
@@ -82,9 +82,9 @@ export function lightResponse(
  *   when the body (or its announced `content-length`) is longer than `init.maxBytes`, after
  *   dropping the connection
  */
-export function lightFetch(url: string | URL, init: LightInit = {}): Promise<LightResponse> {
+export async function lightFetch(url: string | URL, init: LightInit = {}): Promise<LightResponse> {
   const target = new URL(url);
-  const send = target.protocol === 'https:' ? httpsRequest : httpRequest;
+  const send = target.protocol === 'https:' ? (await import('node:https')).request : httpRequest;
   const maxBytes = init.maxBytes ?? Infinity;
   return new Promise((resolve, reject) => {
     const req = send(

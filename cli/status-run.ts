@@ -1,4 +1,5 @@
-import { checkTimeZone, localTimeZone } from '../shared/core/format.js';
+import { checkTimeZone, localTimeZone, setHostTimeZone } from '../shared/core/format.js';
+import { hostTimeZone } from './host-zone.js';
 import { print, printJson } from './output.js';
 import { readStatus, statusJson, timelineLines } from './outlook.js';
 import { resolveConfig } from './settings.js';
@@ -22,7 +23,12 @@ export interface StatusOptions {
  * @throws NetworkError, TimeoutError, ApiError (exit 1); InputError for a bad flag (exit 2)
  */
 export async function runStatus(options: StatusOptions): Promise<void> {
-  const zone = options.tz === undefined ? localTimeZone() : checkTimeZone(options.tz, '--tz');
+  // Without --tz: the machine's zone, by name without Intl when it can be found so; its times
+  // are then read with Date's local getters (host-zone.ts says why).
+  const host = options.tz === undefined ? hostTimeZone() : undefined;
+  setHostTimeZone(host);
+  const zone =
+    options.tz === undefined ? (host ?? localTimeZone()) : checkTimeZone(options.tz, '--tz');
   const config = resolveConfig(options);
   const transport = createLightTransport(config.supabaseUrl, config.timeoutMs);
   const status = await transport.guard(() => readStatus(config, transport.fetch));

@@ -10,6 +10,13 @@ import type { VisitCount } from '../calendar/visits.js';
 // is read by core/lookup.ts, with one plain request.) Only the type of the client is imported,
 // so code that never creates a client does not load supabase-js.
 
+/**
+ * What the data calls use of a client: supabase-js's `from` and `rpc` (both hand the call to
+ * its PostgREST client). A supabase-js client is one; so is the site's client, built from
+ * supabase-js's auth and PostgREST parts (site/src/supabase.ts).
+ */
+export type DataClient = Pick<SupabaseClient, 'from' | 'rpc'>;
+
 /** Every column: what a signed-in owner may read. */
 export const OWNER_COLUMNS =
   'id,type,stamp_start,stamp_end,created_at,created_by,stopped_at,stop_kind,planned_end';
@@ -24,7 +31,7 @@ interface PostgrestFailure {
  * Turns a postgrest-js failure into a typed error. postgrest-js reports a failed fetch with
  * status 0 and the fetch error's text as the message; that is the backend being unreachable.
  */
-function toError(client: SupabaseClient, failure: PostgrestFailure): ApiError | NetworkError {
+function toError(client: DataClient, failure: PostgrestFailure): ApiError | NetworkError {
   const e = failure.error ?? {};
   if (failure.status === 0) {
     // supabase-js keeps the API base URL on the client (a TypeScript-protected field).
@@ -59,7 +66,7 @@ export const OPEN_ENTRIES = 1000;
  * @throws ApiError with the server's code and message; NetworkError when unreachable
  */
 export async function listEntries(
-  client: SupabaseClient,
+  client: DataClient,
   options: { limit?: number; owner?: boolean; endingAfter?: number } = {},
 ): Promise<NamecardRow[]> {
   // A plain string: supabase-js would otherwise parse the column list at the type level.
@@ -83,7 +90,7 @@ export async function listEntries(
  * @throws ApiError with the server's code and message (e.g. 42501 for a non-owner);
  *   NetworkError when unreachable; ApiError `no_row` when the server confirmed no row
  */
-export async function insertEntry(client: SupabaseClient, entry: NewEntry): Promise<NamecardRow> {
+export async function insertEntry(client: DataClient, entry: NewEntry): Promise<NamecardRow> {
   const result = await client
     .from(NAMECARD_TABLE)
     .insert({
@@ -108,7 +115,7 @@ export async function insertEntry(client: SupabaseClient, entry: NewEntry): Prom
  * @returns true for an owner, false for any other account
  * @throws ApiError with the server's code and message; NetworkError when unreachable
  */
-export async function canSetCard(client: SupabaseClient): Promise<boolean> {
+export async function canSetCard(client: DataClient): Promise<boolean> {
   const result = await client.from('namecard_access').select('can_set');
   if (result.error) throw toError(client, result);
   const [row] = (result.data ?? []) as { can_set?: unknown }[];
@@ -144,7 +151,7 @@ function answerOf(data: unknown, status: number): Record<string, unknown> {
  *   for an entry the table refuses); NetworkError when unreachable
  */
 export async function setEntry(
-  client: SupabaseClient,
+  client: DataClient,
   entry: NewEntry,
 ): Promise<{ entry: NamecardRow; status: CardStatus }> {
   const result = await client.rpc('namecard_set', {
@@ -183,7 +190,7 @@ export interface EndOutcome {
  * @returns the entries stopped, those another call stopped first, and the status after it
  * @throws ApiError 42501 for a non-owner (401 42501 for anon); NetworkError when unreachable
  */
-export async function endNow(client: SupabaseClient): Promise<EndOutcome> {
+export async function endNow(client: DataClient): Promise<EndOutcome> {
   const result = await client.rpc('namecard_end_now');
   if (result.error) throw toError(client, result);
   const answer = answerOf(result.data, result.status);
@@ -207,7 +214,7 @@ export async function endNow(client: SupabaseClient): Promise<EndOutcome> {
  *   non-owner; NetworkError when unreachable
  */
 export async function cancelEntry(
-  client: SupabaseClient,
+  client: DataClient,
   entryId: number,
 ): Promise<{ cancelled: NamecardRow; status: CardStatus }> {
   const result = await client.rpc('namecard_cancel', { entry_id: entryId });
@@ -230,7 +237,7 @@ export async function cancelEntry(
  * @throws ApiError with the server's code and message (401 42501 for anon); NetworkError
  */
 export async function fetchVisitCounts(
-  client: SupabaseClient,
+  client: DataClient,
   dayStarts: readonly number[],
 ): Promise<VisitCount[]> {
   const result = await client.rpc('namecard_visit_days', { day_starts: dayStarts });
@@ -283,7 +290,7 @@ function isProfileEntry(row: unknown): row is ProfileEntry {
  * @throws ApiError with the server's code and message; NetworkError when unreachable
  */
 export async function listProfiles(
-  client: SupabaseClient,
+  client: DataClient,
   options: { removed?: boolean } = {},
 ): Promise<ProfileEntry[]> {
   let query = client.from(PROFILE_TABLE).select(PROFILE_COLUMNS);
@@ -315,7 +322,7 @@ function oneProfile(result: { data: unknown; status: number }, what: string): Pr
  *   owner); NetworkError when unreachable
  */
 export async function addProfile(
-  client: SupabaseClient,
+  client: DataClient,
   profile: { name: string; label: string; url: string },
 ): Promise<ProfileEntry> {
   const result = await client.from(PROFILE_TABLE).insert(profile).select(PROFILE_COLUMNS);
@@ -347,7 +354,7 @@ export async function addProfile(
  *   a database check; NetworkError when unreachable
  */
 export async function editProfile(
-  client: SupabaseClient,
+  client: DataClient,
   name: string,
   change: { label?: string; url?: string | null },
 ): Promise<ProfileEntry> {
@@ -372,7 +379,7 @@ export async function editProfile(
  * @throws ApiError 23503 in use or main, `no_row` for no such profile (or not an owner);
  *   NetworkError when unreachable
  */
-export async function removeProfile(client: SupabaseClient, name: string): Promise<ProfileEntry> {
+export async function removeProfile(client: DataClient, name: string): Promise<ProfileEntry> {
   const result = await client.rpc('namecard_remove_profile', { profile_name: name });
   if (result.error) throw toError(client, result);
   return oneProfile(result, 'removed');

@@ -10,6 +10,7 @@ import {
   screenshot,
   type ServedSite,
 } from './harness.js';
+import { firstDrawScripts } from '../support/first-draw.js';
 
 // The built site on a plain static file server (files only, 404.html for anything else, no
 // rewrites), as on GitHub Pages or S3. No backend is needed for these checks.
@@ -128,6 +129,46 @@ describe('the built site on a plain static file server', () => {
     expect(code).not.toMatch(/\bimport\b|react|GoTrueClient|PostgrestClient|Temporal/i);
     expect(gzipSync(code).length).toBeGreaterThan(0);
     expect(gzipSync(code).length).toBeLessThan(10 * 1024);
+  });
+
+  // The budgets of the owner's pages: the gzipped script a page loads before it can first draw
+  // (its module scripts and what they import statically; chunks loaded with import() come
+  // later). In KB of 1,024 bytes.
+  test.each([
+    { page: 'manage/index.html', budget: 110 },
+    { page: 'login/index.html', budget: 130 },
+  ])('$page loads at most $budget KB of gzipped script before it first draws', async (c) => {
+    const { scripts, gzipBytes } = await firstDrawScripts(site.dir, c.page);
+    expect(scripts.length).toBeGreaterThan(0);
+    expect(
+      gzipBytes,
+      scripts.map((s) => `${s.file} ${s.gzipBytes}`).join(', '),
+    ).toBeLessThanOrEqual(c.budget * 1024);
+  });
+
+  test('/manage and /login draw without realtime, storage, functions, Temporal or the QR code', async () => {
+    // Strings of each part that minifying keeps: the auth client's password sign-in, the REST
+    // client's insert preference; realtime's channel join, storage's object listing,
+    // functions' region header; Temporal's calendar, the QR encoder's error, the chart's class.
+    const drawn = ['grant_type=password', 'return=representation'];
+    const notDrawn = ['phx_join', 'object/list', 'x-region'];
+    const later = ['iso8601', 'Invalid QR Code version', 'visits-chart'];
+    // The site holds the later ones, in chunks loaded after the first draw.
+    const { readdir } = await import('node:fs/promises');
+    const assets = (await readdir(join(site.dir, 'assets'))).filter((f) => f.endsWith('.js'));
+    const all = (
+      await Promise.all(assets.map((f) => readFile(join(site.dir, 'assets', f), 'utf8')))
+    ).join('\n');
+    expect(later.filter((marker) => !all.includes(marker))).toEqual([]);
+    for (const page of ['manage/index.html', 'login/index.html']) {
+      const { scripts } = await firstDrawScripts(site.dir, page);
+      const code = (
+        await Promise.all(scripts.map((s) => readFile(join(site.dir, s.file), 'utf8')))
+      ).join('\n');
+      const found = (markers: string[]) => markers.filter((marker) => code.includes(marker));
+      expect(found(drawn), page).toEqual(drawn);
+      expect(found([...notDrawn, ...later]), page).toEqual([]);
+    }
   });
 
   test("one React is bundled: the Auth UI runs on the app's React 19, not its own 18", async () => {

@@ -1,14 +1,11 @@
 import { useEffect, useRef, type ComponentProps, type RefObject } from 'react';
 import { Auth } from '@supabase/auth-ui-react';
 import { ThemeSupa } from '@supabase/auth-ui-shared';
-import {
-  AuthRetryableFetchError,
-  isAuthRetryableFetchError,
-  type SupabaseClient,
-} from '@supabase/supabase-js';
+import { AuthRetryableFetchError, isAuthRetryableFetchError } from '@supabase/auth-js';
+import type { SupabaseClient } from '@supabase/supabase-js';
 import { goTo } from '../routes.js';
 import { siteConfig } from '../site-config.js';
-import { supabase } from '../supabase.js';
+import { authUiClient, supabase } from '../supabase.js';
 import { unreachableWords } from '../unreachable.js';
 
 type Appearance = NonNullable<ComponentProps<typeof Auth>['appearance']>;
@@ -84,7 +81,7 @@ function withUnreachableWords(client: SupabaseClient): SupabaseClient {
   });
 }
 
-const authClient = withUnreachableWords(supabase);
+const authClient = withUnreachableWords(authUiClient);
 
 /** The inputs the browser must not let through empty. */
 const REQUIRED_INPUTS = ['email', 'password'];

@@ -1,5 +1,5 @@
-import { useRef, useState, type FormEvent } from 'react';
-import { planEntry, type EntryFieldNames } from '../../../shared/calendar/plan.js';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
+import type { EntryFieldNames } from '../../../shared/calendar/plan.js';
 import { formatWhen, localTimeZone } from '../../../shared/core/format.js';
 import { inPlainWords } from '../../../shared/core/plain-words.js';
 import { PROFILE_OPTIONS } from '../../../shared/core/profiles.js';
@@ -49,13 +49,21 @@ function describeOutcome(
   return `${saved}${said} ${describeAfter(card?.status, zone)}`;
 }
 
+/**
+ * `planEntry` and what it needs (Temporal's time-zone arithmetic, the duration parser), in a
+ * chunk of its own: the page draws without it, and the form asks for it as soon as it is shown,
+ * so that it is there by the time the owner submits.
+ */
+const loadPlan = () => import('../../../shared/calendar/plan.js');
+
 /** The entry the form's fields ask for, by `planEntry`'s rules, at this moment. */
-function planFromForm(
+async function planFromForm(
   field: (name: string) => string,
   startDate: string,
   startTime: string,
   choices: readonly { value: string }[],
 ) {
+  const { planEntry } = await loadPlan();
   return planEntry(
     {
       profile: field('profile'),
@@ -110,6 +118,10 @@ export function CardForm({ refresh, profiles }: CardFormProps) {
     if (startDateRef.current) startDateRef.current.value = '';
     if (startTimeRef.current) startTimeRef.current.value = '';
   }
+  useEffect(() => {
+    // Fetched now, used on submit; a failure to load shows then, as the form's refusal.
+    loadPlan().catch(() => undefined);
+  }, []);
 
   /** Fills the date and time inputs with a quick duration's end (the browser's local time). */
   function fillEnd(end: Date) {
@@ -131,7 +143,7 @@ export function CardForm({ refresh, profiles }: CardFormProps) {
       if (Boolean(startDate) !== Boolean(startTime)) {
         throw new Error('The start needs both a day and an hour, or neither (then it starts now).');
       }
-      plan = planFromForm(field, startDate, startTime, choices);
+      plan = await planFromForm(field, startDate, startTime, choices);
     } catch (error) {
       setStatus({
         tone: 'error',
