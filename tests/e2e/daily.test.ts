@@ -187,11 +187,21 @@ describe.each(WIDTHS)('/manage at $width px', (viewport) => {
       const shown = await box(link);
       expect(shown.x).toBeGreaterThanOrEqual(0);
       expect(shown.x + shown.width).toBeLessThanOrEqual(viewport.width);
-      // Reachable: the link itself answers a click at its centre (nothing covers it).
-      const hit = await page.evaluate<string>(
-        `document.elementFromPoint(${shown.x + shown.width / 2}, ${shown.y + shown.height / 2})?.textContent ?? ''`,
-      );
-      expect(hit).toBe(name);
+      // Reachable: the link itself answers a click at its centre (nothing covers it). Sections
+      // below it load after the first draw and may move it while it is measured, so it is
+      // scrolled to and measured again until the page has settled.
+      await expect
+        .poll(
+          async () => {
+            await link.scrollIntoViewIfNeeded();
+            const at = await box(link);
+            return page.evaluate<string>(
+              `document.elementFromPoint(${at.x + at.width / 2}, ${at.y + at.height / 2})?.textContent ?? ''`,
+            );
+          },
+          { timeout: 10_000 },
+        )
+        .toBe(name);
     }
   });
 
