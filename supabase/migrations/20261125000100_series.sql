@@ -423,6 +423,40 @@ revoke all on function public.namecard_timeline_until(bigint, bigint, integer) f
 grant execute on function public.namecard_timeline_until(bigint, bigint, integer)
   to anon, authenticated, service_role;
 
+-- What the rule answers at given instants, in one request (`namecard preview`): for each
+-- instant (epoch ms), the entry or series occurrence in force then (null columns: main), and
+-- whether it is a series'. At most 1000 instants (22023 beyond: anyone may call it).
+create function public.namecard_preview(at_ms bigint[])
+returns table (
+  at bigint, id bigint, type text, stamp_start bigint, stamp_end bigint, series boolean
+)
+language plpgsql
+stable
+set search_path = ''
+set jit = off
+as $$
+begin
+  if coalesce(cardinality(at_ms), 0) > 1000 then
+    raise exception using
+      errcode = '22023',
+      message = format('at_ms must hold at most 1000 instants, not %s', cardinality(at_ms));
+  end if;
+  return query
+    select i.t, a.id, a.type, a.stamp_start, a.stamp_end,
+      case when a.id is null then null
+        else exists (select from public.namecard_series as s where s.id = a.id) end
+    from unnest(at_ms) with ordinality as i (t, n)
+    left join lateral public.namecard_active_at(i.t) as a on true
+    order by i.n;
+end;
+$$;
+
+comment on function public.namecard_preview(bigint[]) is
+  'For each epoch ms in at_ms (at most 1000): the entry or series occurrence in force then, or nulls (main).';
+
+revoke all on function public.namecard_preview(bigint[]) from public;
+grant execute on function public.namecard_preview(bigint[]) to anon, authenticated, service_role;
+
 -- Set a series: one request, as the caller (security invoker: the table's row-level security,
 -- column grants, checks and triggers decide as for a direct insert). Answers the stored series
 -- under `series`, and `now`, `active`, `timeline` as namecard_status answers them afterwards.
