@@ -159,6 +159,44 @@ describe('namecard set --every', () => {
   });
 });
 
+describe('namecard list and status with a series', () => {
+  it('list shows the series in one line with its next occurrence; status has its occurrences in the timeline', async () => {
+    const set = await namecard([
+      'set',
+      'photo',
+      '--every',
+      'sat',
+      '10:00-18:00',
+      '--tz',
+      'UTC',
+      '--from',
+      '2030-06-01',
+      '--json',
+    ]);
+    const { id } = (JSON.parse(set.stdout) as { series: { id: number } }).series;
+    const list = await namecard(['list']);
+    expect(list.exitCode).toBe(0);
+    expect(list.stdout).toContain('Series:');
+    expect(list.stdout).toContain(
+      `  ${id}  photo every Sat 10:00–18:00 from 2030-06-01, next Sat 1 Jun 2030 10:00`,
+    );
+    const json = JSON.parse((await namecard(['list', '--json'])).stdout) as {
+      series: { id: number; next_starts_at: string }[];
+    };
+    expect(json.series).toEqual([
+      expect.objectContaining({ id, next_starts_at: '2030-06-01T10:00:00.000Z' }),
+    ]);
+    const status = JSON.parse((await namecard(['status', '--json'])).stdout) as {
+      timeline: { type: string; from: number; to: number | null }[];
+    };
+    expect(status.timeline[1]).toEqual({
+      type: 'photo',
+      from: Date.parse('2030-06-01T10:00:00Z'),
+      to: Date.parse('2030-06-01T18:00:00Z'),
+    });
+  });
+});
+
 describe('namecard preview', () => {
   it('answers what the server answers, for 1,000 random instants around series and entries', async () => {
     await namecard(['set', 'photo', '--every', 'sat,sun', '10:00-18:00', '--tz', 'Europe/Berlin']);
