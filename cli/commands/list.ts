@@ -1,5 +1,4 @@
 import { Command } from 'commander';
-import { describeSeries } from '../../shared/core/series.js';
 import { InputError } from '../../shared/core/errors.js';
 import { describeState, visitorsGet } from '../../shared/core/describe.js';
 import { entryStates, type EntryState } from '../../shared/core/timeline.js';
@@ -72,8 +71,8 @@ export async function runList(options: ListOptions): Promise<void> {
       import('../../shared/supabase/series.js').then(({ listSeries }) => listSeries(client)),
     ]),
   );
-  // Each series in one line with its next occurrence (none when cancelled or past its dates).
-  const { nextOccurrences } = await import('./set-series.js');
+  // Each series with its next occurrence (none when cancelled or past its dates).
+  const { nextOccurrences, seriesLine } = await import('./set-series.js');
   const seriesNext = await Promise.all(
     series.map(async (s) => (await nextOccurrences(s, status.now, 1))[0] ?? null),
   );
@@ -117,16 +116,7 @@ export async function runList(options: ListOptions): Promise<void> {
     return;
   }
   const when = (ms: number) => format.formatWhen(ms, now, zone);
-  const seriesLines = series.map((s, index) => {
-    const next = seriesNext[index];
-    const state =
-      s.stopped_at != null
-        ? out.dim(`cancelled ${when(s.stopped_at)}`)
-        : next
-          ? out.cyan(`next ${when(next.stamp_start)}`)
-          : out.dim('no occurrence ahead');
-    return `  ${terminalSafe(s.id)}  ${showType(s.type)} ${describeSeries(s, s.time_zone !== zone).replace(/^\S+ /, '')}, ${state}`;
-  });
+  const seriesLines = series.map((s, index) => seriesLine(s, seriesNext[index] ?? null, now, zone));
   if (rows.length === 0) {
     print(
       ...(series.length > 0

@@ -1,7 +1,8 @@
 import { UsageError } from '../errors.js';
 import { out, print, printJson } from '../output.js';
 import { resolveConfig } from '../settings.js';
-import { showType } from '../terminal-safe.js';
+import { showType, terminalSafe } from '../terminal-safe.js';
+import { formatWhen } from '../../shared/core/format.js';
 import { PROFILE_NAME_FORM, isProfileType } from '../../shared/core/profiles.js';
 import {
   describeSeries,
@@ -103,6 +104,31 @@ export async function nextOccurrences(series: SeriesRow, now: number, count: num
     from = to;
   }
   return found.sort((a, b) => a.stamp_start - b.stamp_start).slice(0, count);
+}
+
+/**
+ * A series in one line for `list`: its id, profile, days and times (its zone when not `zone`),
+ * and its next occurrence, or that it was cancelled or has none ahead.
+ *
+ * @param next its next occurrence from `now`, or null
+ * @param now epoch ms (the server's now)
+ * @param zone the IANA zone times are shown in
+ */
+export function seriesLine(
+  series: SeriesRow,
+  next: Occurrence | null,
+  now: number,
+  zone: string,
+): string {
+  const when = (ms: number) => formatWhen(ms, now, zone);
+  const state =
+    series.stopped_at != null
+      ? out.dim(`cancelled ${when(series.stopped_at)}`)
+      : next
+        ? out.cyan(`next ${when(next.stamp_start)}`)
+        : out.dim('no occurrence ahead');
+  const words = describeSeries(series, series.time_zone !== zone).replace(/^\S+ /, '');
+  return `  ${terminalSafe(series.id)}  ${showType(series.type)} ${words}, ${state}`;
 }
 
 /**

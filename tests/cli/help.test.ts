@@ -212,7 +212,7 @@ describe('namecard --help and usage errors', () => {
       [
         'error: missing command',
         'Usage: namecard [options] [command] (more: namecard --help)',
-        'Commands: login, set, profile, end, cancel, status, list, link, qr, stats, logout, whoami, doctor',
+        'Commands: login, set, profile, end, cancel, status, list, preview, calendar, link, qr, stats, logout, whoami, doctor',
       ].join('\n'),
     );
   });
