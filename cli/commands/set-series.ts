@@ -86,7 +86,7 @@ export async function planSeries(
 }
 
 /**
- * The next occurrences of a series from `now` (epoch ms), at most `count`.
+ * The next occurrences of a series: those starting after `now` (epoch ms), at most `count`.
  */
 export async function nextOccurrences(series: SeriesRow, now: number, count: number) {
   const { occurrences } = await import('../../shared/calendar/series.js');
@@ -99,7 +99,7 @@ export async function nextOccurrences(series: SeriesRow, now: number, count: num
   for (let from = begin; found.length < count && from < begin + 366 * 86_400_000;) {
     const to = from + 15 * 86_400_000;
     for (const o of occurrences([series], [], from, to)) {
-      if (o.stamp_end > now && !found.some((f) => f.stamp_start === o.stamp_start)) found.push(o);
+      if (o.stamp_start > now && !found.some((f) => f.stamp_start === o.stamp_start)) found.push(o);
     }
     from = to;
   }

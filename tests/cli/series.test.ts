@@ -137,6 +137,39 @@ describe('namecard set --every', () => {
     },
   );
 
+  it('end during an occurrence ends that occurrence and keeps the series', async () => {
+    const [{ now }] = (await cli.emulator.query(
+      'select (extract(epoch from now()) * 1000)::bigint as now',
+    )) as [{ now: string }];
+    const hhmm = (ms: number) => new Date(ms).toISOString().slice(11, 16);
+    const range = `${hhmm(Number(now) - 3_600_000)}-${hhmm(Number(now) + 3_600_000)}`;
+    const set = await namecard([
+      'set',
+      'photo',
+      '--every',
+      'mon-sun',
+      range,
+      '--tz',
+      'UTC',
+      '--json',
+    ]);
+    const { id } = (JSON.parse(set.stdout) as { series: { id: number } }).series;
+    const result = await namecard(['end']);
+    expect(result.stderr).toBe('');
+    expect(result.exitCode).toBe(0);
+    expect(result.stdout).toContain(
+      `✔ Ended photo (Photographer, this occurrence of series ${id}): visitors go to the main site now`,
+    );
+    expect((await seriesRows())[0]!.stop_kind).toBeNull();
+    const list = JSON.parse((await namecard(['list', '--json'])).stdout) as {
+      series: { id: number; next_starts_at: string | null }[];
+    };
+    // The next start is tomorrow's: the series goes on.
+    expect(Date.parse(list.series[0]!.next_starts_at!)).toBeGreaterThan(
+      Number(now) + 20 * 3_600_000,
+    );
+  });
+
   it('cancel <series id> ends the series for good and says so', async () => {
     const set = await namecard([
       'set',
