@@ -47,6 +47,8 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   cancel: async () => (await import('./commands/cancel.js')).cancelCommand,
   status: async () => (await import('./commands/status.js')).statusCommand,
   list: async () => (await import('./commands/list.js')).listCommand,
+  preview: async () => (await import('./commands/preview.js')).previewCommand,
+  calendar: async () => (await import('./commands/calendar.js')).calendarCommand,
   link: async () => (await import('./commands/link.js')).linkCommand,
   qr: async () => (await import('./commands/qr.js')).qrCommand,
   stats: async () => (await import('./commands/stats.js')).statsCommand,

@@ -1,6 +1,7 @@
 import { Command } from 'commander';
 import { InputError } from '../../shared/core/errors.js';
 import { formatWhen, localTimeZone } from '../../shared/core/format.js';
+import { describeSeries, isSeriesRow, shortTime } from '../../shared/core/series.js';
 import { profileLabel } from '../../shared/core/types.js';
 import { out, print, printJson } from '../output.js';
 import { resolveConfig } from '../settings.js';
@@ -53,6 +54,14 @@ export async function runCancel(idText: string, options: CancelOptions): Promise
     return;
   }
   const zone = localTimeZone();
+  // Ids are shared by entries and series: a series' cancel ends the series for good.
+  if (isSeriesRow(row)) {
+    print(
+      `${out.green('✔')} Cancelled series ${row.id}: ${out.bold(showType(row.type))} (${profileLabel(row.type)}) ${describeSeries({ ...row, start_time: shortTime(row.start_time), end_time: shortTime(row.end_time) }, true).replace(/^\S+ /, '')}. It ends for good; its past occurrences stay in the history.`,
+      ...timelineLines(status, config, zone),
+    );
+    return;
+  }
   const planned = row.planned_end ?? row.stamp_end;
   const when = (ms: number) => formatWhen(ms, status.now, zone);
   const span =
@@ -66,8 +75,10 @@ export async function runCancel(idText: string, options: CancelOptions): Promise
 }
 
 export const cancelCommand = new Command('cancel')
-  .description('cancel a scheduled or running entry for good (ids: namecard list)')
-  .argument('<id>', 'the entry id, as `namecard list` shows it')
+  .description(
+    'cancel a scheduled or running entry, or a weekly series, for good (ids: namecard list)',
+  )
+  .argument('<id>', 'the entry or series id, as `namecard list` or `set --json` shows it')
   .option('--json', 'print the result as one JSON document')
   .action((id: string, _options: object, command: Command) =>
     runCancel(id, command.optsWithGlobals<CancelOptions>()),

@@ -40,8 +40,9 @@ export async function runEnd(options: EndOptions): Promise<void> {
   }
   const zone = localTimeZone();
   const lines = timelineLines(status, config, zone);
-  const name = (row: NamecardRow) =>
-    `${out.bold(showType(row.type))} (${profileLabel(row.type, status.labels)}, entry ${row.id})`;
+  // An occurrence of a weekly series ends; the series stays (its id is the series').
+  const name = (row: NamecardRow & { series?: boolean }) =>
+    `${out.bold(showType(row.type))} (${profileLabel(row.type, status.labels)}, ${row.series ? 'this occurrence of series' : 'entry'} ${row.id})`;
   // Another call (a cancel, another end) stopped these while this one waited: say what it did.
   const others = alreadyStopped.map(
     (row) =>

@@ -64,11 +64,17 @@ export async function runList(options: ListOptions): Promise<void> {
   ]);
   const owner = await findOwner(config);
   const { client, transport } = owner ?? connect(config);
-  const [rows, status] = await transport.guard(() =>
+  const [rows, status, { series }] = await transport.guard(() =>
     Promise.all([
       listEntries(client, { limit, owner: owner !== undefined }),
       readStatus(config, transport.fetch),
+      import('../../shared/supabase/series.js').then(({ listSeries }) => listSeries(client)),
     ]),
+  );
+  // Each series with its next occurrence (none when cancelled or past its dates).
+  const { nextOccurrences, seriesLine } = await import('./set-series.js');
+  const seriesNext = await Promise.all(
+    series.map(async (s) => (await nextOccurrences(s, status.now, 1))[0] ?? null),
   );
   // The states at the server's now, the instant the status was decided at.
   const { now } = status;
@@ -83,6 +89,12 @@ export async function runList(options: ListOptions): Promise<void> {
     printJson({
       now,
       signed_in: owner !== undefined,
+      series: series.map((s, index) => ({
+        ...s,
+        cancelled: s.stopped_at != null,
+        next_starts_at: iso(seriesNext[index]?.stamp_start),
+        next_ends_at: iso(seriesNext[index]?.stamp_end),
+      })),
       entries: rows.map((row) => {
         const state = stateOf(row.id);
         return {
@@ -103,11 +115,17 @@ export async function runList(options: ListOptions): Promise<void> {
     });
     return;
   }
+  const when = (ms: number) => format.formatWhen(ms, now, zone);
+  const seriesLines = series.map((s, index) => seriesLine(s, seriesNext[index] ?? null, now, zone));
   if (rows.length === 0) {
-    print(`No entries yet: visitors go to ${visitorsGet(null)}.`);
+    print(
+      ...(series.length > 0
+        ? [out.dim(format.zoneHeader(zone, now)), 'Series:', ...seriesLines]
+        : []),
+      `No entries yet: visitors go to ${visitorsGet(null)}.`,
+    );
     return;
   }
-  const when = (ms: number) => format.formatWhen(ms, now, zone);
   const colour = (state: ListState): ((text: string) => string) => {
     switch (state.state) {
       case 'on-now':
@@ -142,6 +160,7 @@ export async function runList(options: ListOptions): Promise<void> {
       );
       return `${mark} ${id}  ${type}  ${spans[index]!.padEnd(spanWidth)}  ${words}`;
     }),
+    ...(series.length > 0 ? ['Series:', ...seriesLines] : []),
   );
 }
 

@@ -19,6 +19,10 @@ export interface SetArgs {
 /** The options of `namecard set` (global ones included), as typed. */
 export interface SetOptions {
   tz?: string;
+  /** Weekdays of a weekly series (`sat`, `sat,sun`, `mon-fri`): `date` is then the time range. */
+  every?: string;
+  /** The last date of a weekly series. */
+  until?: string;
   from?: string;
   for?: string;
   json?: boolean;
@@ -299,7 +303,15 @@ export const setCommand = new Command('set')
   .argument('[profile]', step('profile').help)
   .argument('[date]', step('date').help)
   .argument('[time]', step('time').help)
-  .option('--from <start>', 'start at "YYYY-MM-DD HH:MM" instead of now')
+  .option(
+    '--from <start>',
+    'start at "YYYY-MM-DD HH:MM" instead of now (with --every: the first date)',
+  )
+  .option(
+    '--every <days>',
+    'repeat weekly on these days (sat, sat,sun, mon-fri); then give HH:MM-HH:MM',
+  )
+  .option('--until <date>', 'with --every: the last date, YYYY-MM-DD')
   .option('--for <duration>', 'end after 90m, 2h, 3d… (instead of date and time)')
   .option('--tz <zone>', "the IANA time zone of date and time (default: this machine's)")
   .option('--json', 'print the result as one JSON document')
@@ -313,7 +325,8 @@ Examples:
   $ namecard set photo 2030-06-01 18:00
   $ namecard set photo 2030-06-01 18:00 --from "2030-06-01 09:00"
   $ namecard set photo --for 2h
-  $ namecard set main 2030-06-01 09:30 --tz Europe/Berlin`,
+  $ namecard set main 2030-06-01 09:30 --tz Europe/Berlin
+  $ namecard set photo --every sat 10:00-18:00 --tz Europe/Berlin`,
   )
   .action(
     (
@@ -322,5 +335,16 @@ Examples:
       time: string | undefined,
       _options: SetOptions,
       command: Command,
-    ) => runSet({ profile, date, time }, command.optsWithGlobals<SetOptions>()),
+    ) => {
+      const options = command.optsWithGlobals<SetOptions>();
+      if (options.every !== undefined) {
+        return import('./set-series.js').then(({ runSetSeries }) =>
+          runSetSeries(profile, date, time, { ...options, every: options.every! }),
+        );
+      }
+      if (options.until !== undefined) {
+        throw new UsageError('--until goes with --every (a weekly series)', USAGE);
+      }
+      return runSet({ profile, date, time }, options);
+    },
   );

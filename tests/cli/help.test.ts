@@ -35,9 +35,11 @@ describe('namecard --help and usage errors', () => {
         set [options] [profile] [date] [time]  set the card's profile and end time
         profile                                list, add, edit or remove the card's profiles (where each sends visitors)
         end [options]                          send visitors to the main site now (entries that start later stay)
-        cancel [options] <id>                  cancel a scheduled or running entry for good (ids: namecard list)
+        cancel [options] <id>                  cancel a scheduled or running entry, or a weekly series, for good (ids: namecard list)
         status [options]                       show what visitors get now and the coming changes
         list [options]                         list entries, newest first
+        preview [options]                      show where the card sends visitors at a given time, by the server
+        calendar [options]                     the card's schedule as an iCalendar (.ics) file, to import into a calendar
         link [options]                         print the card's link, the address to put on the card
         qr [options]                           show the card's link as a QR code, or save it as SVG or PNG
         stats [options]                        show the visit counts by day, profile and channel (owners only)
@@ -67,7 +69,11 @@ describe('namecard --help and usage errors', () => {
         time                   the end time, HH:MM (24-hour)
 
       Options:
-        --from <start>         start at "YYYY-MM-DD HH:MM" instead of now
+        --from <start>         start at "YYYY-MM-DD HH:MM" instead of now (with
+                               --every: the first date)
+        --every <days>         repeat weekly on these days (sat, sat,sun, mon-fri);
+                               then give HH:MM-HH:MM
+        --until <date>         with --every: the last date, YYYY-MM-DD
         --for <duration>       end after 90m, 2h, 3d… (instead of date and time)
         --tz <zone>            the IANA time zone of date and time (default: this
                                machine's)
@@ -89,7 +95,8 @@ describe('namecard --help and usage errors', () => {
         $ namecard set photo 2030-06-01 18:00
         $ namecard set photo 2030-06-01 18:00 --from "2030-06-01 09:00"
         $ namecard set photo --for 2h
-        $ namecard set main 2030-06-01 09:30 --tz Europe/Berlin"
+        $ namecard set main 2030-06-01 09:30 --tz Europe/Berlin
+        $ namecard set photo --every sat 10:00-18:00 --tz Europe/Berlin"
     `);
   });
 
@@ -205,7 +212,7 @@ describe('namecard --help and usage errors', () => {
       [
         'error: missing command',
         'Usage: namecard [options] [command] (more: namecard --help)',
-        'Commands: login, set, profile, end, cancel, status, list, link, qr, stats, logout, whoami, doctor',
+        'Commands: login, set, profile, end, cancel, status, list, preview, calendar, link, qr, stats, logout, whoami, doctor',
       ].join('\n'),
     );
   });

@@ -111,6 +111,7 @@ describe('namecard set', () => {
     expect(JSON.parse(list.stdout)).toEqual({
       now: expect.any(Number),
       signed_in: true,
+      series: [],
       entries: [
         expect.objectContaining({
           id: newer?.id,

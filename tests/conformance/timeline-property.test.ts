@@ -5,6 +5,8 @@ import { narrowType } from '../../shared/core/profiles.js';
 import { activeEntry } from '../../shared/core/rules.js';
 import { timeline, type Segment } from '../../shared/core/timeline.js';
 import type { NamecardRow } from '../../shared/core/types.js';
+import type { SeriesRow } from '../../shared/core/series.js';
+import { activeAt, seriesTimeline } from '../../shared/calendar/series.js';
 import { DB_KINDS, startTestEmulator } from '../support/emulator.js';
 
 // The one rule, twice: the database's namecard_timeline_at / namecard_active_at (what /go,
@@ -161,5 +163,149 @@ describe.each(DB_KINDS)('the timeline rule over %s', { timeout: 600_000 }, (kind
       ['main', 0, 10],
       ['photo', 10, 20],
     ]);
+  });
+});
+
+// The same rule with weekly series: random series in four zones (Europe/Berlin,
+// America/New_York, Australia/Lord_Howe with its 30-minute shift, Asia/Kolkata at +05:30),
+// with start and end times in the small hours where daylight-saving changes fall, first and
+// last dates, cancellations, one-off entries among them (ids from one sequence, in random
+// order), at random instants around the 2030 changes. The database expands with PostgreSQL's
+// time-zone database, the model (shared/calendar/series.ts) with Temporal's.
+
+/** Random cases per database for the series property (each walks up to 30 segments). */
+const SERIES_RUNS = Number(process.env.NAMECARD_SERIES_PROPERTY_RUNS ?? 120);
+const SERIES_SEGMENTS = 30;
+const HOUR = 3_600_000;
+
+/** Each zone's 2030 daylight-saving changes (epoch ms), and a plain date for Kolkata. */
+const ZONES: Record<string, number[]> = {
+  'Europe/Berlin': [Date.parse('2030-03-31T01:00:00Z'), Date.parse('2030-10-27T01:00:00Z')],
+  'America/New_York': [Date.parse('2030-03-10T07:00:00Z'), Date.parse('2030-11-03T06:00:00Z')],
+  'Australia/Lord_Howe': [Date.parse('2030-04-06T15:00:00Z'), Date.parse('2030-10-05T15:30:00Z')],
+  'Asia/Kolkata': [Date.parse('2030-06-01T00:00:00Z')],
+};
+const ZONE_NAMES = Object.keys(ZONES);
+const CHANGES = Object.values(ZONES).flat();
+const isoDate = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+const clock = fc
+  .tuple(fc.constantFrom(0, 1, 2, 3, 4, 9, 14, 22, 23), fc.constantFrom(0, 15, 30, 45))
+  .map(([h, m]) => `${String(h).padStart(2, '0')}:${String(m).padStart(2, '0')}`);
+
+const seriesCaseArb = fc.constantFrom(...CHANGES).chain((change) => {
+  const near = fc
+    .integer({ min: -4 * 24 * 4, max: 4 * 24 * 4 })
+    .map((q) => change + q * 15 * 60_000);
+  const series = fc.record({
+    kind: fc.constant('series' as const),
+    type: fc.constantFrom('main', 'photo'),
+    weekdays: fc.uniqueArray(fc.integer({ min: 1, max: 7 }), { minLength: 1, maxLength: 7 }),
+    start_time: clock,
+    end_time: clock,
+    time_zone: fc.constantFrom(...ZONE_NAMES),
+    first_date: fc.option(near.map(isoDate), { nil: null }),
+    last_length: fc.option(fc.integer({ min: 0, max: 10 }), { nil: null }),
+    stopped_at: fc.option(near, { nil: null, freq: 4 }),
+  });
+  const entry = fc.record({
+    kind: fc.constant('entry' as const),
+    type: fc.constantFrom('main', 'photo'),
+    start: fc.option(near, { nil: null }),
+    length: fc.integer({ min: 1, max: 48 }).map((h) => h * HOUR),
+  });
+  return fc.record({
+    items: fc.array(fc.oneof(series, series, entry), { minLength: 1, maxLength: 6 }),
+    instants: fc.array(near, { minLength: 1, maxLength: 3 }),
+  });
+});
+
+describe.each(DB_KINDS)('the timeline rule with series over %s', { timeout: 900_000 }, (kind) => {
+  let emulator: RunningEmulator;
+
+  beforeAll(async () => {
+    emulator = await startTestEmulator(kind);
+  });
+  afterAll(async () => {
+    await emulator?.stop();
+  });
+
+  it(`answers the same timeline and active entry as the model (${SERIES_RUNS} random cases)`, async () => {
+    await fc.assert(
+      fc.asyncProperty(seriesCaseArb, async ({ items, instants }) => {
+        await emulator.query('delete from public.namecard_series_stop');
+        await emulator.query('delete from public.namecard_series');
+        await emulator.query('truncate public.namecard');
+        const rows: NamecardRow[] = [];
+        const series: SeriesRow[] = [];
+        for (const [i, item] of items.entries()) {
+          const id = i + 1;
+          if (item.kind === 'entry') {
+            const start = item.start;
+            const end = (start ?? Math.min(...instants)) + item.length;
+            await emulator.query(
+              `insert into public.namecard (id, type, stamp_start, stamp_end)
+               overriding system value values ($1, $2, $3, $4)`,
+              [id, item.type, start, end],
+            );
+            rows.push({ id, type: narrowType(item.type), stamp_start: start, stamp_end: end });
+          } else {
+            const last =
+              item.first_date && item.last_length !== null
+                ? isoDate(Date.parse(item.first_date) + item.last_length * 86_400_000)
+                : null;
+            const weekdays = [...item.weekdays].sort((a, b) => a - b);
+            await emulator.query(
+              `insert into public.namecard_series (id, type, weekdays, start_time, end_time,
+                 time_zone, first_date, last_date, stopped_at, stop_kind)
+               values ($1, $2, $3::smallint[], $4::time, $5::time, $6, $7::date, $8::date, $9,
+                 case when $9::bigint is null then null else 'cancelled' end)`,
+              [
+                id,
+                item.type,
+                `{${weekdays.join(',')}}`,
+                item.start_time,
+                item.end_time,
+                item.time_zone,
+                item.first_date,
+                last,
+                item.stopped_at,
+              ],
+            );
+            series.push({
+              id,
+              type: narrowType(item.type),
+              weekdays,
+              start_time: item.start_time,
+              end_time: item.end_time,
+              time_zone: item.time_zone,
+              first_date: item.first_date,
+              last_date: last,
+              stopped_at: item.stopped_at,
+            });
+          }
+        }
+        for (const at of instants) {
+          const db = await emulator.query<{ type: string; from: number; to: number | null }>(
+            'select type, "from", "to" from public.namecard_timeline_at($1, $2)',
+            [at, SERIES_SEGMENTS],
+          );
+          expect(
+            db.map((r) => ({
+              type: narrowType(r.type),
+              from: Number(r.from),
+              to: r.to === null ? null : Number(r.to),
+            })),
+          ).toEqual(seriesTimeline(rows, series, [], at, SERIES_SEGMENTS));
+          const [active] = await emulator.query<{ id: number }>(
+            'select id from public.namecard_active_at($1)',
+            [at],
+          );
+          expect(active ? Number(active.id) : null).toBe(
+            activeAt(rows, series, [], at)?.id ?? null,
+          );
+        }
+      }),
+      { numRuns: SERIES_RUNS },
+    );
   });
 });

@@ -1,0 +1,80 @@
+import { writeFile } from 'node:fs/promises';
+import { Command } from 'commander';
+import { InputError } from '../../shared/core/errors.js';
+import { profileLabel } from '../../shared/core/types.js';
+import { narrowType } from '../../shared/core/profiles.js';
+import { print } from '../output.js';
+import { resolveConfig } from '../settings.js';
+
+/** The options of `namecard calendar` (global ones included), as typed. */
+export interface CalendarOptions {
+  out?: string;
+  days?: string;
+  apiUrl?: string;
+  timeout?: string;
+}
+
+/** `--days`: a whole number from 1 to 3660. */
+function parseDays(value: string): number {
+  const n = /^\d{1,4}$/.test(value) ? Number(value) : NaN;
+  if (!(n >= 1 && n <= 3660))
+    throw new InputError('--days', 'a whole number from 1 to 3660', value);
+  return n;
+}
+
+/**
+ * `namecard calendar`: the card's schedule as an iCalendar file (RFC 5545): weekly series as
+ * recurring events in their own zones, one-off entries that have not ended as single events,
+ * cancelled ones left out. Printed, or written to `--out`. Reads what anyone may read (no
+ * sign-in needed) at the server's now.
+ *
+ * @throws InputError (exit 2) for a bad `--days`; ApiError, NetworkError (exit 1)
+ */
+export async function runCalendar(options: CalendarOptions): Promise<void> {
+  const days = parseDays(options.days ?? '90');
+  const config = resolveConfig(options);
+  const [
+    { connect },
+    { listEntries, OPEN_ENTRIES },
+    { listSeries },
+    { readStatus },
+    { calendarFile },
+  ] = await Promise.all([
+    import('../connect.js'),
+    import('../../shared/supabase/data.js'),
+    import('../../shared/supabase/series.js'),
+    import('../outlook.js'),
+    import('../../shared/calendar/ics.js'),
+  ]);
+  const { client, transport } = connect(config);
+  const status = await transport.guard(() => readStatus(config, transport.fetch));
+  const [entries, { series }] = await transport.guard(() =>
+    Promise.all([
+      listEntries(client, { limit: OPEN_ENTRIES, endingAfter: status.now }),
+      listSeries(client),
+    ]),
+  );
+  const text = calendarFile({
+    entries,
+    series,
+    now: status.now,
+    days,
+    label: (type) => profileLabel(narrowType(type)),
+  });
+  if (options.out === undefined) {
+    process.stdout.write(text);
+    return;
+  }
+  await writeFile(options.out, text);
+  print(
+    `✔ Wrote the card's schedule to ${options.out} (iCalendar, ${series.filter((s) => s.stopped_at == null).length} series, the entries ahead)`,
+  );
+}
+
+export const calendarCommand = new Command('calendar')
+  .description("the card's schedule as an iCalendar (.ics) file, to import into a calendar")
+  .option('--out <file>', 'write it to this file (default: print it)')
+  .option('--days <n>', 'how many days ahead (default: 90)')
+  .action((_options: object, command: Command) =>
+    runCalendar(command.optsWithGlobals<CalendarOptions>()),
+  );

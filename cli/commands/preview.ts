@@ -1,0 +1,127 @@
+import { Command } from 'commander';
+import { ApiError, InputError, NetworkError } from '../../shared/core/errors.js';
+import { visitorsGet } from '../../shared/core/describe.js';
+import { narrowType } from '../../shared/core/profiles.js';
+import { targetUrl } from '../../shared/core/rules.js';
+import { out, print, printJson } from '../output.js';
+import { resolveConfig } from '../settings.js';
+import { showType } from '../terminal-safe.js';
+
+/** The options of `namecard preview` (global ones included), as typed. */
+export interface PreviewOptions {
+  at: string[];
+  tz?: string;
+  json?: boolean;
+  apiUrl?: string;
+  timeout?: string;
+}
+
+/** What the server's rule answers at one instant (`public.namecard_preview`). */
+export interface PreviewRow {
+  at: number;
+  id: number | null;
+  type: string | null;
+  stamp_start: number | null;
+  stamp_end: number | null;
+  series: boolean | null;
+}
+
+const AT_FORM = '"YYYY-MM-DD HH:MM"';
+
+/**
+ * `namecard preview --at "YYYY-MM-DD HH:MM"`: where the card sends visitors at that instant
+ * and why (which entry or series), decided by the server's rule (`namecard_preview`, one
+ * request with the anon key for every `--at` given, at most 1000). Local times follow the
+ * one-off entries' rules (a time skipped by the clocks is refused; a repeated one is the
+ * first).
+ *
+ * @throws InputError (exit 2) for a bad `--at` or `--tz`; ApiError, NetworkError (exit 1)
+ */
+export async function runPreview(options: PreviewOptions): Promise<void> {
+  const config = resolveConfig(options);
+  const [time, format] = await Promise.all([
+    import('../../shared/calendar/time.js'),
+    import('../../shared/core/format.js'),
+  ]);
+  const zone =
+    options.tz === undefined ? format.localTimeZone() : time.parseTimeZone(options.tz, '--tz');
+  if (options.at.length > 1000) {
+    throw new InputError('--at', 'given at most 1000 times', String(options.at.length));
+  }
+  const instants = options.at.map((text) => {
+    const [date, clock, ...rest] = text.trim().split(/\s+/);
+    if (date === undefined || clock === undefined || rest.length > 0) {
+      throw new InputError('--at', AT_FORM, text);
+    }
+    return time.toEpochMs(date, clock, zone, { date: '--at', time: '--at' });
+  });
+  const url = `${config.supabaseUrl.replace(/\/+$/, '')}/rest/v1/rpc/namecard_preview`;
+  let res: Response;
+  try {
+    res = await fetch(url, {
+      method: 'POST',
+      headers: {
+        apikey: config.anonKey,
+        authorization: `Bearer ${config.anonKey}`,
+        'content-type': 'application/json',
+      },
+      body: JSON.stringify({ at_ms: instants }),
+      signal: AbortSignal.timeout(config.timeoutMs),
+    });
+  } catch (error) {
+    throw new NetworkError(config.supabaseUrl, (error as Error).message);
+  }
+  const body = (await res.json().catch(() => null)) as unknown;
+  if (!res.ok || !Array.isArray(body)) {
+    const e = (body ?? {}) as { code?: string; message?: string };
+    throw new ApiError(res.status, e.code ?? String(res.status), e.message ?? `HTTP ${res.status}`);
+  }
+  const rows = (body as PreviewRow[]).map((row) => ({
+    ...row,
+    at: Number(row.at),
+    id: row.id === null ? null : Number(row.id),
+    stamp_start: row.stamp_start === null ? null : Number(row.stamp_start),
+    stamp_end: row.stamp_end === null ? null : Number(row.stamp_end),
+  }));
+  const answers = rows.map((row) => ({
+    at: new Date(row.at).toISOString(),
+    at_ms: row.at,
+    time_zone: zone,
+    profile: narrowType(row.type ?? 'main'),
+    kind: row.id === null ? null : row.series ? 'series' : 'entry',
+    id: row.id,
+    from: row.stamp_start,
+    until: row.stamp_end,
+    target: targetUrl(row.type === null ? null : narrowType(row.type), config),
+  }));
+  if (options.json) {
+    printJson(answers.length === 1 ? answers[0] : answers);
+    return;
+  }
+  const wall = (ms: number) => {
+    const w = format.toWallClock(ms, zone);
+    return `${w.date} ${w.time}`;
+  };
+  for (const a of answers) {
+    const why =
+      a.id === null
+        ? 'nothing is set then'
+        : `${a.kind} ${a.id}${a.until === null ? '' : `, until ${wall(a.until)}`}`;
+    print(
+      `At ${wall(a.at_ms)} ${zone}: ${out.bold(showType(a.profile))} (${visitorsGet(a.profile)}), ${why}`,
+    );
+  }
+}
+
+export const previewCommand = new Command('preview')
+  .description('show where the card sends visitors at a given time, by the server')
+  .requiredOption(
+    '--at <time>',
+    `the moment, ${AT_FORM} (repeat for several)`,
+    (value: string, previous: string[] = []) => [...previous, value],
+  )
+  .option('--tz <zone>', "the IANA time zone of --at (default: this machine's)")
+  .option('--json', 'print the result as one JSON document')
+  .action((_options: object, command: Command) =>
+    runPreview(command.optsWithGlobals<PreviewOptions>()),
+  );

@@ -1,0 +1,203 @@
+import { UsageError } from '../errors.js';
+import { out, print, printJson } from '../output.js';
+import { resolveConfig } from '../settings.js';
+import { showType, terminalSafe } from '../terminal-safe.js';
+import { formatWhen } from '../../shared/core/format.js';
+import { PROFILE_NAME_FORM, isProfileType } from '../../shared/core/profiles.js';
+import {
+  describeSeries,
+  parseTimeRange,
+  parseWeekdays,
+  type SeriesRow,
+} from '../../shared/core/series.js';
+import { profileLabel } from '../../shared/core/types.js';
+import type { Occurrence } from '../../shared/calendar/series.js';
+
+/** The options of `namecard set … --every` (global ones included), as typed. */
+export interface SetSeriesOptions {
+  every: string;
+  from?: string;
+  until?: string;
+  tz?: string;
+  for?: string;
+  json?: boolean;
+  apiUrl?: string;
+  timeout?: string;
+}
+
+const USAGE =
+  'Usage: namecard set <profile> --every <days> <HH:MM-HH:MM> [--from YYYY-MM-DD] [--until YYYY-MM-DD] [--tz <zone>]';
+
+/**
+ * The series the command line describes, every part checked before anything is sent.
+ *
+ * @throws InputError (exit 2) naming `--every`, the time range, `--from`, `--until` or `--tz`;
+ *   UsageError (exit 2) for a missing or extra argument
+ */
+export async function planSeries(
+  profile: string | undefined,
+  range: string | undefined,
+  extra: string | undefined,
+  options: SetSeriesOptions,
+) {
+  const [time, plan, format] = await Promise.all([
+    import('../../shared/calendar/time.js'),
+    import('../../shared/calendar/plan.js'),
+    import('../../shared/core/format.js'),
+  ]);
+  if (profile === undefined || range === undefined) {
+    throw new UsageError(
+      `missing argument${profile === undefined ? 's `profile`, ' : ' '}\`time range\` (HH:MM-HH:MM)`,
+      USAGE,
+    );
+  }
+  if (extra !== undefined || options.for !== undefined) {
+    throw new UsageError(
+      `--every takes a profile and one time range (HH:MM-HH:MM), not ${extra !== undefined ? `\`${extra}\`` : '--for'}`,
+      USAGE,
+    );
+  }
+  const name = profile.trim().toLowerCase();
+  if (!PROFILE_NAME_FORM.test(name)) plan.parseProfile(profile);
+  const weekdays = parseWeekdays(options.every, '--every');
+  const { start, end } = parseTimeRange(range, 'time range');
+  const first = options.from === undefined ? null : time.parseDate(options.from, '--from');
+  const last = options.until === undefined ? null : time.parseDate(options.until, '--until');
+  if (first && last && first.toString() > last.toString()) {
+    const { InputError } = await import('../../shared/core/errors.js');
+    throw new InputError(
+      '--until',
+      `a date on or after --from (${first.toString()})`,
+      options.until!,
+    );
+  }
+  const timeZone =
+    options.tz === undefined ? format.localTimeZone() : time.parseTimeZone(options.tz, '--tz');
+  return {
+    type: name,
+    builtIn: isProfileType(name),
+    weekdays,
+    start_time: start,
+    end_time: end,
+    time_zone: timeZone,
+    first_date: first?.toString() ?? null,
+    last_date: last?.toString() ?? null,
+  };
+}
+
+/**
+ * The next occurrences of a series: those starting after `now` (epoch ms), at most `count`.
+ */
+export async function nextOccurrences(series: SeriesRow, now: number, count: number) {
+  const { occurrences } = await import('../../shared/calendar/series.js');
+  const found: Occurrence[] = [];
+  // From its first date when that is ahead (less two days: a zone's date may trail UTC's).
+  const begin = Math.max(
+    now,
+    series.first_date ? Date.parse(series.first_date) - 172_800_000 : now,
+  );
+  for (let from = begin; found.length < count && from < begin + 366 * 86_400_000;) {
+    const to = from + 15 * 86_400_000;
+    for (const o of occurrences([series], [], from, to)) {
+      if (o.stamp_start > now && !found.some((f) => f.stamp_start === o.stamp_start)) found.push(o);
+    }
+    from = to;
+  }
+  return found.sort((a, b) => a.stamp_start - b.stamp_start).slice(0, count);
+}
+
+/**
+ * A series in one line for `list`: its id, profile, days and times (its zone when not `zone`),
+ * and its next occurrence, or that it was cancelled or has none ahead.
+ *
+ * @param next its next occurrence from `now`, or null
+ * @param now epoch ms (the server's now)
+ * @param zone the IANA zone times are shown in
+ */
+export function seriesLine(
+  series: SeriesRow,
+  next: Occurrence | null,
+  now: number,
+  zone: string,
+): string {
+  const when = (ms: number) => formatWhen(ms, now, zone);
+  const state =
+    series.stopped_at != null
+      ? out.dim(`cancelled ${when(series.stopped_at)}`)
+      : next
+        ? out.cyan(`next ${when(next.stamp_start)}`)
+        : out.dim('no occurrence ahead');
+  const words = describeSeries(series, series.time_zone !== zone).replace(/^\S+ /, '');
+  return `  ${terminalSafe(series.id)}  ${showType(series.type)} ${words}, ${state}`;
+}
+
+/**
+ * `namecard set <profile> --every <days> <HH:MM-HH:MM>`: stores a weekly series through one
+ * request and reports what the server confirmed: the series (with its id, which `cancel`
+ * takes), its next occurrences and the timeline from now on.
+ */
+export async function runSetSeries(
+  profile: string | undefined,
+  range: string | undefined,
+  extra: string | undefined,
+  options: SetSeriesOptions,
+): Promise<void> {
+  const config = resolveConfig(options);
+  const planned = await planSeries(profile, range, extra, options);
+  const [{ requireWriter }, { setSeries }, { statusJson, timelineLines }, format] =
+    await Promise.all([
+      import('../writer.js'),
+      import('../../shared/supabase/series.js'),
+      import('../outlook.js'),
+      import('../../shared/core/format.js'),
+    ]);
+  const owner = await requireWriter(config);
+  if (!planned.builtIn) {
+    const [{ listProfiles }, plan] = await Promise.all([
+      import('../../shared/supabase/data.js'),
+      import('../../shared/calendar/plan.js'),
+    ]);
+    const rows = await owner.run(({ client, transport }) =>
+      transport.guard(() => listProfiles(client)),
+    );
+    plan.parseProfile(
+      planned.type,
+      'profile',
+      rows.map((row) => row.name),
+    );
+  }
+  const { builtIn: _builtIn, ...input } = planned;
+  const { series, status } = await owner.run(({ client, transport }) =>
+    transport.guard(() => setSeries(client, input), { act: 'set' }),
+  );
+  const next = await nextOccurrences(series, status.now, 3);
+  if (options.json) {
+    const s = statusJson(status, config);
+    printJson({
+      series,
+      next_occurrences: next.map((o) => ({
+        starts_at: new Date(o.stamp_start).toISOString(),
+        ends_at: new Date(o.stamp_end).toISOString(),
+        stamp_start: o.stamp_start,
+        stamp_end: o.stamp_end,
+      })),
+      target: s.target,
+      active: s.active,
+      next: s.next,
+      timeline: s.timeline,
+    });
+    return;
+  }
+  const when = (ms: number) => format.formatWhen(ms, status.now, series.time_zone);
+  const lines = [
+    `${out.green('✔')} Series ${series.id}: ${out.bold(showType(series.type))} (${profileLabel(series.type)}) ${describeSeries(series, true).replace(/^\S+ /, '')}`,
+  ];
+  if (next[0]) {
+    lines.push(
+      `  Next: ${next.map((o) => `${when(o.stamp_start)}–${format.toWallClock(o.stamp_end, series.time_zone).time}`).join(', ')}`,
+    );
+  } else {
+    lines.push('  It has no occurrence ahead.');
+  }
+  print(...lines, ...timelineLines(status, config, series.time_zone, false));
+}

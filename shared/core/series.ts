@@ -1,0 +1,151 @@
+import { InputError } from './errors.js';
+import type { StoredType } from './profiles.js';
+
+// Weekly series ("photo every Sat 10:00-18:00"): their shape as the database keeps them
+// (public.namecard_series, 20261125000100_series.sql) and the owner's words for them. The
+// expansion into occurrences needs the time-zone database and lives in shared/calendar/series.ts;
+// each occurrence is then an entry for the one rule (shared/core/timeline.ts): newest wins, by
+// id, and series take their ids from the entries' own sequence, so an id names one or the other.
+
+/** One row of `public.namecard_series` as the REST API returns it. */
+export interface SeriesRow {
+  /** From the entries' id sequence: newest wins across entries and series. */
+  id: number;
+  /** The profile visitors get during an occurrence. */
+  type: StoredType;
+  /** ISO weekdays, 1 = Monday … 7 = Sunday, ascending. */
+  weekdays: number[];
+  /** Local start, `HH:MM` or `HH:MM:SS` as PostgreSQL answers a `time`. */
+  start_time: string;
+  /** Local end; at or before the start means the next day. */
+  end_time: string;
+  /** IANA time zone the local times are read in. */
+  time_zone: string;
+  /** First local date an occurrence may start on (`YYYY-MM-DD`), or null. */
+  first_date: string | null;
+  /** Last local date an occurrence may start on (`YYYY-MM-DD`), or null. */
+  last_date: string | null;
+  /** Epoch ms the series was cancelled (occurrences end there), or null. */
+  stopped_at: number | null;
+  stop_kind?: 'cancelled' | null;
+  created_at?: string;
+}
+
+/** One occurrence stopped by "end now" (`public.namecard_series_stop`). */
+export interface SeriesStop {
+  series_id: number;
+  /** Epoch ms: the occurrence's start. */
+  occurrence_start: number;
+  /** Epoch ms: when it was stopped. */
+  stopped_at: number;
+}
+
+/** The three-letter names, Monday first (index + 1 is the ISO weekday). */
+export const WEEKDAY_NAMES = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'] as const;
+
+const DAYS_FORM = 'weekdays such as sat, sat,sun or mon-fri (mon tue wed thu fri sat sun)';
+const RANGE_FORM = 'HH:MM-HH:MM (24-hour, e.g. 10:00-18:00; 22:00-02:00 runs past midnight)';
+
+/**
+ * Reads weekdays as typed: names (`sat`), lists (`sat,sun`) and ranges (`mon-fri`, `fri-mon`
+ * wrapping round the week), case-insensitive, in any combination.
+ *
+ * @param text the days as typed
+ * @param field the field's name in messages (`--every`)
+ * @returns ISO weekdays (1 = Monday … 7 = Sunday), ascending, without repeats
+ * @throws InputError naming the field and the expected form
+ * @example parseWeekdays('mon-fri,sun') // → [1, 2, 3, 4, 5, 7]
+ */
+export function parseWeekdays(text: string, field = '--every'): number[] {
+  const day = (name: string) => WEEKDAY_NAMES.indexOf(name as (typeof WEEKDAY_NAMES)[number]) + 1;
+  const days = new Set<number>();
+  const parts = text.trim().toLowerCase().split(',');
+  for (const part of parts) {
+    const [from, to, ...rest] = part.trim().split('-');
+    const a = day(from ?? '');
+    const b = to === undefined ? a : day(to);
+    if (a === 0 || b === 0 || rest.length > 0) throw new InputError(field, DAYS_FORM, text);
+    for (let d = a; ; d = (d % 7) + 1) {
+      days.add(d);
+      if (d === b) break;
+    }
+  }
+  return [...days].sort((x, y) => x - y);
+}
+
+/**
+ * Reads a local time range `HH:MM-HH:MM` (24-hour). An end at or before the start runs past
+ * midnight into the next day (`22:00-02:00`; `10:00-10:00` is a whole day).
+ *
+ * @param text the range as typed
+ * @param field the field's name in messages
+ * @returns start and end as `HH:MM`
+ * @throws InputError naming the field and the form
+ */
+export function parseTimeRange(text: string, field = 'time range'): { start: string; end: string } {
+  const m = /^([01]\d|2[0-3]):([0-5]\d)-([01]\d|2[0-3]):([0-5]\d)$/.exec(text.trim());
+  if (!m) throw new InputError(field, RANGE_FORM, text);
+  return { start: `${m[1]}:${m[2]}`, end: `${m[3]}:${m[4]}` };
+}
+
+/**
+ * The weekdays in words, ranges folded: `Sat`, `Sat, Sun`, `Mon–Fri`, `every day`.
+ *
+ * @param weekdays ISO weekdays, ascending
+ */
+export function describeWeekdays(weekdays: readonly number[]): string {
+  if (weekdays.length === 7) return 'day';
+  const name = (d: number) => {
+    const n = WEEKDAY_NAMES[d - 1]!;
+    return n[0]!.toUpperCase() + n.slice(1);
+  };
+  const out: string[] = [];
+  let i = 0;
+  while (i < weekdays.length) {
+    let j = i;
+    while (j + 1 < weekdays.length && weekdays[j + 1] === weekdays[j]! + 1) j++;
+    if (j - i >= 2) out.push(`${name(weekdays[i]!)}–${name(weekdays[j]!)}`);
+    else for (let k = i; k <= j; k++) out.push(name(weekdays[k]!));
+    i = j + 1;
+  }
+  return out.join(', ');
+}
+
+/** `HH:MM` of a `time` as PostgreSQL answers it (`10:00:00`). */
+export function shortTime(time: string): string {
+  return time.slice(0, 5);
+}
+
+/**
+ * A series in one line: `photo every Sat 10:00–18:00` (the zone and dates follow when given:
+ * `in Europe/Berlin, from 2030-06-01 until 2030-09-30`).
+ *
+ * @param series the stored series
+ * @param showZone whether to name its zone (when it differs from the zone the face shows)
+ */
+export function describeSeries(series: SeriesRow, showZone = false): string {
+  const parts = [
+    `${series.type} every ${describeWeekdays(series.weekdays)} ${shortTime(series.start_time)}–${shortTime(series.end_time)}`,
+  ];
+  if (showZone) parts.push(`in ${series.time_zone}`);
+  if (series.first_date) parts.push(`from ${series.first_date}`);
+  if (series.last_date) parts.push(`until ${series.last_date}`);
+  return parts.join(' ');
+}
+
+/**
+ * True when `row` has the shape of a series row (the owner's read or a write's answer).
+ */
+export function isSeriesRow(row: unknown): row is SeriesRow {
+  if (typeof row !== 'object' || row === null) return false;
+  const r = row as Record<string, unknown>;
+  return (
+    Number.isFinite(r.id) &&
+    typeof r.type === 'string' &&
+    Array.isArray(r.weekdays) &&
+    r.weekdays.every((d) => Number.isInteger(d) && (d as number) >= 1 && (d as number) <= 7) &&
+    typeof r.start_time === 'string' &&
+    typeof r.end_time === 'string' &&
+    typeof r.time_zone === 'string'
+  );
+}

@@ -1,0 +1,119 @@
+import type { SupabaseClient } from '@supabase/supabase-js';
+import { ApiError, NetworkError } from '../core/errors.js';
+import { parseStatus, type CardStatus } from '../core/lookup.js';
+import { narrowRow } from '../core/rules.js';
+import { isSeriesRow, type SeriesRow, type SeriesStop } from '../core/series.js';
+
+// The owner's calls for weekly series through supabase-js: set one (with the status after it)
+// and read them with their stopped occurrences. Cancel is `cancelEntry` (data.ts): ids are
+// shared, so `namecard_cancel` takes an entry's or a series' id.
+
+/** A new series, as the owner gave it. */
+export interface NewSeries {
+  /** A profile's name. */
+  type: string;
+  /** ISO weekdays, 1 = Monday … 7 = Sunday. */
+  weekdays: number[];
+  /** `HH:MM`, local. */
+  start_time: string;
+  /** `HH:MM`, local; at or before the start runs past midnight. */
+  end_time: string;
+  /** IANA time zone. */
+  time_zone: string;
+  /** `YYYY-MM-DD` or null. */
+  first_date: string | null;
+  /** `YYYY-MM-DD` or null. */
+  last_date: string | null;
+}
+
+function failure(
+  client: SupabaseClient,
+  result: {
+    error: {
+      code?: string;
+      message?: string;
+      details?: string | null;
+      hint?: string | null;
+    } | null;
+    status: number;
+  },
+): ApiError | NetworkError {
+  const e = result.error ?? {};
+  if (result.status === 0) {
+    const url = (client as unknown as { supabaseUrl?: string }).supabaseUrl ?? 'the API';
+    return new NetworkError(url.replace(/\/+$/, ''), e.message);
+  }
+  return new ApiError(
+    result.status,
+    e.code || String(result.status),
+    e.message || `HTTP ${result.status}`,
+    e.details,
+    e.hint,
+  );
+}
+
+/** A stored series row with its `type` narrowed; times as `HH:MM`. */
+function readSeries(row: SeriesRow): SeriesRow {
+  return {
+    ...narrowRow(row),
+    start_time: row.start_time.slice(0, 5),
+    end_time: row.end_time.slice(0, 5),
+    stopped_at: row.stopped_at == null ? null : Number(row.stopped_at),
+  };
+}
+
+/**
+ * Stores a weekly series and learns what visitors get afterwards, in one request
+ * (`public.namecard_set_series` through `/rest/v1/rpc`, as the caller: row-level security
+ * and the table's checks apply).
+ *
+ * @param client a supabase-js client signed in as an owner
+ * @param series the series to store
+ * @returns the series as stored (with its `id`, which `cancel` takes) and the status after it
+ * @throws ApiError (42501 non-owner, 22023 unknown zone, 23514 bad form, 23503 unknown
+ *   profile); NetworkError when unreachable
+ */
+export async function setSeries(
+  client: SupabaseClient,
+  series: NewSeries,
+): Promise<{ series: SeriesRow; status: CardStatus }> {
+  const result = await client.rpc('namecard_set_series', { ...series });
+  if (result.error) throw failure(client, result);
+  const answer = result.data as Record<string, unknown> | null;
+  if (!answer || !isSeriesRow(answer.series)) {
+    throw new ApiError(result.status, 'no_row', 'The server did not return the stored series');
+  }
+  return { series: readSeries(answer.series), status: parseStatus(answer) };
+}
+
+/**
+ * The card's series, newest first, and the occurrences stopped by "end now".
+ *
+ * @param client a supabase-js client (an owner reads every column; anyone the rule's)
+ * @throws ApiError; NetworkError when unreachable
+ */
+export async function listSeries(
+  client: SupabaseClient,
+): Promise<{ series: SeriesRow[]; stops: SeriesStop[] }> {
+  const [rows, stops] = await Promise.all([
+    client
+      .from('namecard_series')
+      .select('id,type,weekdays,start_time,end_time,time_zone,first_date,last_date,stopped_at')
+      .order('id', { ascending: false })
+      .limit(1000),
+    client
+      .from('namecard_series_stop')
+      .select('series_id,occurrence_start,stopped_at')
+      .limit(10000),
+  ]);
+  if (rows.error) throw failure(client, rows);
+  if (stops.error) throw failure(client, stops);
+  return {
+    series: (rows.data as unknown[]).filter(isSeriesRow).map(readSeries),
+    stops: (stops.data as SeriesStop[]).map((s) => ({
+      series_id: Number(s.series_id),
+      occurrence_start: Number(s.occurrence_start),
+      stopped_at: Number(s.stopped_at),
+    })),
+  };
+}

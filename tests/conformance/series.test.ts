@@ -1,0 +1,307 @@
+import type { SupabaseClient } from '@supabase/supabase-js';
+import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
+import type { RunningEmulator } from '../../emulator/index.js';
+import { OWNER } from '../cli/helpers.js';
+import { DB_KINDS, dbNow, startTestEmulator } from '../support/emulator.js';
+import { createTestClient } from '../support/supabase.js';
+
+// Weekly series on both databases: the rule at an instant (namecard_active_at, the lookup /go
+// reads), local times across daylight-saving changes by PostgreSQL's own time-zone database,
+// newest wins across series and entries, the owner's write through /rest/v1/rpc, and end /
+// cancel of a series.
+
+const STRANGER = { email: 'stranger@series.test', password: 'stranger-password-1' };
+const HOUR = 3_600_000;
+const ms = (iso: string) => Date.parse(iso);
+
+interface SeriesInput {
+  type: string;
+  weekdays: number[];
+  start_time: string;
+  end_time: string;
+  time_zone: string;
+  first_date?: string | null;
+  last_date?: string | null;
+}
+
+describe.each(DB_KINDS)('series over %s', (kind) => {
+  let emulator: RunningEmulator;
+  let anon: SupabaseClient;
+  let owner: SupabaseClient;
+  let stranger: SupabaseClient;
+
+  /** Stores a series directly (as the database's superuser); returns its id. */
+  const storeSeries = async (s: SeriesInput) => {
+    const [row] = await emulator.query<{ id: number }>(
+      `insert into public.namecard_series
+         (type, weekdays, start_time, end_time, time_zone, first_date, last_date)
+       values ($1, $2::smallint[], $3::time, $4::time, $5, $6::date, $7::date) returning id`,
+      [
+        s.type,
+        `{${s.weekdays.join(',')}}`,
+        s.start_time,
+        s.end_time,
+        s.time_zone,
+        s.first_date ?? null,
+        s.last_date ?? null,
+      ],
+    );
+    return Number(row!.id);
+  };
+  const storeEntry = async (type: string, start: number | null, end: number) => {
+    const [row] = await emulator.query<{ id: number }>(
+      'insert into public.namecard (type, stamp_start, stamp_end) values ($1, $2, $3) returning id',
+      [type, start, end],
+    );
+    return Number(row!.id);
+  };
+  const activeAt = async (at: number) => {
+    const [row] = await emulator.query<{ id: number; type: string }>(
+      'select id, type from public.namecard_active_at($1)',
+      [at],
+    );
+    return row ? { id: Number(row.id), type: row.type } : null;
+  };
+  const localInstant = async (local: string, zone: string) => {
+    const [row] = await emulator.query<{ t: string }>(
+      'select public.namecard_local_instant($1::timestamp, $2) as t',
+      [local, zone],
+    );
+    return Number(row!.t);
+  };
+  /** A zone-free series (UTC) covering every day from `now - 1 h` to `now + 1 h`. */
+  const aroundNow = async (type = 'photo') => {
+    const now = await dbNow(emulator);
+    const hhmm = (t: number) => new Date(t).toISOString().slice(11, 16);
+    // An hour either side, so the test never runs at an occurrence's edge.
+    return storeSeries({
+      type,
+      weekdays: [1, 2, 3, 4, 5, 6, 7],
+      start_time: hhmm(now - HOUR),
+      end_time: hhmm(now + HOUR),
+      time_zone: 'UTC',
+    });
+  };
+
+  beforeAll(async () => {
+    emulator = await startTestEmulator(kind, { owner: OWNER });
+    await emulator.createUser(STRANGER.email, STRANGER.password);
+    anon = createTestClient(emulator.url, emulator.anonKey);
+    owner = createTestClient(emulator.url, emulator.anonKey);
+    stranger = createTestClient(emulator.url, emulator.anonKey);
+    expect((await owner.auth.signInWithPassword(OWNER)).error).toBeNull();
+    expect((await stranger.auth.signInWithPassword(STRANGER)).error).toBeNull();
+  });
+  afterAll(() => emulator?.stop());
+  beforeEach(async () => {
+    await emulator.query('delete from public.namecard_series_stop');
+    await emulator.query('delete from public.namecard_series');
+    await emulator.query('delete from public.namecard');
+  });
+
+  test('a Sunday 14:00-16:00 series set in Europe/Berlin before the spring change is in force at 14:30 local on the Sunday after it, not at 16:30', async () => {
+    // Clocks go forward on Sunday 2030-03-31; the series starts the week before, in winter time.
+    const id = await storeSeries({
+      type: 'photo',
+      weekdays: [7],
+      start_time: '14:00',
+      end_time: '16:00',
+      time_zone: 'Europe/Berlin',
+      first_date: '2030-03-24',
+    });
+    // 2030-04-07 14:30 CEST is 12:30 UTC; 16:30 CEST is 14:30 UTC.
+    expect(await activeAt(ms('2030-04-07T12:30:00Z'))).toEqual({ id, type: 'photo' });
+    expect(await activeAt(ms('2030-04-07T14:30:00Z'))).toBeNull();
+    // And in winter time the week before: 14:30 CET is 13:30 UTC.
+    expect(await activeAt(ms('2030-03-24T13:30:00Z'))).toEqual({ id, type: 'photo' });
+    expect(await activeAt(ms('2030-03-24T15:30:00Z'))).toBeNull();
+    // Not before its first date, not on other weekdays.
+    expect(await activeAt(ms('2030-03-17T13:30:00Z'))).toBeNull();
+    expect(await activeAt(ms('2030-04-06T12:30:00Z'))).toBeNull();
+  });
+
+  test('local times in a gap take the offset before the change; in a fold, the earlier instant', async () => {
+    // Europe/Berlin: 02:30 does not exist on 2030-03-31 (read as 03:30 CEST = 01:30 UTC) and
+    // happens twice on 2030-10-27 (the first time, 02:30 CEST = 00:30 UTC).
+    expect(await localInstant('2030-03-31 02:30', 'Europe/Berlin')).toBe(
+      ms('2030-03-31T01:30:00Z'),
+    );
+    expect(await localInstant('2030-10-27 02:30', 'Europe/Berlin')).toBe(
+      ms('2030-10-27T00:30:00Z'),
+    );
+    expect(await localInstant('2030-10-27 04:00', 'Europe/Berlin')).toBe(
+      ms('2030-10-27T03:00:00Z'),
+    );
+    // America/New_York: 2030-03-10 02:30 (gap), 2030-11-03 01:30 (fold, EDT first).
+    expect(await localInstant('2030-03-10 02:30', 'America/New_York')).toBe(
+      ms('2030-03-10T07:30:00Z'),
+    );
+    expect(await localInstant('2030-11-03 01:30', 'America/New_York')).toBe(
+      ms('2030-11-03T05:30:00Z'),
+    );
+    // Australia/Lord_Howe shifts by 30 minutes: 2030-04-07 01:45 happens at +11 then +10:30.
+    expect(await localInstant('2030-04-07 01:45', 'Australia/Lord_Howe')).toBe(
+      ms('2030-04-06T14:45:00Z'),
+    );
+    // 2030-10-06 02:15 does not exist (02:00 +10:30 jumps to 02:30 +11): read at +10:30.
+    expect(await localInstant('2030-10-06 02:15', 'Australia/Lord_Howe')).toBe(
+      ms('2030-10-05T15:45:00Z'),
+    );
+    expect(await localInstant('2030-06-01 09:00', 'Asia/Kolkata')).toBe(ms('2030-06-01T03:30:00Z'));
+  });
+
+  test('an end at or before the start runs past midnight, the last date bounding the starts', async () => {
+    const id = await storeSeries({
+      type: 'photo',
+      weekdays: [5],
+      start_time: '22:00',
+      end_time: '02:00',
+      time_zone: 'Asia/Kolkata',
+      last_date: '2030-06-07',
+    });
+    // Friday 2030-06-07 22:00 IST = 16:30 UTC, until Saturday 02:00 IST = 20:30 UTC.
+    expect(await activeAt(ms('2030-06-07T20:00:00Z'))).toEqual({ id, type: 'photo' });
+    expect(await activeAt(ms('2030-06-07T20:30:00Z'))).toBeNull();
+    expect(await activeAt(ms('2030-06-14T17:00:00Z'))).toBeNull();
+    const [row] = await emulator.query<{ to: string }>(
+      `select "to" from public.namecard_timeline_at($1, 5) where type = 'photo'`,
+      [ms('2030-06-05T00:00:00Z')],
+    );
+    expect(Number(row!.to)).toBe(ms('2030-06-07T20:30:00Z'));
+  });
+
+  test('newest wins across entries and series: ids come from one sequence', async () => {
+    const now = await dbNow(emulator);
+    const before = await storeEntry('main', null, now + 10 * HOUR);
+    const series = await aroundNow('photo');
+    expect(series).toBeGreaterThan(before);
+    expect(await activeAt(now)).toEqual({ id: series, type: 'photo' });
+    const after = await storeEntry('main', null, now + 10 * HOUR);
+    expect(after).toBeGreaterThan(series);
+    expect(await activeAt(now)).toEqual({ id: after, type: 'main' });
+  });
+
+  test("/go's lookup (one GET on namecard_active as anon) answers the series occurrence in force", async () => {
+    const id = await aroundNow('photo');
+    const { data, error } = await anon.from('namecard_active').select('*');
+    expect(error).toBeNull();
+    expect(data).toEqual([expect.objectContaining({ id, type: 'photo', url: null })]);
+  });
+
+  test('the owner sets a series through rpc/namecard_set_series in one request that answers the status', async () => {
+    const now = await dbNow(emulator);
+    const hhmm = (t: number) => new Date(t).toISOString().slice(11, 16);
+    const { data, error } = await owner.rpc('namecard_set_series', {
+      type: 'photo',
+      weekdays: [7, 1, 2, 3, 4, 5, 6, 6],
+      start_time: hhmm(now - HOUR),
+      end_time: hhmm(now + HOUR),
+      time_zone: 'UTC',
+      first_date: null,
+      last_date: null,
+    });
+    expect(error).toBeNull();
+    const answer = data as {
+      series: { id: number; weekdays: number[]; created_by: string };
+      active: { id: number; type: string };
+    };
+    expect(answer.series.weekdays).toEqual([1, 2, 3, 4, 5, 6, 7]);
+    expect(answer.active).toMatchObject({ id: answer.series.id, type: 'photo' });
+    const rows = await emulator.query<{ id: number }>('select id from public.namecard_series');
+    expect(rows.map((r) => Number(r.id))).toEqual([answer.series.id]);
+  });
+
+  test('only owners set a series: anon 401, a signed-in stranger 42501, nothing stored', async () => {
+    const args = {
+      type: 'photo',
+      weekdays: [6],
+      start_time: '10:00',
+      end_time: '18:00',
+      time_zone: 'Europe/Berlin',
+    };
+    const a = await anon.rpc('namecard_set_series', args);
+    expect(a.status).toBe(401);
+    const s = await stranger.rpc('namecard_set_series', args);
+    expect(s.error?.code).toBe('42501');
+    expect(await emulator.query('select id from public.namecard_series')).toEqual([]);
+  });
+
+  test.each([
+    [
+      { time_zone: 'CEST' },
+      '22023',
+      'time_zone must be an IANA time zone such as Europe/Berlin, not CEST',
+    ],
+    [{ time_zone: 'Mars/Olympus' }, '22023', 'time_zone must be an IANA time zone'],
+    [{ weekdays: [8] }, '23514', 'namecard_series_weekdays_form'],
+    [{ weekdays: [] }, '23514', 'namecard_series_weekdays_form'],
+    [{ start_time: '10:00:30' }, '23514', 'namecard_series_start_minute'],
+    [{ first_date: '2030-02-01', last_date: '2030-01-01' }, '23514', 'namecard_series_dates_order'],
+    [{ type: 'nope' }, '23503', 'unknown profile: nope'],
+  ])('refuses %j (%s), nothing stored', async (change, code, message) => {
+    const { error } = await owner.rpc('namecard_set_series', {
+      type: 'photo',
+      weekdays: [6],
+      start_time: '10:00',
+      end_time: '18:00',
+      time_zone: 'Europe/Berlin',
+      first_date: null,
+      last_date: null,
+      ...change,
+    });
+    expect(error?.code).toBe(code);
+    expect(error?.message).toContain(message);
+    expect(await emulator.query('select id from public.namecard_series')).toEqual([]);
+  });
+
+  test('end during an occurrence stops that occurrence and keeps the series', async () => {
+    const id = await aroundNow('photo');
+    const { data, error } = await owner.rpc('namecard_end_now');
+    expect(error).toBeNull();
+    const answer = data as { ended: { id: number; series?: boolean }[]; active: unknown };
+    expect(answer.ended).toEqual([
+      expect.objectContaining({ id, series: true, stop_kind: 'ended' }),
+    ]);
+    expect(answer.active).toBeNull();
+    const now = await dbNow(emulator);
+    expect(await activeAt(now)).toBeNull();
+    // Tomorrow's occurrence is still there.
+    expect(await activeAt(now + 24 * HOUR)).toEqual({ id, type: 'photo' });
+    const [series] = await emulator.query<{ stop_kind: string | null }>(
+      'select stop_kind from public.namecard_series where id = $1',
+      [id],
+    );
+    expect(series!.stop_kind).toBeNull();
+  });
+
+  test('cancel of a series stops it for good, keeping its past occurrences', async () => {
+    const id = await aroundNow('photo');
+    const { data, error } = await owner.rpc('namecard_cancel', { entry_id: id });
+    expect(error).toBeNull();
+    const answer = data as { cancelled: { id: number; series: boolean; stop_kind: string } };
+    expect(answer.cancelled).toMatchObject({ id, series: true, stop_kind: 'cancelled' });
+    const now = await dbNow(emulator);
+    expect(await activeAt(now)).toBeNull();
+    expect(await activeAt(now + 24 * HOUR)).toBeNull();
+    // Yesterday's occurrence is history: still in force at that time.
+    expect(await activeAt(now - 24 * HOUR)).toEqual({ id, type: 'photo' });
+    const again = await owner.rpc('namecard_cancel', { entry_id: id });
+    expect(again.status).toBe(409);
+    expect(again.error?.message).toBe(`Series ${id} was already cancelled`);
+  });
+
+  test('a profile a live series names cannot be removed', async () => {
+    await emulator.query(
+      `insert into public.namecard_profile (name, label, url) values ('shop', 'Shop', 'https://me.example/shop')`,
+    );
+    const id = await storeSeries({
+      type: 'shop',
+      weekdays: [6],
+      start_time: '10:00',
+      end_time: '18:00',
+      time_zone: 'Europe/Berlin',
+    });
+    const { error } = await owner.rpc('namecard_remove_profile', { profile_name: 'shop' });
+    expect(error?.message).toBe(`profile shop is in use by entries series ${id}`);
+  });
+});
