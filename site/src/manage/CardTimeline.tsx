@@ -44,6 +44,9 @@ function inForce(rows: readonly NamecardRow[], at: number): NamecardRow[] {
   );
 }
 
+/** The labels of profiles by name, from the status (`{ shop: 'Shop' }`). */
+type Labels = Readonly<Record<string, string>>;
+
 /** When an entry takes effect, for ordering the list: now, its start, its return, never. */
 function takesEffect(state: EntryState, now: number): number {
   if (state.state === 'on-now') return now;
@@ -53,18 +56,23 @@ function takesEffect(state: EntryState, now: number): number {
 }
 
 /**
- * The card's timeline: what visitors get now (with End now while something is in force), the
- * picture from now to the last change, what follows in words, and the entries that still
- * count, each with Cancel. Times are read at a glance; the zone is named once, at the top.
+ * End now and Cancel for the timeline: each asked first (the question names what visitors will
+ * get instead), then made on the server, then the card read again; the outcome in words takes
+ * the focus.
+ *
+ * @param card the card as last read, or null while it is not
+ * @param refresh reads the card again
+ * @param zone IANA time zone of the times in the words
  */
-export function CardTimeline({ result, refresh }: CardTimelineProps) {
-  const card = result.status === 'ready' ? result.card : null;
-  const now = useServerNow(card);
+function useTimelineChanges(
+  card: CardState | null,
+  refresh: () => Promise<CardState | undefined>,
+  zone: string,
+) {
   const [busy, setBusy] = useState(false);
   const [outcome, setOutcome] = useState<Outcome>(null);
   const [asking, setAsking] = useState<Asking | null>(null);
   const outcomeRef = useRef<HTMLDivElement>(null);
-  const zone = localTimeZone();
 
   /** Runs a change, then reads again; the outcome takes the focus (the button may be gone). */
   async function change(run: () => Promise<string>, failure: string) {
@@ -125,6 +133,35 @@ export function CardTimeline({ result, refresh }: CardTimelineProps) {
     setAsking({ kind: 'cancel', row, before, after, at });
   }
 
+  const confirm = () => {
+    if (!asking) return;
+    setAsking(null);
+    if (asking.kind === 'end') void end();
+    else void cancel(asking.row, asking.at);
+  };
+  return {
+    busy,
+    outcome,
+    outcomeRef,
+    asking,
+    dismiss: () => setAsking(null),
+    confirm,
+    askEnd,
+    askCancel,
+  };
+}
+
+/**
+ * The card's timeline: what visitors get now (with End now while something is in force), the
+ * picture from now to the last change, what follows in words, and the entries that still
+ * count, each with Cancel. Times are read at a glance; the zone is named once, at the top.
+ */
+export function CardTimeline({ result, refresh }: CardTimelineProps) {
+  const card = result.status === 'ready' ? result.card : null;
+  const now = useServerNow(card);
+  const zone = localTimeZone();
+  const { busy, outcome, outcomeRef, asking, dismiss, confirm, askEnd, askCancel } =
+    useTimelineChanges(card, refresh, zone);
   const askLabels = card?.status.labels ?? {};
   let body;
   if (result.status === 'loading') body = <p>Reading the current card…</p>;
@@ -137,17 +174,7 @@ export function CardTimeline({ result, refresh }: CardTimelineProps) {
     const [first] = segments;
     const { labels } = card.status;
     const following = describeFollowing(segments, now, zone, segments.length, labels);
-    const upcoming = card.open
-      .filter((row) => {
-        const state = card.states.get(row.id);
-        return state && isUpcoming(state) && isCancellable(row, card.status.now);
-      })
-      .map((row) => ({ row, state: card.states.get(row.id)! }))
-      .sort(
-        (a, b) =>
-          takesEffect(a.state, card.status.now) - takesEffect(b.state, card.status.now) ||
-          b.row.id - a.row.id,
-      );
+    const upcoming = upcomingEntries(card);
     body = (
       <>
         <p className="now-line" data-testid="now-line">
@@ -165,46 +192,15 @@ export function CardTimeline({ result, refresh }: CardTimelineProps) {
           </button>
         )}
         <TimelineBar segments={segments} now={now} timeZone={zone} labels={labels} />
-        {following.length > 0 && (
-          <ol className="following" aria-label="What follows">
-            {following.map((line, index) => {
-              const type = segments[index + 1]?.type;
-              const { tone, style } = type === undefined ? { tone: '' } : profileTone(type);
-              return (
-                <li key={line} className={tone && `profile-dot-${tone}`} style={style}>
-                  {line}
-                </li>
-              );
-            })}
-          </ol>
-        )}
-        {upcoming.length > 0 && (
-          <section className="entries" aria-labelledby="entries-heading">
-            <h2 id="entries-heading">Entries that still count</h2>
-            <ul>
-              {upcoming.map(({ row, state }) => (
-                <li key={row.id} data-testid={`entry-${row.id}`}>
-                  <span>
-                    {describeEntry(row, card.status.now, zone, labels)}
-                    <span className="muted">
-                      {' '}
-                      · {describeStateSoon(state, card.status.now, zone)}
-                    </span>
-                  </span>
-                  <button
-                    type="button"
-                    className="button secondary small-button"
-                    aria-label={`Cancel entry #${row.id}`}
-                    disabled={busy}
-                    onClick={() => askCancel(row, now)}
-                  >
-                    Cancel
-                  </button>
-                </li>
-              ))}
-            </ul>
-          </section>
-        )}
+        <Following lines={following} segments={segments} />
+        <UpcomingEntries
+          upcoming={upcoming}
+          now={card.status.now}
+          zone={zone}
+          labels={labels}
+          busy={busy}
+          onCancel={(row) => askCancel(row, now)}
+        />
       </>
     );
   }
@@ -213,25 +209,13 @@ export function CardTimeline({ result, refresh }: CardTimelineProps) {
     <div className="current" data-testid="current-card">
       {body}
       {asking && (
-        <ConfirmDialog
-          heading={asking.kind === 'end' ? 'End now?' : `Cancel #${asking.row.id}?`}
-          confirm={asking.kind === 'end' ? 'Yes, end it' : 'Yes, cancel it'}
-          onDismiss={() => setAsking(null)}
-          onConfirm={() => {
-            setAsking(null);
-            if (asking.kind === 'end') void end();
-            else void cancel(asking.row, asking.at);
-          }}
-        >
-          <p>
-            {asking.kind === 'end'
-              ? `${asking.stopping.map((row) => describeEntry(row, asking.at, zone, askLabels)).join('; ')} will stop now, for good.`
-              : `${describeEntry(asking.row, asking.at, zone, askLabels)} will be cancelled for good.`}
-          </p>
-          <p data-testid="confirm-instead">
-            {describeInstead(asking.before, asking.after, asking.at, zone, askLabels)}
-          </p>
-        </ConfirmDialog>
+        <AskDialog
+          asking={asking}
+          zone={zone}
+          labels={askLabels}
+          onDismiss={dismiss}
+          onConfirm={confirm}
+        />
       )}
       <div ref={outcomeRef} tabIndex={-1} className="outcome" data-testid="change-outcome">
         <p aria-live="polite" className="status ok">
@@ -244,5 +228,111 @@ export function CardTimeline({ result, refresh }: CardTimelineProps) {
         )}
       </div>
     </div>
+  );
+}
+
+/** The entries that still count and may be cancelled, in the order they take effect. */
+function upcomingEntries(card: CardState): { row: NamecardRow; state: EntryState }[] {
+  const now = card.status.now;
+  return card.open
+    .filter((row) => {
+      const state = card.states.get(row.id);
+      return state && isUpcoming(state) && isCancellable(row, now);
+    })
+    .map((row) => ({ row, state: card.states.get(row.id)! }))
+    .sort((a, b) => takesEffect(a.state, now) - takesEffect(b.state, now) || b.row.id - a.row.id);
+}
+
+/** What follows now, one line per coming segment, each marked with its profile's colour. */
+function Following({ lines, segments }: { lines: string[]; segments: readonly Segment[] }) {
+  if (lines.length === 0) return null;
+  return (
+    <ol className="following" aria-label="What follows">
+      {lines.map((line, index) => {
+        const type = segments[index + 1]?.type;
+        const { tone, style } = type === undefined ? { tone: '' } : profileTone(type);
+        return (
+          <li key={line} className={tone && `profile-dot-${tone}`} style={style}>
+            {line}
+          </li>
+        );
+      })}
+    </ol>
+  );
+}
+
+/** The entries that still count, each with its state and a Cancel button. */
+function UpcomingEntries({
+  upcoming,
+  now,
+  zone,
+  labels,
+  busy,
+  onCancel,
+}: {
+  upcoming: { row: NamecardRow; state: EntryState }[];
+  now: number;
+  zone: string;
+  labels: Labels;
+  busy: boolean;
+  onCancel: (row: NamecardRow) => void;
+}) {
+  if (upcoming.length === 0) return null;
+  return (
+    <section className="entries" aria-labelledby="entries-heading">
+      <h2 id="entries-heading">Entries that still count</h2>
+      <ul>
+        {upcoming.map(({ row, state }) => (
+          <li key={row.id} data-testid={`entry-${row.id}`}>
+            <span>
+              {describeEntry(row, now, zone, labels)}
+              <span className="muted"> · {describeStateSoon(state, now, zone)}</span>
+            </span>
+            <button
+              type="button"
+              className="button secondary small-button"
+              aria-label={`Cancel entry #${row.id}`}
+              disabled={busy}
+              onClick={() => onCancel(row)}
+            >
+              Cancel
+            </button>
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
+/** The question before End now or Cancel: what stops, and what visitors will get instead. */
+function AskDialog({
+  asking,
+  zone,
+  labels,
+  onDismiss,
+  onConfirm,
+}: {
+  asking: Asking;
+  zone: string;
+  labels: Labels;
+  onDismiss: () => void;
+  onConfirm: () => void;
+}) {
+  return (
+    <ConfirmDialog
+      heading={asking.kind === 'end' ? 'End now?' : `Cancel #${asking.row.id}?`}
+      confirm={asking.kind === 'end' ? 'Yes, end it' : 'Yes, cancel it'}
+      onDismiss={onDismiss}
+      onConfirm={onConfirm}
+    >
+      <p>
+        {asking.kind === 'end'
+          ? `${asking.stopping.map((row) => describeEntry(row, asking.at, zone, labels)).join('; ')} will stop now, for good.`
+          : `${describeEntry(asking.row, asking.at, zone, labels)} will be cancelled for good.`}
+      </p>
+      <p data-testid="confirm-instead">
+        {describeInstead(asking.before, asking.after, asking.at, zone, labels)}
+      </p>
+    </ConfirmDialog>
   );
 }
