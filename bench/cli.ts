@@ -26,7 +26,7 @@ export interface CliSettings {
 }
 
 export interface CliCommandFigures {
-  name: 'node -e 0' | 'floor' | '--version' | 'status' | 'set' | 'end' | 'cancel';
+  name: 'node -e 0' | 'floor' | '--version' | 'status' | 'profile list' | 'set' | 'end' | 'cancel';
   args: string[];
   /** Median wall time, ms. */
   ms: number;
@@ -145,6 +145,8 @@ export async function measureCli(
     },
     { name: '--version', args: [CLI, '--version'], env },
     { name: 'status', args: [CLI, 'status'], env },
+    // The owner's profiles: signed in, one read of the profile table and one of the status.
+    { name: 'profile list', args: [CLI, 'profile', 'list'], env },
     { name: 'set', args: [CLI, 'set', 'photo', day, '18:00'], env },
     { name: 'end', args: [CLI, 'end'], env },
     { name: 'cancel', args: [CLI, 'cancel'], env, prepare: async () => [await scheduled()] },

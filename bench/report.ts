@@ -192,6 +192,16 @@ export function goals(r: BenchResults): Goal[] {
         met: status.ratio <= 2.5 && status.failures === 0,
       });
     }
+    const profiles = c.commands.find((k) => k.name === 'profile list');
+    if (profiles && bare) {
+      out.push({
+        goal: '`namecard profile list` ≤ 2.5× `node -e 0` (stored session)',
+        db: c.db,
+        measured: `${x(profiles.ratio)} (${ms(profiles.ms)} vs ${ms(bare.ms)})`,
+        floor: floorMs,
+        met: profiles.ratio <= 2.5 && profiles.failures === 0,
+      });
+    }
     if (version && bare) {
       out.push({
         goal: '`namecard --version` ≤ 1.3× `node -e 0`',
