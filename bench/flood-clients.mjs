@@ -8,7 +8,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 const { url, anonKey, clients, bodyBytes, seconds } = workerData;
 
 // One entry object whose `pad` is a deep nesting of arrays, the costliest shape to parse
-// per byte, as in issue 20's attack; exactly `bodyBytes` long.
+// per byte, as a hostile client would send; exactly `bodyBytes` long.
 const head = '{"type":"photo","stamp_end":1,"pad":';
 const depth = Math.floor((bodyBytes - head.length - 1) / 2);
 const body = Buffer.from(`${head}${'['.repeat(depth)}${']'.repeat(depth)}}`.padEnd(bodyBytes, ' '));

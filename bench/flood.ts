@@ -1,7 +1,7 @@
 // Measurement 5: visitors first. The visitor's lookup (`fetchActiveEntry`, one GET of
 // namecard_active) timed one request at a time, first on a quiet emulator, then while 16
-// anonymous clients post 1 MiB bodies to /rest/v1/namecard for 10 s (issue 20: such a
-// flood once pushed lookups to p50 1.48 s, past /go's 4 s time-out at worst). The flooding
+// anonymous clients post 1 MiB bodies to /rest/v1/namecard for 10 s (such a flood
+// once pushed lookups to p50 1.48 s, past /go's 4 s time-out at worst). The flooding
 // clients run in a worker thread (flood-clients.mjs), the lookups on this thread, the
 // emulator in its own process.
 import { once } from 'node:events';

@@ -73,7 +73,7 @@ export interface PageFigures {
   apiPerLoad: { min: number; max: number };
   /**
    * Visit counts per load: /go's one POST of `namecard_count_visit`, a beacon sent after the
-   * decision (issue 19), so it is not part of the decision's requests.
+   * decision (it never delays the redirect), so it is not part of the decision's requests.
    */
   visitCountsPerLoad: { min: number; max: number };
   /** CORS preflights (OPTIONS) to the API per load, fewest and most over the loads. */
@@ -123,7 +123,7 @@ interface LoadResult {
   rowsRead?: number;
 }
 
-/** The visit count's path: /go's beacon after its decision (issue 19). */
+/** The visit count's path: /go's beacon after its decision. */
 const VISIT_COUNT_PATH = '/rest/v1/rpc/namecard_count_visit';
 
 /** The little of the DOM that `readDecision` uses (the benchmark's tsconfig has no DOM types). */

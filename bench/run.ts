@@ -1,4 +1,4 @@
-// `npm run bench`: the four measurements of issue 5 (and issue 20's flood) on the emulator over a PostgreSQL server
+// `npm run bench`: the visitor's lookup, its load, the page and the CLI (and the body flood) on the emulator over a PostgreSQL server
 // and over PGlite. Progress goes to stderr; the Markdown table goes to stdout; figures go to
 // bench/results/. See bench/README.md.
 import path from 'node:path';

@@ -1,4 +1,4 @@
-// Visit counting under load, and `stats` at scale (issue 19). Run on its own:
+// Visit counting under load, and `stats` at scale. Run on its own:
 //
 //   npx tsx bench/visits.ts [--db postgres,pglite]
 //
