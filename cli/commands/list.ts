@@ -5,6 +5,11 @@ import { entryStates, type EntryState } from '../../shared/core/timeline.js';
 import { out, print, printJson } from '../output.js';
 import { resolveConfig } from '../settings.js';
 import { showType, terminalSafe } from '../terminal-safe.js';
+import type { Occurrence } from '../../shared/calendar/series.js';
+import type { SeriesRow } from '../../shared/core/series.js';
+import type { NamecardRow } from '../../shared/core/types.js';
+
+type SeriesLine = typeof import('./set-series.js').seriesLine;
 
 const MAX_LIMIT = 1000;
 const DEFAULT_LIMIT = 20;
@@ -56,6 +61,33 @@ export async function runList(options: ListOptions): Promise<void> {
   const format = await import('../../shared/core/format.js');
   const zone =
     options.tz === undefined ? format.localTimeZone() : format.checkTimeZone(options.tz, '--tz');
+  const listing = await readListing(config, limit);
+  if (options.json) printJson(listJson(listing));
+  else print(...listLines(listing, format, zone));
+}
+
+/** What `list` shows, read in one go: the entries, the status, the series and their next. */
+interface Listing {
+  signedIn: boolean;
+  rows: NamecardRow[];
+  /** The server's now (epoch ms): the instant the states are worked out at. */
+  now: number;
+  series: SeriesRow[];
+  /** Each series' next occurrence (null when cancelled or past its dates), in order. */
+  seriesNext: (Occurrence | null)[];
+  /** A series in one line (set-series.ts, loaded with the series). */
+  seriesLine: SeriesLine;
+  stateOf: (id: number) => ListState;
+}
+
+/**
+ * Reads the entries (every column signed in, the visitors' columns signed out), the status
+ * and the series in parallel, and works out each entry's state at the server's now.
+ */
+async function readListing(
+  config: ReturnType<typeof resolveConfig>,
+  limit: number,
+): Promise<Listing> {
   const [{ connect }, { findOwner }, { listEntries }, { readStatus }] = await Promise.all([
     import('../connect.js'),
     import('../session.js'),
@@ -71,73 +103,89 @@ export async function runList(options: ListOptions): Promise<void> {
       import('../../shared/supabase/series.js').then(({ listSeries }) => listSeries(client)),
     ]),
   );
-  // Each series with its next occurrence (none when cancelled or past its dates).
   const { nextOccurrences, seriesLine } = await import('./set-series.js');
   const seriesNext = await Promise.all(
     series.map(async (s) => (await nextOccurrences(s, status.now, 1))[0] ?? null),
   );
-  // The states at the server's now, the instant the status was decided at.
-  const { now } = status;
-  const exact = entryStates(rows, now);
+  const exact = entryStates(rows, status.now);
   const stateOf = (id: number): ListState => {
     const state = exact.get(id) ?? { state: 'ended' };
     return owner || KNOWN_SIGNED_OUT.has(state.state) ? state : { state: 'not-shown' };
   };
-  const iso = (ms: number | null | undefined) => (ms == null ? null : new Date(ms).toISOString());
+  return {
+    signedIn: owner !== undefined,
+    rows,
+    now: status.now,
+    series,
+    seriesNext,
+    seriesLine,
+    stateOf,
+  };
+}
 
-  if (options.json) {
-    printJson({
-      now,
-      signed_in: owner !== undefined,
-      series: series.map((s, index) => ({
-        ...s,
-        cancelled: s.stopped_at != null,
-        next_starts_at: iso(seriesNext[index]?.stamp_start),
-        next_ends_at: iso(seriesNext[index]?.stamp_end),
-      })),
-      entries: rows.map((row) => {
-        const state = stateOf(row.id);
-        return {
-          ...row,
-          stamp_start: row.stamp_start ?? null,
-          starts_at: iso(row.stamp_start),
-          ends_at: iso(row.stamp_end),
-          active: state.state === 'on-now',
-          state: state.state,
-          ...('until' in state ? { until: iso(state.until) } : {}),
-          ...(state.state === 'scheduled' ? { takes_effect_at: iso(state.from) } : {}),
-          ...(state.state === 'comes-back' ? { comes_back_at: iso(state.at) } : {}),
-          ...(state.state === 'ended-early' || state.state === 'cancelled'
-            ? { stopped_at: iso(state.at) }
-            : {}),
-        };
-      }),
-    });
-    return;
+const iso = (ms: number | null | undefined) => (ms == null ? null : new Date(ms).toISOString());
+
+/** `list --json`: the server's now, whether signed in, the series and the entries with states. */
+function listJson({ now, signedIn, series, seriesNext, rows, stateOf }: Listing) {
+  return {
+    now,
+    signed_in: signedIn,
+    series: series.map((s, index) => ({
+      ...s,
+      cancelled: s.stopped_at != null,
+      next_starts_at: iso(seriesNext[index]?.stamp_start),
+      next_ends_at: iso(seriesNext[index]?.stamp_end),
+    })),
+    entries: rows.map((row) => {
+      const state = stateOf(row.id);
+      return {
+        ...row,
+        stamp_start: row.stamp_start ?? null,
+        starts_at: iso(row.stamp_start),
+        ends_at: iso(row.stamp_end),
+        active: state.state === 'on-now',
+        state: state.state,
+        ...('until' in state ? { until: iso(state.until) } : {}),
+        ...(state.state === 'scheduled' ? { takes_effect_at: iso(state.from) } : {}),
+        ...(state.state === 'comes-back' ? { comes_back_at: iso(state.at) } : {}),
+        ...(state.state === 'ended-early' || state.state === 'cancelled'
+          ? { stopped_at: iso(state.at) }
+          : {}),
+      };
+    }),
+  };
+}
+
+/** A state's colour: on now green, scheduled cyan, coming back yellow, the rest dim. */
+function colourOf(state: ListState): (text: string) => string {
+  switch (state.state) {
+    case 'on-now':
+      return out.green;
+    case 'scheduled':
+      return out.cyan;
+    case 'comes-back':
+      return out.yellow;
+    default:
+      return out.dim;
   }
+}
+
+/** `list` as text: the zone once, one aligned line per entry, then the series. */
+function listLines(
+  { now, signedIn, series, seriesNext, seriesLine, rows, stateOf }: Listing,
+  format: typeof import('../../shared/core/format.js'),
+  zone: string,
+): string[] {
   const when = (ms: number) => format.formatWhen(ms, now, zone);
   const seriesLines = series.map((s, index) => seriesLine(s, seriesNext[index] ?? null, now, zone));
   if (rows.length === 0) {
-    print(
+    return [
       ...(series.length > 0
         ? [out.dim(format.zoneHeader(zone, now)), 'Series:', ...seriesLines]
         : []),
       `No entries yet: visitors go to ${visitorsGet(null)}.`,
-    );
-    return;
+    ];
   }
-  const colour = (state: ListState): ((text: string) => string) => {
-    switch (state.state) {
-      case 'on-now':
-        return out.green;
-      case 'scheduled':
-        return out.cyan;
-      case 'comes-back':
-        return out.yellow;
-      default:
-        return out.dim;
-    }
-  };
   const idWidth = Math.max(...rows.map((row) => terminalSafe(row.id).length));
   const typeWidth = Math.max(...rows.map((row) => showType(row.type).length));
   const spans = rows.map((row) => {
@@ -147,21 +195,21 @@ export async function runList(options: ListOptions): Promise<void> {
       : `${when(row.stamp_start)} to ${when(end)}`;
   });
   const spanWidth = Math.max(...spans.map((span) => span.length));
-  print(
-    ...(owner ? [] : [out.yellow(SIGNED_OUT_NOTE)]),
+  return [
+    ...(signedIn ? [] : [out.yellow(SIGNED_OUT_NOTE)]),
     out.dim(format.zoneHeader(zone, now)),
     ...rows.map((row, index) => {
       const state = stateOf(row.id);
       const mark = state.state === 'on-now' ? out.green('*') : ' ';
       const id = terminalSafe(row.id).padStart(idWidth);
       const type = showType(row.type).padEnd(typeWidth);
-      const words = colour(state)(
+      const words = colourOf(state)(
         state.state === 'not-shown' ? 'not shown from now on' : describeState(state, now, zone),
       );
       return `${mark} ${id}  ${type}  ${spans[index]!.padEnd(spanWidth)}  ${words}`;
     }),
     ...(series.length > 0 ? ['Series:', ...seriesLines] : []),
-  );
+  ];
 }
 
 export const listCommand = new Command('list')
