@@ -13,12 +13,7 @@ import ts from 'typescript';
  * the check fail (exit 1). Everywhere else the same findings are only reported. Widen this as
  * each room is brought within the limits, until it is every folder in FOLDERS.
  */
-export const ENFORCED: readonly string[] = [
-  'emulator/',
-  'cli/transport.ts',
-  'cli/transport-call.ts',
-  'cli/transport-retry.ts',
-];
+export const ENFORCED: readonly string[] = ['emulator/', 'cli/', 'shared/', 'scripts/'];
 
 /** The folders measured, and the most lines a function (a component, in site/src) may have. */
 export const FOLDERS: readonly { dir: string; maxLines: number }[] = [

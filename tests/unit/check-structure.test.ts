@@ -61,24 +61,29 @@ describe('checkStructure', () => {
     }
     await writeFile(path.join(root, 'emulator/rest/long.ts'), functionOf('tooLong', 81));
     await writeFile(path.join(root, 'emulator/bare.ts'), functionOf('bare', 3, true));
-    await writeFile(path.join(root, 'cli/other.ts'), functionOf('longButReported', 90));
+    await writeFile(path.join(root, 'site/src/Long.tsx'), functionOf('LongButReported', 130));
     await writeFile(path.join(root, 'site/src/Page.tsx'), functionOf('Page', 120));
 
     const report = checkStructure(root);
     expect(report.failures).toBe(2);
     expect(report.lines).toContain('  error emulator/rest/long.ts:1 tooLong: 81 lines, over 80');
     expect(report.lines).toContain('  error emulator/bare.ts:1 export bare has no docstring');
-    expect(report.lines).toContain('  note  cli/other.ts:1 longButReported: 90 lines, over 80');
     expect(report.lines).toContain(
-      'site/src/: longest function 120 lines (site/src/Page.tsx:1 Page), limit 120',
+      '  note  site/src/Long.tsx:1 LongButReported: 130 lines, over 120',
+    );
+    expect(report.lines).toContain(
+      'site/src/: longest function 130 lines (site/src/Long.tsx:1 LongButReported), limit 120',
     );
     // Widening the enforced list turns the report into a failure.
-    expect(checkStructure(root, [...ENFORCED, 'cli/']).failures).toBe(3);
+    expect(checkStructure(root, [...ENFORCED, 'site/src/']).failures).toBe(3);
   });
 
-  it('enforces emulator/ and the CLI transport today', () => {
+  it('enforces emulator/, cli/, shared/ and scripts/ today; site/src is reported', () => {
     expect(isEnforced('emulator/rest/routes.ts')).toBe(true);
     expect(isEnforced('cli/transport.ts')).toBe(true);
-    expect(isEnforced('cli/commands/set.ts')).toBe(false);
+    expect(isEnforced('cli/commands/set.ts')).toBe(true);
+    expect(isEnforced('shared/core/timeline.ts')).toBe(true);
+    expect(isEnforced('scripts/start.ts')).toBe(true);
+    expect(isEnforced('site/src/manage/CardForm.tsx')).toBe(false);
   });
 });
