@@ -88,9 +88,23 @@ export function describeAfter(status: CardStatus | undefined, timeZone: string):
   const { now, timeline, labels } = status;
   const [first] = timeline;
   if (!first) return '';
-  const [next] = describeFollowing(timeline, now, timeZone, 1, labels);
+  const next = nextChange(timeline, now, timeZone, labels);
   const visitors = `Visitors now get ${describeNow(first, now, timeZone, labels)}.`;
-  return next && next !== 'And more changes after that' ? `${visitors} ${next}.` : visitors;
+  return next ? `${visitors} ${next}.` : visitors;
+}
+
+/**
+ * The first change after now in words (`Then Photographer from Wed 09:00 …`), or undefined
+ * when the timeline has no second segment: decided on the segments, not on the sentence.
+ */
+function nextChange(
+  timeline: readonly Segment[],
+  now: number,
+  timeZone: string,
+  labels: Readonly<Record<string, string>>,
+): string | undefined {
+  if (timeline.length < 2) return undefined;
+  return describeFollowing(timeline.slice(0, 2), now, timeZone, 1, labels)[0];
 }
 
 /** Whether two timelines are the same, segment for segment. */
@@ -124,8 +138,8 @@ export function describeInstead(
   if (!first) return '';
   if (sameTimeline(before, after))
     return 'What visitors get does not change: a newer entry covers its time.';
-  const [next] = describeFollowing(after, now, timeZone, 1, labels);
-  const then = next && next !== 'And more changes after that' ? ` ${next}.` : '';
+  const next = nextChange(after, now, timeZone, labels);
+  const then = next ? ` ${next}.` : '';
   const changesNow = before[0]?.type !== first.type;
   const visitors = changesNow
     ? `Visitors will get ${describeNow(first, now, timeZone, labels)} instead.`
