@@ -258,5 +258,13 @@ describe("the profile's row names it wherever visitors' destination is shown", (
     expect(await labels()).toEqual({ main: 'Main Profile', shop: 'Shop window' });
     expect((await namecard(['end'])).exitCode).toBe(0);
     expect(await labels()).toEqual({ main: 'Main Profile' });
+
+    // A live weekly series names it too; cancelled, it no longer does.
+    const set = await namecard(['set', 'shop', '--every', 'sat', '10:00-18:00', '--json']);
+    expect(set.exitCode).toBe(0);
+    expect(await labels()).toEqual({ main: 'Main Profile', shop: 'Shop window' });
+    const { id } = (JSON.parse(set.stdout) as { series: { id: number } }).series;
+    expect((await namecard(['cancel', String(id)])).exitCode).toBe(0);
+    expect(await labels()).toEqual({ main: 'Main Profile' });
   });
 });
