@@ -1,7 +1,7 @@
 import { Command } from 'commander';
 import { ApiError, InputError, NetworkError } from '../../shared/core/errors.js';
 import { visitorsGet } from '../../shared/core/describe.js';
-import { narrowType } from '../../shared/core/profiles.js';
+import { MAIN_PROFILE, narrowType } from '../../shared/core/profiles.js';
 import { targetUrl } from '../../shared/core/rules.js';
 import { out, print, printJson } from '../output.js';
 import { resolveConfig } from '../settings.js';
@@ -87,7 +87,7 @@ export async function runPreview(options: PreviewOptions): Promise<void> {
     at: new Date(row.at).toISOString(),
     at_ms: row.at,
     time_zone: zone,
-    profile: narrowType(row.type ?? 'main'),
+    profile: narrowType(row.type ?? MAIN_PROFILE.type),
     kind: row.id === null ? null : row.series ? 'series' : 'entry',
     id: row.id,
     from: row.stamp_start,

@@ -1,5 +1,6 @@
 import { Temporal } from 'temporal-polyfill';
 import { activeEntry } from '../core/rules.js';
+import { MAIN_PROFILE } from '../core/profiles.js';
 import type { SeriesRow, SeriesStop } from '../core/series.js';
 import type { Segment } from '../core/timeline.js';
 import type { NamecardRow } from '../core/types.js';
@@ -134,11 +135,11 @@ function steps(rows: readonly NamecardRow[], at: number): Step[] {
     // The same row object: an occurrence is one object, so the next occurrence of the same
     // series is another step, as in the database's walk.
     if (next === winner) continue;
-    result.push({ type: winner?.type ?? 'main', from, to: moment });
+    result.push({ type: winner?.type ?? MAIN_PROFILE.type, from, to: moment });
     winner = next;
     from = moment;
   }
-  result.push({ type: winner?.type ?? 'main', from, to: null });
+  result.push({ type: winner?.type ?? MAIN_PROFILE.type, from, to: null });
   return result;
 }
 
