@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { narrowType } from '../../shared/core/profiles.js';
+import type { Segment } from '../../shared/core/timeline.js';
 import { describeAfter, describeInstead } from '../../site/src/manage/describe.js';
 
 // /manage's sentences after and before a change: whether a "Then …" follows is decided on the
@@ -6,10 +8,12 @@ import { describeAfter, describeInstead } from '../../site/src/manage/describe.j
 
 const NOW = Date.UTC(2030, 5, 5, 8, 0);
 const HOUR = 3_600_000;
+const segments = (list: { type: string; from: number; to: number | null }[]): Segment[] =>
+  list.map((s) => ({ ...s, type: narrowType(s.type) }));
 const status = (timeline: { type: string; from: number; to: number | null }[]) => ({
   now: NOW,
   active: null,
-  timeline,
+  timeline: segments(timeline),
   labels: { shop: 'Shop window' },
   url: null,
 });
@@ -42,11 +46,11 @@ describe('describeAfter', () => {
 
 describe('describeInstead', () => {
   it('names what visitors will get instead, and what follows', () => {
-    const before = [
+    const before = segments([
       { type: 'shop', from: NOW, to: NOW + HOUR },
       { type: 'main', from: NOW + HOUR, to: null },
-    ];
-    const after = [{ type: 'main', from: NOW, to: null }];
+    ]);
+    const after = segments([{ type: 'main', from: NOW, to: null }]);
     expect(describeInstead(before, after, NOW, 'UTC', { shop: 'Shop window' })).toBe(
       'Visitors will get the main site instead.',
     );
