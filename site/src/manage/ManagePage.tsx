@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { Suspense, lazy, useEffect, useState } from 'react';
 import { localTimeZone, zoneHeader } from '../../../shared/core/format.js';
 import { canSetCard } from '../../../shared/supabase/data.js';
 import { goTo } from '../routes.js';
@@ -15,6 +15,11 @@ import { useSessionOrLogin } from './useSession.js';
 import { LazyVisits } from './visits/LazyVisits.js';
 import './timeline.css';
 import './manage.css';
+
+/** The weekly series and the .ics link, with Temporal and the iCalendar code: after the first draw. */
+const SeriesSection = lazy(() =>
+  import('./series/SeriesSection.js').then((m) => ({ default: m.SeriesSection })),
+);
 
 /** The manage screen: only for a signed-in user; anyone else is sent to /login. */
 export function ManagePage() {
@@ -78,6 +83,11 @@ function OwnerView({ profiles }: { profiles: ProfilesState }) {
         {zoneHeader(localTimeZone(), at)}
       </p>
       <CardTimeline result={result} refresh={refresh} />
+      {result.status === 'ready' && (
+        <Suspense fallback={null}>
+          <SeriesSection card={result.card} refresh={refresh} />
+        </Suspense>
+      )}
       <CardForm
         refresh={refresh}
         profiles={profiles.status === 'ready' ? profiles.profiles : undefined}
