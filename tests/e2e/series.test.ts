@@ -81,12 +81,18 @@ describe('weekly series on /manage at 375 px', () => {
     ]);
     await expect(outcome.innerText()).resolves.toMatch(
       new RegExp(
-        `^Series set! #${rows[0]!.id} Photographer every Sat, Sun 10:00–18:00, next (Sat|Sun) .+ 10:00\\. Visitors now get `,
+        `^Series set! #${rows[0]!.id} Photographer every Sat, Sun 10:00–18:00, next (Sat|Sun) \\d{1,2} [A-Z][a-z]{2}, 10:00\\. Visitors now get `,
       ),
     );
     await expect(page.getByTestId('series-line').innerText()).resolves.toMatch(
-      /^Photographer every Sat, Sun 10:00–18:00, next (Sat|Sun) .+ 10:00\s*Cancel$/,
+      /^Photographer every Sat, Sun 10:00–18:00, next (Sat|Sun) \d{1,2} [A-Z][a-z]{2}, 10:00\s*Cancel$/,
     );
+    // The timeline shows the occurrences ahead.
+    await page
+      .getByRole('list', { name: 'What follows' })
+      .getByText(/Photographer from (Sat|Sun) /)
+      .first()
+      .waitFor();
     await screenshot(page, 'manage-series-set-375');
     // Closed again, the form is the one-off form, and the days are not kept.
     await page.getByText('Repeat weekly').click();
@@ -117,7 +123,7 @@ describe('weekly series on /manage at 375 px', () => {
     await cancel.click();
     const dialog = page.getByRole('dialog', { name: `Cancel series #${id}?` });
     await expect(dialog.innerText()).resolves.toMatch(
-      /Photographer every Sat 10:00–18:00, next Sat .+: the series ends for good/,
+      /Photographer every Sat 10:00–18:00, next Sat \d{1,2} [A-Z][a-z]{2}, 10:00: the series ends for good/,
     );
     await dialog.getByRole('button', { name: 'No, keep it' }).click();
     expect((await stored()).map((row) => row.stopped_at)).toEqual([null]);

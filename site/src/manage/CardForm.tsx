@@ -185,10 +185,7 @@ export function CardForm({ refresh, profiles }: CardFormProps) {
           ))}
         </select>
       </label>
-      <details
-        className="repeat-weekly"
-        onToggle={(event) => setWeekly(event.currentTarget.open)}
-      >
+      <details className="repeat-weekly" onToggle={(event) => setWeekly(event.currentTarget.open)}>
         <summary>Repeat weekly</summary>
         {weekly && (
           <Suspense fallback={<p className="muted small">Loading…</p>}>

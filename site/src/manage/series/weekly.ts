@@ -1,6 +1,6 @@
 import { nextOccurrences } from '../../../../shared/calendar/series.js';
 import { InputError } from '../../../../shared/core/errors.js';
-import { formatWhen, localTimeZone } from '../../../../shared/core/format.js';
+import { localTimeZone } from '../../../../shared/core/format.js';
 import { describeSeries, type SeriesRow } from '../../../../shared/core/series.js';
 import { setSeries, type NewSeries } from '../../../../shared/supabase/series.js';
 import { supabase } from '../../supabase.js';
@@ -62,9 +62,22 @@ export function seriesFromForm(
   };
 }
 
+/** An occurrence's start with its date: `Sat 28 Nov, 10:00`. */
+function startWords(at: number, timeZone: string): string {
+  return new Intl.DateTimeFormat('en-GB', {
+    weekday: 'short',
+    day: 'numeric',
+    month: 'short',
+    hour: '2-digit',
+    minute: '2-digit',
+    hourCycle: 'h23',
+    timeZone,
+  }).format(at);
+}
+
 /**
  * A series in one line as the page shows it: `Photographer every Sat 10:00–18:00, next Sat 28
- * Nov 10:00` (its zone when not the browser's; `no occurrence ahead` when none is).
+ * Nov, 10:00` (its zone when not the browser's; `no occurrence ahead` when none is).
  *
  * @param series the stored series
  * @param label the profile's label
@@ -74,7 +87,7 @@ export function seriesLine(series: SeriesRow, label: string, now: number): strin
   const zone = localTimeZone();
   const words = describeSeries(series, series.time_zone !== zone).replace(/^\S+ /, '');
   const [next] = nextOccurrences(series, now, 1);
-  return `${label} ${words}, ${next ? `next ${formatWhen(next.stamp_start, now, zone)}` : 'no occurrence ahead'}`;
+  return `${label} ${words}, ${next ? `next ${startWords(next.stamp_start, zone)}` : 'no occurrence ahead'}`;
 }
 
 /**
