@@ -70,7 +70,7 @@ function SignedInManage({ email }: { email: string }) {
 }
 
 /**
- * The zone line, the timeline, the form and the history: what an owner sees. On a wide screen
+ * The zone line, the timeline, the form, the weekly series and the history: what an owner sees. On a wide screen
  * the timeline and the form stand side by side (manage.css).
  */
 function OwnerView({ profiles }: { profiles: ProfilesState }) {
@@ -83,15 +83,15 @@ function OwnerView({ profiles }: { profiles: ProfilesState }) {
         {zoneHeader(localTimeZone(), at)}
       </p>
       <CardTimeline result={result} refresh={refresh} />
+      <CardForm
+        refresh={refresh}
+        profiles={profiles.status === 'ready' ? profiles.profiles : undefined}
+      />
       {result.status === 'ready' && (
         <Suspense fallback={null}>
           <SeriesSection card={result.card} refresh={refresh} />
         </Suspense>
       )}
-      <CardForm
-        refresh={refresh}
-        profiles={profiles.status === 'ready' ? profiles.profiles : undefined}
-      />
       <CardHistory result={result} />
     </div>
   );

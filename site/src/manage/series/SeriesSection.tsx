@@ -82,9 +82,16 @@ export function SeriesSection({
     }
   }
 
-  if (state === null) return <p className="muted small">Reading the weekly series…</p>;
-  if ('failed' in state) {
-    return <p className="status error">Could not read the weekly series: {state.failed}</p>;
+  if (state === null || 'failed' in state) {
+    return (
+      <section className="series" aria-label="Weekly series">
+        {state === null ? (
+          <p className="muted small">Reading the weekly series…</p>
+        ) : (
+          <p className="status error">Could not read the weekly series: {state.failed}</p>
+        )}
+      </section>
+    );
   }
   const today = new Date(now).toISOString().slice(0, 10);
   const shown = state.series.filter((s) => live(s, today));
