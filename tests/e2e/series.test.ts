@@ -100,6 +100,31 @@ describe('weekly series on /manage at 375 px', () => {
     await expect(page.getByRole('group', { name: 'Days' }).count()).resolves.toBe(0);
   });
 
+  test('the timeline keeps the occurrences ahead as "now" moves on between reads', async () => {
+    const { page, site } = e2e;
+    // Every day, an hour starting six hours from now (Berlin time): none is on now.
+    const hour = Number(
+      new Intl.DateTimeFormat('en-GB', {
+        hour: '2-digit',
+        hourCycle: 'h23',
+        timeZone: ZONE,
+      }).format(Date.now()),
+    );
+    const start = `${String((hour + 6) % 24).padStart(2, '0')}:00`;
+    await insertSeries('{1,2,3,4,5,6,7}', start, start.replace(':00', ':30'));
+    await page.clock.install();
+    await signIn(page, site, OWNER);
+    const follows = page.getByRole('list', { name: 'What follows' });
+    await follows
+      .getByText(/Photographer from /)
+      .first()
+      .waitFor();
+    // Past the page's 15-second tick, before its next read (at most a minute away).
+    await page.clock.fastForward(20_000);
+    await page.waitForTimeout(200);
+    await expect(follows.getByText(/Photographer from /).count()).resolves.toBeGreaterThan(0);
+  });
+
   test('a series with no day is refused, naming the field; nothing is stored', async () => {
     const { page, site } = e2e;
     await signIn(page, site, OWNER);
