@@ -212,3 +212,26 @@ export function activeAt(
 ): NamecardRow | null {
   return activeEntry([...rows, ...occurrences(series, stops, at, at + 1)], at);
 }
+
+/**
+ * The next occurrences of one series: those starting after `now`, at most `count`, looked for
+ * up to a year past `now` (or past its first date, when that is ahead).
+ *
+ * @param series the series row
+ * @param now epoch ms (the server's now)
+ * @param count how many at most
+ * @returns occurrences by start, ascending (empty when cancelled or past its dates)
+ */
+export function nextOccurrences(series: SeriesRow, now: number, count: number): Occurrence[] {
+  const found: Occurrence[] = [];
+  // From its first date when that is ahead (less two days: a zone's date may trail UTC's).
+  const begin = Math.max(now, series.first_date ? Date.parse(series.first_date) - 2 * DAY_MS : now);
+  for (let from = begin; found.length < count && from < begin + 366 * DAY_MS;) {
+    const to = from + 15 * DAY_MS;
+    for (const o of occurrences([series], [], from, to)) {
+      if (o.stamp_start > now && !found.some((f) => f.stamp_start === o.stamp_start)) found.push(o);
+    }
+    from = to;
+  }
+  return found.sort((a, b) => a.stamp_start - b.stamp_start).slice(0, count);
+}

@@ -1,8 +1,8 @@
-import type { SupabaseClient } from '@supabase/supabase-js';
 import { ApiError, NetworkError } from '../core/errors.js';
 import { parseStatus, type CardStatus } from '../core/lookup.js';
 import { narrowRow } from '../core/rules.js';
 import { isSeriesRow, type SeriesRow, type SeriesStop } from '../core/series.js';
+import type { DataClient } from './data.js';
 
 // The owner's calls for weekly series through supabase-js: set one (with the status after it)
 // and read them with their stopped occurrences. Cancel is `cancelEntry` (data.ts): ids are
@@ -27,7 +27,7 @@ export interface NewSeries {
 }
 
 function failure(
-  client: SupabaseClient,
+  client: DataClient,
   result: {
     error: {
       code?: string;
@@ -74,7 +74,7 @@ function readSeries(row: SeriesRow): SeriesRow {
  *   profile); NetworkError when unreachable
  */
 export async function setSeries(
-  client: SupabaseClient,
+  client: DataClient,
   series: NewSeries,
 ): Promise<{ series: SeriesRow; status: CardStatus }> {
   const result = await client.rpc('namecard_set_series', { ...series });
@@ -93,7 +93,7 @@ export async function setSeries(
  * @throws ApiError; NetworkError when unreachable
  */
 export async function listSeries(
-  client: SupabaseClient,
+  client: DataClient,
 ): Promise<{ series: SeriesRow[]; stops: SeriesStop[] }> {
   const [rows, stops] = await Promise.all([
     client

@@ -7,12 +7,13 @@ import type { RunningEmulator } from '../../emulator/index.js';
 import { startTestEmulator } from '../support/emulator.js';
 import { OWNER, buildAndServeSite, launchBrowser, signIn, type ServedSite } from './harness.js';
 
-// axe-core on every page a visitor or the owner sees, at a desktop and a phone width: no
+// axe-core on every page a visitor or the owner sees, at a desktop and two phone widths: no
 // violation of any rule axe runs by default (WCAG 2.x A and AA and its best practices).
 // @axe-core/playwright needs Node 22.12, so axe-core's own source is put into the page through
 // DevTools (page.evaluate), which the site's CSP does not restrict, where a <script> tag would
 // be refused. /manage is checked signed in as the owner, with a schedule (an entry on now, a
-// scheduled one and a past one), its optional start and its history opened.
+// scheduled one, a past one and a weekly series), its optional start, its history and its
+// "Repeat weekly" opened.
 
 /** Where visitors are sent; never reached: the test holds every request to it. */
 const MAIN_URL = 'https://card.example/me/';
@@ -65,6 +66,19 @@ const PAGES: PageCase[] = [
     },
   },
   {
+    name: 'manage, Repeat weekly open',
+    path: 'manage/',
+    before: (page, site) => signIn(page, site, OWNER),
+    ready: async (page) => {
+      // A weekly series is listed (with its Cancel and the .ics link), and the form's weekly part
+      // is open with a day chosen.
+      await page.getByTestId('series-line').waitFor();
+      await page.getByRole('link', { name: 'Download calendar (.ics)' }).waitFor();
+      await page.getByText('Repeat weekly').click();
+      await page.getByRole('checkbox', { name: 'Saturday' }).check();
+    },
+  },
+  {
     name: 'manage, End now asked',
     path: 'manage/',
     before: (page, site) => signIn(page, site, OWNER),
@@ -87,6 +101,7 @@ const PAGES: PageCase[] = [
 
 const WIDTHS = [
   { width: 1280, height: 800 },
+  { width: 375, height: 812 },
   { width: 320, height: 640 },
 ];
 
@@ -109,6 +124,10 @@ beforeAll(async () => {
      union all select 'photo', null, at + $1::bigint from now
      union all select 'main', at + 24 * $1::bigint, at + 26 * $1::bigint from now`,
     [HOUR],
+  );
+  await emulator.query(
+    `insert into public.namecard_series (type, weekdays, start_time, end_time, time_zone)
+     values ('photo', '{6}', '10:00', '18:00', 'UTC')`,
   );
   site = await buildAndServeSite({
     SUPABASE_URL: emulator.url,

@@ -1,6 +1,6 @@
 import { Temporal } from 'temporal-polyfill';
 import { describe, expect, it } from 'vitest';
-import { localInstant, occurrences } from '../../shared/calendar/series.js';
+import { localInstant, nextOccurrences, occurrences } from '../../shared/calendar/series.js';
 import {
   describeSeries,
   describeWeekdays,
@@ -98,5 +98,37 @@ describe('local times of occurrences', () => {
       ['2030-04-07T12:00:00.000Z', '2030-04-07T14:00:00.000Z'],
     ]);
     expect(describeSeries(series)).toBe('photo every Sun 14:00–16:00 from 2030-03-24');
+  });
+});
+
+describe('next occurrences of a series', () => {
+  const series: SeriesRow = {
+    id: 1,
+    type: 'photo',
+    weekdays: [6],
+    start_time: '10:00',
+    end_time: '18:00',
+    time_zone: 'Europe/Berlin',
+    first_date: null,
+    last_date: null,
+    stopped_at: null,
+  };
+
+  it('gives the starts after now, in order, an occurrence running now left out', () => {
+    // Saturday 2030-06-01 12:00 Berlin (10:00 UTC): that day's occurrence has started.
+    const now = Date.parse('2030-06-01T10:00:00Z');
+    expect(nextOccurrences(series, now, 2).map((o) => o.stamp_start)).toEqual([
+      Date.parse('2030-06-08T08:00:00Z'),
+      Date.parse('2030-06-15T08:00:00Z'),
+    ]);
+  });
+
+  it('looks past a first date months ahead, and finds none past the last date', () => {
+    const now = Date.parse('2030-01-01T00:00:00Z');
+    const later = { ...series, first_date: '2030-09-01' };
+    expect(nextOccurrences(later, now, 1).map((o) => o.stamp_start)).toEqual([
+      Date.parse('2030-09-07T08:00:00Z'),
+    ]);
+    expect(nextOccurrences({ ...series, last_date: '2029-12-31' }, now, 1)).toEqual([]);
   });
 });

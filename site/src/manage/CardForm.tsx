@@ -1,8 +1,8 @@
-import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { Suspense, lazy, useEffect, useRef, useState, type FormEvent, type RefObject } from 'react';
 import type { EntryFieldNames } from '../../../shared/calendar/plan.js';
 import { formatWhen, localTimeZone } from '../../../shared/core/format.js';
 import { inPlainWords } from '../../../shared/core/plain-words.js';
-import { PROFILE_OPTIONS } from '../../../shared/core/profiles.js';
+import { PROFILE_OPTIONS, narrowType } from '../../../shared/core/profiles.js';
 import { profileLabel, type NamecardRow } from '../../../shared/core/types.js';
 import { insertEntry, type ProfileEntry } from '../../../shared/supabase/data.js';
 import { supabase } from '../supabase.js';
@@ -57,6 +57,12 @@ function describeOutcome(
 const loadPlan = () => import('../../../shared/calendar/plan.js');
 
 /** The entry the form's fields ask for, by `planEntry`'s rules, at this moment. */
+/** The "Repeat weekly" part (fields and the series call), in a chunk of its own. */
+const loadWeekly = () => import('./series/weekly.js');
+const WeeklyFields = lazy(() =>
+  import('./series/WeeklyFields.js').then((m) => ({ default: m.WeeklyFields })),
+);
+
 async function planFromForm(
   field: (name: string) => string,
   startDate: string,
@@ -100,70 +106,65 @@ const QUICK_ENDS: { label: string; end: (now: Date) => Date }[] = [
 /**
  * The manage form: profile, date and time (all required, checked by the browser) and an
  * optional start, turned into an entry by `planEntry` (the rules the CLI follows too) in the
- * browser's time zone and inserted through the shared module. The outcome, or the refusal, is
- * shown in words; nothing is reported before the server confirmed the row.
+ * browser's time zone and inserted through the shared module; or, with "Repeat weekly" open
+ * (the one-off fields are then not shown, so not applied), a weekly series stored through the
+ * same shared call as the CLI's. The outcome, or the refusal, is shown in words; nothing is
+ * reported before the server confirmed the row.
  */
 export function CardForm({ refresh, profiles }: CardFormProps) {
   const choices = profiles?.map((p) => ({ value: p.name, label: p.label })) ?? PROFILE_OPTIONS;
   const [status, setStatus] = useState<Status | null>(null);
   const [saving, setSaving] = useState(false);
-  const dateRef = useRef<HTMLInputElement>(null);
-  const timeRef = useRef<HTMLInputElement>(null);
+  const [weekly, setWeekly] = useState(false);
   const startRef = useRef<HTMLDetailsElement>(null);
-  const startDateRef = useRef<HTMLInputElement>(null);
-  const startTimeRef = useRef<HTMLInputElement>(null);
-
-  /** Empties the optional start: what is applied is what is shown, so a closed one holds nothing. */
-  function clearStart() {
-    if (startDateRef.current) startDateRef.current.value = '';
-    if (startTimeRef.current) startTimeRef.current.value = '';
-  }
   useEffect(() => {
     // Fetched now, used on submit; a failure to load shows then, as the form's refusal.
     loadPlan().catch(() => undefined);
   }, []);
 
-  /** Fills the date and time inputs with a quick duration's end (the browser's local time). */
-  function fillEnd(end: Date) {
-    const { date, time } = localInputs(end);
-    if (dateRef.current) dateRef.current.value = date;
-    if (timeRef.current) timeRef.current.value = time;
-  }
-
   async function handleSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     const fields = new FormData(event.currentTarget);
     const field = (name: string) => String(fields.get(name) ?? '').trim();
-    // Only an open "Start later" counts (closing it also empties it).
-    const startOpen = startRef.current?.open ?? false;
-    const startDate = startOpen ? field('start-date') : '';
-    const startTime = startOpen ? field('start-time') : '';
-    let plan;
+    const labelOf = (type: string) =>
+      choices.find((c) => c.value === type)?.label ?? profileLabel(narrowType(type));
+    const what = weekly ? 'The series was not set' : 'The card was not set';
+    const names = weekly ? (await loadWeekly()).WEEKLY_FIELD_NAMES : Object.values(FIELD_NAMES);
+    const refuse = (error: unknown) =>
+      setStatus({ tone: 'error', text: `${what}: ${errorMessage(error, names)}` });
+    let store: () => Promise<string>;
     try {
-      if (Boolean(startDate) !== Boolean(startTime)) {
-        throw new Error('The start needs both a day and an hour, or neither (then it starts now).');
+      if (weekly) {
+        const { seriesFromForm, storeSeries } = await loadWeekly();
+        const series = seriesFromForm(field, fields.getAll('weekday').map(String));
+        store = () => storeSeries(series, labelOf(series.type), refresh);
+      } else {
+        // Only an open "Start later" counts (closing it also empties it).
+        const startOpen = startRef.current?.open ?? false;
+        const startDate = startOpen ? field('start-date') : '';
+        const startTime = startOpen ? field('start-time') : '';
+        if (Boolean(startDate) !== Boolean(startTime)) {
+          throw new Error(
+            'The start needs both a day and an hour, or neither (then it starts now).',
+          );
+        }
+        const plan = await planFromForm(field, startDate, startTime, choices);
+        store = async () => {
+          const row = await insertEntry(supabase, plan);
+          // Set: the start it had is used up; the next set starts from an empty, closed one.
+          if (startRef.current) startRef.current.open = false;
+          return describeOutcome(row, await refresh(), plan.notice, labelOf(row.type));
+        };
       }
-      plan = await planFromForm(field, startDate, startTime, choices);
     } catch (error) {
-      setStatus({
-        tone: 'error',
-        text: `The card was not set: ${errorMessage(error, Object.values(FIELD_NAMES))}`,
-      });
+      refuse(error);
       return;
     }
     setSaving(true);
     try {
-      const row = await insertEntry(supabase, plan);
-      const label = choices.find((c) => c.value === row.type)?.label ?? profileLabel(row.type);
-      // Set: the start it had is used up; the next set starts from an empty, closed one.
-      clearStart();
-      if (startRef.current) startRef.current.open = false;
-      setStatus({ tone: 'ok', text: describeOutcome(row, await refresh(), plan.notice, label) });
+      setStatus({ tone: 'ok', text: await store() });
     } catch (error) {
-      setStatus({
-        tone: 'error',
-        text: `The card was not set: ${errorMessage(error, Object.values(FIELD_NAMES))}`,
-      });
+      refuse(error);
     } finally {
       setSaving(false);
     }
@@ -184,6 +185,50 @@ export function CardForm({ refresh, profiles }: CardFormProps) {
           ))}
         </select>
       </label>
+      <details className="repeat-weekly" onToggle={(event) => setWeekly(event.currentTarget.open)}>
+        <summary>Repeat weekly</summary>
+        {weekly && (
+          <Suspense fallback={<p className="muted small">Loading…</p>}>
+            <WeeklyFields />
+          </Suspense>
+        )}
+      </details>
+      {!weekly && <OneOffFields startRef={startRef} />}
+      <button type="submit" className="button" disabled={saving}>
+        Set the card!
+      </button>
+      <p role="status" className={`status${status ? ` ${status.tone}` : ''}`}>
+        {status?.text}
+      </p>
+    </form>
+  );
+}
+
+/**
+ * The one-off entry's fields: date and time of the end (with quick durations) and the optional
+ * "Start later", empty when closed: what is applied is what is shown.
+ */
+function OneOffFields({ startRef }: { startRef: RefObject<HTMLDetailsElement | null> }) {
+  const dateRef = useRef<HTMLInputElement>(null);
+  const timeRef = useRef<HTMLInputElement>(null);
+  const startDateRef = useRef<HTMLInputElement>(null);
+  const startTimeRef = useRef<HTMLInputElement>(null);
+
+  /** Empties the optional start: what is applied is what is shown, so a closed one holds nothing. */
+  function clearStart() {
+    if (startDateRef.current) startDateRef.current.value = '';
+    if (startTimeRef.current) startTimeRef.current.value = '';
+  }
+
+  /** Fills the date and time inputs with a quick duration's end (the browser's local time). */
+  function fillEnd(end: Date) {
+    const { date, time } = localInputs(end);
+    if (dateRef.current) dateRef.current.value = date;
+    if (timeRef.current) timeRef.current.value = time;
+  }
+
+  return (
+    <>
       <div className="row">
         <label>
           Date
@@ -225,12 +270,6 @@ export function CardForm({ refresh, profiles }: CardFormProps) {
           </label>
         </div>
       </details>
-      <button type="submit" className="button" disabled={saving}>
-        Set the card!
-      </button>
-      <p role="status" className={`status${status ? ` ${status.tone}` : ''}`}>
-        {status?.text}
-      </p>
-    </form>
+    </>
   );
 }

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { Suspense, lazy, useEffect, useState } from 'react';
 import { localTimeZone, zoneHeader } from '../../../shared/core/format.js';
 import { canSetCard } from '../../../shared/supabase/data.js';
 import { goTo } from '../routes.js';
@@ -15,6 +15,11 @@ import { useSessionOrLogin } from './useSession.js';
 import { LazyVisits } from './visits/LazyVisits.js';
 import './timeline.css';
 import './manage.css';
+
+/** The weekly series and the .ics link, with Temporal and the iCalendar code: after the first draw. */
+const SeriesSection = lazy(() =>
+  import('./series/SeriesSection.js').then((m) => ({ default: m.SeriesSection })),
+);
 
 /** The manage screen: only for a signed-in user; anyone else is sent to /login. */
 export function ManagePage() {
@@ -65,7 +70,7 @@ function SignedInManage({ email }: { email: string }) {
 }
 
 /**
- * The zone line, the timeline, the form and the history: what an owner sees. On a wide screen
+ * The zone line, the timeline, the form, the weekly series and the history: what an owner sees. On a wide screen
  * the timeline and the form stand side by side (manage.css).
  */
 function OwnerView({ profiles }: { profiles: ProfilesState }) {
@@ -82,6 +87,11 @@ function OwnerView({ profiles }: { profiles: ProfilesState }) {
         refresh={refresh}
         profiles={profiles.status === 'ready' ? profiles.profiles : undefined}
       />
+      {result.status === 'ready' && (
+        <Suspense fallback={null}>
+          <SeriesSection card={result.card} refresh={refresh} />
+        </Suspense>
+      )}
       <CardHistory result={result} />
     </div>
   );

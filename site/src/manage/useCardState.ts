@@ -66,18 +66,28 @@ export function serverNow(card: CardState): number {
 }
 
 /**
- * The timeline at `at` (the server's now, estimated): the server's own answer at the instant it
- * read, and the shared pure rule (`timeline()` over the open entries) as "now" moves on.
+ * The timeline at `at` (the server's now, estimated): the server's own answer (entries and the
+ * weekly series' occurrences) at the instant it read, cut at `at` as "now" moves on; past the
+ * end of that answer, the shared pure rule (`timeline()` over the open entries).
  */
 export function timelineAt(card: CardState, at: number): CardStatus['timeline'] {
-  return at <= card.status.now ? card.status.timeline : timeline(card.open, at);
+  if (at <= card.status.now) return card.status.timeline;
+  const ahead = card.status.timeline.filter((s) => s.to === null || s.to > at);
+  if (ahead.length === 0) return timeline(card.open, at);
+  return ahead.map((s, i) => (i === 0 ? { ...s, from: Math.max(s.from, at) } : s));
 }
 
-/** When to read again: just after the next start or end of any entry, at most a minute away. */
+/**
+ * When to read again: just after the next start or end of any entry or occurrence the server's
+ * timeline names, at most a minute away.
+ */
 function nextReadIn(card: CardState): number {
   const at = serverNow(card);
-  const next = runs(card.open, at)[0]?.to;
-  const wait = next == null ? REFRESH_MS : next - at + 1000;
+  const ends = [
+    runs(card.open, at)[0]?.to,
+    card.status.timeline.find((s) => s.to !== null && s.to > at)?.to,
+  ].filter((t): t is number => t != null);
+  const wait = ends.length === 0 ? REFRESH_MS : Math.min(...ends) - at + 1000;
   return Math.max(1000, Math.min(REFRESH_MS, wait));
 }
 
