@@ -1,8 +1,11 @@
 #!/usr/bin/env node
 // The `namecard` entry point. `--version` and a plain `namecard status` are answered before
 // commander and the commands load (they cost more than Node's own start-up, measured by
-// `npm run bench`); everything else, `--help` included, goes to the program in main.ts.
+// `npm run bench`), and so are `end`, `cancel <id>` and `profile list` with a valid stored
+// access token (owner-light.ts); everything else, `--help` included, goes to the program in
+// main.ts.
 import module from 'node:module';
+import { ownerArgs } from './owner-args.js';
 import { statusArgs } from './status-args.js';
 import { readVersion } from './version.js';
 
@@ -25,8 +28,12 @@ if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
   // top, so that `--version` loads nothing but this file.
   (await import('./project-env.js')).loadProjectEnv();
   const status = statusArgs(args);
+  const owner = status ? undefined : ownerArgs(args);
   if (status) await (await import('./status-main.js')).statusMain(status);
-  // The one door from the light path to the program: taken only by the other commands.
-  // eslint-disable-next-line import-x/no-restricted-paths
-  else await import('./main.js');
+  // `end`, `cancel` and `profile list` with a valid stored access token; else the program.
+  else if (!owner || !(await (await import('./owner-light.js')).ownerLightMain(owner))) {
+    // The one door from the light path to the program: taken only by the other commands.
+    // eslint-disable-next-line import-x/no-restricted-paths
+    await import('./main.js');
+  }
 }

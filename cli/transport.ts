@@ -203,10 +203,18 @@ export function createTransport(baseUrl: string, timeoutMs = DEFAULT_TIMEOUT_MS)
   });
 }
 
-/** A fetch with the transport's policy over node:http, for plain GET callers (`namecard status`). */
+/**
+ * A fetch with the transport's policy over node:http, for callers of plain requests with
+ * string bodies (`namecard status`, and the owner's commands on the light path).
+ */
 export type LightTransportFetch = (
   url: string,
-  init?: { method?: string; headers?: Record<string, string>; signal?: AbortSignal },
+  init?: {
+    method?: string;
+    headers?: Record<string, string>;
+    body?: string;
+    signal?: AbortSignal;
+  },
 ) => Promise<LightResponse>;
 
 /**

@@ -1,6 +1,9 @@
 import { ApiError } from '../shared/core/errors.js';
 import { connect, type Connection } from './connect.js';
-import { ciCredentials, readStoredState, type CliConfig, type StoredSession } from './settings.js';
+import { isRefusedAccessToken, usableAccessToken } from './access-token.js';
+import { ciCredentials, readStoredState, type CliConfig } from './settings.js';
+
+export { ACCESS_TOKEN_MARGIN_MS, usableAccessToken } from './access-token.js';
 
 // The owner's writes (`set`, `end`, `cancel`) with the stored access token: while it is valid,
 // a write is one request and needs neither conf (whose validation library costs ~100 ms to
@@ -8,20 +11,6 @@ import { ciCredentials, readStoredState, type CliConfig, type StoredSession } fr
 
 /** A client signed in as the owner (as session.ts's Owner). */
 type Owner = Connection;
-
-/**
- * How long before its expiry a stored access token is no longer used: a request sent with it
- * must reach the server (and a clock a little off from the server's must not matter) before
- * it expires, else the write would be refused and sent twice.
- */
-export const ACCESS_TOKEN_MARGIN_MS = 60_000;
-
-/** The stored access token when it is valid for more than {@link ACCESS_TOKEN_MARGIN_MS}. */
-export function usableAccessToken(stored: StoredSession, now = Date.now()): string | undefined {
-  const { access_token: token, expires_at: expiresAt } = stored;
-  if (typeof token !== 'string' || token === '' || typeof expiresAt !== 'number') return undefined;
-  return expiresAt * 1000 - now > ACCESS_TOKEN_MARGIN_MS ? token : undefined;
-}
 
 /** A way to run the owner's writes: see {@link requireWriter}. */
 export interface OwnerWriter {
@@ -60,6 +49,9 @@ export async function requireWriter(
       return {
         async run(act) {
           try {
+            // The light path has sent the write with this token already and it was refused
+            // (401, nothing written): straight to the one refresh and the one more try.
+            if (isRefusedAccessToken(token)) throw new ApiError(401, '401', 'refused');
             return await act(connect(config, token));
           } catch (error) {
             if (!(error instanceof ApiError && error.status === 401)) throw error;

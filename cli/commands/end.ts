@@ -1,10 +1,8 @@
 import { Command } from 'commander';
-import { formatWhen, localTimeZone } from '../../shared/core/format.js';
+import { localTimeZone } from '../../shared/core/format.js';
 import { MAIN_PROFILE } from '../../shared/core/profiles.js';
-import { profileLabel, type NamecardRow } from '../../shared/core/types.js';
-import { out, print, printJson } from '../output.js';
+import { showEnd } from '../end-show.js';
 import { resolveConfig } from '../settings.js';
-import { showType } from '../terminal-safe.js';
 
 /** The options of `namecard end` (global ones included), as typed. */
 export interface EndOptions {
@@ -24,45 +22,16 @@ export interface EndOptions {
  */
 export async function runEnd(options: EndOptions): Promise<void> {
   const config = resolveConfig(options);
-  const [{ requireWriter }, { endNow }, { statusJson, timelineLines }] = await Promise.all([
+  const [{ requireWriter }, { endNow }] = await Promise.all([
     import('../writer.js'),
     import('../../shared/supabase/data.js'),
-    import('../outlook.js'),
   ]);
   const owner = await requireWriter(config);
   // One request: it stops what is in force and answers what visitors get afterwards.
-  const { ended, alreadyStopped, status } = await owner.run(({ client, transport }) =>
+  const outcome = await owner.run(({ client, transport }) =>
     transport.guard(() => endNow(client), { act: 'end' }),
   );
-  if (options.json) {
-    printJson({ ended, already_stopped: alreadyStopped, ...statusJson(status, config) });
-    return;
-  }
-  const zone = localTimeZone();
-  const lines = timelineLines(status, config, zone);
-  // An occurrence of a weekly series ends; the series stays (its id is the series').
-  const name = (row: NamecardRow & { series?: boolean }) =>
-    `${out.bold(showType(row.type))} (${profileLabel(row.type, status.labels)}, ${row.series ? 'this occurrence of series' : 'entry'} ${row.id})`;
-  // Another call (a cancel, another end) stopped these while this one waited: say what it did.
-  const others = alreadyStopped.map(
-    (row) =>
-      `  Meanwhile ${name(row)} was ${row.stop_kind === 'cancelled' ? 'cancelled' : 'ended early'}${
-        row.stopped_at == null ? '' : ` at ${formatWhen(row.stopped_at, status.now, zone)}`
-      } by another session.`,
-  );
-  if (ended.length === 0) {
-    print(
-      `Nothing to end: visitors already go to ${MAIN_PROFILE.visitorsGet}`,
-      ...others,
-      ...lines,
-    );
-    return;
-  }
-  print(
-    `${out.green('✔')} Ended ${ended.map(name).join(' and ')}: visitors go to ${MAIN_PROFILE.visitorsGet} now`,
-    ...others,
-    ...lines,
-  );
+  showEnd(outcome, options, config, localTimeZone);
 }
 
 export const endCommand = new Command('end')

@@ -1,14 +1,13 @@
 import { Command } from 'commander';
 import { InputError } from '../../shared/core/errors.js';
 import {
-  MAIN_PROFILE,
   checkDestination,
   checkProfileLabel,
   checkProfileName,
   type ProfileFieldProblem,
 } from '../../shared/core/profiles.js';
-import type { ProfileEntry } from '../../shared/supabase/data.js';
 import { out, print, printJson } from '../output.js';
+import { profileLine, showProfiles } from '../profile-show.js';
 import { resolveConfig, type CliConfig } from '../settings.js';
 import { terminalSafe } from '../terminal-safe.js';
 
@@ -48,28 +47,6 @@ async function ownerAndData(config: CliConfig) {
 }
 
 /**
- * Where a profile sends visitors: its own URL, or for main and photo without one, the build's
- * setting (the CLI's config holds the same settings the site was built with).
- */
-function destinationOf(profile: ProfileEntry, config: CliConfig): string {
-  if (profile.url !== null) return profile.url;
-  return (config.targets as Record<string, string>)[profile.name] ?? config.mainUrl;
-}
-
-/** One line for a profile in text output. */
-function profileLine(profile: ProfileEntry, config: CliConfig, state = ''): string {
-  const follows = profile.url === null ? ' (the build’s setting)' : '';
-  return [
-    out.bold(terminalSafe(profile.name)),
-    terminalSafe(profile.label),
-    `${terminalSafe(destinationOf(profile, config))}${follows}`,
-    state,
-  ]
-    .filter(Boolean)
-    .join('  ');
-}
-
-/**
  * `namecard profile list [--json]`: every profile with its label, destination and whether an
  * entry in force or a scheduled one names it.
  *
@@ -83,29 +60,7 @@ export async function runProfileList(options: ProfileOptions): Promise<void> {
     owner.transport.guard(() => data.listProfiles(owner.client)),
     owner.transport.guard(() => readStatus(config, owner.transport.fetch)),
   ]);
-  const inForce = status.active?.type ?? null;
-  // Main is where visitors go between entries: its later segments are not "scheduled".
-  const scheduled = new Set(
-    status.timeline
-      .slice(1)
-      .map((segment) => String(segment.type))
-      .filter((type) => type !== MAIN_PROFILE.type),
-  );
-  const stateOf = (name: string) =>
-    name === inForce ? 'in force' : scheduled.has(name) ? 'scheduled' : null;
-  if (options.json) {
-    printJson(
-      profiles.map((p) => ({
-        name: p.name,
-        label: p.label,
-        url: destinationOf(p, config),
-        own_url: p.url,
-        state: stateOf(p.name),
-      })),
-    );
-    return;
-  }
-  print(...profiles.map((p) => profileLine(p, config, stateOf(p.name) ?? '')));
+  showProfiles(profiles, status, options, config);
 }
 
 /**

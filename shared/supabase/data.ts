@@ -1,10 +1,22 @@
 import type { SupabaseClient } from '@supabase/supabase-js';
 import { ApiError, NetworkError } from '../core/errors.js';
 import { NAMECARD_TABLE, parseStatus, VIEW_COLUMNS, type CardStatus } from '../core/lookup.js';
-import { MAIN_PROFILE } from '../core/profiles.js';
+import {
+  answerOf,
+  cancelOutcome,
+  endOutcome,
+  isProfileEntry,
+  PROFILE_COLUMNS,
+  PROFILE_TABLE,
+  profilesOf,
+  type EndOutcome,
+  type ProfileEntry,
+} from '../core/owner-answers.js';
 import { narrowRow } from '../core/rules.js';
 import type { NamecardRow, NewEntry } from '../core/types.js';
 import type { VisitCount } from '../calendar/visits.js';
+
+export { PROFILE_TABLE, type EndOutcome, type ProfileEntry };
 
 // The owner's data calls through supabase-js: list entries, insert one, set one (with the status), end now, cancel one. (What visitors get
 // is read by core/lookup.ts, with one plain request.) Only the type of the client is imported,
@@ -122,22 +134,6 @@ export async function canSetCard(client: DataClient): Promise<boolean> {
   return row?.can_set === true;
 }
 
-/** An answer's rows, checked and narrowed; `what` names them in the error. */
-function rowsOf(value: unknown, what: string, status: number): NamecardRow[] {
-  if (!Array.isArray(value)) {
-    throw new ApiError(status, 'invalid_response', `The server answered no list of ${what}`);
-  }
-  return (value as NamecardRow[]).map(narrowRow);
-}
-
-/** The JSON object a write function answered, or an ApiError `invalid_response`. */
-function answerOf(data: unknown, status: number): Record<string, unknown> {
-  if (typeof data !== 'object' || data === null || Array.isArray(data)) {
-    throw new ApiError(status, 'invalid_response', 'The server answered no JSON object');
-  }
-  return data as Record<string, unknown>;
-}
-
 /**
  * Stores an entry and learns what visitors get afterwards, in one request
  * (`public.namecard_set(type, stamp_start, stamp_end)` through `/rest/v1/rpc`). The function
@@ -167,19 +163,6 @@ export async function setEntry(
   return { entry: narrowRow(answer.entry as NamecardRow), status: parseStatus(answer) };
 }
 
-/** What End now answers (`public.namecard_end_now()`). */
-export interface EndOutcome {
-  /** The entries this call stopped, newest first; empty when nothing visitors get changed. */
-  ended: NamecardRow[];
-  /**
-   * The entries in force when the call began that another call (a cancel, another End now)
-   * stopped while this one waited: what that call did (`stop_kind`, `stopped_at`).
-   */
-  alreadyStopped: NamecardRow[];
-  /** What visitors get afterwards, by the server's clock. */
-  status: CardStatus;
-}
-
 /**
  * Ends what visitors get now, by the server's clock (`public.namecard_end_now()` through
  * `/rest/v1/rpc`): every entry in force now stops now and is marked ended early; entries that
@@ -193,12 +176,7 @@ export interface EndOutcome {
 export async function endNow(client: DataClient): Promise<EndOutcome> {
   const result = await client.rpc('namecard_end_now');
   if (result.error) throw toError(client, result);
-  const answer = answerOf(result.data, result.status);
-  return {
-    ended: rowsOf(answer.ended, 'ended entries', result.status),
-    alreadyStopped: rowsOf(answer.already_stopped, 'stopped entries', result.status),
-    status: parseStatus(answer),
-  };
+  return endOutcome(result.data, result.status);
 }
 
 /**
@@ -219,11 +197,7 @@ export async function cancelEntry(
 ): Promise<{ cancelled: NamecardRow; status: CardStatus }> {
   const result = await client.rpc('namecard_cancel', { entry_id: entryId });
   if (result.error) throw toError(client, result);
-  const answer = answerOf(result.data, result.status);
-  if (typeof answer.cancelled !== 'object' || answer.cancelled === null) {
-    throw new ApiError(result.status, 'no_row', 'The server did not return the entry');
-  }
-  return { cancelled: narrowRow(answer.cancelled as NamecardRow), status: parseStatus(answer) };
+  return cancelOutcome(result.data, result.status);
 }
 
 /**
@@ -251,35 +225,6 @@ export async function fetchVisitCounts(
   }));
 }
 
-/** The profile table: the owner's profiles, their labels and destinations. */
-export const PROFILE_TABLE = 'namecard_profile';
-
-/** One row of `public.namecard_profile`, as an owner reads it. */
-export interface ProfileEntry {
-  /** What entries store in `type` and the CLI types: `^[a-z][a-z0-9-]{0,31}$`. */
-  name: string;
-  /** What people see, at most 60 characters. */
-  label: string;
-  /** The destination, or null: main and photo then follow the build's settings. */
-  url: string | null;
-  /** When the owner removed it (ISO timestamp), or null. Removed profiles stay for history. */
-  removed_at: string | null;
-}
-
-const PROFILE_COLUMNS = 'name,label,url,removed_at';
-
-/** Keeps what a profile row must have; a malformed row from a hostile answer is dropped. */
-function isProfileEntry(row: unknown): row is ProfileEntry {
-  if (typeof row !== 'object' || row === null) return false;
-  const { name, label, url, removed_at } = row as Record<string, unknown>;
-  return (
-    typeof name === 'string' &&
-    typeof label === 'string' &&
-    (url === null || typeof url === 'string') &&
-    (removed_at === null || typeof removed_at === 'string')
-  );
-}
-
 /**
  * Lists the card's profiles, main first, then by name. Only owners read them (RLS): anyone
  * else gets an empty list (signed in) or a 401 (anon).
@@ -297,9 +242,7 @@ export async function listProfiles(
   if (!options.removed) query = query.is('removed_at', null);
   const result = await query.order('name');
   if (result.error) throw toError(client, result);
-  const rows = ((result.data ?? []) as unknown[]).filter(isProfileEntry);
-  const main = MAIN_PROFILE.type;
-  return [...rows.filter((r) => r.name === main), ...rows.filter((r) => r.name !== main)];
+  return profilesOf(result.data);
 }
 
 /** Returns the one row a write answered, or throws `no_row` (the server changed nothing). */

@@ -62,6 +62,28 @@ describe('the bundled CLI', () => {
     ).toEqual([]);
   });
 
+  it('runs `end`, `cancel` and `profile list` with a valid stored token on the same light graph', () => {
+    // The graph checked above (no package but picocolors, no program file) holds these paths.
+    for (const file of [
+      'cli/owner-args.ts',
+      'cli/owner-light.ts',
+      'cli/light-rest.ts',
+      'cli/access-token.ts',
+      'cli/end-show.ts',
+      'cli/cancel-show.ts',
+      'cli/profile-show.ts',
+      'shared/core/owner-answers.ts',
+    ]) {
+      expect(status.inputs).toContain(file);
+    }
+    const light = graph('dist/cli/index.js', true);
+    expect(
+      light.inputs.filter((input) =>
+        /node_modules\/(commander|conf|@supabase|temporal-polyfill)\//.test(input),
+      ),
+    ).toEqual([]);
+  });
+
   it('shares no file between `namecard status` and `login` or `set`', () => {
     for (const command of ['login', 'set']) {
       const other = graph(`dist/cli/commands/${command}.js`, false);

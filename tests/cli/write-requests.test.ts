@@ -135,7 +135,66 @@ describe('with an access token that has expired or is refused', () => {
     ]);
     expect(await rows(cli.emulator)).toHaveLength(1);
   });
+
+  it('`end` and `cancel` with a refused token refresh once and send the write once more', async () => {
+    const id = await running('photo');
+    const server = await recordingProxy();
+    await signedIn(server);
+    await patchStoredSession(cli.dir, { access_token: await expiredToken() });
+    const ended = await namecard(server, ['end']);
+    expect(ended.stderr).toBe('');
+    expect(ended.exitCode).toBe(0);
+    expect(ended.stdout).toContain(`Ended photo (Photographer, entry ${id})`);
+    expect(seen(server)).toEqual([
+      `POST ${RPC}namecard_end_now`,
+      `POST ${REFRESH}`,
+      `POST ${RPC}namecard_end_now`,
+    ]);
+
+    const next = await running('photo');
+    await patchStoredSession(cli.dir, { access_token: await expiredToken() });
+    server.received.length = 0;
+    const cancelled = await namecard(server, ['cancel', String(next)]);
+    expect(cancelled.stderr).toBe('');
+    expect(cancelled.exitCode).toBe(0);
+    expect(cancelled.stdout).toContain(`Cancelled entry ${next}: photo (Photographer)`);
+    expect(seen(server)).toEqual([
+      `POST ${RPC}namecard_cancel`,
+      `POST ${REFRESH}`,
+      `POST ${RPC}namecard_cancel`,
+    ]);
+  });
 });
+
+describe('`profile list` with a valid stored access token', () => {
+  it('reads the profiles and the status, and refreshes nothing', async () => {
+    await running('photo');
+    const server = await recordingProxy();
+    await signedIn(server);
+    const result = await namecard(server, ['profile', 'list']);
+    expect(result.stderr).toBe('');
+    expect(result.exitCode).toBe(0);
+    expect(result.stdout).toMatch(/^main {2}/);
+    expect(result.stdout).toMatch(/\nphoto {2}Photographer {2}https:\/\/\S+ .* {2}in force$/);
+    expect(
+      seen(server)
+        .map((request) => request.split('?')[0])
+        .sort(),
+    ).toEqual(['GET /rest/v1/namecard_profile', 'GET /rest/v1/namecard_status']);
+  });
+});
+
+/** The stored access token re-signed as expired by its own claim (the stored expiry says an hour). */
+async function expiredToken(): Promise<string> {
+  const file = path.join(cli.dir, 'config.json');
+  const stored = JSON.parse(await readFile(file, 'utf8')) as {
+    session: { access_token: string };
+  };
+  const claims = decodeJwt(stored.session.access_token);
+  return new SignJWT({ ...claims, exp: Math.floor(Date.now() / 1000) - 60 })
+    .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+    .sign(new TextEncoder().encode(LOCAL_JWT_SECRET));
+}
 
 describe('a session ended on the server while its access token is still valid', () => {
   it('the write is refused with 401, the one refresh too: "Your session has expired", nothing stored', async () => {

@@ -57,6 +57,13 @@ describe('lint: /go and `namecard status` load only shared/core', () => {
     'cli/transport.ts',
     'cli/settings.ts',
     'cli/output.ts',
+    'cli/owner-args.ts',
+    'cli/owner-light.ts',
+    'cli/light-rest.ts',
+    'cli/access-token.ts',
+    'cli/end-show.ts',
+    'cli/cancel-show.ts',
+    'cli/profile-show.ts',
     'cli/status-format.ts',
     'cli/status/run.ts',
   ];

@@ -1,0 +1,64 @@
+import type { CardStatus } from '../shared/core/lookup.js';
+import type { ProfileEntry } from '../shared/core/owner-answers.js';
+import { MAIN_PROFILE } from '../shared/core/profiles.js';
+import { out, print, printJson } from './output.js';
+import type { CliConfig } from './settings.js';
+import { terminalSafe } from './terminal-safe.js';
+
+/**
+ * Where a profile sends visitors: its own URL, or for main and photo without one, the build's
+ * setting (the CLI's config holds the same settings the site was built with).
+ */
+export function destinationOf(profile: ProfileEntry, config: CliConfig): string {
+  if (profile.url !== null) return profile.url;
+  return (config.targets as Record<string, string>)[profile.name] ?? config.mainUrl;
+}
+
+/** One line for a profile in text output. */
+export function profileLine(profile: ProfileEntry, config: CliConfig, state = ''): string {
+  const follows = profile.url === null ? ' (the build’s setting)' : '';
+  return [
+    out.bold(terminalSafe(profile.name)),
+    terminalSafe(profile.label),
+    `${terminalSafe(destinationOf(profile, config))}${follows}`,
+    state,
+  ]
+    .filter(Boolean)
+    .join('  ');
+}
+
+/**
+ * Prints `namecard profile list`: every profile with its label, destination and whether the
+ * entry in force or a scheduled one names it; with `json`, one JSON document. Shared by the
+ * program and the light path.
+ */
+export function showProfiles(
+  profiles: ProfileEntry[],
+  status: CardStatus,
+  options: { json?: boolean },
+  config: CliConfig,
+): void {
+  const inForce = status.active?.type ?? null;
+  // Main is where visitors go between entries: its later segments are not "scheduled".
+  const scheduled = new Set(
+    status.timeline
+      .slice(1)
+      .map((segment) => String(segment.type))
+      .filter((type) => type !== MAIN_PROFILE.type),
+  );
+  const stateOf = (name: string) =>
+    name === inForce ? 'in force' : scheduled.has(name) ? 'scheduled' : null;
+  if (options.json) {
+    printJson(
+      profiles.map((p) => ({
+        name: p.name,
+        label: p.label,
+        url: destinationOf(p, config),
+        own_url: p.url,
+        state: stateOf(p.name),
+      })),
+    );
+    return;
+  }
+  print(...profiles.map((p) => profileLine(p, config, stateOf(p.name) ?? '')));
+}

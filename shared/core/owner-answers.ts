@@ -1,0 +1,119 @@
+import { ApiError } from './errors.js';
+import { parseStatus, type CardStatus } from './lookup.js';
+import { MAIN_PROFILE } from './profiles.js';
+import { narrowRow } from './rules.js';
+import type { NamecardRow } from './types.js';
+
+// What the owner's calls answer, checked and narrowed: shared by the supabase-js data calls
+// (shared/supabase/data.ts) and the CLI's light path, which sends the same requests without
+// supabase-js when a stored access token is valid. One home for the answers' shapes, so both
+// refuse a malformed answer with the same words.
+
+/** The profile table: the owner's profiles, their labels and destinations. */
+export const PROFILE_TABLE = 'namecard_profile';
+
+/** The profile table's columns an owner reads. */
+export const PROFILE_COLUMNS = 'name,label,url,removed_at';
+
+/** One row of `public.namecard_profile`, as an owner reads it. */
+export interface ProfileEntry {
+  /** What entries store in `type` and the CLI types: `^[a-z][a-z0-9-]{0,31}$`. */
+  name: string;
+  /** What people see, at most 60 characters. */
+  label: string;
+  /** The destination, or null: main and photo then follow the build's settings. */
+  url: string | null;
+  /** When the owner removed it (ISO timestamp), or null. Removed profiles stay for history. */
+  removed_at: string | null;
+}
+
+/** Keeps what a profile row must have; a malformed row from a hostile answer is dropped. */
+export function isProfileEntry(row: unknown): row is ProfileEntry {
+  if (typeof row !== 'object' || row === null) return false;
+  const { name, label, url, removed_at } = row as Record<string, unknown>;
+  return (
+    typeof name === 'string' &&
+    typeof label === 'string' &&
+    (url === null || typeof url === 'string') &&
+    (removed_at === null || typeof removed_at === 'string')
+  );
+}
+
+/**
+ * The profiles of a read of the profile table (ordered by name): the well-formed rows, main
+ * first, the others in the server's order.
+ *
+ * @param data the parsed JSON answer (null when empty)
+ */
+export function profilesOf(data: unknown): ProfileEntry[] {
+  const rows = ((data ?? []) as unknown[]).filter(isProfileEntry);
+  const main = MAIN_PROFILE.type;
+  return [...rows.filter((r) => r.name === main), ...rows.filter((r) => r.name !== main)];
+}
+
+/** An answer's rows, checked and narrowed; `what` names them in the error. */
+export function rowsOf(value: unknown, what: string, status: number): NamecardRow[] {
+  if (!Array.isArray(value)) {
+    throw new ApiError(status, 'invalid_response', `The server answered no list of ${what}`);
+  }
+  return (value as NamecardRow[]).map(narrowRow);
+}
+
+/**
+ * The JSON object a write function answered.
+ *
+ * @param status the answer's HTTP status, named in the error
+ * @throws ApiError `invalid_response` when it is not an object
+ */
+export function answerOf(data: unknown, status: number): Record<string, unknown> {
+  if (typeof data !== 'object' || data === null || Array.isArray(data)) {
+    throw new ApiError(status, 'invalid_response', 'The server answered no JSON object');
+  }
+  return data as Record<string, unknown>;
+}
+
+/** What End now answers (`public.namecard_end_now()`). */
+export interface EndOutcome {
+  /** The entries this call stopped, newest first; empty when nothing visitors get changed. */
+  ended: NamecardRow[];
+  /**
+   * The entries in force when the call began that another call (a cancel, another End now)
+   * stopped while this one waited: what that call did (`stop_kind`, `stopped_at`).
+   */
+  alreadyStopped: NamecardRow[];
+  /** What visitors get afterwards, by the server's clock. */
+  status: CardStatus;
+}
+
+/**
+ * Reads what `public.namecard_end_now()` answered.
+ *
+ * @param data the parsed JSON answer; `status` its HTTP status
+ * @throws ApiError `invalid_response` for an answer of another shape
+ */
+export function endOutcome(data: unknown, status: number): EndOutcome {
+  const answer = answerOf(data, status);
+  return {
+    ended: rowsOf(answer.ended, 'ended entries', status),
+    alreadyStopped: rowsOf(answer.already_stopped, 'stopped entries', status),
+    status: parseStatus(answer),
+  };
+}
+
+/**
+ * Reads what `public.namecard_cancel(entry_id)` answered.
+ *
+ * @param data the parsed JSON answer; `status` its HTTP status
+ * @returns the cancelled entry as stored, and the status after it
+ * @throws ApiError `no_row` without the entry, `invalid_response` for another shape
+ */
+export function cancelOutcome(
+  data: unknown,
+  status: number,
+): { cancelled: NamecardRow; status: CardStatus } {
+  const answer = answerOf(data, status);
+  if (typeof answer.cancelled !== 'object' || answer.cancelled === null) {
+    throw new ApiError(status, 'no_row', 'The server did not return the entry');
+  }
+  return { cancelled: narrowRow(answer.cancelled as NamecardRow), status: parseStatus(answer) };
+}
