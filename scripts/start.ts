@@ -132,9 +132,17 @@ function readHost(option: string | undefined, env: Record<string, string | undef
  * @throws ApiDownError naming SUPABASE_URL
  */
 async function checkApiAnswers(url: string): Promise<void> {
+  // A timer of our own rather than AbortSignal.timeout(), whose timer does not keep the process
+  // alive: with a connection closed before any answer, Node 20's fetch could then stay pending
+  // with nothing left to run, and the process ended with exit 0 and no word.
+  const controller = new AbortController();
+  const timer = setTimeout(
+    () => controller.abort(new DOMException('no answer', 'TimeoutError')),
+    5000,
+  );
   try {
     await fetch(new URL('auth/v1/health', url.endsWith('/') ? url : `${url}/`), {
-      signal: AbortSignal.timeout(5000),
+      signal: controller.signal,
     });
   } catch (error) {
     const cause = (error as { cause?: { code?: string } }).cause?.code;
@@ -147,6 +155,8 @@ async function checkApiAnswers(url: string): Promise<void> {
     throw new ApiDownError(
       `\`SUPABASE_URL\` is ${url}, but ${why}: start that API, or unset SUPABASE_URL to run the local emulator`,
     );
+  } finally {
+    clearTimeout(timer);
   }
 }
 

@@ -176,19 +176,27 @@ describe('npm start', { timeout: 240_000 }, () => {
   });
 
   it('with SUPABASE_URL set to an API that does not answer, says so naming SUPABASE_URL (exit 1)', async () => {
-    const down = `http://127.0.0.1:${await freePort()}`;
-    const result = await start(
-      ['--port', String(await freePort()), '--demo-port', String(await freePort())],
-      { SUPABASE_URL: down },
-    );
-    expect(result.exitCode).toBe(1);
-    const lines = result.stderr.trim().split('\n');
-    expect(lines).toHaveLength(1);
-    // The system's reason in parentheses when Node gives one (ECONNREFUSED).
-    expect(lines[0]!.replace(/ \(ECONNREFUSED\)/, '')).toBe(
-      `error: \`SUPABASE_URL\` is ${down}, but it does not answer: start that API, or unset SUPABASE_URL to run the local emulator`,
-    );
-    expect(result.stdout).not.toContain('running');
+    // An API that takes the connection and never answers. Held for the whole test: a port only
+    // found free could be taken meanwhile by another test's server, which would answer.
+    const sockets = new Set<import('node:net').Socket>();
+    const mute = createServer((socket) => void sockets.add(socket));
+    await new Promise<void>((resolve) => mute.listen(0, '127.0.0.1', resolve));
+    const down = `http://127.0.0.1:${(mute.address() as { port: number }).port}`;
+    try {
+      const result = await start(
+        ['--port', String(await freePort()), '--demo-port', String(await freePort())],
+        { SUPABASE_URL: down },
+      );
+      expect(result.exitCode).toBe(1);
+      const lines = result.stderr.trim().split('\n');
+      expect(lines).toEqual([
+        `error: \`SUPABASE_URL\` is ${down}, but no answer within 5 s: start that API, or unset SUPABASE_URL to run the local emulator`,
+      ]);
+      expect(result.stdout).not.toContain('running');
+    } finally {
+      for (const socket of sockets) socket.destroy();
+      await new Promise<void>((resolve) => mute.close(() => resolve()));
+    }
   });
 
   it.each([
