@@ -31,7 +31,11 @@ export async function runStatus(options: StatusOptions): Promise<void> {
     options.tz === undefined ? (host ?? localTimeZone()) : checkTimeZone(options.tz, '--tz');
   const config = resolveConfig(options);
   const transport = createLightTransport(config.supabaseUrl, config.timeoutMs);
-  const status = await transport.guard(() => readStatus(config, transport.fetch));
+  // Not through `transport.guard`: the light fetch throws its typed error itself outside a
+  // guard and `fetchStatus` passes it on as it is, so the error is the same, and the guard's
+  // AsyncLocalStorage (on Node 20 it turns on promise hooks for every later promise and
+  // callback) is not started for status's one request.
+  const status = await readStatus(config, transport.fetch);
   if (options.json) printJson(statusJson(status, config));
   else print(...timelineLines(status, config, zone));
 }
