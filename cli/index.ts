@@ -23,17 +23,21 @@ const args = process.argv.slice(2);
 if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
   process.stdout.write(`${readVersion()}\n`);
 } else {
-  // Settings from the project's `.env` when run in a namecard checkout's root, before anything
-  // reads the environment (project-env.ts says which names and why). Loaded here, not at the
-  // top, so that `--version` loads nothing but this file.
-  (await import('./project-env.js')).loadProjectEnv();
   const status = statusArgs(args);
-  const owner = status ? undefined : ownerArgs(args);
+  // A plain `namecard status`: one file, built on its own (scripts/build-cli.ts), that reads
+  // the project's `.env` itself before anything else.
   if (status) await (await import('./status-main.js')).statusMain(status);
-  // `end`, `cancel` and `profile list` with a valid stored access token; else the program.
-  else if (!owner || !(await (await import('./owner-light.js')).ownerLightMain(owner))) {
-    // The one door from the light path to the program: taken only by the other commands.
-    // eslint-disable-next-line import-x/no-restricted-paths
-    await import('./main.js');
+  else {
+    // Settings from the project's `.env` when run in a namecard checkout's root, before
+    // anything reads the environment (project-env.ts says which names and why). Loaded here,
+    // not at the top, so that `--version` loads nothing but this file.
+    (await import('./project-env.js')).loadProjectEnv();
+    const owner = ownerArgs(args);
+    // `end`, `cancel` and `profile list` with a valid stored access token; else the program.
+    if (!owner || !(await (await import('./owner-light.js')).ownerLightMain(owner))) {
+      // The one door from the light path to the program: taken only by the other commands.
+      // eslint-disable-next-line import-x/no-restricted-paths
+      await import('./main.js');
+    }
   }
 }

@@ -1,15 +1,18 @@
-// `npm run build:cli`: bundles the CLI into dist/cli with esbuild, in two builds that share
+// `npm run build:cli`: bundles the CLI into dist/cli with esbuild, in three builds that share
 // no file, so `namecard status` loads none of what the other commands need:
-// - the entry point (cli/index.ts): `--version` and the commander-free `status` path, whose
-//   modules (cli/status-main.ts and all it imports) form one chunk loaded only when status
-//   runs: one file to read, not five;
+// - `namecard status` (cli/status-main.ts and all it imports, picocolors included) as one file,
+//   dist/cli/status-main.js, without splitting: Node then resolves, reads and compiles two
+//   files for status (the entry and this), not five;
+// - the entry point (cli/index.ts): `--version`, and the commander-free `end`, `cancel` and
+//   `profile list` (cli/owner-light.ts and all it imports, in chunks loaded only then);
 // - the program (cli/main.ts) and one entry per command, loaded when anything else runs.
-// The entry point imports the program as `./main.js`, across the two builds. The two never
-// pass error objects to each other (each build's errors are reported by its own handler),
-// so `instanceof` on the error classes, bundled once per build, stays right.
+// The entry point imports `./status-main.js` and `./main.js` across the builds. The builds
+// never pass error objects to each other (each build's errors are reported by its own
+// handler), so `instanceof` on the error classes, bundled once per build, stays right.
 // The program's npm packages stay external: they are installed with the CLI (`npm install
-// -g .`, `npx`), and some use require(), which an ESM bundle cannot serve. dist/cli.meta.json keeps esbuild's metafiles, which
-// tests/unit/cli-bundle.test.ts reads to check what the status path loads.
+// -g .`, `npx`), and some use require(), which an ESM bundle cannot serve. dist/cli.meta.json
+// keeps esbuild's metafiles (`entry`: the entry point's and status's builds, merged), which
+// tests/cli/bundle.test.ts reads to check what the status path loads.
 import { readdirSync } from 'node:fs';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -40,25 +43,35 @@ const common: BuildOptions = {
 export async function buildCli(): Promise<{ entry: Metafile; program: Metafile }> {
   await rm(OUT, { recursive: true, force: true });
   await rm(path.join(ROOT, 'dist/shared'), { recursive: true, force: true });
-  const entry = await build({
+  // Its one package (picocolors, no require()) is bundled: measured ~2 ms of `status` less.
+  const status = await build({
+    ...common,
+    entryPoints: ['cli/status-main.ts'],
+    packages: undefined,
+    splitting: false,
+  });
+  const index = await build({
     ...common,
     entryPoints: ['cli/index.ts'],
-    // Its one package (picocolors, no require()) is bundled: measured ~2 ms of `status` less.
     packages: undefined,
     chunkNames: 'status/[name]-[hash]',
     plugins: [
       {
-        name: 'program-external',
+        name: 'other-builds-external',
         setup(b) {
-          b.onResolve({ filter: /^\.\/main\.js$/ }, (args) =>
+          b.onResolve({ filter: /^\.\/(main|status-main)\.js$/ }, (args) =>
             args.importer === path.join(ROOT, 'cli/index.ts')
-              ? { path: './main.js', external: true }
+              ? { path: args.path, external: true }
               : undefined,
           );
         },
       },
     ],
   });
+  const entry: Metafile = {
+    inputs: { ...index.metafile!.inputs, ...status.metafile!.inputs },
+    outputs: { ...index.metafile!.outputs, ...status.metafile!.outputs },
+  };
   const commands = readdirSync(path.join(ROOT, 'cli/commands'))
     .filter((name) => name.endsWith('.ts'))
     .map((name) => `cli/commands/${name}`);
@@ -67,7 +80,7 @@ export async function buildCli(): Promise<{ entry: Metafile; program: Metafile }
     entryPoints: ['cli/main.ts', ...commands],
     chunkNames: 'chunks/[name]-[hash]',
   });
-  const metafiles = { entry: entry.metafile!, program: program.metafile! };
+  const metafiles = { entry, program: program.metafile! };
   await mkdir(path.dirname(META_FILE), { recursive: true });
   await writeFile(META_FILE, `${JSON.stringify(metafiles)}\n`);
   return metafiles;
