@@ -4,15 +4,17 @@
 // `npm run bench`), and so are `end`, `cancel <id>` and `profile list` with a valid stored
 // access token (owner-light.ts); everything else, `--help` included, goes to the program in
 // main.ts.
-import module from 'node:module';
 import { ownerArgs } from './owner-args.js';
 import { statusArgs } from './status-args.js';
 import { readVersion } from './version.js';
 
 // Node 22+ keeps the compiled code of the modules loaded from here on in its compile cache
 // (the system's temporary folder; NODE_DISABLE_COMPILE_CACHE=1 turns it off), so later runs
-// skip parsing and compiling them. Node 20 has no such function: nothing happens there.
-(module as { enableCompileCache?: () => unknown }).enableCompileCache?.();
+// skip parsing and compiling them. Node 20 has no such function, so there `node:module` (which
+// loads Node's source-map support with it) is not loaded at all.
+if (Number(process.versions.node.split('.')[0]) >= 22) {
+  ((await import('node:module')) as { enableCompileCache?: () => unknown }).enableCompileCache?.();
+}
 
 // `namecard --help | head`: a reader that stops early is not an error, so no stack trace.
 process.stdout.on('error', (error: NodeJS.ErrnoException) => {
