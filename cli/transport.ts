@@ -1,6 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { STATUS_CODES } from 'node:http';
-import { setTimeout as wait } from 'node:timers/promises';
 import { ApiError, NamecardError, NetworkError, TimeoutError } from '../shared/core/errors.js';
 import type { LookupOptions } from '../shared/core/lookup.js';
 import { AnswerTooLargeError, lightFetch, type LightResponse } from './light-fetch.js';
@@ -452,8 +451,12 @@ function gatewayRetryDelay(baseUrl: string, call: Call, sent: Sent<Answer>, atte
   );
 }
 
-/** Waits `ms` before the next try; the caller's abort ends the wait with its reason. */
+/**
+ * Waits `ms` before the next try; the caller's abort ends the wait with its reason. Loads
+ * node:timers/promises only then: most runs never wait.
+ */
 async function waitBeforeRetry(ms: number, outside: AbortSignal[]): Promise<void> {
+  const { setTimeout: wait } = await import('node:timers/promises');
   try {
     await wait(ms, undefined, {
       signal: outside.length > 0 ? AbortSignal.any(outside) : undefined,
