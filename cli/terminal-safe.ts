@@ -18,12 +18,21 @@ import { PROFILE_NAME_FORM } from '../shared/core/profiles.js';
  */
 const INVISIBLE = /(?!\u200d)[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/gu;
 
+/** Text of printable ASCII characters only (space to `~`), none of which is invisible. */
+const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
+
+/** The same, in lines: line breaks as well. */
+const PRINTABLE_ASCII_LINES = /^[\x20-\x7e\n]*$/;
+
 /**
  * `text` with every invisible character (see {@link INVISIBLE}) shown as `\u{…}`.
  *
  * @param keep characters left as they are (e.g. `'\n\t'` for a message of several lines)
  */
 export function escapeInvisible(text: string, keep = ''): string {
+  // Printable ASCII holds no invisible character: such text (most lines) skips the Unicode
+  // pattern, whose first use costs the engine its property tables.
+  if (PRINTABLE_ASCII.test(text)) return text;
   return text.replace(INVISIBLE, (c) =>
     keep.includes(c) ? c : `\\u{${(c.codePointAt(0) ?? 0).toString(16)}}`,
   );
@@ -104,5 +113,7 @@ const jsonEscape = (c: string) =>
  */
 export function safeJson(value: unknown): string {
   // Line breaks outside strings are the layout; inside strings JSON.stringify escaped them.
-  return JSON.stringify(value, null, 2).replace(INVISIBLE, (c) => (c === '\n' ? c : jsonEscape(c)));
+  const json = JSON.stringify(value, null, 2);
+  if (PRINTABLE_ASCII_LINES.test(json)) return json;
+  return json.replace(INVISIBLE, (c) => (c === '\n' ? c : jsonEscape(c)));
 }
