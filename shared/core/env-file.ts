@@ -1,13 +1,11 @@
 import { readFileSync } from 'node:fs';
+import { parseEnv } from 'node:util';
 import { ConfigError } from './errors.js';
 
 // A `.env` file for Node only (the CLI, `npm start`, the site build), never for the pages.
 // Parsing is Node's own (`util.parseEnv`, the parser behind `node --env-file` and
 // `process.loadEnvFile`); `process.loadEnvFile` itself is not used because it would set every
-// name in the file, and the CLI takes only the names it knows. node:util is taken only once a
-// file was read (`process.getBuiltinModule`, not an import): importing it as an ES module
-// loads its whole namespace (the argument parser, MIME types), which `namecard status` would
-// pay for on every run without a `.env`.
+// name in the file, and the CLI takes only the names it knows.
 
 /**
  * Reads a `.env` file into `env` without overriding it: a name already present in `env`
@@ -32,7 +30,6 @@ export function loadEnvFile(
     throw new ConfigError('.env', `Cannot read ${file}: ${(error as Error).message}`);
   }
   const set: string[] = [];
-  const { parseEnv } = process.getBuiltinModule('node:util');
   for (const [name, value] of Object.entries(parseEnv(content))) {
     if (value === undefined || env[name] !== undefined) continue;
     if (names && !names.includes(name)) continue;
