@@ -14,7 +14,7 @@
 // keeps esbuild's metafiles (`entry`: the entry point's and status's builds, merged), which
 // tests/cli/bundle.test.ts reads to check what the status path loads.
 import { readdirSync } from 'node:fs';
-import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build, type BuildOptions, type Metafile } from 'esbuild';
@@ -38,6 +38,30 @@ const common: BuildOptions = {
   logLevel: 'warning',
   legalComments: 'none',
 };
+
+/**
+ * With code splitting, esbuild puts its own helpers (`__toESM`, `__commonJS`, for picocolors)
+ * in a chunk of their own, and makes the entry point import it even when the entry uses none
+ * of them: one more file for every run, `--version` and `status` included. This drops such an
+ * import from `file` (and from the metafile): a bare `import "./…";` of a chunk built from no
+ * source file at all (esbuild's helpers only, which run nothing when loaded). The chunks that
+ * use the helpers import them themselves.
+ */
+async function dropUnusedHelperImports(meta: Metafile, file: string): Promise<void> {
+  const output = meta.outputs[file]!;
+  const absolute = path.join(ROOT, file);
+  let text = await readFile(absolute, 'utf8');
+  output.imports = output.imports.filter(({ path: target, external }) => {
+    if (external || Object.keys(meta.outputs[target]?.inputs ?? { source: 1 }).length > 0) {
+      return true;
+    }
+    const line = `import "./${path.posix.relative(path.posix.dirname(file), target)}";\n`;
+    if (!text.includes(line)) return true;
+    text = text.replace(line, '');
+    return false;
+  });
+  await writeFile(absolute, text);
+}
 
 /** Builds dist/cli and writes dist/cli.meta.json; returns the two metafiles. */
 export async function buildCli(): Promise<{ entry: Metafile; program: Metafile }> {
@@ -73,6 +97,7 @@ export async function buildCli(): Promise<{ entry: Metafile; program: Metafile }
       },
     ],
   });
+  await dropUnusedHelperImports(index.metafile!, 'dist/cli/index.js');
   const entry: Metafile = {
     inputs: { ...index.metafile!.inputs, ...status.metafile!.inputs },
     outputs: { ...index.metafile!.outputs, ...status.metafile!.outputs },
