@@ -128,7 +128,11 @@ export default tseslint.config(
     files: ['site/**/*.{ts,tsx}'],
     languageOptions: { globals: { ...globals.browser } },
     plugins: { 'react-hooks': reactHooks },
-    rules: reactHooks.configs.recommended.rules,
+    rules: {
+      ...reactHooks.configs.recommended.rules,
+      // /manage's reads (useLoad) take a dependency list as useEffect does: checked the same way.
+      'react-hooks/exhaustive-deps': ['warn', { additionalHooks: '^useLoad$' }],
+    },
   },
   {
     plugins: { 'import-x': importX },

@@ -7,8 +7,8 @@ import { HISTORY_SIZE, type CardStateResult } from './useCardState.js';
  * timeline above shows what still counts. Ids are shown, as the CLI's `list` does.
  */
 export function CardHistory({ result }: { result: CardStateResult }) {
-  if (result.status !== 'ready') return null;
-  const { recent, states, status } = result.card;
+  if (result.state !== 'ready') return null;
+  const { recent, states, status } = result.data;
   const past = recent
     .map((row) => ({ row, state: states.get(row.id) }))
     .filter(

@@ -157,18 +157,16 @@ function useTimelineChanges(
  * count, each with Cancel. Times are read at a glance; the zone is named once, at the top.
  */
 export function CardTimeline({ result, refresh }: CardTimelineProps) {
-  const card = result.status === 'ready' ? result.card : null;
+  const card = result.state === 'ready' ? result.data : null;
   const now = useServerNow(card);
   const zone = localTimeZone();
   const { busy, outcome, outcomeRef, asking, dismiss, confirm, askEnd, askCancel } =
     useTimelineChanges(card, refresh, zone);
   const askLabels = card?.status.labels ?? {};
   let body;
-  if (result.status === 'loading') body = <p>Reading the current card…</p>;
-  else if (result.status === 'failed' || !card || now === null) {
-    body = (
-      <p>Could not read the current card: {result.status === 'failed' ? result.message : ''}</p>
-    );
+  if (result.state === 'loading') body = <p>Reading the current card…</p>;
+  else if (result.state === 'error' || !card || now === null) {
+    body = <p>Could not read the current card: {result.state === 'error' ? result.error : ''}</p>;
   } else {
     const segments = timelineAt(card, now);
     const [first] = segments;

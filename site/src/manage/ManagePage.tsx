@@ -1,4 +1,4 @@
-import { Suspense, lazy, useEffect, useState } from 'react';
+import { Suspense, lazy, useState } from 'react';
 import { localTimeZone, zoneHeader } from '../../../shared/core/format.js';
 import { canSetCard } from '../../../shared/supabase/data.js';
 import { goTo } from '../routes.js';
@@ -7,9 +7,9 @@ import { CardForm } from './CardForm.js';
 import { CardHistory } from './CardHistory.js';
 import { CardLink } from './CardLink.js';
 import { CardTimeline } from './CardTimeline.js';
-import { errorMessage } from './describe.js';
 import { ProfilesSection } from './ProfilesSection.js';
 import { useCardState } from './useCardState.js';
+import { useLoad } from './useLoad.js';
 import { useProfiles, type ProfilesState } from './useProfiles.js';
 import { useSessionOrLogin } from './useSession.js';
 import { LazyVisits } from './visits/LazyVisits.js';
@@ -35,9 +35,11 @@ export function ManagePage() {
 }
 
 function SignedInManage({ email }: { email: string }) {
-  const access = useCanSetCard();
+  // Whether the signed-in account is one of the card's owners (the insert policy's own check).
+  const access = useLoad(() => canSetCard(supabase), []);
   // Read here, so that the set form's choices and the Profiles section share one list.
   const profiles = useProfiles();
+  const owner = access.state === 'ready' && access.data;
   return (
     <>
       <header className="topbar">
@@ -47,22 +49,22 @@ function SignedInManage({ email }: { email: string }) {
       <main className="page manage">
         <section className="card your-card" data-testid="your-card">
           <h1>Your card</h1>
-          {access === 'checking' && <p className="muted">Checking this account…</p>}
-          {access === 'owner' && <OwnerView profiles={profiles.state} />}
-          {access === 'not-owner' && (
+          {access.state === 'loading' && <p className="muted">Checking this account…</p>}
+          {owner && <OwnerView profiles={profiles} />}
+          {access.state === 'ready' && !access.data && (
             <p className="status error" role="alert">
               This account may not change the card: it is not one of the card&apos;s owners. Log out
               and sign in as an owner.
             </p>
           )}
-          {typeof access === 'object' && (
+          {access.state === 'error' && (
             <p className="status error" role="alert">
-              Could not check this account: {access.failed}
+              Could not check this account: {access.error}
             </p>
           )}
         </section>
-        {access === 'owner' && <ProfilesSection state={profiles.state} reload={profiles.reload} />}
-        {access === 'owner' && <LazyVisits />}
+        {owner && <ProfilesSection state={profiles} reload={profiles.reload} />}
+        {owner && <LazyVisits />}
         <CardLink />
       </main>
     </>
@@ -76,7 +78,7 @@ function SignedInManage({ email }: { email: string }) {
 function OwnerView({ profiles }: { profiles: ProfilesState }) {
   const { result, refresh } = useCardState();
   const [shownAt] = useState(() => Date.now());
-  const at = result.status === 'ready' ? result.card.status.now : shownAt;
+  const at = result.state === 'ready' ? result.data.status.now : shownAt;
   return (
     <div className="owner-view">
       <p className="muted small zone-header" data-testid="zone-header">
@@ -85,34 +87,16 @@ function OwnerView({ profiles }: { profiles: ProfilesState }) {
       <CardTimeline result={result} refresh={refresh} />
       <CardForm
         refresh={refresh}
-        profiles={profiles.status === 'ready' ? profiles.profiles : undefined}
+        profiles={profiles.state === 'ready' ? profiles.data : undefined}
       />
-      {result.status === 'ready' && (
+      {result.state === 'ready' && (
         <Suspense fallback={null}>
-          <SeriesSection card={result.card} refresh={refresh} />
+          <SeriesSection card={result.data} refresh={refresh} />
         </Suspense>
       )}
       <CardHistory result={result} />
     </div>
   );
-}
-
-type Access = 'checking' | 'owner' | 'not-owner' | { failed: string };
-
-/** Whether the signed-in account is one of the card's owners (the insert policy's own check). */
-function useCanSetCard(): Access {
-  const [access, setAccess] = useState<Access>('checking');
-  useEffect(() => {
-    let live = true;
-    canSetCard(supabase).then(
-      (owner) => live && setAccess(owner ? 'owner' : 'not-owner'),
-      (error: unknown) => live && setAccess({ failed: errorMessage(error) }),
-    );
-    return () => {
-      live = false;
-    };
-  }, []);
-  return access;
 }
 
 function LogoutButton() {

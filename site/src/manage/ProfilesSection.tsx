@@ -55,7 +55,7 @@ export function ProfilesSection({
   reload,
 }: {
   state: ProfilesState;
-  reload: () => Promise<void>;
+  reload: () => Promise<unknown>;
 }) {
   const [outcome, setOutcome] = useState<Outcome | null>(null);
   const [editing, setEditing] = useState<string | null>(null);
@@ -115,15 +115,15 @@ export function ProfilesSection({
   return (
     <section className="card profiles">
       <h2>Profiles</h2>
-      {state.status === 'loading' && <p className="muted">Reading the profiles…</p>}
-      {state.status === 'error' && (
+      {state.state === 'loading' && <p className="muted">Reading the profiles…</p>}
+      {state.state === 'error' && (
         <p className="status error" role="alert">
-          Could not read the profiles: {state.message}
+          Could not read the profiles: {state.error}
         </p>
       )}
-      {state.status === 'ready' && (
+      {state.state === 'ready' && (
         <ul className="profile-list">
-          {state.profiles.map((profile) => (
+          {state.data.map((profile) => (
             <li key={profile.name}>
               <p>
                 <strong>{profile.label}</strong> <code>{profile.name}</code>

@@ -5,7 +5,7 @@ import type { NamecardRow } from '../../../shared/core/types.js';
 import { OPEN_ENTRIES, listEntries } from '../../../shared/supabase/data.js';
 import { siteConfig } from '../site-config.js';
 import { supabase } from '../supabase.js';
-import { errorMessage } from './describe.js';
+import { useLoad, type Loaded } from './useLoad.js';
 
 /** What the manage page shows: the server's status and the owner's entries around it. */
 export interface CardState {
@@ -21,10 +21,8 @@ export interface CardState {
   readAt: number;
 }
 
-export type CardStateResult =
-  | { status: 'loading' }
-  | { status: 'ready'; card: CardState }
-  | { status: 'failed'; message: string };
+/** The card's state as /manage reads it: loading, the state, or why it could not be read. */
+export type CardStateResult = Loaded<CardState>;
 
 /** How many past entries the history shows at most. */
 export const HISTORY_SIZE = 10;
@@ -47,14 +45,6 @@ async function read(): Promise<CardState> {
   const known = new Map([...recent, ...open].map((row) => [row.id, row]));
   const states = entryStates([...known.values()], status.now);
   return { status, open, recent, states, readAt: Date.now() };
-}
-
-async function load(): Promise<CardStateResult> {
-  try {
-    return { status: 'ready', card: await read() };
-  } catch (error) {
-    return { status: 'failed', message: errorMessage(error) };
-  }
 }
 
 /**
@@ -101,35 +91,29 @@ export function useCardState(): {
   result: CardStateResult;
   refresh: () => Promise<CardState | undefined>;
 } {
-  const [result, setResult] = useState<CardStateResult>({ status: 'loading' });
+  const result = useLoad(read, []);
+  const { reload } = result;
 
   const refresh = useCallback(async (): Promise<CardState | undefined> => {
-    const next = await load();
-    setResult(next);
-    return next.status === 'ready' ? next.card : undefined;
-  }, []);
+    const next = await reload();
+    return next.state === 'ready' ? next.data : undefined;
+  }, [reload]);
 
   useEffect(() => {
-    let live = true;
-    const reload = () => void load().then((next) => live && setResult(next));
-    reload();
     const onVisible = () => {
-      if (document.visibilityState === 'visible') reload();
+      if (document.visibilityState === 'visible') void reload();
     };
     document.addEventListener('visibilitychange', onVisible);
-    return () => {
-      live = false;
-      document.removeEventListener('visibilitychange', onVisible);
-    };
-  }, []);
+    return () => document.removeEventListener('visibilitychange', onVisible);
+  }, [reload]);
 
   // Each answer schedules the next read: at the next change it knows of, or in a minute.
   useEffect(() => {
-    if (result.status === 'loading') return;
-    const wait = result.status === 'ready' ? nextReadIn(result.card) : REFRESH_MS;
-    const timer = setTimeout(() => void load().then(setResult), wait);
+    if (result.state === 'loading') return;
+    const wait = result.state === 'ready' ? nextReadIn(result.data) : REFRESH_MS;
+    const timer = setTimeout(() => void reload(), wait);
     return () => clearTimeout(timer);
-  }, [result]);
+  }, [result, reload]);
 
   return { result, refresh };
 }

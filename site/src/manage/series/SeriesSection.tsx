@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { calendarFile } from '../../../../shared/calendar/ics.js';
 import { narrowType } from '../../../../shared/core/profiles.js';
 import type { SeriesRow } from '../../../../shared/core/series.js';
@@ -9,6 +9,7 @@ import { supabase } from '../../supabase.js';
 import { ConfirmDialog } from '../ConfirmDialog.js';
 import { errorMessage } from '../describe.js';
 import type { CardState } from '../useCardState.js';
+import { useLoad } from '../useLoad.js';
 import { seriesLine } from './weekly.js';
 
 /** How many days ahead the calendar file covers (as `namecard calendar` by default). */
@@ -21,14 +22,20 @@ interface Read {
   calendar: string;
 }
 
-/** The series and the same .ics file as `namecard calendar`, read at the server's `now`. */
-async function read(now: number): Promise<Read> {
+/**
+ * The series and the same .ics file as `namecard calendar`, read at the server's `now`; the
+ * file's URL is let go of when this read is no longer wanted (`signal`).
+ */
+async function read(now: number, signal: AbortSignal): Promise<Read> {
   const [entries, { series }] = await Promise.all([
     listEntries(supabase, { limit: OPEN_ENTRIES, endingAfter: now }),
     listSeries(supabase),
   ]);
   const text = calendarFile({ entries, series, now, days: CALENDAR_DAYS, label });
   const calendar = URL.createObjectURL(new Blob([text], { type: 'text/calendar' }));
+  const release = () => URL.revokeObjectURL(calendar);
+  if (signal.aborted) release();
+  else signal.addEventListener('abort', release, { once: true });
   return { series, calendar };
 }
 
@@ -48,26 +55,11 @@ export function SeriesSection({
   card: CardState;
   refresh: () => Promise<CardState | undefined>;
 }) {
-  const [state, setState] = useState<Read | { failed: string } | null>(null);
   const [asking, setAsking] = useState<SeriesRow | null>(null);
   const [outcome, setOutcome] = useState<{ tone: string; text: string } | null>(null);
   const now = card.status.now;
-  useEffect(() => {
-    let alive = true;
-    let url: string | undefined;
-    read(now).then(
-      (next) => {
-        url = next.calendar;
-        if (alive) setState(next);
-        else URL.revokeObjectURL(url);
-      },
-      (error: unknown) => alive && setState({ failed: errorMessage(error) }),
-    );
-    return () => {
-      alive = false;
-      if (url) URL.revokeObjectURL(url);
-    };
-  }, [card, now]);
+  // Read again at each new card state, at its `now`.
+  const loaded = useLoad((signal) => read(card.status.now, signal), [card]);
 
   async function cancel(series: SeriesRow) {
     try {
@@ -82,19 +74,19 @@ export function SeriesSection({
     }
   }
 
-  if (state === null || 'failed' in state) {
+  if (loaded.state !== 'ready') {
     return (
       <section className="series" aria-label="Weekly series">
-        {state === null ? (
+        {loaded.state === 'loading' ? (
           <p className="muted small">Reading the weekly series…</p>
         ) : (
-          <p className="status error">Could not read the weekly series: {state.failed}</p>
+          <p className="status error">Could not read the weekly series: {loaded.error}</p>
         )}
       </section>
     );
   }
   const today = new Date(now).toISOString().slice(0, 10);
-  const shown = state.series.filter((s) => live(s, today));
+  const shown = loaded.data.series.filter((s) => live(s, today));
   return (
     <section className="series" aria-labelledby="series-heading" data-testid="series">
       <h2 id="series-heading">Weekly series</h2>
@@ -117,7 +109,7 @@ export function SeriesSection({
       <p role="status" className={`status${outcome ? ` ${outcome.tone}` : ''}`}>
         {outcome?.text}
       </p>
-      <a className="button secondary" href={state.calendar} download="namecard.ics">
+      <a className="button secondary" href={loaded.data.calendar} download="namecard.ics">
         Download calendar (.ics)
       </a>
       {asking && (

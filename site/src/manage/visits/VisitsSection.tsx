@@ -1,4 +1,3 @@
-import { useEffect, useState } from 'react';
 import {
   DEFAULT_VISIT_DAYS,
   dayStarts,
@@ -10,14 +9,9 @@ import { localTimeZone } from '../../../../shared/core/format.js';
 import { PROFILES } from '../../../../shared/core/profiles.js';
 import { fetchVisitCounts } from '../../../../shared/supabase/data.js';
 import { supabase } from '../../supabase.js';
-import { errorMessage } from '../describe.js';
+import { useLoad } from '../useLoad.js';
 import { VisitsChart, CHANNELS } from './VisitsChart.js';
 import './visits.css';
-
-type Loaded =
-  | { status: 'loading' }
-  | { status: 'ready'; summary: VisitSummary }
-  | { status: 'failed'; message: string };
 
 /** The last 30 days in this browser's zone, from the owner's counts (same sums as `stats`). */
 async function loadSummary(): Promise<VisitSummary> {
@@ -31,28 +25,18 @@ async function loadSummary(): Promise<VisitSummary> {
  * table of the same numbers as the chart's text alternative.
  */
 export default function VisitsSection() {
-  const [loaded, setLoaded] = useState<Loaded>({ status: 'loading' });
-  useEffect(() => {
-    let live = true;
-    loadSummary().then(
-      (summary) => live && setLoaded({ status: 'ready', summary }),
-      (error: unknown) => live && setLoaded({ status: 'failed', message: errorMessage(error) }),
-    );
-    return () => {
-      live = false;
-    };
-  }, []);
+  const loaded = useLoad(loadSummary, []);
 
   return (
     <section className="card visits" aria-labelledby="visits-heading" data-testid="visits">
       <h2 id="visits-heading">Visits</h2>
-      {loaded.status === 'loading' && <p className="muted small">Loading the visit counts…</p>}
-      {loaded.status === 'failed' && (
+      {loaded.state === 'loading' && <p className="muted small">Loading the visit counts…</p>}
+      {loaded.state === 'error' && (
         <p className="status error" role="alert">
-          Could not load the visit counts: {loaded.message}
+          Could not load the visit counts: {loaded.error}
         </p>
       )}
-      {loaded.status === 'ready' && <Summary summary={loaded.summary} />}
+      {loaded.state === 'ready' && <Summary summary={loaded.data} />}
       <p className="muted small">
         Counts only: no cookies, no addresses, no devices are kept. Your own visits from a browser
         where you are signed in are not counted.
