@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import {
   checkStructure,
-  ENFORCED,
+  FOLDERS,
   isEnforced,
   measureFunctions,
   undocumentedExports,
@@ -61,29 +61,39 @@ describe('checkStructure', () => {
     }
     await writeFile(path.join(root, 'emulator/rest/long.ts'), functionOf('tooLong', 81));
     await writeFile(path.join(root, 'emulator/bare.ts'), functionOf('bare', 3, true));
-    await writeFile(path.join(root, 'site/src/Long.tsx'), functionOf('LongButReported', 130));
+    await writeFile(path.join(root, 'site/src/Long.tsx'), functionOf('LongPage', 130));
     await writeFile(path.join(root, 'site/src/Page.tsx'), functionOf('Page', 120));
+    // In site/src a hook or a helper has the limit of any function (80), a component 120.
+    await writeFile(path.join(root, 'site/src/useThing.ts'), functionOf('useThing', 81));
+    await writeFile(path.join(root, 'site/src/helper.ts'), functionOf('helper', 80));
 
     const report = checkStructure(root);
-    expect(report.failures).toBe(2);
+    expect(report.failures).toBe(4);
     expect(report.lines).toContain('  error emulator/rest/long.ts:1 tooLong: 81 lines, over 80');
     expect(report.lines).toContain('  error emulator/bare.ts:1 export bare has no docstring');
+    expect(report.lines).toContain('  error site/src/Long.tsx:1 LongPage: 130 lines, over 120');
+    expect(report.lines).toContain('  error site/src/useThing.ts:1 useThing: 81 lines, over 80');
     expect(report.lines).toContain(
-      '  note  site/src/Long.tsx:1 LongButReported: 130 lines, over 120',
+      'site/src/: longest component 130 lines (site/src/Long.tsx:1 LongPage), limit 120',
     );
     expect(report.lines).toContain(
-      'site/src/: longest function 130 lines (site/src/Long.tsx:1 LongButReported), limit 120',
+      'site/src/: longest other function 81 lines (site/src/useThing.ts:1 useThing), limit 80',
     );
-    // Widening the enforced list turns the report into a failure.
-    expect(checkStructure(root, [...ENFORCED, 'site/src/']).failures).toBe(3);
+    // A path left out of the enforced list is only reported.
+    const narrower = checkStructure(root, ['emulator/', 'cli/', 'shared/', 'scripts/']);
+    expect(narrower.failures).toBe(2);
+    expect(narrower.lines).toContain('  note  site/src/Long.tsx:1 LongPage: 130 lines, over 120');
   });
 
-  it('enforces emulator/, cli/, shared/ and scripts/ today; site/src is reported', () => {
+  it('enforces emulator/, cli/, shared/, scripts/ and site/src', () => {
     expect(isEnforced('emulator/rest/routes.ts')).toBe(true);
     expect(isEnforced('cli/transport.ts')).toBe(true);
     expect(isEnforced('cli/commands/set.ts')).toBe(true);
     expect(isEnforced('shared/core/timeline.ts')).toBe(true);
     expect(isEnforced('scripts/start.ts')).toBe(true);
-    expect(isEnforced('site/src/manage/CardForm.tsx')).toBe(false);
+    expect(isEnforced('site/src/manage/CardForm.tsx')).toBe(true);
+    expect(isEnforced('bench/run.ts')).toBe(false);
+    // Every folder measured is enforced: no room is only reported any more.
+    for (const { dir } of FOLDERS) expect(isEnforced(`${dir}/any.ts`)).toBe(true);
   });
 });

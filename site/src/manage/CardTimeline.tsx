@@ -56,6 +56,31 @@ function takesEffect(state: EntryState, now: number): number {
 }
 
 /**
+ * The question before End now at `at`: the entries it stops and what visitors get before and
+ * after, by the shared timeline rule over the entries the page has; null when that changes
+ * nothing (only a main entry in force).
+ */
+function endQuestion(card: CardState, at: number): Asking | null {
+  const before = timelineAt(card, at);
+  const stopping = inForce(card.open, at);
+  const after = timeline(
+    card.open.filter((row) => !stopping.includes(row)),
+    at,
+  );
+  return sameTimeline(before, after) ? null : { kind: 'end', stopping, before, after, at };
+}
+
+/** The question before Cancel of `row` at `at`: what visitors get before and after. */
+function cancelQuestion(card: CardState, row: NamecardRow, at: number): Asking {
+  const before = timelineAt(card, at);
+  const after = timeline(
+    card.open.filter((other) => other.id !== row.id),
+    at,
+  );
+  return { kind: 'cancel', row, before, after, at };
+}
+
+/**
  * End now and Cancel for the timeline: each asked first (the question names what visitors will
  * get instead), then made on the server, then the card read again; the outcome in words takes
  * the focus.
@@ -105,32 +130,17 @@ function useTimelineChanges(
       return `Cancelled ${describeEntry(row, at, zone)}. ${describeAfter(fresh?.status, zone)}`;
     }, `Could not cancel #${row.id}`);
 
-  /**
-   * End now, asked first: the dialog names what visitors will get instead, by the shared
-   * timeline rule over the entries the page has. When that changes nothing (only a main entry
-   * in force), the server is asked at once and says so.
-   */
+  /** End now, asked first; when it changes nothing (endQuestion), the server is asked at once. */
   function askEnd(at: number) {
     if (!card) return;
-    const before = timelineAt(card, at);
-    const stopping = inForce(card.open, at);
-    const after = timeline(
-      card.open.filter((row) => !stopping.includes(row)),
-      at,
-    );
-    if (sameTimeline(before, after)) void end();
-    else setAsking({ kind: 'end', stopping, before, after, at });
+    const question = endQuestion(card, at);
+    if (question) setAsking(question);
+    else void end();
   }
 
   /** Cancel, asked first: it is for good; the dialog names what visitors will get instead. */
   function askCancel(row: NamecardRow, at: number) {
-    if (!card) return;
-    const before = timelineAt(card, at);
-    const after = timeline(
-      card.open.filter((other) => other.id !== row.id),
-      at,
-    );
-    setAsking({ kind: 'cancel', row, before, after, at });
+    if (card) setAsking(cancelQuestion(card, row, at));
   }
 
   const confirm = () => {
