@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { NetworkError } from '../../shared/core/errors.js';
-import { createLoader, type Loaded } from '../../site/src/manage/useLoad.js';
+import { createLoader, type Loaded } from '../../site/src/manage/loader.js';
 
 // /manage's one way of reading: the states a section goes through (loading, ready, error),
 // what it keeps showing while it reads again, and the answers it drops. The hook itself
-// (useLoad) is this loader run by React; the e2e tests see it on the page.
+// (useLoad.ts) is this loader run by React; the e2e tests see it on the page.
 
 /** A read the test answers by hand, in any order. */
 function deferred<T>() {
