@@ -2,7 +2,8 @@ import type { SupabaseClient } from '@supabase/supabase-js';
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import type { RunningEmulator } from '../../emulator/index.js';
 import { OWNER } from '../cli/helpers.js';
-import { DB_KINDS, startTestEmulator } from '../support/emulator.js';
+import { DB_KINDS } from '../support/emulator.js';
+import { startWithCallers } from '../support/clients.js';
 import { createTestClient } from '../support/supabase.js';
 
 // End now and cancel through /rest/v1/rpc with supabase-js, on both databases: owners only,
@@ -71,13 +72,10 @@ describe.each(DB_KINDS)('end now and cancel over %s', (kind) => {
   };
 
   beforeAll(async () => {
-    emulator = await startTestEmulator(kind, { owner: OWNER });
-    await emulator.createUser(STRANGER.email, STRANGER.password);
-    anon = createTestClient(emulator.url, emulator.anonKey);
-    owner = createTestClient(emulator.url, emulator.anonKey);
-    stranger = createTestClient(emulator.url, emulator.anonKey);
-    expect((await owner.auth.signInWithPassword(OWNER)).error).toBeNull();
-    expect((await stranger.auth.signInWithPassword(STRANGER)).error).toBeNull();
+    ({ emulator, anon, owner, stranger } = await startWithCallers(kind, {
+      owner: OWNER,
+      stranger: STRANGER,
+    }));
   });
   afterAll(() => emulator?.stop());
   beforeEach(async () => {

@@ -4,6 +4,7 @@ import type { RunningEmulator } from '../../emulator/index.js';
 import { ACTIVE_VIEW, viewUrl } from '../../shared/core/lookup.js';
 import { OWNER } from '../cli/helpers.js';
 import { DB_KINDS, startTestEmulator } from '../support/emulator.js';
+import { startWithCallers } from '../support/clients.js';
 import { createTestClient } from '../support/supabase.js';
 
 // The profile table over PostgREST, on both databases: only owners read and change profiles,
@@ -57,13 +58,10 @@ describe.each(DB_KINDS)('profiles over %s', (kind) => {
   };
 
   beforeAll(async () => {
-    emulator = await startTestEmulator(kind, { owner: OWNER });
-    await emulator.createUser(STRANGER.email, STRANGER.password);
-    anon = createTestClient(emulator.url, emulator.anonKey);
-    owner = createTestClient(emulator.url, emulator.anonKey);
-    stranger = createTestClient(emulator.url, emulator.anonKey);
-    expect((await owner.auth.signInWithPassword(OWNER)).error).toBeNull();
-    expect((await stranger.auth.signInWithPassword(STRANGER)).error).toBeNull();
+    ({ emulator, anon, owner, stranger } = await startWithCallers(kind, {
+      owner: OWNER,
+      stranger: STRANGER,
+    }));
   });
   afterAll(() => emulator?.stop());
   beforeEach(async () => {

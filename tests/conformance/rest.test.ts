@@ -1,8 +1,8 @@
 import type { SupabaseClient } from '@supabase/supabase-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningEmulator } from '../../emulator/index.js';
-import { DB_KINDS, startTestEmulator } from '../support/emulator.js';
-import { createTestClient } from '../support/supabase.js';
+import { DB_KINDS } from '../support/emulator.js';
+import { startWithCallers } from '../support/clients.js';
 
 const OWNER = { email: 'owner@example.com', password: 'owner-password-1' };
 const VISITOR = { email: 'visitor@example.com', password: 'visitor-password-1' };
@@ -20,14 +20,13 @@ describe.each(DB_KINDS)('PostgREST subset and RLS over %s', (kind) => {
     );
 
   beforeAll(async () => {
-    emulator = await startTestEmulator(kind, { owner: OWNER });
-    await emulator.createUser(VISITOR.email, VISITOR.password);
-    anon = createTestClient(emulator.url, emulator.anonKey);
-    owner = createTestClient(emulator.url, emulator.anonKey);
-    visitor = createTestClient(emulator.url, emulator.anonKey);
-    const signedIn = await owner.auth.signInWithPassword(OWNER);
-    ownerId = signedIn.data.user!.id;
-    expect((await visitor.auth.signInWithPassword(VISITOR)).error).toBeNull();
+    ({
+      emulator,
+      anon,
+      owner,
+      ownerId,
+      stranger: visitor,
+    } = await startWithCallers(kind, { owner: OWNER, stranger: VISITOR }));
   });
   afterAll(() => emulator?.stop());
 

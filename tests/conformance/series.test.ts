@@ -2,8 +2,8 @@ import type { SupabaseClient } from '@supabase/supabase-js';
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import type { RunningEmulator } from '../../emulator/index.js';
 import { OWNER } from '../cli/helpers.js';
-import { DB_KINDS, dbNow, startTestEmulator } from '../support/emulator.js';
-import { createTestClient } from '../support/supabase.js';
+import { DB_KINDS, dbNow } from '../support/emulator.js';
+import { startWithCallers } from '../support/clients.js';
 
 // Weekly series on both databases: the rule at an instant (namecard_active_at, the lookup /go
 // reads), local times across daylight-saving changes by PostgreSQL's own time-zone database,
@@ -84,13 +84,10 @@ describe.each(DB_KINDS)('series over %s', (kind) => {
   };
 
   beforeAll(async () => {
-    emulator = await startTestEmulator(kind, { owner: OWNER });
-    await emulator.createUser(STRANGER.email, STRANGER.password);
-    anon = createTestClient(emulator.url, emulator.anonKey);
-    owner = createTestClient(emulator.url, emulator.anonKey);
-    stranger = createTestClient(emulator.url, emulator.anonKey);
-    expect((await owner.auth.signInWithPassword(OWNER)).error).toBeNull();
-    expect((await stranger.auth.signInWithPassword(STRANGER)).error).toBeNull();
+    ({ emulator, anon, owner, stranger } = await startWithCallers(kind, {
+      owner: OWNER,
+      stranger: STRANGER,
+    }));
   });
   afterAll(() => emulator?.stop());
   beforeEach(async () => {

@@ -5,15 +5,15 @@ import { ACTIVE_VIEW, STATUS_VIEW, VIEW_COLUMNS, viewUrl } from '../../shared/co
 import {
   DB_KINDS,
   dbNow as databaseNow,
-  startTestEmulator,
   untilDbTime as untilDatabaseTime,
 } from '../support/emulator.js';
-import { createTestClient } from '../support/supabase.js';
+import { startWithCallers } from '../support/clients.js';
 
 // The views namecard_active and namecard_status through /rest/v1, as PostgREST serves views,
 // and the schedule they answer by the database's own clock.
 
 const OWNER = { email: 'owner@views.test', password: 'owner-password-1' };
+const STRANGER = { email: 'stranger@views.test', password: 'stranger-password-1' };
 const HOUR = 3_600_000;
 
 interface Entry {
@@ -59,12 +59,10 @@ describe.each(DB_KINDS)('the schedule views over %s', { timeout: 60_000 }, (kind
   const rows = () => emulator.query('select * from public.namecard order by id');
 
   beforeAll(async () => {
-    emulator = await startTestEmulator(kind, { owner: OWNER });
-    anon = createTestClient(emulator.url, emulator.anonKey);
-    owner = createTestClient(emulator.url, emulator.anonKey);
-    const { data, error } = await owner.auth.signInWithPassword(OWNER);
-    expect(error).toBeNull();
-    ownerToken = data.session!.access_token;
+    ({ emulator, anon, owner, ownerToken } = await startWithCallers(kind, {
+      owner: OWNER,
+      stranger: STRANGER,
+    }));
   });
   afterAll(() => emulator?.stop());
   beforeEach(() => emulator.query('truncate public.namecard restart identity'));

@@ -2,7 +2,7 @@ import type { SupabaseClient } from '@supabase/supabase-js';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import type { RunningEmulator } from '../../emulator/index.js';
 import { DB_KINDS, startTestEmulator } from '../support/emulator.js';
-import { createTestClient } from '../support/supabase.js';
+import { startWithCallers } from '../support/clients.js';
 
 // Visit counts: anon counts one visit with a CORS-simple POST (text/plain body, the
 // anon key as ?apikey=, no other header) to /rest/v1/rpc/namecard_count_visit; the profile
@@ -46,14 +46,10 @@ describe.each(DB_KINDS)('visit counts over %s', { timeout: 60_000 }, (kind) => {
   let stranger: SupabaseClient;
 
   beforeAll(async () => {
-    emulator = await startTestEmulator(kind);
-    await emulator.createUser(OWNER.email, OWNER.password, { owner: true });
-    await emulator.createUser(STRANGER.email, STRANGER.password);
-    anon = createTestClient(emulator.url, emulator.anonKey);
-    owner = createTestClient(emulator.url, emulator.anonKey);
-    stranger = createTestClient(emulator.url, emulator.anonKey);
-    expect((await owner.auth.signInWithPassword(OWNER)).error).toBeNull();
-    expect((await stranger.auth.signInWithPassword(STRANGER)).error).toBeNull();
+    ({ emulator, anon, owner, stranger } = await startWithCallers(kind, {
+      owner: OWNER,
+      stranger: STRANGER,
+    }));
   });
   afterAll(() => emulator?.stop());
   beforeEach(async () => {

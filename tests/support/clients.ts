@@ -1,0 +1,53 @@
+import type { SupabaseClient } from '@supabase/supabase-js';
+import { expect } from 'vitest';
+import type { RunningEmulator } from '../../emulator/index.js';
+import { startTestEmulator, type DbKind } from './emulator.js';
+import { createTestClient } from './supabase.js';
+
+/** An account: the email and password it signs in with. */
+export interface Account {
+  email: string;
+  password: string;
+}
+
+/** An emulator and the three callers the conformance tests talk to it as. */
+export interface Callers {
+  emulator: RunningEmulator;
+  /** No session: the anon key only, as /go and a visitor's browser call. */
+  anon: SupabaseClient;
+  /** Signed in as one of the card's owners. */
+  owner: SupabaseClient;
+  /** The owner's user id and access token (for raw HTTP calls). */
+  ownerId: string;
+  ownerToken: string;
+  /** Signed in as an account that is not an owner. */
+  stranger: SupabaseClient;
+}
+
+/**
+ * Starts an emulator over `kind` (startTestEmulator) with `accounts.owner` as the card's owner
+ * and `accounts.stranger` as a signed-up account that is no owner, and signs each in on a
+ * client of its own (no persisted session, as the CLI's), beside an anon client. Both sign-ins
+ * are asserted to succeed. The caller stops `emulator` (afterAll).
+ */
+export async function startWithCallers(
+  kind: DbKind,
+  accounts: { owner: Account; stranger: Account },
+): Promise<Callers> {
+  const emulator = await startTestEmulator(kind, { owner: accounts.owner });
+  try {
+    await emulator.createUser(accounts.stranger.email, accounts.stranger.password);
+    const anon = createTestClient(emulator.url, emulator.anonKey);
+    const owner = createTestClient(emulator.url, emulator.anonKey);
+    const stranger = createTestClient(emulator.url, emulator.anonKey);
+    const ownerIn = await owner.auth.signInWithPassword(accounts.owner);
+    expect(ownerIn.error).toBeNull();
+    expect((await stranger.auth.signInWithPassword(accounts.stranger)).error).toBeNull();
+    const ownerId = ownerIn.data.user!.id;
+    const ownerToken = ownerIn.data.session!.access_token;
+    return { emulator, anon, owner, ownerId, ownerToken, stranger };
+  } catch (error) {
+    await emulator.stop();
+    throw error;
+  }
+}
