@@ -6,9 +6,10 @@ export type { LoadFn, Loaded } from './loader.js';
 /**
  * Reads with `load` when the section appears and again whenever `deps` change (as useEffect's
  * own list; eslint's react-hooks checks it at each call); `reload()` reads again at once and
- * resolves to that read's outcome. The result is a new object only when the state changes (it
- * may serve as an effect's dependency). Until the first answer the state is `loading`; after it, the
- * last answer stays shown while a newer read is under way.
+ * resolves to that read's outcome (a read before the first has started resolves to `loading`).
+ * The result is a new object only when the state changes, so it may serve as an effect's
+ * dependency. Until the first answer the state is `loading`; after it, the last answer stays
+ * shown while a newer read is under way.
  */
 export function useLoad<T>(
   load: LoadFn<T>,
