@@ -103,10 +103,11 @@ async function readListing(
       import('../../shared/supabase/series.js').then(({ listSeries }) => listSeries(client)),
     ]),
   );
-  const { nextOccurrences, seriesLine } = await import('./set-series.js');
-  const seriesNext = await Promise.all(
-    series.map(async (s) => (await nextOccurrences(s, status.now, 1))[0] ?? null),
-  );
+  const [{ seriesLine }, { nextOccurrences }] = await Promise.all([
+    import('./set-series.js'),
+    import('../../shared/calendar/series.js'),
+  ]);
+  const seriesNext = series.map((s) => nextOccurrences(s, status.now, 1)[0] ?? null);
   const exact = entryStates(rows, status.now);
   const stateOf = (id: number): ListState => {
     const state = exact.get(id) ?? { state: 'ended' };

@@ -86,27 +86,6 @@ export async function planSeries(
 }
 
 /**
- * The next occurrences of a series: those starting after `now` (epoch ms), at most `count`.
- */
-export async function nextOccurrences(series: SeriesRow, now: number, count: number) {
-  const { occurrences } = await import('../../shared/calendar/series.js');
-  const found: Occurrence[] = [];
-  // From its first date when that is ahead (less two days: a zone's date may trail UTC's).
-  const begin = Math.max(
-    now,
-    series.first_date ? Date.parse(series.first_date) - 172_800_000 : now,
-  );
-  for (let from = begin; found.length < count && from < begin + 366 * 86_400_000;) {
-    const to = from + 15 * 86_400_000;
-    for (const o of occurrences([series], [], from, to)) {
-      if (o.stamp_start > now && !found.some((f) => f.stamp_start === o.stamp_start)) found.push(o);
-    }
-    from = to;
-  }
-  return found.sort((a, b) => a.stamp_start - b.stamp_start).slice(0, count);
-}
-
-/**
  * A series in one line for `list`: its id, profile, days and times (its zone when not `zone`),
  * and its next occurrence, or that it was cancelled or has none ahead.
  *
@@ -170,7 +149,8 @@ export async function runSetSeries(
   const { series, status } = await owner.run(({ client, transport }) =>
     transport.guard(() => setSeries(client, input), { act: 'set' }),
   );
-  const next = await nextOccurrences(series, status.now, 3);
+  const { nextOccurrences } = await import('../../shared/calendar/series.js');
+  const next = nextOccurrences(series, status.now, 3);
   if (options.json) {
     const s = statusJson(status, config);
     printJson({
