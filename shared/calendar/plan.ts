@@ -1,279 +1,52 @@
-import { closest, distance } from 'fastest-levenshtein';
-import parseDuration from 'parse-duration';
-import { InputError } from '../core/errors.js';
-import { formatStamp, localTimeZone } from '../core/format.js';
-import { PROFILE_TYPES, profileChoices } from '../core/profiles.js';
-import type { NewEntry } from '../core/types.js';
+import { localTimeZone } from '../core/format.js';
+import * as rules from '../core/entry-rules.js';
+import type { EntryFieldNames, EntryInput, EntryPlan, ZoneRules } from '../core/entry-rules.js';
 import { parseTimeZone, toEpochMs } from './time.js';
 
-// Every rule about a new entry, in one place for the CLI and the manage page: which profile,
-// when it starts and ends, and what is refused. Both faces parse what the owner typed once,
-// here, and store exactly the plan this returns.
+// The rules of a new entry (shared/core/entry-rules.ts) with Temporal's time zones: any IANA
+// zone, for the CLI's program and the manage page. The CLI's light path gives the same rules
+// Date's local clock instead (cli/owner-light.ts).
 
-/** What the owner asked for, as typed (CLI arguments and flags, or the manage form's fields). */
-export interface EntryInput {
-  /** `main` or `photo`, any case. */
-  profile: string;
-  /** The end date, `YYYY-MM-DD` (with `time`). */
-  date?: string;
-  /** The end time, `HH:MM` 24-hour (with `date`). */
-  time?: string;
-  /** The start, `YYYY-MM-DD HH:MM`; none or empty means from the moment it is stored. */
-  from?: string;
-  /** How long it lasts, from the start (or from now): `90m`, `2h`, `3d`, `1h30m`. */
-  for?: string;
-  /** The IANA time zone the date and time are read in; the machine's or browser's by default. */
-  timeZone?: string;
-  /**
-   * The profiles the card has (the server's, not removed), in order; main and photo (the
-   * profiles every card starts with) when not given.
-   */
-  profiles?: readonly string[];
-}
+export {
+  CLI_FIELD_NAMES,
+  MAX_DURATION_MS,
+  checkEndForm,
+  parseDurationMs,
+  parseProfile,
+} from '../core/entry-rules.js';
+export type { EntryFieldNames, EntryInput, EntryPlan, ZoneRules } from '../core/entry-rules.js';
 
-/** The names messages use for the fields, e.g. the CLI's flags (`--from`, `--for`, `--tz`). */
-export type EntryFieldNames = Record<Exclude<keyof EntryInput, 'profiles'>, string>;
-
-/** The CLI's names, the default. */
-export const CLI_FIELD_NAMES: EntryFieldNames = {
-  profile: 'profile',
-  date: 'date',
-  time: 'time',
-  from: '--from',
-  for: '--for',
-  timeZone: '--tz',
-};
-
-/** A checked entry, ready to insert: epoch milliseconds, and the zone it was read in. */
-export interface EntryPlan extends NewEntry {
-  /** Epoch ms, or null for "from the moment it is stored". */
-  stamp_start: number | null;
-  /** The canonical IANA zone the date and time were read in. */
-  timeZone: string;
-  /**
-   * What the owner must be told besides the entry itself, or absent: a start that has already
-   * passed is stored as "from the moment it is stored", e.g. "`--from` 2026-11-20 09:00 has
-   * passed: the entry starts now".
-   */
-  notice?: string;
-}
-
-/** The longest `--for`: 10 years of 365.25 days, in milliseconds. */
-export const MAX_DURATION_MS = 10 * 365.25 * 24 * 3_600_000;
-
-const DURATION_FORM = 'a duration such as 90m, 2h, 3d or 1h30m';
+/** Temporal's zones: any IANA zone, checked and canonicalised; the machine's by default. */
+export const temporalZones: ZoneRules = { parseTimeZone, toEpochMs, localTimeZone };
 
 /**
- * Checks a profile, ignoring case and surrounding space; a near miss gets a suggestion.
+ * The entry `input` asks for, by every rule of a new entry, in any IANA zone: see
+ * shared/core/entry-rules.ts's `planEntry`.
  *
- * @param value the profile as typed, e.g. `photo`, `PHOTO`, `shop`
- * @param field the field's name in messages
- * @param known the profiles the card has, in order (the server's list; main and photo, the
- *   profiles every card starts with, by default)
- * @returns the profile's name, one of `known`
- * @throws InputError naming the field and the profiles, e.g. "`profile` must be main or photo,
- *   got `foto`: did you mean `photo`?"
- */
-export function parseProfile(
-  value: string,
-  field = 'profile',
-  known: readonly string[] = PROFILE_TYPES,
-): string {
-  const typed = value.trim().toLowerCase();
-  if (known.includes(typed)) return typed;
-  const near = typed ? closest(typed, [...known]) : undefined;
-  // A near miss by spelling (`foto`, `shopp`), or a name that starts like one (`photographer`).
-  const close =
-    near !== undefined &&
-    (distance(typed, near) <= 2 || (near.length >= 3 && typed.startsWith(near)));
-  const prefixed = known.find((name) => name.length >= 3 && typed.startsWith(name));
-  const guess = close ? near : prefixed;
-  const suggestion = guess !== undefined ? `: did you mean \`${guess}\`?` : '';
-  const expected = profileChoices(known);
-  throw new InputError(
-    field,
-    expected,
-    value,
-    `\`${field}\` must be ${expected}, got \`${value}\`${suggestion}`,
-  );
-}
-
-/**
- * Checks a duration: a positive amount of time with units, at most 10 years.
- *
- * @param value e.g. `90m`, `2h`, `3d`, `1h30m`, `2 hours` (parse-duration's forms; a bare
- *   number is refused, since its unit would be a guess)
- * @param field the field's name in messages
- * @returns milliseconds
- * @throws InputError naming the field: unparseable, zero or negative, or beyond 10 years
- */
-export function parseDurationMs(value: string, field = '--for'): number {
-  const ms = /[a-z]/i.test(value) ? parseDuration(value) : null;
-  if (ms === null || ms === undefined || !Number.isFinite(ms)) {
-    throw new InputError(field, DURATION_FORM, value);
-  }
-  if (ms <= 0) {
-    throw new InputError(
-      field,
-      DURATION_FORM,
-      value,
-      `\`${field}\` must be longer than zero, got \`${value}\``,
-    );
-  }
-  if (ms > MAX_DURATION_MS) {
-    throw new InputError(
-      field,
-      DURATION_FORM,
-      value,
-      `\`${field}\` must be at most 10 years, got \`${value}\``,
-    );
-  }
-  return Math.round(ms);
-}
-
-/**
- * The one place that turns what the owner typed into an entry, with every rule of a new entry:
- *
- * - the end is either a date and time, or a duration (`for`) from the start, never both;
- * - dates and times are read in one zone (`timeZone`), for the end and the start alike; a local
- *   time skipped by a daylight-saving jump is refused, a repeated one means its first instant;
- * - the end must be in the future;
- * - a start, when given, must be before the end; a start that has passed (at or before `now`)
- *   means "starts now": it is stored as no start (the server's clock sets the moment), a
- *   duration still counts from it, and the plan's `notice` says so.
- *
- * @param input the fields as typed
- * @param now the owner's clock, epoch milliseconds (the end must come after it; a duration
- *   without a start counts from it)
- * @param names the field names messages use (the CLI's by default)
- * @returns the checked entry: `type`, `stamp_end` and `stamp_start` in epoch ms, the zone, and
- *   a `notice` when the start has passed
- * @throws InputError naming the field and the expected form
- * @example planEntry({ profile: 'photo', date: '2030-06-01', time: '18:00', timeZone: 'UTC' }, Date.now())
- * // → { type: 'photo', stamp_end: 1906653600000, stamp_start: null, timeZone: 'UTC' }
- */
-export function planEntry(
-  input: EntryInput,
-  now: number,
-  names: EntryFieldNames = CLI_FIELD_NAMES,
-): EntryPlan {
-  const type = parseProfile(input.profile, names.profile, input.profiles);
-  const timeZone =
-    input.timeZone === undefined ? localTimeZone() : parseTimeZone(input.timeZone, names.timeZone);
-  checkEndForm(input, names);
-  const span = planSpan(input, timeZone, now, names);
-  return { type, ...span, timeZone };
-}
-
-/**
- * The first rule of an entry's end, on what was given: a date and time, or a duration
- * (`for`), never both, and a date always with its time. The field checks a prompt runs and
- * {@link planEntry} share it.
- *
- * @throws InputError naming `--for` for both, or the missing `date` or `time`
- */
-export function checkEndForm(
-  input: Pick<EntryInput, 'date' | 'time' | 'for'>,
-  names: EntryFieldNames = CLI_FIELD_NAMES,
-): void {
-  const hasEnd = input.date !== undefined || input.time !== undefined;
-  if (hasEnd && input.for !== undefined) {
-    throw new InputError(
-      names.for,
-      'a duration, or an end date and time',
-      input.for,
-      `\`${names.for}\` and an end ${names.date} and ${names.time} cannot be used together: give one of them`,
-    );
-  }
-  if (input.for === undefined && (input.date === undefined || input.time === undefined)) {
-    const missing = input.date === undefined ? names.date : names.time;
-    throw new InputError(missing, 'given', '', `\`${missing}\` is missing: the entry needs an end`);
-  }
-}
-
-/**
- * When an entry starts and ends, from a complete end (see {@link checkEndForm}) and an
- * optional start, read in `timeZone`: the start, the end (in the future), and the start
- * before the end. {@link planEntry} uses it, and so does the check of a prompted start.
- *
- * @param input `date` and `time`, or `for`; and `from` (empty means none)
- * @param timeZone canonical IANA zone
  * @param now epoch ms
- * @returns epoch ms; `stamp_start` null for "from the moment it is stored", which a start at
- *   or before `now` becomes too (then with a `notice` saying it starts now)
  * @throws InputError naming the field and the expected form
  */
+export function planEntry(input: EntryInput, now: number, names?: EntryFieldNames): EntryPlan {
+  return rules.planEntry(temporalZones, input, now, names);
+}
+
+/** When an entry starts and ends, in `timeZone`: shared/core/entry-rules.ts's `planSpan`. */
 export function planSpan(
   input: Pick<EntryInput, 'date' | 'time' | 'for' | 'from'>,
   timeZone: string,
   now: number,
-  names: EntryFieldNames = CLI_FIELD_NAMES,
-): { stamp_start: number | null; stamp_end: number; notice?: string } {
-  const from = input.from?.trim() ? input.from.trim() : undefined;
-  const stampStart = from === undefined ? null : parseStart(from, timeZone, names.from);
-  const stampEnd = planEnd(input, stampStart, timeZone, now, names);
-  if (stampStart !== null && stampStart >= stampEnd) {
-    throw new InputError(
-      names.from,
-      'before the end',
-      from ?? '',
-      `\`${names.from}\` must be before the end (${formatStamp(stampEnd, timeZone)}), got \`${from}\``,
-    );
-  }
-  if (stampStart !== null && stampStart <= now) {
-    // Kept as given, a past start would say the entry began when it did not. Stored as none,
-    // it begins when the server stores it, which is what the owner is told.
-    return {
-      stamp_start: null,
-      stamp_end: stampEnd,
-      notice: `\`${names.from}\` ${from} has passed: the entry starts now`,
-    };
-  }
-  return { stamp_start: stampStart, stamp_end: stampEnd };
+  names?: EntryFieldNames,
+): ReturnType<typeof rules.planSpan> {
+  return rules.planSpan(temporalZones, input, timeZone, now, names);
 }
 
-/**
- * An entry's end, in the future: a date and time read in `timeZone`, or a duration from the
- * start (or from `now`). The check of a prompted end time uses it alone.
- *
- * @param stampStart epoch ms, or null when the entry starts when stored
- * @returns epoch ms
- * @throws InputError naming the field: a malformed or skipped date or time, a bad duration,
- *   or an end that is not in the future
- */
+/** An entry's end, in the future, in `timeZone`: shared/core/entry-rules.ts's `planEnd`. */
 export function planEnd(
   input: Pick<EntryInput, 'date' | 'time' | 'for'>,
   stampStart: number | null,
   timeZone: string,
   now: number,
-  names: EntryFieldNames = CLI_FIELD_NAMES,
+  names?: EntryFieldNames,
 ): number {
-  let stampEnd: number;
-  let endText = input.for ?? '';
-  if (input.for !== undefined) {
-    stampEnd = (stampStart ?? now) + parseDurationMs(input.for, names.for);
-  } else {
-    const date = input.date ?? '';
-    const time = input.time ?? '';
-    stampEnd = toEpochMs(date, time, timeZone, { date: names.date, time: names.time });
-    endText = `${date} ${time}`;
-  }
-  if (stampEnd <= now) {
-    throw new InputError(
-      input.for === undefined ? names.time : names.for,
-      'in the future',
-      endText,
-      input.for === undefined
-        ? `\`${names.date}\` and \`${names.time}\` must be in the future, got \`${endText}\` in ${timeZone}`
-        : `\`${names.from}\` plus \`${names.for}\` ends at ${formatStamp(stampEnd, timeZone)}, which has passed: the end must be in the future`,
-    );
-  }
-  return stampEnd;
-}
-
-/** A start given as one value, `YYYY-MM-DD HH:MM`, read in `timeZone`. */
-function parseStart(value: string, timeZone: string, field: string): number {
-  const parts = /^(\S+)\s+(\S+)$/.exec(value);
-  if (!parts) throw new InputError(field, '"YYYY-MM-DD HH:MM"', value);
-  return toEpochMs(parts[1] ?? '', parts[2] ?? '', timeZone, { date: field, time: field });
+  return rules.planEnd(temporalZones, input, stampStart, timeZone, now, names);
 }

@@ -1,22 +1,14 @@
 import { Temporal } from 'temporal-polyfill';
 import { InputError } from '../core/errors.js';
 import { localTimeZone } from '../core/format.js';
+import { checkDate, checkTime, skippedTimeError, type WallClockFields } from '../core/wall-time.js';
 
 // Date and time-zone arithmetic goes through Temporal (the temporal-polyfill package) rather
 // than hand-written offset maths: it knows the IANA database and tells gaps from overlaps.
 
-const DATE_FORM = /^(\d{4})-(\d{2})-(\d{2})$/;
-const TIME_FORM = /^(\d{2}):(\d{2})$/;
-
-/** `February 2031`, for messages. */
-const monthName = (year: number, month: number) =>
-  new Temporal.PlainDate(year, month, 1).toLocaleString('en-US', {
-    month: 'long',
-    year: 'numeric',
-  });
-
 /**
- * Checks a `YYYY-MM-DD` date, including the calendar (no 2030-02-30).
+ * Checks a `YYYY-MM-DD` date, including the calendar (no 2030-02-30): shared/core/wall-time.ts's
+ * checks and messages.
  *
  * @param date the date as typed
  * @param field the field's name in messages (`date` by default; e.g. `--from`)
@@ -25,23 +17,7 @@ const monthName = (year: number, month: number) =>
  *   or that the date does not exist (`2031-02-29`: February 2031 has 28 days)
  */
 export function parseDate(date: string, field = 'date'): Temporal.PlainDate {
-  const m = DATE_FORM.exec(date);
-  if (!m) throw new InputError(field, 'YYYY-MM-DD', date);
-  const [year, month, day] = [Number(m[1]), Number(m[2]), Number(m[3])];
-  try {
-    return Temporal.PlainDate.from({ year, month, day }, { overflow: 'reject' });
-  } catch {
-    const why =
-      month >= 1 && month <= 12
-        ? `${monthName(year, month)} has ${Temporal.PlainYearMonth.from({ year, month }).daysInMonth} days`
-        : `there is no month ${month}`;
-    throw new InputError(
-      field,
-      'a date that exists',
-      date,
-      `\`${field}\` ${date} does not exist: ${why}`,
-    );
-  }
+  return Temporal.PlainDate.from(checkDate(date, field), { overflow: 'reject' });
 }
 
 /**
@@ -53,13 +29,8 @@ export function parseDate(date: string, field = 'date'): Temporal.PlainDate {
  * @throws InputError naming the field and the form `HH:MM (24-hour)`
  */
 export function parseTime(time: string, field = 'time'): Temporal.PlainTime {
-  const m = TIME_FORM.exec(time);
-  if (m) {
-    const hour = Number(m[1]);
-    const minute = Number(m[2]);
-    if (hour <= 23 && minute <= 59) return new Temporal.PlainTime(hour, minute);
-  }
-  throw new InputError(field, 'HH:MM (24-hour)', time);
+  const { hour, minute } = checkTime(time, field);
+  return new Temporal.PlainTime(hour, minute);
 }
 
 /**
@@ -78,13 +49,7 @@ export function parseTimeZone(timeZone: string, field = 'timeZone'): string {
   }
 }
 
-/** The names of the fields a wall-clock instant is read from, as messages show them. */
-export interface WallClockFields {
-  /** e.g. `date`, or `--from` for a start given as one value */
-  date: string;
-  /** e.g. `time`, or `--from` */
-  time: string;
-}
+export type { WallClockFields };
 
 /**
  * Turns a wall-clock date and time in a zone into epoch milliseconds.
@@ -114,12 +79,7 @@ export function toEpochMs(
   const wall = day.toPlainDateTime(clock);
   const zoned = wall.toZonedDateTime(zone, { disambiguation: 'earlier' });
   if (!zoned.toPlainDateTime().equals(wall)) {
-    throw new InputError(
-      fields.time,
-      'a time that exists on that day',
-      time,
-      `\`${fields.time}\` ${time} does not exist on ${date} in ${zone} (the clocks jump forward): choose another time`,
-    );
+    throw skippedTimeError(fields, date, time, zone);
   }
   return zoned.epochMilliseconds;
 }
