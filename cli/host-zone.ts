@@ -38,3 +38,18 @@ export function hostTimeZone(env: NodeJS.ProcessEnv = process.env): string | und
   if (!name || !ZONE_NAME.test(name)) return undefined;
   return existsSync(`${ZONEINFO}/${name}`) ? name : undefined;
 }
+
+/** A zone of the IANA database's regions (or UTC), which Temporal and Intl both know by that name. */
+const REGION_ZONE =
+  /^(?:UTC|(?:Africa|America|Antarctica|Arctic|Asia|Atlantic|Australia|Europe|Indian|Pacific)\/.+)$/;
+
+/**
+ * The zone `set` reads an owner's date and time in when they name none, and shows its times
+ * in: this process's own zone by the name `TZ` or the system gives it ({@link hostTimeZone}),
+ * when that is a region's zone or UTC (a name Temporal keeps as given, so that the program and
+ * the light path name it alike); else undefined, and the caller asks Intl (`localTimeZone()`).
+ */
+export function hostEntryZone(env: NodeJS.ProcessEnv = process.env): string | undefined {
+  const zone = hostTimeZone(env);
+  return zone !== undefined && REGION_ZONE.test(zone) ? zone : undefined;
+}

@@ -6,28 +6,37 @@ import {
   profilesOf,
   PROFILE_COLUMNS,
   PROFILE_TABLE,
+  setArgs,
+  setOutcome,
 } from '../shared/core/owner-answers.js';
+import { planEntry, type EntryPlan, type ZoneRules } from '../shared/core/entry-rules.js';
+import { isProfileType } from '../shared/core/profiles.js';
+import { checkDate, checkTime, hostEpochMs } from '../shared/core/wall-time.js';
 import { refuseAccessToken, storedAccessToken } from './access-token.js';
 import { parseEntryId, showCancel } from './cancel-show.js';
 import { showEnd } from './end-show.js';
 import { handleError } from './errors.js';
-import { hostTimeZone } from './host-zone.js';
+import { hostEntryZone, hostTimeZone } from './host-zone.js';
 import { ownerRest } from './light-rest.js';
 import { readStatus } from './outlook.js';
 import type { OwnerLine } from './owner-args.js';
 import { showProfiles } from './profile-show.js';
+import { showSet } from './set-show.js';
 import { checkCredentialTransport, resolveConfig } from './settings.js';
 import { createLightTransport } from './transport.js';
 
-// `namecard end`, `cancel <id>` and `profile list` with a stored access token that is still
-// valid: the same PostgREST requests the program sends through supabase-js, sent with
+// `namecard end`, `cancel <id>`, `profile list` and a one-off `set` of main or photo with a
+// stored access token that is still valid: the same PostgREST requests the program sends through supabase-js, sent with
 // node:http and printed by the same functions, without commander, supabase-js, conf or
 // Temporal (together ~250 ms of loading, measured by `npm run bench`). A write is sent once,
 // never retried, and a time-out is "outcome unknown" naming the act (the transport's rules).
 // Whatever needs more is left to the program: no usable stored token (signed out, CI
 // credentials, a token expiring within a minute, which the program refreshes), and a 401,
 // which nothing was written under (PostgREST checks the token first): the program then
-// refreshes once and sends the write once more, as after its own 401.
+// refreshes once and sends the write once more, as after its own 401. `set` reads its date and
+// time with Date's local clock, so it runs here only in this process's own zone (no `--tz`, or
+// `--tz` naming that zone); another zone, a profile of the card's own, or a line with
+// something to ask is the program's.
 
 /**
  * Runs `line` on the light path, reporting an error as the program does.
@@ -50,6 +59,11 @@ async function runOwnerLight(line: OwnerLine): Promise<boolean> {
   const config = resolveConfig(line.options);
   const token = storedAccessToken(config);
   if (token === undefined) return false;
+  let entry: EntryPlan | undefined;
+  if (line.command === 'set') {
+    entry = planOwnZone(line);
+    if (entry === undefined) return false;
+  }
   checkCredentialTransport(config);
   const host = hostTimeZone();
   setHostTimeZone(host);
@@ -62,6 +76,12 @@ async function runOwnerLight(line: OwnerLine): Promise<boolean> {
       // One request: it stops what is in force and answers what visitors get afterwards.
       const answer = await transport.guard(() => rest.rpc('namecard_end_now'), { act: 'end' });
       showEnd(endOutcome(answer.data, answer.status), options, config, zone);
+    } else if (line.command === 'set' && entry) {
+      // One request: it stores the entry and answers what visitors get afterwards.
+      const answer = await transport.guard(() => rest.rpc('namecard_set', setArgs(entry)), {
+        act: 'set',
+      });
+      showSet(setOutcome(answer.data, answer.status), entry, options, config, entry.timeZone);
     } else if (line.command === 'cancel') {
       const answer = await transport.guard(() => rest.rpc('namecard_cancel', { entry_id: id }), {
         act: 'cancel',
@@ -86,4 +106,33 @@ async function runOwnerLight(line: OwnerLine): Promise<boolean> {
     return false;
   }
   return true;
+}
+
+/**
+ * The entry a complete `set` line asks for, planned by the same rules and in the same order of
+ * checks as the program's (shared/core/entry-rules.ts), its date and time read in this
+ * process's own zone with Date's local clock; undefined when the line is the program's: a zone
+ * other than this process's, a zone this cannot name as the program does, or a profile other
+ * than main and photo (the program checks it against the card's profiles).
+ *
+ * @throws InputError (exit 2) for a bad value, with the program's words
+ */
+function planOwnZone(line: Extract<OwnerLine, { command: 'set' }>): EntryPlan | undefined {
+  const { args, options } = line;
+  const zone = hostEntryZone();
+  if (zone === undefined || (options.tz !== undefined && options.tz !== zone)) return undefined;
+  if (!isProfileType(args.profile.trim().toLowerCase())) return undefined;
+  const zones: ZoneRules = {
+    parseTimeZone: () => zone,
+    toEpochMs: hostEpochMs,
+    localTimeZone: () => zone,
+  };
+  // The fields first, each with its own check, as the program checks the command line.
+  if (args.date !== undefined) checkDate(args.date);
+  if (args.time !== undefined) checkTime(args.time);
+  return planEntry(
+    zones,
+    { ...args, from: options.from, for: options.for, timeZone: zone },
+    Date.now(),
+  );
 }

@@ -1,13 +1,12 @@
 import { Command } from 'commander';
 import { MissingPasswordError, SessionError, UsageError } from '../errors.js';
-import { out, print, printJson } from '../output.js';
 import { isInteractive } from '../prompts.js';
 import type { OwnerWriter } from '../writer.js';
 import { explicitSettings, resolveConfig, type CliConfig } from '../settings.js';
 import type { EntryInput, EntryPlan } from '../../shared/calendar/plan.js';
 import { PROFILE_NAME_FORM, isProfileType, profileChoices } from '../../shared/core/profiles.js';
-import { profileLabel } from '../../shared/core/types.js';
-import { showType } from '../terminal-safe.js';
+import { hostEntryZone } from '../host-zone.js';
+import { showSet } from '../set-show.js';
 
 /** The positional arguments of `namecard set`, as typed. */
 export interface SetArgs {
@@ -205,10 +204,12 @@ export async function runSet(args: SetArgs, options: SetOptions): Promise<void> 
     import('../../shared/calendar/time.js'),
     import('../../shared/core/format.js'),
   ]);
+  // The machine's zone by the name the light path gives it too (cli/host-zone.ts).
+  const localZone = () => hostEntryZone() ?? format.localTimeZone();
   const { owner, plan: entry } = await setFlow(args, options, {
     plan,
     time,
-    localTimeZone: format.localTimeZone,
+    localTimeZone: localZone,
     today: (zone) => format.toWallClock(Date.now(), zone).date,
     now: Date.now,
     interactive: isInteractive(),
@@ -226,48 +227,11 @@ export async function runSet(args: SetArgs, options: SetOptions): Promise<void> 
   });
   // Store it and learn what visitors get now in one request; report only what the server
   // confirmed.
-  const [{ setEntry }, { statusJson, timelineLines }] = await Promise.all([
-    import('../../shared/supabase/data.js'),
-    import('../outlook.js'),
-  ]);
-  const { entry: row, status } = await owner.run(({ client, transport }) =>
+  const { setEntry } = await import('../../shared/supabase/data.js');
+  const stored = await owner.run(({ client, transport }) =>
     transport.guard(() => setEntry(client, entry), { act: 'set' }),
   );
-  if (options.json) {
-    printJson({
-      profile: row.type,
-      stamp_start: row.stamp_start ?? null,
-      stamp_end: row.stamp_end,
-      starts_at: row.stamp_start == null ? null : new Date(row.stamp_start).toISOString(),
-      ends_at: new Date(row.stamp_end).toISOString(),
-      time_zone: entry.timeZone,
-      notice: entry.notice ?? null,
-      ...pick(statusJson(status, config), 'target', 'active', 'next', 'timeline'),
-      row,
-    });
-    return;
-  }
-  // The entry exactly as stored, the zone named once; then the timeline in the same zone.
-  const wall = (ms: number) => {
-    const w = format.toWallClock(ms, entry.timeZone);
-    return `${w.date} ${w.time}`;
-  };
-  const start = row.stamp_start == null ? '' : `from ${wall(row.stamp_start)} `;
-  const end = format.formatStamp(row.stamp_end, entry.timeZone);
-  const lines = [
-    `${out.green('✔')} The card points to ${out.bold(showType(row.type))} (${profileLabel(row.type, status.labels)}) ${start}until ${end}`,
-  ];
-  if (entry.notice) lines.push(`  ${entry.notice}.`);
-  const local = format.localTimeZone();
-  const elsewhere = local !== entry.timeZone;
-  if (elsewhere) lines.push(`  That is ${format.formatStamp(row.stamp_end, local)} here.`);
-  // After a time in this machine's zone, the timeline names its zone (`--tz`'s) again.
-  print(...lines, ...timelineLines(status, config, entry.timeZone, elsewhere));
-}
-
-/** The named fields of an object. */
-function pick<T extends object, K extends keyof T>(value: T, ...keys: K[]): Pick<T, K> {
-  return Object.fromEntries(keys.map((key) => [key, value[key]])) as Pick<T, K>;
+  showSet(stored, entry, options, config, localZone());
 }
 
 /**

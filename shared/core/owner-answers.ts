@@ -2,7 +2,7 @@ import { ApiError } from './errors.js';
 import { parseStatus, type CardStatus } from './lookup.js';
 import { MAIN_PROFILE } from './profiles.js';
 import { narrowRow } from './rules.js';
-import type { NamecardRow } from './types.js';
+import type { NamecardRow, NewEntry } from './types.js';
 
 // What the owner's calls answer, checked and narrowed: shared by the supabase-js data calls
 // (shared/supabase/data.ts) and the CLI's light path, which sends the same requests without
@@ -116,4 +116,27 @@ export function cancelOutcome(
     throw new ApiError(status, 'no_row', 'The server did not return the entry');
   }
   return { cancelled: narrowRow(answer.cancelled as NamecardRow), status: parseStatus(answer) };
+}
+
+/**
+ * Reads what `public.namecard_set(type, stamp_start, stamp_end)` answered.
+ *
+ * @param data the parsed JSON answer; `status` its HTTP status
+ * @returns the entry as stored, and the status after it
+ * @throws ApiError `no_row` without the entry, `invalid_response` for another shape
+ */
+export function setOutcome(
+  data: unknown,
+  status: number,
+): { entry: NamecardRow; status: CardStatus } {
+  const answer = answerOf(data, status);
+  if (typeof answer.entry !== 'object' || answer.entry === null) {
+    throw new ApiError(status, 'no_row', 'The server did not return the stored entry');
+  }
+  return { entry: narrowRow(answer.entry as NamecardRow), status: parseStatus(answer) };
+}
+
+/** The arguments of `public.namecard_set`, from a planned entry (epoch ms). */
+export function setArgs(entry: NewEntry): Record<string, unknown> {
+  return { type: entry.type, stamp_start: entry.stamp_start ?? null, stamp_end: entry.stamp_end };
 }

@@ -1,14 +1,15 @@
 import type { SupabaseClient } from '@supabase/supabase-js';
 import { ApiError, NetworkError } from '../core/errors.js';
-import { NAMECARD_TABLE, parseStatus, VIEW_COLUMNS, type CardStatus } from '../core/lookup.js';
+import { NAMECARD_TABLE, VIEW_COLUMNS, type CardStatus } from '../core/lookup.js';
 import {
-  answerOf,
   cancelOutcome,
   endOutcome,
   isProfileEntry,
   PROFILE_COLUMNS,
   PROFILE_TABLE,
   profilesOf,
+  setArgs,
+  setOutcome,
   type EndOutcome,
   type ProfileEntry,
 } from '../core/owner-answers.js';
@@ -150,17 +151,9 @@ export async function setEntry(
   client: DataClient,
   entry: NewEntry,
 ): Promise<{ entry: NamecardRow; status: CardStatus }> {
-  const result = await client.rpc('namecard_set', {
-    type: entry.type,
-    stamp_start: entry.stamp_start ?? null,
-    stamp_end: entry.stamp_end,
-  });
+  const result = await client.rpc('namecard_set', setArgs(entry));
   if (result.error) throw toError(client, result);
-  const answer = answerOf(result.data, result.status);
-  if (typeof answer.entry !== 'object' || answer.entry === null) {
-    throw new ApiError(result.status, 'no_row', 'The server did not return the stored entry');
-  }
-  return { entry: narrowRow(answer.entry as NamecardRow), status: parseStatus(answer) };
+  return setOutcome(result.data, result.status);
 }
 
 /**

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ownerArgs } from '../../cli/owner-args.js';
 
-// Which command lines the entry point runs as `end`, `cancel <id>` or `profile list` without
+// Which command lines the entry point runs as `end`, `cancel <id>`, `profile list` or `set` without
 // commander (when the stored access token is valid). Anything it is not sure about must go to
 // commander (undefined), which prints help, suggestions and the usual messages.
 
@@ -19,6 +19,34 @@ describe('ownerArgs', () => {
       ['--timeout', '500', 'profile', 'list', '--json'],
       { command: 'profile list', options: { timeout: '500', json: true } },
     ],
+    [
+      ['set', 'photo', '--for', '1h'],
+      { command: 'set', args: { profile: 'photo' }, options: { for: '1h' } },
+    ],
+    [
+      ['set', 'photo', '2030-06-01', '18:00', '--json'],
+      {
+        command: 'set',
+        args: { profile: 'photo', date: '2030-06-01', time: '18:00' },
+        options: { json: true },
+      },
+    ],
+    [
+      ['--timeout', '500', 'set', '--from=2030-06-01 09:00', 'main', '2030-06-01', '18:00'],
+      {
+        command: 'set',
+        args: { profile: 'main', date: '2030-06-01', time: '18:00' },
+        options: { timeout: '500', from: '2030-06-01 09:00' },
+      },
+    ],
+    [
+      ['set', 'photo', '2030-06-01', '18:00', '--tz', 'UTC'],
+      {
+        command: 'set',
+        args: { profile: 'photo', date: '2030-06-01', time: '18:00' },
+        options: { tz: 'UTC' },
+      },
+    ],
   ])('runs %j itself', (args, line) => {
     expect(ownerArgs(args)).toEqual(line);
   });
@@ -26,7 +54,19 @@ describe('ownerArgs', () => {
   it.each([
     [[]],
     [['status']],
-    [['set', 'photo', '--for', '1h']],
+    [['set']],
+    [['set', 'photo']],
+    [['set', 'photo', '2030-06-01']],
+    [['set', 'photo', '2030-06-01', '18:00', 'extra']],
+    [['set', 'photo', '2030-06-01', '--for', '1h']],
+    [['set', 'photo', '--every', 'sat', '10:00-18:00']],
+    [['set', 'photo', '2030-06-01', '18:00', '--until', '2030-07-01']],
+    [['set', 'photo', '--for', '1h', '--for', '2h']],
+    [['set', 'photo', '--for', '-1h']],
+    [['set', 'photo', '--for']],
+    [['--tz', 'UTC', 'set', 'photo', '2030-06-01', '18:00']],
+    [['end', '--for', '1h']],
+    [['set', 'photo', '2030-06-01', '18:00', '--help']],
     [['end', '--help']],
     [['end', '-h']],
     [['help', 'end']],
