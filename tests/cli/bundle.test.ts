@@ -46,12 +46,13 @@ describe('the bundled CLI', () => {
 
   it('runs `namecard status` without commander, prompts, supabase-js, conf or Temporal', () => {
     // Its packages are bundled: only Node's own modules stay imports, and picocolors is the
-    // one package inside.
+    // one package inside besides the two small parsers of `set`'s rules on the light path
+    // (a duration, and the nearest profile name for a suggestion).
     expect([...status.packages].filter((name) => !name.startsWith('node:'))).toEqual([]);
     const bundled = new Set(
       status.inputs.flatMap((input) => /node_modules\/((@[^/]+\/)?[^/]+)/.exec(input)?.[1] ?? []),
     );
-    expect([...bundled]).toEqual(['picocolors']);
+    expect([...bundled].sort()).toEqual(['fastest-levenshtein', 'parse-duration', 'picocolors']);
     expect(status.inputs).toContain('cli/status-run.ts');
     expect(
       status.inputs.filter((input) =>
@@ -62,7 +63,7 @@ describe('the bundled CLI', () => {
     ).toEqual([]);
   });
 
-  it('runs `end`, `cancel` and `profile list` with a valid stored token on the same light graph', () => {
+  it('runs `end`, `cancel`, `profile list` and `set` with a valid stored token on the same light graph', () => {
     // The graph checked above (no package but picocolors, no program file) holds these paths.
     for (const file of [
       'cli/owner-args.ts',
@@ -72,7 +73,10 @@ describe('the bundled CLI', () => {
       'cli/end-show.ts',
       'cli/cancel-show.ts',
       'cli/profile-show.ts',
+      'cli/set-show.ts',
       'shared/core/owner-answers.ts',
+      'shared/core/entry-rules.ts',
+      'shared/core/wall-time.ts',
     ]) {
       expect(status.inputs).toContain(file);
     }
