@@ -9,9 +9,14 @@ import {
   setArgs,
   setOutcome,
 } from '../shared/core/owner-answers.js';
-import { planEntry, type EntryPlan, type ZoneRules } from '../shared/core/entry-rules.js';
+import {
+  planEntry,
+  readSetRequest,
+  type EntryPlan,
+  type ZoneRules,
+} from '../shared/core/entry-rules.js';
 import { isProfileType } from '../shared/core/profiles.js';
-import { checkDate, checkTime, hostEpochMs } from '../shared/core/wall-time.js';
+import { hostEpochMs } from '../shared/core/wall-time.js';
 import { refuseAccessToken, storedAccessToken } from './access-token.js';
 import { parseEntryId, showCancel } from './cancel-show.js';
 import { showEnd } from './end-show.js';
@@ -127,12 +132,7 @@ function planOwnZone(line: Extract<OwnerLine, { command: 'set' }>): EntryPlan | 
     toEpochMs: hostEpochMs,
     localTimeZone: () => zone,
   };
-  // The fields first, each with its own check, as the program checks the command line.
-  if (args.date !== undefined) checkDate(args.date);
-  if (args.time !== undefined) checkTime(args.time);
-  return planEntry(
-    zones,
-    { ...args, from: options.from, for: options.for, timeZone: zone },
-    Date.now(),
-  );
+  // The fields first, read as the program reads the command line; then the plan.
+  const request = readSetRequest(zones, { ...args, from: options.from, for: options.for });
+  return planEntry(zones, { ...request, profile: args.profile }, Date.now());
 }

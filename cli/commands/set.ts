@@ -4,7 +4,7 @@ import { isInteractive } from '../prompts.js';
 import type { OwnerWriter } from '../writer.js';
 import { explicitSettings, resolveConfig, type CliConfig } from '../settings.js';
 import type { EntryInput, EntryPlan } from '../../shared/calendar/plan.js';
-import { PROFILE_NAME_FORM, isProfileType, profileChoices } from '../../shared/core/profiles.js';
+import { isProfileType, profileChoices } from '../../shared/core/profiles.js';
 import { hostEntryZone } from '../host-zone.js';
 import { showSet } from '../set-show.js';
 
@@ -84,9 +84,9 @@ type TimeModule = typeof import('../../shared/calendar/time.js');
 /** What {@link setFlow} needs from outside; a test passes its own (e.g. a counting planEntry). */
 export interface SetFlowDeps<O> {
   /** The entry's rules (shared/calendar/plan.ts): `planEntry` is called once, at the end. */
-  plan: Pick<PlanModule, 'planEntry' | 'parseProfile' | 'checkEndForm' | 'planSpan' | 'planEnd'>;
-  /** The field parsers (shared/calendar/time.ts). */
-  time: Pick<TimeModule, 'parseDate' | 'parseTime' | 'parseTimeZone'>;
+  plan: Pick<PlanModule, 'readSetRequest' | 'planEntry' | 'parseProfile' | 'planSpan' | 'planEnd'>;
+  /** The field parsers (shared/calendar/time.ts): a prompted date's check. */
+  time: Pick<TimeModule, 'parseDate'>;
   /** The machine's IANA zone, the default of `--tz`. */
   localTimeZone: () => string;
   /** Today's date in `zone`, `YYYY-MM-DD`: the date prompt's default. */
@@ -128,22 +128,19 @@ export async function setFlow<O>(
   deps: SetFlowDeps<O>,
 ): Promise<{ owner: O; plan: EntryPlan }> {
   const { plan, time } = deps;
-  const timeZone =
-    options.tz === undefined ? deps.localTimeZone() : time.parseTimeZone(options.tz, '--tz');
+  // 1. Read everything given on the command line once, before asking or sending anything: the
+  //    zone, each field in its form (a profile's name only when it cannot be a profile at all;
+  //    any other name is checked against the server's list below).
+  const request = plan.readSetRequest({
+    ...args,
+    for: options.for,
+    from: options.from,
+    timeZone: options.tz ?? deps.localTimeZone(),
+  });
+  const { timeZone } = request;
   const end = (fields: SetArgs): Pick<EntryInput, 'date' | 'time' | 'for'> =>
     options.for === undefined ? { date: fields.date, time: fields.time } : { for: options.for };
 
-  // 1. Check everything given on the command line before asking or sending anything. A
-  //    profile's name is checked against the built-in profiles here only when it cannot be a
-  //    profile at all (its form); any other name is checked against the server's list below.
-  if (args.profile !== undefined && !PROFILE_NAME_FORM.test(args.profile.trim().toLowerCase())) {
-    plan.parseProfile(args.profile);
-  }
-  if (options.for !== undefined) {
-    plan.checkEndForm({ date: args.date, time: args.time, for: options.for }); // names `--for`
-  }
-  if (args.date !== undefined) time.parseDate(args.date);
-  if (args.time !== undefined) time.parseTime(args.time);
   const missing = missingArguments(args, options);
   if (missing.length === 0)
     plan.planSpan({ ...end(args), from: options.from }, timeZone, deps.now());

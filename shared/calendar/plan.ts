@@ -14,10 +14,29 @@ export {
   parseDurationMs,
   parseProfile,
 } from '../core/entry-rules.js';
-export type { EntryFieldNames, EntryInput, EntryPlan, ZoneRules } from '../core/entry-rules.js';
+export type {
+  EntryFieldNames,
+  EntryInput,
+  EntryPlan,
+  SetRequest,
+  ZoneRules,
+} from '../core/entry-rules.js';
 
 /** Temporal's zones: any IANA zone, checked and canonicalised; the machine's by default. */
 export const temporalZones: ZoneRules = { parseTimeZone, toEpochMs, localTimeZone };
+
+/**
+ * A `set` line's fields read once, in any IANA zone: shared/core/entry-rules.ts's
+ * `readSetRequest`.
+ *
+ * @throws InputError naming the first field that is wrong
+ */
+export function readSetRequest(
+  input: Parameters<typeof rules.readSetRequest>[1],
+  names?: EntryFieldNames,
+): rules.SetRequest {
+  return rules.readSetRequest(temporalZones, input, names);
+}
 
 /**
  * The entry `input` asks for, by every rule of a new entry, in any IANA zone: see

@@ -2,9 +2,9 @@ import { closest, distance } from 'fastest-levenshtein';
 import parseDuration from 'parse-duration';
 import { InputError } from './errors.js';
 import { formatStamp } from './format.js';
-import { PROFILE_TYPES, profileChoices } from './profiles.js';
+import { PROFILE_NAME_FORM, PROFILE_TYPES, profileChoices } from './profiles.js';
 import type { NewEntry } from './types.js';
-import type { WallClockFields } from './wall-time.js';
+import { checkDate, checkTime, type WallClockFields } from './wall-time.js';
 
 // Every rule about a new entry, in one place for the CLI (its program and its light path) and
 // the manage page: which profile, when it starts and ends, and what is refused. Both faces
@@ -305,4 +305,46 @@ function parseStart(zones: ZoneRules, value: string, timeZone: string, field: st
   const parts = /^(\S+)\s+(\S+)$/.exec(value);
   if (!parts) throw new InputError(field, '"YYYY-MM-DD HH:MM"', value);
   return zones.toEpochMs(parts[1] ?? '', parts[2] ?? '', timeZone, { date: field, time: field });
+}
+
+/**
+ * A one-off `set` as given (the command line, or the prompts' answers so far), each field read
+ * once: the zone canonical, every given field well-formed. What it lacks is asked for or
+ * refused by the caller; {@link planEntry} plans the complete request.
+ */
+export interface SetRequest extends Omit<EntryInput, 'profile' | 'profiles' | 'timeZone'> {
+  /** The profile as typed; its name is checked against the card's profiles when planned. */
+  profile?: string;
+  /** The canonical IANA zone of every date and time of the request. */
+  timeZone: string;
+}
+
+/**
+ * Reads what a `set` line gave, once and in the order its refusals are reported: the zone
+ * (`timeZone`, the machine's by default), a profile that cannot be a profile's name at all, the
+ * end's form (`for` never with a date or time), the date, the time. The CLI's program and its
+ * light path both start here, so both refuse the same line with the same words.
+ *
+ * @param zones how zones are read (Temporal's, or the light path's own zone)
+ * @param input the fields as typed; `timeZone` undefined for the machine's
+ * @returns the request, its zone canonical
+ * @throws InputError naming the first field that is wrong and its expected form
+ */
+export function readSetRequest(
+  zones: ZoneRules,
+  input: Omit<SetRequest, 'timeZone'> & { timeZone?: string },
+  names: EntryFieldNames = CLI_FIELD_NAMES,
+): SetRequest {
+  const timeZone =
+    input.timeZone === undefined
+      ? zones.localTimeZone()
+      : zones.parseTimeZone(input.timeZone, names.timeZone);
+  // A name of a profile's form may be one the owner added: the card's list decides later.
+  if (input.profile !== undefined && !PROFILE_NAME_FORM.test(input.profile.trim().toLowerCase())) {
+    parseProfile(input.profile, names.profile);
+  }
+  if (input.for !== undefined) checkEndForm(input, names);
+  if (input.date !== undefined) checkDate(input.date, names.date);
+  if (input.time !== undefined) checkTime(input.time, names.time);
+  return { ...input, timeZone };
 }
