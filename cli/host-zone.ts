@@ -39,9 +39,9 @@ export function hostTimeZone(env: NodeJS.ProcessEnv = process.env): string | und
   return existsSync(`${ZONEINFO}/${name}`) ? name : undefined;
 }
 
-/** A zone of the IANA database's regions (or UTC), which Temporal and Intl both know by that name. */
+/** A zone of the IANA database's regions, `Etc/…` or UTC: Temporal keeps such a name as given. */
 const REGION_ZONE =
-  /^(?:UTC|(?:Africa|America|Antarctica|Arctic|Asia|Atlantic|Australia|Europe|Indian|Pacific)\/.+)$/;
+  /^(?:UTC|(?:Africa|America|Antarctica|Arctic|Asia|Atlantic|Australia|Etc|Europe|Indian|Pacific)\/.+)$/;
 
 /**
  * The zone `set` reads an owner's date and time in when they name none, and shows its times
