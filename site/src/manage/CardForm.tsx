@@ -56,13 +56,13 @@ function describeOutcome(
  */
 const loadPlan = () => import('../../../shared/calendar/plan.js');
 
-/** The entry the form's fields ask for, by `planEntry`'s rules, at this moment. */
 /** The "Repeat weekly" part (fields and the series call), in a chunk of its own. */
 const loadWeekly = () => import('./series/weekly.js');
 const WeeklyFields = lazy(() =>
   import('./series/WeeklyFields.js').then((m) => ({ default: m.WeeklyFields })),
 );
 
+/** The entry the form's fields ask for, by `planEntry`'s rules, at this moment. */
 async function planFromForm(
   field: (name: string) => string,
   startDate: string,
