@@ -129,7 +129,21 @@ function doorPlugin(root: string): Plugin {
   };
 }
 
-/** esbuild's metafile for `entry` bundled as the CLI build bundles it (packages inside). */
+/** Heavy packages stay imports, not bundled: the walk stops at them, and the check stays fast. */
+function heavyExternalPlugin(): Plugin {
+  return {
+    name: 'heavy-external',
+    setup(b) {
+      b.onResolve({ filter: /^[^./]/ }, (args) =>
+        !args.path.startsWith('node:') && heavyMatch({ package: packageName(args.path) })
+          ? { path: args.path, external: true }
+          : undefined,
+      );
+    },
+  };
+}
+
+/** esbuild's metafile for `entry` bundled as the CLI build bundles it (light packages inside). */
 async function graphOf(root: string, entry: string, overrides: Overrides): Promise<Metafile> {
   const { metafile } = await build({
     absWorkingDir: root,
@@ -141,7 +155,7 @@ async function graphOf(root: string, entry: string, overrides: Overrides): Promi
     platform: 'node',
     target: 'node20',
     logLevel: 'silent',
-    plugins: [doorPlugin(root), overridePlugin(root, overrides)],
+    plugins: [doorPlugin(root), heavyExternalPlugin(), overridePlugin(root, overrides)],
   });
   return metafile;
 }
