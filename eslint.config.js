@@ -10,35 +10,14 @@ import { createNodeResolver, importX } from 'eslint-plugin-import-x';
 //   shared/core/      no dependencies: types, rules, format, lookup, errors, config
 //   shared/calendar/  Temporal (time zones) and planEntry, which owns every rule of a new entry
 //   shared/supabase/  supabase-js: the client and the owner's data calls
-// The Redirecting.. page (/go) and `namecard status` must start fast, so they, everything they
-// load, and the core itself may import only core. The rules below enforce it by folder and
-// glob, not by a list of the files on the path today: a new file in one of these places is on
-// the light path until it is named as part of the program.
+// The Redirecting.. page (/go) must start fast, so it, and the core itself, may import only
+// core: the rules below enforce it by folder. The CLI's light path (all cli/index.ts loads
+// before the program) is checked from its import graph by scripts/check-light-path.ts.
 export const LIGHT_PATH = [
   'shared/core/**',
   // /go and the build settings it reads.
   'site/src/go/**',
   'site/src/site-config.ts',
-  // cli/'s top level: the entry point and the commander-free `namecard status` path
-  // (status-*.ts, project-env.ts, light-fetch.ts, settings, transport, output, errors …).
-  'cli/*.ts',
-  // A folder the status path may move into.
-  'cli/status/**',
-  // `namecard status` under commander runs the same status-run.ts.
-  'cli/commands/status.ts',
-];
-
-// The files at cli/'s top level that belong to the other commands (the program). The light
-// path may not import them, nor cli/commands/; cli/index.ts loads the program (main.ts) only
-// for those commands.
-export const CLI_PROGRAM = [
-  'cli/main.ts',
-  'cli/card-link.ts',
-  'cli/connect.ts',
-  'cli/prompts.ts',
-  'cli/session.ts',
-  'cli/sign-in.ts',
-  'cli/writer.ts',
 ];
 
 const LIGHT_PATH_MESSAGE = 'This file is on the path of /go or `namecard status`';
@@ -53,11 +32,6 @@ export const LIGHT_ZONES_RULE = [
         target: LIGHT_PATH,
         from: ['shared/calendar', 'shared/supabase'],
         message: `${LIGHT_PATH_MESSAGE}: import only shared/core/ (calendar and supabase tiers are too heavy to load there).`,
-      },
-      {
-        target: LIGHT_PATH,
-        from: [...CLI_PROGRAM, 'cli/commands'],
-        message: `${LIGHT_PATH_MESSAGE}: it must not load the other commands' modules (commander program, prompts, sessions, supabase-js).`,
       },
     ],
   },
@@ -172,7 +146,6 @@ export default tseslint.config(
   },
   {
     files: LIGHT_PATH,
-    ignores: CLI_PROGRAM,
     rules: {
       'no-restricted-imports': LIGHT_TIER_RULE,
       'import-x/no-restricted-paths': LIGHT_ZONES_RULE,

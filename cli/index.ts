@@ -37,8 +37,8 @@ if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
     const owner = ownerArgs(args);
     // `end`, `cancel` and `profile list` with a valid stored access token; else the program.
     if (!owner || !(await (await import('./owner-light.js')).ownerLightMain(owner))) {
-      // The one door from the light path to the program: taken only by the other commands.
-      // eslint-disable-next-line import-x/no-restricted-paths
+      // The one door from the light path to the program: taken only by the other commands
+      // (scripts/check-light-path.ts checks that nothing else on the path reaches the program).
       await import('./main.js');
     }
   }

@@ -54,11 +54,21 @@ describe('the bundled CLI', () => {
     );
     expect([...bundled].sort()).toEqual(['fastest-levenshtein', 'parse-duration', 'picocolors']);
     expect(status.inputs).toContain('cli/status-run.ts');
-    expect(
-      status.inputs.filter((input) =>
-        /^(cli\/(main|session|connect|prompts)\.ts|cli\/commands\/|shared\/(calendar|supabase)\/)/.test(
-          input,
+    // No module of the program: its entry and commands, shared/'s heavy tiers, and every
+    // module of the program's build that imports commander, prompts, supabase-js or conf.
+    const heavyImporters = Object.entries(meta.program.inputs)
+      .filter(([, input]) =>
+        input.imports.some(
+          (i) => i.external && /^(commander|@inquirer\/|@supabase\/|conf$)/.test(i.path),
         ),
+      )
+      .map(([file]) => file);
+    expect(heavyImporters).toEqual(expect.arrayContaining(['cli/main.ts']));
+    expect(
+      status.inputs.filter(
+        (input) =>
+          /^(cli\/main\.ts|cli\/commands\/|shared\/(calendar|supabase)\/)/.test(input) ||
+          heavyImporters.includes(input),
       ),
     ).toEqual([]);
   });

@@ -4,8 +4,9 @@ import { build } from 'esbuild';
 import { ESLint } from 'eslint';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-// The load-cost rule of shared/ (eslint.config.js): /go and `namecard status` may import only
-// shared/core/, and no module anywhere may be part of an import cycle. These lint source text
+// The load-cost rule of shared/ (eslint.config.js): /go and shared/core/ may import only
+// shared/core/, and no module anywhere may be part of an import cycle. (The CLI's light path
+// is checked from its import graph: tests/unit/light-path.test.ts.) These lint source text
 // as if it stood in those files, the way `npm run lint` would see a change that broke the rule.
 const eslint = new ESLint({ cwd: process.cwd() });
 
@@ -21,23 +22,15 @@ async function ruleMessages(filePath: string, code: string): Promise<string[]> {
     .map((message) => message.message);
 }
 
-/** The import specifier of the checkout's file `to` from the file `from`: `../shared/x.js`. */
-const specifier = (from: string, to: string) => {
-  const relative = path.posix.relative(path.posix.dirname(from), to);
-  return relative.startsWith('.') ? relative : `./${relative}`;
-};
-
 /** `code` plus a use of the name it imports, so that nothing else complains. */
 const used = (code: string) =>
   `${code}\nexport const used = [${code.match(/\{ (\w+) \}/)?.[1]}];\n`;
 
-describe('lint: /go and `namecard status` load only shared/core', () => {
+describe('lint: /go loads only shared/core', () => {
   it.each([
     ['site/src/go/main.ts', "import { planEntry } from '../../../shared/calendar/plan.js';"],
     ['site/src/go/main.ts', "import { insertEntry } from '../../../shared/supabase/data.js';"],
     ['site/src/go/main.ts', "import { createClient } from '@supabase/supabase-js';"],
-    ['cli/commands/status.ts', "import { toStampEnd } from '../../shared/calendar/time.js';"],
-    ['cli/commands/status.ts', "import { listEntries } from '../../shared/supabase/data.js';"],
     ['shared/core/lookup.ts', "import { Temporal } from 'temporal-polyfill';"],
   ])('fails when %s imports a heavier tier: %s', async (file, code) => {
     const messages = await ruleMessages(file, used(code));
@@ -45,59 +38,10 @@ describe('lint: /go and `namecard status` load only shared/core', () => {
     expect(messages[0]).toMatch(/path of \/go or `namecard status`/);
   });
 
-  // Every file of the status path, and a file that does not exist yet: the rule is a folder and
-  // glob zone (cli/'s top level), not a list of today's files.
-  const STATUS_PATH = [
-    'cli/index.ts',
-    'cli/status-run.ts',
-    'cli/status-main.ts',
-    'cli/status-args.ts',
-    'cli/project-env.ts',
-    'cli/light-fetch.ts',
-    'cli/transport.ts',
-    'cli/settings.ts',
-    'cli/output.ts',
-    'cli/owner-args.ts',
-    'cli/owner-light.ts',
-    'cli/light-rest.ts',
-    'cli/access-token.ts',
-    'cli/end-show.ts',
-    'cli/cancel-show.ts',
-    'cli/profile-show.ts',
-    'cli/status-format.ts',
-    'cli/status/run.ts',
-  ];
-  describe.each(STATUS_PATH)('on the status path, %s', (file) => {
-    it.each([
-      ["import { Temporal } from 'temporal-polyfill';", /must not load supabase-js, Temporal/],
-      ["import { createClient } from '@supabase/supabase-js';", /must not load supabase-js/],
-      [
-        `import { planEntry } from '${specifier(file, 'shared/calendar/plan.js')}';`,
-        /import only shared\/core\//,
-      ],
-      [
-        `import { listEntries } from '${specifier(file, 'shared/supabase/data.js')}';`,
-        /import only shared\/core\//,
-      ],
-      [
-        `import { openStore } from '${specifier(file, 'cli/session.js')}';`,
-        /must not load the other commands' modules/,
-      ],
-    ])('fails on %s', async (code, says) => {
-      const messages = await ruleMessages(file, used(code));
-      expect(messages).toHaveLength(1);
-      expect(messages[0]).toMatch(/path of \/go or `namecard status`/);
-      expect(messages[0]).toMatch(says);
-    });
-  });
-
   it('passes when they import the core tier', async () => {
     const code =
       "import { targetUrl } from '../../../shared/core/rules.js';\nexport const t = targetUrl;\n";
     expect(await ruleMessages('site/src/go/main.ts', code)).toEqual([]);
-    const cli =
-      "import { targetUrl } from '../shared/core/rules.js';\nexport const t = targetUrl;\n";
-    expect(await ruleMessages('cli/status-run.ts', cli)).toEqual([]);
   });
 
   it('lets other files (the manage page, `set`) import every tier', async () => {
@@ -113,7 +57,7 @@ describe('lint: /go and `namecard status` load only shared/core', () => {
   });
 });
 
-describe('lint: the zones hold every file /go and `namecard status` load', () => {
+describe('lint: the zones hold every file /go loads', () => {
   /** The checkout's source files esbuild bundles from `entry` (the program left out). */
   async function loaded(entry: string): Promise<string[]> {
     const { metafile } = await build({
@@ -137,7 +81,7 @@ describe('lint: the zones hold every file /go and `namecard status` load', () =>
     return Object.keys(metafile.inputs).filter((file) => !file.startsWith('node_modules/'));
   }
 
-  it.each([['cli/index.ts'], ['site/src/go/main.ts']])(
+  it.each([['site/src/go/main.ts']])(
     'every file loaded from %s is linted as light',
     async (entry) => {
       const files = await loaded(entry);
