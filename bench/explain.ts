@@ -7,13 +7,13 @@
 import { parseQuery } from '../emulator/rest/query.js';
 import type { TableInfo } from '../emulator/catalog/schema-cache.js';
 import { buildRead } from '../emulator/rest/sql.js';
-import { ACTIVE_VIEW, VIEW_COLUMNS, viewUrl } from '../shared/core/lookup.js';
+import { ACTIVE_COLUMNS, ACTIVE_VIEW, viewUrl } from '../shared/core/lookup.js';
 import type { BenchEmulator } from './emulator.js';
 
 const ACTIVE: TableInfo = {
   schema: 'public',
   name: ACTIVE_VIEW,
-  columns: new Map(VIEW_COLUMNS.split(',').map((name) => [name, { name, hasDefault: false }])),
+  columns: new Map(ACTIVE_COLUMNS.split(',').map((name) => [name, { name, hasDefault: false }])),
 };
 
 /** The lookup's SQL and parameters as the emulator builds them for the product's view URL. */
@@ -53,4 +53,22 @@ export async function explainStatus(emulator: BenchEmulator): Promise<Plan> {
   const text = rows.map((row) => Object.values(row)[0] ?? '').join('\n');
   const match = /Execution Time: ([\d.]+) ms/.exec(text);
   return { text, executionMs: match ? Number(match[1]) : Number.NaN };
+}
+
+/**
+ * EXPLAIN (ANALYZE, BUFFERS) of the series' part of the lookup at the server's now: the
+ * materialised occurrences' index stab (private.namecard_series_materialised_at, inlined, so
+ * the plan shows the index), and the call /go's lookup makes (public.namecard_series_in_force,
+ * PL/pgSQL: one node, its time including the stab and the one-time fallback check).
+ */
+export async function explainSeries(emulator: BenchEmulator): Promise<Plan> {
+  const now = '(extract(epoch from now()) * 1000)::bigint';
+  const explain = async (sql: string) => {
+    const rows = await emulator.query<Record<string, string>>(`explain (analyze, buffers) ${sql}`);
+    return rows.map((row) => Object.values(row)[0] ?? '').join('\n');
+  };
+  const stab = await explain(`select * from private.namecard_series_materialised_at(${now})`);
+  const call = await explain(`select * from public.namecard_series_in_force(${now})`);
+  const match = /Execution Time: ([\d.]+) ms/.exec(call);
+  return { text: `${stab}\n\n${call}`, executionMs: match ? Number(match[1]) : Number.NaN };
 }

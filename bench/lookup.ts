@@ -6,12 +6,14 @@
 // size, so drift on the shared machine hits them all alike.
 import { fetchActiveEntry, fetchStatus } from '../shared/core/lookup.js';
 import type { BenchEmulator, DbKind } from './emulator.js';
-import { explainLookup, explainStatus, type Plan } from './explain.js';
+import { explainLookup, explainSeries, explainStatus, type Plan } from './explain.js';
 import type { Fleet, FilledTable } from './fleet.js';
 import { medianOfRounds, msSince, percentiles, type Percentiles } from './stats.js';
 
 export interface LookupSettings {
   sizes: number[];
+  /** Live weekly series added to the largest table for the series case (0: no such case). */
+  series: number;
   rounds: number;
   requestsPerRound: number;
   warmup: number;
@@ -37,6 +39,30 @@ export interface LookupResult {
   ratio: { none: number; active: number };
   /** The same for the timeline read (namecard_status). */
   statusRatio: { none: number; active: number };
+  /** The lookup with live series on the largest table, against the smallest without any. */
+  series?: SeriesPoint;
+}
+
+/**
+ * The lookup with `series` live weekly series (random days, times and zones, some in force
+ * at any moment) and `rows` entries, beside the smallest table with no series, both measured
+ * in the same interleaved rounds.
+ */
+export interface SeriesPoint extends Percentiles {
+  db: DbKind;
+  series: number;
+  rows: number;
+  rounds: Percentiles[];
+  errors: number;
+  /** Lookups whose answer differed from namecard_active_at's at the same instant. */
+  mismatches: number;
+  /** The smallest table's lookup (no series) in the same rounds. */
+  baseline: Percentiles & { rows: number };
+  /** p50 with series ÷ the baseline's p50. */
+  ratio: number;
+  /** EXPLAIN of the view's lookup, and of its series part. */
+  plan: Plan;
+  seriesPlan: Plan;
 }
 
 /** One timed read of the card's status (now, active entry, timeline), ms. */
@@ -67,6 +93,121 @@ async function timedLookup(table: FilledTable): Promise<number> {
     throw new Error(`lookup answered ${JSON.stringify(entry)} with active=${table.active}`);
   }
   return ms;
+}
+
+/** One timed lookup, ms, answer unchecked (checked against the rule separately). */
+async function timedAnyLookup(table: FilledTable): Promise<number> {
+  const start = process.hrtime.bigint();
+  await fetchActiveEntry({
+    supabaseUrl: table.emulator.url,
+    anonKey: table.emulator.anonKey,
+    timeoutMs: 10_000,
+  });
+  return msSince(start);
+}
+
+/**
+ * Adds `count` live weekly series as the superuser (the materialising trigger runs as for an
+ * owner's write): one to three weekdays, a start on the quarter hour, 1 to 9 hours long (some
+ * past midnight), in four zones (two with the usual changes, Lord Howe's half hour, Kolkata's
+ * +05:30); then ANALYZE. Returns the time it took, ms.
+ */
+async function addSeries(emulator: BenchEmulator, count: number): Promise<number> {
+  const start = process.hrtime.bigint();
+  await emulator.query(
+    `insert into public.namecard_series (type, weekdays, start_time, end_time, time_zone, created_by)
+     select case when g % 2 = 0 then 'photo' else 'main' end,
+       array(select distinct d from unnest(array[1 + g % 7, 1 + (g * 3) % 7, 1 + (g * 5) % 7]) as d
+             order by d)::smallint[],
+       make_time((g * 7) % 24, (g % 4) * 15, 0),
+       make_time((g * 7 + 1 + g % 9) % 24, (g % 4) * 15, 0),
+       (array['Europe/Berlin', 'America/New_York', 'Australia/Lord_Howe', 'Asia/Kolkata'])[1 + g % 4],
+       null
+     from generate_series(1, $1::integer) as g`,
+    [count],
+  );
+  await emulator.query('analyze public.namecard_series');
+  await emulator.query('analyze private.namecard_occurrence');
+  await emulator.query('analyze private.namecard_series_window');
+  return msSince(start);
+}
+
+/** How many of `n` checks found the view's answer different from namecard_active_at's. */
+async function countMismatches(emulator: BenchEmulator, n: number): Promise<number> {
+  let mismatches = 0;
+  for (let i = 0; i < n; i++) {
+    const [row] = await emulator.query<{ same: boolean }>(
+      `select (select a.id from public.namecard_active as a)
+         is not distinct from
+         (select r.id from public.namecard_active_at((extract(epoch from now()) * 1000)::bigint) as r)
+         as same`,
+    );
+    if (!row?.same) mismatches++;
+  }
+  return mismatches;
+}
+
+/**
+ * The series case: live series on the largest table, measured against the smallest table
+ * (no series) in interleaved rounds; then the series are removed again.
+ */
+async function measureSeries(
+  fleet: Fleet,
+  tables: FilledTable[],
+  settings: LookupSettings,
+  log: (line: string) => void,
+): Promise<SeriesPoint | undefined> {
+  const small = tables[0];
+  const large = tables[tables.length - 1];
+  if (!small || !large || settings.series <= 0) return undefined;
+  const fillMs = await addSeries(large.emulator, settings.series);
+  log(
+    `${fleet.db}: ${settings.series.toLocaleString('en-US')} live series added to ${large.rows.toLocaleString('en-US')} rows in ${(fillMs / 1000).toFixed(1)} s`,
+  );
+  try {
+    const both = [small, large];
+    const rounds = new Map<FilledTable, Percentiles[]>(both.map((t) => [t, []]));
+    let errors = 0;
+    for (let round = 0; round < settings.rounds; round++) {
+      const order = round % 2 === 0 ? both : [...both].reverse();
+      for (const table of order) {
+        const warmup = round === 0 ? settings.warmup : Math.ceil(settings.warmup / 10);
+        for (let i = 0; i < warmup; i++) await timedAnyLookup(table).catch(() => 0);
+        const samples: number[] = [];
+        for (let i = 0; i < settings.requestsPerRound; i++) {
+          try {
+            samples.push(await timedAnyLookup(table));
+          } catch (error) {
+            errors++;
+            if (errors === 1) log(`${fleet.db}: lookup with series failed: ${String(error)}`);
+          }
+        }
+        rounds.get(table)?.push(percentiles(samples));
+      }
+    }
+    const withSeries = medianOfRounds(rounds.get(large) ?? []);
+    const baseline = medianOfRounds(rounds.get(small) ?? []);
+    const point: SeriesPoint = {
+      db: fleet.db,
+      series: settings.series,
+      rows: large.rows,
+      ...withSeries,
+      rounds: rounds.get(large) ?? [],
+      errors,
+      mismatches: await countMismatches(large.emulator, 20),
+      baseline: { ...baseline, rows: small.rows },
+      ratio: withSeries.p50 / baseline.p50,
+      plan: await explainLookup(large.emulator),
+      seriesPlan: await explainSeries(large.emulator),
+    };
+    log(
+      `${fleet.db} lookup with ${point.series.toLocaleString('en-US')} series + ${point.rows.toLocaleString('en-US')} rows: p50 ${point.p50.toFixed(2)} ms (${point.baseline.rows.toLocaleString('en-US')} rows, no series: ${point.baseline.p50.toFixed(2)} ms) = ${point.ratio.toFixed(2)}x; plan ${point.plan.executionMs} ms, series part ${point.seriesPlan.executionMs} ms; ${point.mismatches} mismatches`,
+    );
+    return point;
+  } finally {
+    await large.emulator.query('delete from public.namecard_series_stop');
+    await large.emulator.query('delete from public.namecard_series');
+  }
 }
 
 const MINUTE = 60_000;
@@ -197,6 +338,7 @@ export async function measureLookup(
   }
   // Later sections expect the common case: no active entry.
   for (const table of tables) await setActiveEntry(table, false);
+  const series = await measureSeries(fleet, tables, settings, log);
 
   const ratio = (active: boolean) => {
     const sel = points.filter((p) => p.active === active);
@@ -215,5 +357,6 @@ export async function measureLookup(
     points,
     ratio: { none: ratio(false), active: ratio(true) },
     statusRatio: { none: statusRatio(false), active: statusRatio(true) },
+    ...(series ? { series } : {}),
   };
 }

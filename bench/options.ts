@@ -68,14 +68,20 @@ export function isFullRun(options: BenchOptions): boolean {
 export function settingsFor(quick: boolean) {
   return quick
     ? {
-        lookup: { sizes: [1e3, 1e4], rounds: 3, requestsPerRound: 100, warmup: 50 },
+        lookup: { sizes: [1e3, 1e4], series: 1e2, rounds: 3, requestsPerRound: 100, warmup: 50 },
         page: { goSizes: [1e3, 1e4], baselineSize: 1e4, rounds: 3, warmup: 1 },
         cli: { rounds: 5, warmup: 1 },
         load: { rows: 1e4, connections: 50, seconds: 3, runs: 1 },
         flood: { rows: 1e3, clients: 16, bodyBytes: 1024 * 1024 - 1024, seconds: 3 },
       }
     : {
-        lookup: { sizes: [1e3, 1e5, 1e6], rounds: 7, requestsPerRound: 300, warmup: 200 },
+        lookup: {
+          sizes: [1e3, 1e5, 1e6],
+          series: 1e3,
+          rounds: 7,
+          requestsPerRound: 300,
+          warmup: 200,
+        },
         page: { goSizes: [1e3, 1e6], baselineSize: 1e4, rounds: 15, warmup: 1 },
         cli: { rounds: 21, warmup: 2 },
         load: { rows: 1e6, connections: 50, seconds: 10, runs: 3 },

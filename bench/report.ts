@@ -88,6 +88,16 @@ export function goals(r: BenchResults): Goal[] {
       }
     }
   }
+  for (const l of r.lookup) {
+    const s = l.series;
+    if (!s) continue;
+    out.push({
+      goal: `Lookup p50 with ${rows(s.series)} live series + ${rows(s.rows)} entries ≤ 1.5× p50 at ${rows(s.baseline.rows)} entries`,
+      db: l.db,
+      measured: `${x(s.ratio)} (${ms(s.baseline.p50)} → ${ms(s.p50)}; series part ${ms(s.seriesPlan.executionMs)} in the database)`,
+      met: s.ratio <= 1.5 && s.errors === 0 && s.mismatches === 0,
+    });
+  }
   const goPages = r.page.flatMap((p) => p.pages.filter((g) => g.page === 'go'));
   if (goPages.length > 0) {
     const most = Math.max(...goPages.map((g) => g.apiPerLoad.max));
@@ -287,6 +297,38 @@ export function markdown(r: BenchResults): string {
           `| ${l.db} | ${p.active ? 'active entry' : 'none active'} | ${p.rows.toLocaleString('en-US')} | ${ms(p.p50)} | ${ms(p.p99)} | ${node}, ${p.plan.executionMs} ms |`,
         );
       }
+    }
+  }
+  if (r.lookup.some((l) => l.series)) {
+    lines.push(
+      '',
+      'Lookup with live weekly series (the largest table, beside the smallest with none, in the same rounds):',
+      '',
+      '| db | series | rows | p50 | p99 | no series, rows: p50 | ratio | in the database: lookup, series part | answers ≠ namecard_active_at |',
+      '|---|---:|---:|---:|---:|---:|---:|---|---:|',
+    );
+    for (const l of r.lookup) {
+      const s = l.series;
+      if (!s) continue;
+      lines.push(
+        `| ${l.db} | ${s.series.toLocaleString('en-US')} | ${s.rows.toLocaleString('en-US')} | ${ms(s.p50)} | ${ms(s.p99)} | ${s.baseline.rows.toLocaleString('en-US')}: ${ms(s.baseline.p50)} | ${x(s.ratio)} | ${s.plan.executionMs} ms, ${s.seriesPlan.executionMs} ms | ${s.mismatches} |`,
+      );
+    }
+    for (const l of r.lookup) {
+      const s = l.series;
+      if (!s) continue;
+      lines.push(
+        '',
+        `<details><summary>${l.db}, ${s.series.toLocaleString('en-US')} series, ${s.rows.toLocaleString('en-US')} rows: EXPLAIN (ANALYZE, BUFFERS) of the lookup and of its series part</summary>`,
+        '',
+        '```',
+        s.plan.text,
+        '',
+        s.seriesPlan.text,
+        '```',
+        '',
+        '</details>',
+      );
     }
   }
   if (r.lookup.some((l) => l.points.some((p) => p.status))) {

@@ -1,9 +1,11 @@
 import { describeFollowing, describeNow, visitorsGet } from '../shared/core/describe.js';
-import { zoneHeader } from '../shared/core/format.js';
+import { formatWhen, zoneHeader } from '../shared/core/format.js';
 import { fetchStatus, type CardStatus, type LookupFetch } from '../shared/core/lookup.js';
+import { describeSeries } from '../shared/core/series.js';
 import { destinationUrl } from '../shared/core/rules.js';
 import type { CliConfig } from './settings.js';
 import { out } from './output.js';
+import { showType } from './terminal-safe.js';
 
 // What visitors get now and what follows, as `status`, `set`, `end` and `cancel` show it: one
 // read of the view namecard_status (the server's now, the active entry and the timeline, all
@@ -41,7 +43,33 @@ export function statusJson(status: CardStatus, config: CliConfig) {
     remaining_ms: active ? active.stamp_end - now : null,
     next: timeline[1] ?? null,
     timeline,
+    series: (status.series ?? []).map((s) => ({
+      ...s,
+      next_starts_at: new Date(s.next).toISOString(),
+    })),
   };
+}
+
+/**
+ * The weekly series with an occurrence ahead, one line each under `Series:`: `photo every Sat
+ * 10:00–18:00, next Sat 28 Nov 10:00` (its zone named when it is not `zone`, its first and last
+ * date when it has them), the next start in `zone`. No lines when there is none.
+ *
+ * @param zone IANA time zone of the times shown
+ */
+export function seriesLines(status: CardStatus, zone: string): string[] {
+  const series = status.series ?? [];
+  if (series.length === 0) return [];
+  return [
+    'Series:',
+    ...series.map((s) => {
+      const words = describeSeries({ ...s, stopped_at: null }, s.time_zone !== zone).replace(
+        /^\S+ /,
+        '',
+      );
+      return `  ${showType(s.type)} ${words}, ${out.cyan(`next ${formatWhen(s.next, status.now, zone)}`)}`;
+    }),
+  ];
 }
 
 /**

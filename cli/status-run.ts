@@ -1,7 +1,7 @@
 import { checkTimeZone, localTimeZone, setHostTimeZone } from '../shared/core/format.js';
 import { hostTimeZone } from './host-zone.js';
 import { print, printJson } from './output.js';
-import { readStatus, statusJson, timelineLines } from './outlook.js';
+import { readStatus, seriesLines, statusJson, timelineLines } from './outlook.js';
 import { resolveConfig } from './settings.js';
 import { createLightTransport } from './transport.js';
 
@@ -15,7 +15,8 @@ export interface StatusOptions {
 }
 
 /**
- * `namecard status`: what visitors get now and the coming changes, read with one GET of the
+ * `namecard status`: what visitors get now and the coming changes (then each weekly series in
+ * one line with its next start), read with one GET of the
  * view `namecard_status` with the anon key (no sign-in). The server's clock decides; no
  * supabase-js, no Temporal. A plain function, not a commander action, so the entry point can
  * run it without loading commander (cli/status-args.ts); the commander command calls it too.
@@ -37,5 +38,5 @@ export async function runStatus(options: StatusOptions): Promise<void> {
   // callback) is not started for status's one request.
   const status = await readStatus(config, transport.fetch);
   if (options.json) printJson(statusJson(status, config));
-  else print(...timelineLines(status, config, zone));
+  else print(...timelineLines(status, config, zone), ...seriesLines(status, zone));
 }

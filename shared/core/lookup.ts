@@ -1,6 +1,7 @@
 import { ApiError, NamecardError, NetworkError, TimeoutError } from './errors.js';
 import { narrowType } from './profiles.js';
 import { isWellFormed, narrowRow } from './rules.js';
+import type { SeriesRow } from './series.js';
 import type { Segment } from './timeline.js';
 import type { NamecardRow } from './types.js';
 
@@ -33,7 +34,7 @@ export const VIEW_COLUMNS = 'id,type,stamp_start,stamp_end';
 export const ACTIVE_COLUMNS = `${VIEW_COLUMNS},url`;
 
 /** The columns of {@link STATUS_VIEW}. */
-export const STATUS_COLUMNS = 'now,active,timeline,labels,url';
+export const STATUS_COLUMNS = 'now,active,timeline,labels,url,series_ahead';
 
 /** One of the views read with one GET. */
 export type EntryView = typeof ACTIVE_VIEW | typeof STATUS_VIEW;
@@ -168,6 +169,38 @@ export interface CardStatus {
    * Followed only on an allowed origin (rules.ts's destinationUrl).
    */
   url: string | null;
+  /**
+   * The weekly series with an occurrence ahead, oldest first, each with its next start; `[]`
+   * from a server older than the series-occurrences migration.
+   */
+  series?: StatusSeries[];
+}
+
+/**
+ * A series as the status answers it: its row's rule (no stop marks) and `next`, the start of
+ * its next occurrence (epoch ms, after the status's `now`).
+ */
+export type StatusSeries = Pick<
+  SeriesRow,
+  'id' | 'type' | 'weekdays' | 'start_time' | 'end_time' | 'time_zone' | 'first_date' | 'last_date'
+> & { next: number };
+
+function isStatusSeries(value: unknown): value is StatusSeries {
+  if (typeof value !== 'object' || value === null) return false;
+  const r = value as Record<string, unknown>;
+  const date = (v: unknown) => v === null || v === undefined || typeof v === 'string';
+  return (
+    Number.isFinite(r.id) &&
+    typeof r.type === 'string' &&
+    Array.isArray(r.weekdays) &&
+    r.weekdays.every((d) => Number.isInteger(d) && (d as number) >= 1 && (d as number) <= 7) &&
+    typeof r.start_time === 'string' &&
+    typeof r.end_time === 'string' &&
+    typeof r.time_zone === 'string' &&
+    date(r.first_date) &&
+    date(r.last_date) &&
+    Number.isFinite(r.next)
+  );
 }
 
 function isLabels(value: unknown): value is Record<string, string> {
@@ -203,7 +236,8 @@ export async function fetchStatus(options: LookupOptions): Promise<CardStatus> {
  * as the owner's write functions (`namecard_set`, `namecard_end_now`, `namecard_cancel`)
  * include it in their answers: `now` (epoch ms), `active` (entry or null), `timeline`, and
  * from the profile-labels migration on `labels` (name → label) and `url` (the destination in
- * force, or null); both may be absent (an older server).
+ * force, or null), and from the series-occurrences migration on `series` (the series with an
+ * occurrence ahead, read from `series_ahead`); these may be absent (an older server).
  *
  * @param value the parsed JSON object (other fields are ignored)
  * @returns the card's status
@@ -221,7 +255,11 @@ export function parseStatus(value: unknown): CardStatus {
     timeline.length === 0 ||
     !timeline.every(isSegment) ||
     !(row.labels === undefined || isLabels(row.labels)) ||
-    !(row.url === undefined || row.url === null || typeof row.url === 'string')
+    !(row.url === undefined || row.url === null || typeof row.url === 'string') ||
+    !(
+      row.series_ahead === undefined ||
+      (Array.isArray(row.series_ahead) && row.series_ahead.every(isStatusSeries))
+    )
   ) {
     throw invalid("the card's status");
   }
@@ -234,5 +272,11 @@ export function parseStatus(value: unknown): CardStatus {
     })),
     labels: (row.labels as Record<string, string> | undefined) ?? {},
     url: (row.url as string | null | undefined) ?? null,
+    series: ((row.series_ahead as StatusSeries[] | undefined) ?? []).map((x) => ({
+      ...x,
+      type: narrowType(x.type),
+      first_date: x.first_date ?? null,
+      last_date: x.last_date ?? null,
+    })),
   };
 }

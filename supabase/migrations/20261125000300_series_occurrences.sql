@@ -450,6 +450,92 @@ with (security_invoker = true) as
   select a.id, a.type, a.stamp_start, a.stamp_end, public.namecard_active_url() as url
   from public.namecard_lookup_at((extract(epoch from now()) * 1000)::bigint) as a;
 
+-- The first start after after_ms (epoch ms) of an occurrence of one series, or null (none
+-- ahead: cancelled, or past its last date). Searched from the local day before after_ms, or
+-- from its first date when that is later, for 8 days: every weekday comes round in that span.
+-- Security invoker over what anon may read (the series and its stops).
+create function public.namecard_series_next(series_id bigint, after_ms bigint)
+returns bigint
+language sql
+stable
+as $$
+  select min(t.start_ms)
+  from public.namecard_series as s
+  cross join lateral (
+    select greatest(
+      (to_timestamp(after_ms / 1000.0) at time zone s.time_zone)::date - 1, s.first_date
+    ) as first_day
+  ) as f
+  cross join lateral (
+    select g.day::date as day
+    from generate_series(f.first_day, least(f.first_day + 8, s.last_date), interval '1 day')
+      as g (day)
+    where extract(isodow from g.day)::smallint = any (s.weekdays)
+  ) as d
+  cross join lateral (
+    select public.namecard_local_instant(d.day + s.start_time, s.time_zone) as start_ms,
+      public.namecard_local_instant(
+        d.day + (s.end_time <= s.start_time)::integer + s.end_time, s.time_zone
+      ) as end_ms
+  ) as t
+  where s.id = namecard_series_next.series_id
+    and t.start_ms > after_ms
+    and (s.stopped_at is null or s.stopped_at > t.start_ms)
+    and t.end_ms > t.start_ms
+$$;
+
+comment on function public.namecard_series_next(bigint, bigint) is
+  'Epoch ms: the first start after after_ms of an occurrence of the series, or null when none is ahead.';
+
+revoke all on function public.namecard_series_next(bigint, bigint) from public;
+grant execute on function public.namecard_series_next(bigint, bigint)
+  to anon, authenticated, service_role;
+
+-- The status row gains `series_ahead`: the series with an occurrence ahead, one object each (id,
+-- type, weekdays, local start and end, zone, first and last date, `next`: the next start in
+-- epoch ms), oldest first, so that `namecard status` shows each as one line in its one GET.
+-- Anon reads these columns of the series anyway; the other columns are as before. (Not
+-- `series`: namecard_set_series answers the stored series under that key beside the status.)
+create or replace view public.namecard_status
+with (security_invoker = true) as
+  select
+    clock.now_ms as now,
+    (
+      select jsonb_build_object(
+        'id', a.id, 'type', a.type, 'stamp_start', a.stamp_start, 'stamp_end', a.stamp_end
+      )
+      from public.namecard_active_at(clock.now_ms) as a
+    ) as active,
+    segments.timeline,
+    public.namecard_profile_labels(
+      array(select distinct s ->> 'type' from jsonb_array_elements(segments.timeline) as s)
+    ) as labels,
+    public.namecard_active_url() as url,
+    (
+      select coalesce(jsonb_agg(jsonb_build_object(
+        'id', x.id, 'type', x.type, 'weekdays', x.weekdays,
+        'start_time', x.start_time, 'end_time', x.end_time, 'time_zone', x.time_zone,
+        'first_date', x.first_date, 'last_date', x.last_date, 'next', x.next
+      ) order by x.id), '[]'::jsonb)
+      from (
+        select s.id, s.type, s.weekdays, s.start_time, s.end_time, s.time_zone,
+          s.first_date, s.last_date, public.namecard_series_next(s.id, clock.now_ms) as next
+        from public.namecard_series as s
+        where s.stopped_at is null
+      ) as x
+      where x.next is not null
+    ) as series_ahead
+  from (select (extract(epoch from now()) * 1000)::bigint as now_ms) as clock
+  cross join lateral (
+    select jsonb_agg(
+      jsonb_build_object('type', t.type, 'from', t."from", 'to', t."to") order by t."from"
+    ) as timeline
+    from public.namecard_timeline_at(clock.now_ms, 24) as t
+  ) as segments;
+
+comment on view public.namecard_status is
+  'One row: the server''s now (epoch ms), the active entry or null, the timeline (24 segments at most), the labels of the profiles the timeline names, the destination in force (null: the build''s), and the series with an occurrence ahead (with its next start).';
+
 create or replace function public.namecard_schema_version()
 returns text
 language sql

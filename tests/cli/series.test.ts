@@ -230,6 +230,84 @@ describe('namecard list and status with a series', () => {
   });
 });
 
+describe('namecard status with series', () => {
+  it('shows each series with an occurrence ahead in one line with its next start, in text and --json; a cancelled one is gone', async () => {
+    const set = await namecard([
+      'set',
+      'photo',
+      '--every',
+      'sat',
+      '10:00-18:00',
+      '--tz',
+      'UTC',
+      '--from',
+      '2030-06-01',
+      '--json',
+    ]);
+    expect(set.stderr).toBe('');
+    expect(set.exitCode).toBe(0);
+    const { id } = (JSON.parse(set.stdout) as { series: { id: number } }).series;
+    const berlin = await namecard([
+      'set',
+      'main',
+      '--every',
+      'mon-fri',
+      '22:00-02:00',
+      '--tz',
+      'Europe/Berlin',
+      '--from',
+      '2030-06-03',
+      '--until',
+      '2030-06-28',
+      '--json',
+    ]);
+    expect(berlin.exitCode).toBe(0);
+    const berlinId = (JSON.parse(berlin.stdout) as { series: { id: number } }).series.id;
+
+    const status = await namecard(['status']);
+    expect(status.stderr).toBe('');
+    expect(status.exitCode).toBe(0);
+    const lines = status.stdout.split('\n');
+    const at = lines.indexOf('Series:');
+    expect(at).toBeGreaterThan(0);
+    // One line each, oldest first, times in the zone status shows (UTC here); a series set in
+    // another zone names it. Mon 3 June 2030 22:00 in Berlin (UTC+2) is 20:00 UTC.
+    expect(lines.slice(at + 1, at + 3)).toEqual([
+      '  photo every Sat 10:00–18:00 from 2030-06-01, next Sat 1 Jun 2030 10:00',
+      '  main every Mon–Fri 22:00–02:00 in Europe/Berlin from 2030-06-03 until 2030-06-28, next Mon 3 Jun 2030 20:00',
+    ]);
+    // Its occurrences are in the timeline above it.
+    expect(status.stdout).toMatch(
+      /^Then Photographer from Sat 1 Jun 2030 10:00 .*until Sat 1 Jun 2030 18:00$/m,
+    );
+
+    const json = JSON.parse((await namecard(['status', '--json'])).stdout) as {
+      series: { id: number; next: number; next_starts_at: string }[];
+    };
+    expect(json.series).toEqual([
+      expect.objectContaining({
+        id,
+        type: 'photo',
+        weekdays: [6],
+        next_starts_at: '2030-06-01T10:00:00.000Z',
+      }),
+      expect.objectContaining({
+        id: berlinId,
+        time_zone: 'Europe/Berlin',
+        next_starts_at: '2030-06-03T20:00:00.000Z',
+      }),
+    ]);
+
+    expect((await namecard(['cancel', String(berlinId)])).exitCode).toBe(0);
+    const after = await namecard(['status']);
+    expect(after.exitCode).toBe(0);
+    expect(after.stdout).toContain(
+      '  photo every Sat 10:00–18:00 from 2030-06-01, next Sat 1 Jun 2030 10:00',
+    );
+    expect(after.stdout).not.toContain('every Mon–Fri');
+  });
+});
+
 describe('namecard preview', () => {
   it('answers what the server answers, for 1,000 random instants around series and entries', async () => {
     await namecard(['set', 'photo', '--every', 'sat,sun', '10:00-18:00', '--tz', 'Europe/Berlin']);

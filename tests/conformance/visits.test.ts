@@ -198,11 +198,15 @@ describe.each(DB_KINDS)('visit counts over %s', { timeout: 60_000 }, (kind) => {
     // Besides counting, anon may run only namecard_active_url(): no argument, it answers the
     // destination in force, what /go learns from its lookup anyway; and
     // namecard_profile_labels(text[]), which answers the labels of profiles an entry in force or
-    // to come names, whose names the status's timeline shows anyway (tests/cli/profile.test.ts).
+    // to come names, whose names the status's timeline shows anyway (tests/cli/profile.test.ts);
+    // and namecard_series_in_force(bigint), /go's lookup's series part, which answers the series
+    // occurrence in force at an instant: what namecard_occurrences (security invoker, over the
+    // series anon may read) answers too.
     expect(granted.map((r) => r.fn)).toEqual([
       'namecard_active_url()',
       'namecard_count_visit(text)',
       'namecard_profile_labels(text[])',
+      'namecard_series_in_force(bigint)',
     ]);
   });
 });

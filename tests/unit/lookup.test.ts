@@ -82,7 +82,7 @@ describe('fetchActiveEntry', () => {
       url: null,
     });
     expect(seen).toEqual([
-      '/rest/v1/namecard_status?select=now,active,timeline,labels,url&apikey=anon',
+      '/rest/v1/namecard_status?select=now,active,timeline,labels,url,series_ahead&apikey=anon',
     ]);
   });
 
