@@ -269,17 +269,28 @@ stable
 as $$
   select c.id, c.type, c.stamp_start, c.stamp_end
   from (
-    select s.id, s.type, o.stamp_start,
+    select o.series_id as id, s.type, o.stamp_start,
       least(o.planned_end, s.stopped_at, (
         select x.stopped_at from public.namecard_series_stop as x
         where x.series_id = o.series_id and x.occurrence_start = o.stamp_start
       )) as stamp_end
-    from private.namecard_occurrence as o
-    join private.namecard_series_window as w on w.series_id = o.series_id
-    join public.namecard_series as s on s.id = o.series_id
-    where int8range(o.stamp_start, o.planned_end) @> at_ms
-      and w.covered_from <= at_ms
-      and w.covered_until > at_ms
+    from (
+      -- Fenced, so that the few occurrences the index stab finds are joined to their series
+      -- and windows by primary key, not by hashing every series.
+      select o.series_id, o.stamp_start, o.planned_end
+      from private.namecard_occurrence as o
+      where int8range(o.stamp_start, o.planned_end) @> at_ms
+      offset 0
+    ) as o
+    cross join lateral (
+      select s.type, s.stopped_at from public.namecard_series as s where s.id = o.series_id
+    ) as s
+    where exists (
+      select from private.namecard_series_window as w
+      where w.series_id = o.series_id
+        and w.covered_from <= at_ms
+        and w.covered_until > at_ms
+    )
   ) as c
   where c.stamp_end > at_ms
 $$;
@@ -353,6 +364,9 @@ stable
 security definer
 set search_path = ''
 set jit = off
+-- Its plan is the same for every instant (an index stab and two index probes): planned once per
+-- session, not per call as the custom plans PostgREST's roles ask for would be.
+set plan_cache_mode = force_generic_plan
 rows 1
 as $$
 begin
