@@ -75,11 +75,13 @@ describe('fetchActiveEntry', () => {
       seen.push(req.url ?? '');
       res.end(JSON.stringify([status]));
     });
-    // A server from before the profile-labels migration answers no labels and no url.
+    // A server from before the profile-labels migration answers no labels and no url (and,
+    // before the series-occurrences migration, no series).
     expect(await fetchStatus({ supabaseUrl: url, anonKey: 'anon' })).toEqual({
       ...status,
       labels: {},
       url: null,
+      series: [],
     });
     expect(seen).toEqual([
       '/rest/v1/namecard_status?select=now,active,timeline,labels,url,series_ahead&apikey=anon',
@@ -98,13 +100,49 @@ describe('fetchActiveEntry', () => {
       url: 'https://me.example/shop',
     };
     const url = await serve((_req, res) => res.end(JSON.stringify([status])));
-    expect(await fetchStatus({ supabaseUrl: url, anonKey: 'anon' })).toEqual(status);
-    for (const broken of [{ labels: ['Shop'] }, { labels: { shop: 1 } }, { url: 7 }]) {
+    expect(await fetchStatus({ supabaseUrl: url, anonKey: 'anon' })).toEqual({
+      ...status,
+      series: [],
+    });
+    for (const broken of [
+      { labels: ['Shop'] },
+      { labels: { shop: 1 } },
+      { url: 7 },
+      { series_ahead: {} },
+      { series_ahead: [{ id: 4, type: 'shop', weekdays: [8], next: NOW }] },
+    ]) {
       const bad = await serve((_req, res) => res.end(JSON.stringify([{ ...status, ...broken }])));
       await expect(fetchStatus({ supabaseUrl: bad, anonKey: 'anon' })).rejects.toMatchObject({
         code: 'invalid_response',
       });
     }
+  });
+
+  it('reads the series with an occurrence ahead, each with its next start', async () => {
+    const series = {
+      id: 4,
+      type: 'photo',
+      weekdays: [6],
+      start_time: '10:00:00',
+      end_time: '18:00:00',
+      time_zone: 'Europe/Berlin',
+      first_date: null,
+      last_date: '2030-09-30',
+      next: NOW + 5,
+    };
+    const url = await serve((_req, res) =>
+      res.end(
+        JSON.stringify([
+          {
+            now: NOW,
+            active: null,
+            timeline: [{ type: 'main', from: NOW, to: null }],
+            series_ahead: [series],
+          },
+        ]),
+      ),
+    );
+    expect((await fetchStatus({ supabaseUrl: url, anonKey: 'anon' })).series).toEqual([series]);
   });
 
   it.each([
