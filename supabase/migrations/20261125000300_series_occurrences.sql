@@ -258,41 +258,47 @@ select private.namecard_series_materialise(
 from public.namecard_series as s
 order by s.id;
 
--- The occurrences in the table in force at at_ms, for the series whose window holds at_ms:
--- series id and type, start, end as the rule sees it (the planned end, or earlier when the
--- occurrence was ended or the series cancelled). One select with no SET, so that it is
--- inlined where it is called (and EXPLAIN of a call shows the index it stabs).
+-- The occurrence in the table in force at at_ms that wins (highest id), among the series whose
+-- window holds at_ms, or no row: series id and type, start, end as the rule sees it (the planned
+-- end, or earlier when the occurrence was ended or the series cancelled). The index stab's few
+-- rows are taken newest first and probed by primary key until one is in force, so that many
+-- series in force at once cost a sort of their ids, not a probe each. One select with no SET,
+-- so that it is inlined where it is called (and EXPLAIN of a call shows the index it stabs).
 create function private.namecard_series_materialised_at(at_ms bigint)
 returns table (id bigint, type text, stamp_start bigint, stamp_end bigint)
 language sql
 stable
 as $$
-  select c.id, c.type, c.stamp_start, c.stamp_end
+  select o.series_id, s.type, o.stamp_start,
+    least(o.planned_end, s.stopped_at, (
+      select x.stopped_at from public.namecard_series_stop as x
+      where x.series_id = o.series_id and x.occurrence_start = o.stamp_start
+    ))
   from (
-    select o.series_id as id, s.type, o.stamp_start,
-      least(o.planned_end, s.stopped_at, (
-        select x.stopped_at from public.namecard_series_stop as x
-        where x.series_id = o.series_id and x.occurrence_start = o.stamp_start
-      )) as stamp_end
-    from (
-      -- Fenced, so that the few occurrences the index stab finds are joined to their series
-      -- and windows by primary key, not by hashing every series.
-      select o.series_id, o.stamp_start, o.planned_end
-      from private.namecard_occurrence as o
-      where int8range(o.stamp_start, o.planned_end) @> at_ms
-      offset 0
-    ) as o
-    cross join lateral (
-      select s.type, s.stopped_at from public.namecard_series as s where s.id = o.series_id
-    ) as s
-    where exists (
+    -- Fenced, so that the stab's rows are joined to their series and windows by primary key,
+    -- not by hashing every series.
+    select o.series_id, o.stamp_start, o.planned_end
+    from private.namecard_occurrence as o
+    where int8range(o.stamp_start, o.planned_end) @> at_ms
+    offset 0
+  ) as o
+  cross join lateral (
+    select s.type, s.stopped_at from public.namecard_series as s where s.id = o.series_id
+  ) as s
+  where (s.stopped_at is null or s.stopped_at > at_ms)
+    and not exists (
+      select from public.namecard_series_stop as x
+      where x.series_id = o.series_id and x.occurrence_start = o.stamp_start
+        and x.stopped_at <= at_ms
+    )
+    and exists (
       select from private.namecard_series_window as w
       where w.series_id = o.series_id
         and w.covered_from <= at_ms
         and w.covered_until > at_ms
     )
-  ) as c
-  where c.stamp_end > at_ms
+  order by o.series_id desc, o.stamp_start desc
+  limit 1
 $$;
 
 -- The fallback: the occurrences in force at at_ms of the series whose window does not hold
