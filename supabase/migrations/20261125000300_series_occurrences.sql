@@ -275,11 +275,13 @@ as $$
       where x.series_id = o.series_id and x.occurrence_start = o.stamp_start
     ))
   from (
-    -- Fenced, so that the stab's rows are joined to their series and windows by primary key,
-    -- not by hashing every series.
+    -- Fenced and sorted, so that the stab's rows, newest series first, drive primary-key
+    -- probes of their series, stops and windows until one is in force (not a walk of the
+    -- series, nor a hash of them all).
     select o.series_id, o.stamp_start, o.planned_end
     from private.namecard_occurrence as o
     where int8range(o.stamp_start, o.planned_end) @> at_ms
+    order by o.series_id desc, o.stamp_start desc
     offset 0
   ) as o
   cross join lateral (
