@@ -195,7 +195,14 @@ begin
   for sid in
     select w.series_id from private.namecard_series_window as w
     where w.covered_until < now_ms + private.namecard_series_horizon_ms() / 2
-    order by w.series_id
+    union
+    -- A series with no window was stored while the triggers were off (a data-only restore of
+    -- public without private): the next owner write materialises it.
+    select x.id from public.namecard_series as x
+    where not exists (
+      select from private.namecard_series_window as v where v.series_id = x.id
+    )
+    order by 1
   loop
     perform private.namecard_series_materialise(
       sid, now_ms + private.namecard_series_horizon_ms(), false);
@@ -344,7 +351,11 @@ begin
         union
         select w.series_id from private.namecard_series_window as w where w.covered_from > at_ms
         -- A series without a window (stored while triggers were disabled, as a data-only
-        -- restore may do) is expanded too: the window table is an index, never the truth.
+        -- restore of public without private may do) is expanded too, when the fallback runs.
+        -- The one-time filter below does not look for such series (that would cost an
+        -- anti-join over every series per lookup), so until the next owner write, which
+        -- materialises them (namecard_series_extend), the lookup may miss them: restore
+        -- private's tables with public's, as a whole-database dump does.
         union
         select x.id from public.namecard_series as x
         where not exists (

@@ -286,4 +286,25 @@ describe.each(DB_KINDS)("/go's lookup with series over %s", { timeout: 120_000 }
     expect(Number(window!.until)).toBeGreaterThan(now + 399 * DAY);
     expect(await disagreements(instants)).toEqual([]);
   });
+  test('a series restored without its window (triggers off) is materialised by the next owner write, and the lookup then agrees', async () => {
+    await storeRandom(21, 4);
+    const now = await dbNow(emulator);
+    // As a data-only restore of public without private leaves it: series rows, no window,
+    // no occurrences.
+    await emulator.query('delete from private.namecard_occurrence');
+    await emulator.query('delete from private.namecard_series_window');
+    await emulator.query(
+      `insert into public.namecard (type, stamp_start, stamp_end) values ('photo', $1, $2)`,
+      [now + 1000 * DAY, now + 1001 * DAY],
+    );
+    const [counts] = await emulator.query<{ series: number; windows: number }>(
+      `select (select count(*)::int from public.namecard_series) as series,
+              (select count(*)::int from private.namecard_series_window) as windows`,
+    );
+    expect(counts!.windows).toBe(counts!.series);
+    const next = random(23);
+    const instants = Array.from({ length: 400 }, () => now + Math.floor(next() * 300 * DAY));
+    expect(await disagreements(instants)).toEqual([]);
+    expect(await inForce(instants)).toBeGreaterThan(20);
+  });
 });
