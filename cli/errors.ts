@@ -11,8 +11,8 @@ import {
 import { describeRefusal, REFUSAL_WORDS } from '../shared/core/describe.js';
 import { SITE_URL_SETTING } from '../shared/core/card-link.js';
 import { DEFAULT_SUPABASE_URL } from '../shared/core/config.js';
-import { displayValue, sanitizeMessage, sanitizeServerMessage } from './display.js';
-import { err } from './output.js';
+import { displayValue, sanitizeMessage, sanitizeServerMessage } from './terminal/display.js';
+import { err } from './terminal/output.js';
 
 // Every failure the CLI reports, and the one handler that turns each into a message on stderr
 // and an exit code. Only the entry point exits the process, with the code handleError returns.

@@ -4,8 +4,8 @@
 // `npm run bench`), and so are `end`, `cancel <id>` and `profile list` with a valid stored
 // access token (owner-light.ts); everything else, `--help` included, goes to the program in
 // main.ts.
-import { ownerArgs } from './owner-args.js';
-import { statusArgs } from './status-args.js';
+import { ownerArgs } from './light/owner-args.js';
+import { statusArgs } from './light/status-args.js';
 import { readVersion } from './version.js';
 
 // Node 22+ keeps the compiled code of the modules loaded from here on in its compile cache
@@ -28,15 +28,15 @@ if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
   const status = statusArgs(args);
   // A plain `namecard status`: one file, built on its own (scripts/build-cli.ts), that reads
   // the project's `.env` itself before anything else.
-  if (status) await (await import('./status-main.js')).statusMain(status);
+  if (status) await (await import('./light/status-main.js')).statusMain(status);
   else {
     // Settings from the project's `.env` when run in a namecard checkout's root, before
     // anything reads the environment (project-env.ts says which names and why). Loaded here,
     // not at the top, so that `--version` loads nothing but this file.
-    (await import('./project-env.js')).loadProjectEnv();
+    (await import('./session/project-env.js')).loadProjectEnv();
     const owner = ownerArgs(args);
     // `end`, `cancel` and `profile list` with a valid stored access token; else the program.
-    if (!owner || !(await (await import('./owner-light.js')).ownerLightMain(owner))) {
+    if (!owner || !(await (await import('./light/owner-light.js')).ownerLightMain(owner))) {
       // The one door from the light path to the program: taken only by the other commands
       // (scripts/check-light-path.ts checks that nothing else on the path reaches the program).
       await import('./main.js');

@@ -1,12 +1,12 @@
 // `npm run build:cli`: bundles the CLI into dist/cli with esbuild, in three builds that share
 // no file, so `namecard status` loads none of what the other commands need:
-// - `namecard status` (cli/status-main.ts and all it imports, picocolors included) as one file,
-//   dist/cli/status-main.js, without splitting: Node then resolves, reads and compiles two
-//   files for status (the entry and this), not five;
+// - `namecard status` (cli/light/status-main.ts and all it imports, picocolors included) as one
+//   file, dist/cli/light/status-main.js, without splitting: Node then resolves, reads and compiles
+//   two files for status (the entry and this), not five;
 // - the entry point (cli/index.ts): `--version`, and the commander-free `end`, `cancel` and
-//   `profile list` (cli/owner-light.ts and all it imports, in chunks loaded only then);
+//   `profile list` (cli/light/owner-light.ts and all it imports, in chunks loaded only then);
 // - the program (cli/main.ts) and one entry per command, loaded when anything else runs.
-// The entry point imports `./status-main.js` and `./main.js` across the builds. The builds
+// The entry point imports `./light/status-main.js` and `./main.js` across the builds. The builds
 // never pass error objects to each other (each build's errors are reported by its own
 // handler), so `instanceof` on the error classes, bundled once per build, stays right.
 // The program's npm packages stay external: they are installed with the CLI (`npm install
@@ -70,7 +70,7 @@ export async function buildCli(): Promise<{ entry: Metafile; program: Metafile }
   // Its one package (picocolors, no require()) is bundled: measured ~2 ms of `status` less.
   const status = await build({
     ...common,
-    entryPoints: ['cli/status-main.ts'],
+    entryPoints: ['cli/light/status-main.ts'],
     packages: undefined,
     splitting: false,
     // Whitespace and comments out (names kept, so a stack trace still reads): less to read and
@@ -88,7 +88,7 @@ export async function buildCli(): Promise<{ entry: Metafile; program: Metafile }
       {
         name: 'other-builds-external',
         setup(b) {
-          b.onResolve({ filter: /^\.\/(main|status-main)\.js$/ }, (args) =>
+          b.onResolve({ filter: /^\.\/(main|light\/status-main)\.js$/ }, (args) =>
             args.importer === path.join(ROOT, 'cli/index.ts')
               ? { path: args.path, external: true }
               : undefined,

@@ -3,8 +3,8 @@ import { Command } from 'commander';
 import { InputError } from '../../shared/core/errors.js';
 import { profileLabel } from '../../shared/core/types.js';
 import { narrowType } from '../../shared/core/profiles.js';
-import { print } from '../output.js';
-import { resolveConfig } from '../settings.js';
+import { print } from '../terminal/output.js';
+import { resolveConfig } from '../session/settings.js';
 
 /** The options of `namecard calendar` (global ones included), as typed. */
 export interface CalendarOptions {
@@ -40,10 +40,10 @@ export async function runCalendar(options: CalendarOptions): Promise<void> {
     { readStatus },
     { calendarFile },
   ] = await Promise.all([
-    import('../connect.js'),
+    import('../session/connect.js'),
     import('../../shared/supabase/data.js'),
     import('../../shared/supabase/series.js'),
-    import('../outlook.js'),
+    import('../terminal/outlook.js'),
     import('../../shared/calendar/ics.js'),
   ]);
   const { client, transport } = connect(config);

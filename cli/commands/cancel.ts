@@ -1,7 +1,7 @@
 import { Command } from 'commander';
 import { localTimeZone } from '../../shared/core/format.js';
-import { parseEntryId, showCancel } from '../cancel-show.js';
-import { resolveConfig } from '../settings.js';
+import { parseEntryId, showCancel } from '../terminal/cancel-show.js';
+import { resolveConfig } from '../session/settings.js';
 
 /** The options of `namecard cancel` (global ones included), as typed. */
 export interface CancelOptions {
@@ -23,7 +23,7 @@ export async function runCancel(idText: string, options: CancelOptions): Promise
   const id = parseEntryId(idText);
   const config = resolveConfig(options);
   const [{ requireWriter }, { cancelEntry }] = await Promise.all([
-    import('../writer.js'),
+    import('../session/writer.js'),
     import('../../shared/supabase/data.js'),
   ]);
   const owner = await requireWriter(config);

@@ -3,8 +3,13 @@ import { DEFAULT_MAIN_URL, DEFAULT_SUPABASE_URL } from '../../shared/core/config
 import { DEFAULT_SITE_URL } from '../../shared/core/card-link.js';
 import { ConfigError } from '../../shared/core/errors.js';
 import { SCHEMA_VERSION, SCHEMA_VERSION_FUNCTION } from '../../shared/core/schema-version.js';
-import { out, print, printJson } from '../output.js';
-import { ciCredentials, readStoredState, resolveConfig, type CliConfig } from '../settings.js';
+import { out, print, printJson } from '../terminal/output.js';
+import {
+  ciCredentials,
+  readStoredState,
+  resolveConfig,
+  type CliConfig,
+} from '../session/settings.js';
 
 /** How a check came out: `fail` makes the command exit 1; `warn` is worth a look. */
 export type CheckStatus = 'ok' | 'warn' | 'fail';
@@ -258,7 +263,7 @@ async function ownerCheck(config: CliConfig, env: NodeJS.ProcessEnv): Promise<Ch
       : undefined);
   try {
     const [{ findOwner }, { canSetCard }] = await Promise.all([
-      import('../session.js'),
+      import('../session/session.js'),
       import('../../shared/supabase/data.js'),
     ]);
     const account = await findOwner(

@@ -1,8 +1,8 @@
 import { Command } from 'commander';
 import { localTimeZone } from '../../shared/core/format.js';
 import { MAIN_PROFILE } from '../../shared/core/profiles.js';
-import { showEnd } from '../end-show.js';
-import { resolveConfig } from '../settings.js';
+import { showEnd } from '../terminal/end-show.js';
+import { resolveConfig } from '../session/settings.js';
 
 /** The options of `namecard end` (global ones included), as typed. */
 export interface EndOptions {
@@ -23,7 +23,7 @@ export interface EndOptions {
 export async function runEnd(options: EndOptions): Promise<void> {
   const config = resolveConfig(options);
   const [{ requireWriter }, { endNow }] = await Promise.all([
-    import('../writer.js'),
+    import('../session/writer.js'),
     import('../../shared/supabase/data.js'),
   ]);
   const owner = await requireWriter(config);

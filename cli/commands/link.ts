@@ -1,7 +1,7 @@
 import { Command } from 'commander';
 import { channelLink } from '../../shared/core/card-link.js';
-import { linkSettings, siteUrlOption } from '../card-link.js';
-import { print, printJson } from '../output.js';
+import { linkSettings, siteUrlOption } from '../session/card-link.js';
+import { print, printJson } from '../terminal/output.js';
 
 export const linkCommand = new Command('link')
   .description("print the card's link, the address to put on the card")

@@ -2,9 +2,9 @@ import { Command } from 'commander';
 import { InputError } from '../../shared/core/errors.js';
 import { describeState, visitorsGet } from '../../shared/core/describe.js';
 import { entryStates, type EntryState } from '../../shared/core/timeline.js';
-import { out, print, printJson } from '../output.js';
-import { resolveConfig } from '../settings.js';
-import { showType, terminalSafe } from '../terminal-safe.js';
+import { out, print, printJson } from '../terminal/output.js';
+import { resolveConfig } from '../session/settings.js';
+import { showType, terminalSafe } from '../terminal/terminal-safe.js';
 import type { Occurrence } from '../../shared/calendar/series.js';
 import type { SeriesRow } from '../../shared/core/series.js';
 import type { NamecardRow } from '../../shared/core/types.js';
@@ -89,10 +89,10 @@ async function readListing(
   limit: number,
 ): Promise<Listing> {
   const [{ connect }, { findOwner }, { listEntries }, { readStatus }] = await Promise.all([
-    import('../connect.js'),
-    import('../session.js'),
+    import('../session/connect.js'),
+    import('../session/session.js'),
     import('../../shared/supabase/data.js'),
-    import('../outlook.js'),
+    import('../terminal/outlook.js'),
   ]);
   const owner = await findOwner(config);
   const { client, transport } = owner ?? connect(config);

@@ -1,11 +1,16 @@
 import { Command } from 'commander';
 import { NOT_OWNER_MESSAGE, UsageError } from '../errors.js';
-import { out, print, warn } from '../output.js';
-import { isInteractive } from '../prompts.js';
-import { checkEmail, signInAndSave, signInInteractively, type SignedIn } from '../sign-in.js';
-import { explicitSettings, resolveConfig } from '../settings.js';
-import { readStoredStateOrNothing } from '../store-file.js';
-import { terminalSafe } from '../terminal-safe.js';
+import { out, print, warn } from '../terminal/output.js';
+import { isInteractive } from '../terminal/prompts.js';
+import {
+  checkEmail,
+  signInAndSave,
+  signInInteractively,
+  type SignedIn,
+} from '../session/sign-in.js';
+import { explicitSettings, resolveConfig } from '../session/settings.js';
+import { readStoredStateOrNothing } from '../session/store-file.js';
+import { terminalSafe } from '../terminal/terminal-safe.js';
 
 interface LoginOptions {
   email?: string;

@@ -1,10 +1,10 @@
 import { Command } from 'commander';
 import { NetworkError, TimeoutError } from '../../shared/core/errors.js';
 import { SessionError } from '../errors.js';
-import { print, warn } from '../output.js';
-import { resolveConfig } from '../settings.js';
-import { readStoredStateOrNothing } from '../store-file.js';
-import { terminalSafe } from '../terminal-safe.js';
+import { print, warn } from '../terminal/output.js';
+import { resolveConfig } from '../session/settings.js';
+import { readStoredStateOrNothing } from '../session/store-file.js';
+import { terminalSafe } from '../terminal/terminal-safe.js';
 
 export const logoutCommand = new Command('logout')
   .description('revoke the session and delete it here')
@@ -12,7 +12,7 @@ export const logoutCommand = new Command('logout')
     // A broken stored config holds no usable session: delete it, so the CLI works again.
     const { state, broken } = readStoredStateOrNothing();
     const config = resolveConfig(command.optsWithGlobals(), process.env, state);
-    const { openStore, restore } = await import('../session.js');
+    const { openStore, restore } = await import('../session/session.js');
     const { store } = openStore(process.env, { replaceBroken: true });
     if (broken) {
       print(

@@ -3,9 +3,9 @@ import { ApiError, InputError, NetworkError } from '../../shared/core/errors.js'
 import { visitorsGet } from '../../shared/core/describe.js';
 import { MAIN_PROFILE, narrowType } from '../../shared/core/profiles.js';
 import { targetUrl } from '../../shared/core/rules.js';
-import { out, print, printJson } from '../output.js';
-import { resolveConfig } from '../settings.js';
-import { showType } from '../terminal-safe.js';
+import { out, print, printJson } from '../terminal/output.js';
+import { resolveConfig } from '../session/settings.js';
+import { showType } from '../terminal/terminal-safe.js';
 
 /** The options of `namecard preview` (global ones included), as typed. */
 export interface PreviewOptions {

@@ -6,10 +6,10 @@ import {
   checkProfileName,
   type ProfileFieldProblem,
 } from '../../shared/core/profiles.js';
-import { out, print, printJson } from '../output.js';
-import { profileLine, showProfiles } from '../profile-show.js';
-import { resolveConfig, type CliConfig } from '../settings.js';
-import { terminalSafe } from '../terminal-safe.js';
+import { out, print, printJson } from '../terminal/output.js';
+import { profileLine, showProfiles } from '../terminal/profile-show.js';
+import { resolveConfig, type CliConfig } from '../session/settings.js';
+import { terminalSafe } from '../terminal/terminal-safe.js';
 
 // `namecard profile …`: the owner's profiles (name, label, destination) in the database, changed
 // at runtime. Destinations are checked here against the origins the deployed /go follows
@@ -40,7 +40,7 @@ function refuse(problem: ProfileFieldProblem | null, value: string): void {
 /** The signed-in owner and the data calls, loaded when a subcommand runs. */
 async function ownerAndData(config: CliConfig) {
   const [{ requireOwner }, data] = await Promise.all([
-    import('../session.js'),
+    import('../session/session.js'),
     import('../../shared/supabase/data.js'),
   ]);
   return { owner: await requireOwner(config), data };
@@ -55,7 +55,7 @@ async function ownerAndData(config: CliConfig) {
 export async function runProfileList(options: ProfileOptions): Promise<void> {
   const config = resolveConfig(options);
   const { owner, data } = await ownerAndData(config);
-  const { readStatus } = await import('../outlook.js');
+  const { readStatus } = await import('../terminal/outlook.js');
   const [profiles, status] = await Promise.all([
     owner.transport.guard(() => data.listProfiles(owner.client)),
     owner.transport.guard(() => readStatus(config, owner.transport.fetch)),

@@ -9,9 +9,9 @@ import {
   qrPngScale,
 } from '../../shared/core/card-link.js';
 import { InputError } from '../../shared/core/errors.js';
-import { linkSettings, siteUrlOption } from '../card-link.js';
+import { linkSettings, siteUrlOption } from '../session/card-link.js';
 import { UsageError } from '../errors.js';
-import { err, out, print, stdoutColoured } from '../output.js';
+import { err, out, print, stdoutColoured } from '../terminal/output.js';
 
 interface QrOptions {
   svg?: string;

@@ -1,7 +1,7 @@
 import { UsageError } from '../errors.js';
-import { out, print, printJson } from '../output.js';
-import { resolveConfig } from '../settings.js';
-import { showType, terminalSafe } from '../terminal-safe.js';
+import { out, print, printJson } from '../terminal/output.js';
+import { resolveConfig } from '../session/settings.js';
+import { showType, terminalSafe } from '../terminal/terminal-safe.js';
 import { formatWhen } from '../../shared/core/format.js';
 import { PROFILE_NAME_FORM, isProfileType } from '../../shared/core/profiles.js';
 import {
@@ -125,9 +125,9 @@ export async function runSetSeries(
   const planned = await planSeries(profile, range, extra, options);
   const [{ requireWriter }, { setSeries }, { statusJson, timelineLines }, format] =
     await Promise.all([
-      import('../writer.js'),
+      import('../session/writer.js'),
       import('../../shared/supabase/series.js'),
-      import('../outlook.js'),
+      import('../terminal/outlook.js'),
       import('../../shared/core/format.js'),
     ]);
   const owner = await requireWriter(config);

@@ -1,12 +1,12 @@
 import { Command } from 'commander';
 import { MissingPasswordError, SessionError, UsageError } from '../errors.js';
-import { isInteractive } from '../prompts.js';
-import type { OwnerWriter } from '../writer.js';
-import { explicitSettings, resolveConfig, type CliConfig } from '../settings.js';
+import { isInteractive } from '../terminal/prompts.js';
+import type { OwnerWriter } from '../session/writer.js';
+import { explicitSettings, resolveConfig, type CliConfig } from '../session/settings.js';
 import type { EntryInput, EntryPlan } from '../../shared/calendar/plan.js';
 import { isProfileType, profileChoices } from '../../shared/core/profiles.js';
-import { hostEntryZone } from '../host-zone.js';
-import { showSet } from '../set-show.js';
+import { hostEntryZone } from '../session/host-zone.js';
+import { showSet } from '../terminal/set-show.js';
 
 /** The positional arguments of `namecard set`, as typed. */
 export interface SetArgs {
@@ -201,7 +201,7 @@ export async function runSet(args: SetArgs, options: SetOptions): Promise<void> 
     import('../../shared/calendar/time.js'),
     import('../../shared/core/format.js'),
   ]);
-  // The machine's zone by the name the light path gives it too (cli/host-zone.ts).
+  // The machine's zone by the name the light path gives it too (cli/session/host-zone.ts).
   const localZone = () => hostEntryZone() ?? format.localTimeZone();
   const { owner, plan: entry } = await setFlow(args, options, {
     plan,
@@ -211,7 +211,7 @@ export async function runSet(args: SetArgs, options: SetOptions): Promise<void> 
     now: Date.now,
     interactive: isInteractive(),
     signIn: () => ownerOrSignIn(config, options),
-    askProfile: async (choices) => (await import('../prompts.js')).askProfile(choices),
+    askProfile: async (choices) => (await import('../terminal/prompts.js')).askProfile(choices),
     profiles: async (owner) => {
       const { listProfiles } = await import('../../shared/supabase/data.js');
       const rows = await owner.run(({ client, transport }) =>
@@ -220,7 +220,7 @@ export async function runSet(args: SetArgs, options: SetOptions): Promise<void> 
       return rows.map((row) => ({ value: row.name, label: row.label }));
     },
     askText: async (message, check, defaultValue) =>
-      (await import('../prompts.js')).askText(message, check, defaultValue),
+      (await import('../terminal/prompts.js')).askText(message, check, defaultValue),
   });
   // Store it and learn what visitors get now in one request; report only what the server
   // confirmed.
@@ -239,18 +239,18 @@ export async function runSet(args: SetArgs, options: SetOptions): Promise<void> 
  * @throws SessionError or MissingPasswordError without a terminal or when the offer is declined
  */
 async function ownerOrSignIn(config: CliConfig, options: SetOptions): Promise<OwnerWriter> {
-  const { requireWriter, writerFor } = await import('../writer.js');
+  const { requireWriter, writerFor } = await import('../session/writer.js');
   try {
     return await requireWriter(config);
   } catch (error) {
     const halfSet = error instanceof MissingPasswordError;
     if (!(error instanceof SessionError || halfSet) || !isInteractive()) throw error;
-    const { askConfirm } = await import('../prompts.js');
+    const { askConfirm } = await import('../terminal/prompts.js');
     const question = halfSet
       ? 'NAMECARD_EMAIL is set without NAMECARD_PASSWORD. Sign in now?'
       : `${error.message.replace(/: run `namecard login`$/, '')}. Sign in now?`;
     if (!(await askConfirm(question))) throw error;
-    const { signInInteractively } = await import('../sign-in.js');
+    const { signInInteractively } = await import('../session/sign-in.js');
     const { client, transport } = await signInInteractively(config, {
       settings: explicitSettings(options),
       ...(halfSet ? { suggestedEmail: process.env.NAMECARD_EMAIL?.trim() } : {}),

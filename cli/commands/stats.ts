@@ -1,8 +1,8 @@
 import { Command } from 'commander';
 import { NamecardError } from '../../shared/core/errors.js';
-import { out, print, printJson } from '../output.js';
-import { showType } from '../terminal-safe.js';
-import { resolveConfig } from '../settings.js';
+import { out, print, printJson } from '../terminal/output.js';
+import { showType } from '../terminal/terminal-safe.js';
+import { resolveConfig } from '../session/settings.js';
 
 /** The options of `namecard stats` (global ones included), as typed. */
 export interface StatsOptions {
@@ -35,7 +35,7 @@ export async function runStats(options: StatsOptions): Promise<void> {
     options.tz === undefined ? format.localTimeZone() : time.parseTimeZone(options.tz, '--tz');
   const config = resolveConfig(options);
   const [{ requireOwner }, { canSetCard, fetchVisitCounts }] = await Promise.all([
-    import('../session.js'),
+    import('../session/session.js'),
     import('../../shared/supabase/data.js'),
   ]);
   const owner = await requireOwner(config);

@@ -1,5 +1,5 @@
 import { Command } from 'commander';
-import { runStatus, type StatusOptions } from '../status-run.js';
+import { runStatus, type StatusOptions } from '../light/status-run.js';
 
 export const statusCommand = new Command('status')
   .description('show what visitors get now and the coming changes')

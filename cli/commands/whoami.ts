@@ -1,14 +1,14 @@
 import { Command } from 'commander';
 import { MissingPasswordError, NOT_OWNER_MESSAGE, signedOut } from '../errors.js';
-import { out, print, warn } from '../output.js';
+import { out, print, warn } from '../terminal/output.js';
 import {
   ciCredentials,
   emailWithoutPassword,
   readStoredState,
   resolveConfig,
   type CliConfig,
-} from '../settings.js';
-import { terminalSafe } from '../terminal-safe.js';
+} from '../session/settings.js';
+import { terminalSafe } from '../terminal/terminal-safe.js';
 
 /**
  * Asks the server whether the signed-in account may change the card, and says so when it may
@@ -18,7 +18,7 @@ import { terminalSafe } from '../terminal-safe.js';
 async function tellIfNotOwner(config: CliConfig): Promise<void> {
   try {
     const [{ findOwner }, { canSetCard }] = await Promise.all([
-      import('../session.js'),
+      import('../session/session.js'),
       import('../../shared/supabase/data.js'),
     ]);
     const account = await findOwner(config);

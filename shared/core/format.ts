@@ -54,7 +54,7 @@ let hostZone: string | undefined;
  * {@link toWallClock} reads stamps in that zone with those getters instead of Intl: the same
  * time-zone data (both come from ICU), without starting Intl's formatter, which costs 15–27 ms
  * at a process's first `Intl.DateTimeFormat`. `namecard status` names it (found by
- * cli/host-zone.ts); nothing else does, and the site never does.
+ * cli/session/host-zone.ts); nothing else does, and the site never does.
  *
  * @param timeZone the IANA name of the process's own zone, as `TZ` or the system names it;
  *   `undefined` forgets it

@@ -53,7 +53,7 @@ describe('the bundled CLI', () => {
       status.inputs.flatMap((input) => /node_modules\/((@[^/]+\/)?[^/]+)/.exec(input)?.[1] ?? []),
     );
     expect([...bundled].sort()).toEqual(['fastest-levenshtein', 'parse-duration', 'picocolors']);
-    expect(status.inputs).toContain('cli/status-run.ts');
+    expect(status.inputs).toContain('cli/light/status-run.ts');
     // No module of the program: its entry and commands, shared/'s heavy tiers, and every
     // module of the program's build that imports commander, prompts, supabase-js or conf.
     const heavyImporters = Object.entries(meta.program.inputs)
@@ -76,14 +76,14 @@ describe('the bundled CLI', () => {
   it('runs `end`, `cancel`, `profile list` and `set` with a valid stored token on the same light graph', () => {
     // The graph checked above (no package but picocolors, no program file) holds these paths.
     for (const file of [
-      'cli/owner-args.ts',
-      'cli/owner-light.ts',
-      'cli/light-rest.ts',
-      'cli/access-token.ts',
-      'cli/end-show.ts',
-      'cli/cancel-show.ts',
-      'cli/profile-show.ts',
-      'cli/set-show.ts',
+      'cli/light/owner-args.ts',
+      'cli/light/owner-light.ts',
+      'cli/transport/light-rest.ts',
+      'cli/session/access-token.ts',
+      'cli/terminal/end-show.ts',
+      'cli/terminal/cancel-show.ts',
+      'cli/terminal/profile-show.ts',
+      'cli/terminal/set-show.ts',
       'shared/core/owner-answers.ts',
       'shared/core/entry-rules.ts',
       'shared/core/wall-time.ts',

@@ -87,7 +87,7 @@ describe('checkStructure', () => {
 
   it('enforces emulator/, cli/, shared/, scripts/ and site/src', () => {
     expect(isEnforced('emulator/rest/routes.ts')).toBe(true);
-    expect(isEnforced('cli/transport.ts')).toBe(true);
+    expect(isEnforced('cli/transport/transport.ts')).toBe(true);
     expect(isEnforced('cli/commands/set.ts')).toBe(true);
     expect(isEnforced('shared/core/timeline.ts')).toBe(true);
     expect(isEnforced('scripts/start.ts')).toBe(true);

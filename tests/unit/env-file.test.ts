@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { loadEnvFile } from '../../shared/core/env-file.js';
-import { loadProjectEnv } from '../../cli/project-env.js';
+import { loadProjectEnv } from '../../cli/session/project-env.js';
 
 // The `.env` loader that `npm start`, `npm run build:site` and the CLI use.
 

@@ -1,10 +1,11 @@
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
-import { hostTimeZone } from '../../cli/host-zone.js';
+import { hostTimeZone } from '../../cli/session/host-zone.js';
 import { setHostTimeZone, toWallClock, zoneHeader } from '../../shared/core/format.js';
 
 // `namecard status` reads its times with Date's local getters when it knows the machine's zone
-// by name (cli/host-zone.ts), instead of starting Intl. What it shows must be what Intl shows.
+// by name (cli/session/host-zone.ts), instead of starting Intl. What it shows must be what Intl
+// shows.
 
 describe('hostTimeZone: the machine zone by name, without Intl', () => {
   it.each([

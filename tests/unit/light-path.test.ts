@@ -98,14 +98,14 @@ describe("the CLI's light path, by its import graph", () => {
       const findings = await lightPathFindings(
         ROOT,
         withImport(
-          'cli/status-run.ts',
-          `import '${specifier('cli/status-run.ts', probe.replace(/\.ts$/, '.js'))}';`,
+          'cli/light/status-run.ts',
+          `import '${specifier('cli/light/status-run.ts', probe.replace(/\.ts$/, '.js'))}';`,
         ),
       );
       expect(findings.map((f) => f.chain.map((s) => s.module))).toContainEqual([
         'cli/index.ts',
-        'cli/status-main.ts',
-        'cli/status-run.ts',
+        'cli/light/status-main.ts',
+        'cli/light/status-run.ts',
         probe,
         'temporal-polyfill',
       ]);

@@ -53,7 +53,7 @@ describe('lint: /go loads only shared/core', () => {
     expect(await ruleMessages('cli/commands/set.ts', set)).toEqual([]);
     const session =
       "import { createClient } from '@supabase/supabase-js';\nexport const c = createClient;\n";
-    expect(await ruleMessages('cli/session.ts', session)).toEqual([]);
+    expect(await ruleMessages('cli/session/session.ts', session)).toEqual([]);
   });
 });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ownerArgs } from '../../cli/owner-args.js';
+import { ownerArgs } from '../../cli/light/owner-args.js';
 
 // Which command lines the entry point runs as `end`, `cancel <id>`, `profile list` or `set` without
 // commander (when the stored access token is valid). Anything it is not sure about must go to

@@ -2,7 +2,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
-import { profileChoiceList } from '../../cli/prompts.js';
+import { profileChoiceList } from '../../cli/terminal/prompts.js';
 import { parseProfile } from '../../shared/calendar/plan.js';
 import { DEFAULT_MAIN_URL, loadConfig, SETTING_NAMES } from '../../shared/core/config.js';
 import { describeNow, visitorsGet } from '../../shared/core/describe.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { statusArgs } from '../../cli/status-args.js';
+import { statusArgs } from '../../cli/light/status-args.js';
 
 // Which command lines the entry point runs as `status` without commander. Anything it is not
 // sure about must go to commander (undefined), which prints help and the usual messages.

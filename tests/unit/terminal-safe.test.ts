@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { safeJson, safeLine, showType, terminalSafe } from '../../cli/terminal-safe.js';
+import { safeJson, safeLine, showType, terminalSafe } from '../../cli/terminal/terminal-safe.js';
 
 // What the CLI does to text from a server before a terminal sees it.
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../shared/core/errors.js';
-import { describeCall, MAX_REDIRECTS, redirectTarget } from '../../cli/transport.js';
+import { describeCall, MAX_REDIRECTS, redirectTarget } from '../../cli/transport/transport.js';
 
 // What the transport decides about a request before sending it: what the call is (from its
 // method and its path below the API, never from a substring of the URL), and where a redirect

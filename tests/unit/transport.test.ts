@@ -10,7 +10,7 @@ import {
   RETRY_AFTER_CAP_MS,
   retryDelayMs,
   shouldRetry,
-} from '../../cli/transport.js';
+} from '../../cli/transport/transport.js';
 import { OutcomeUnknownError } from '../../cli/errors.js';
 
 // The CLI's transport against small real HTTP servers: the retry rule as a pure function, and

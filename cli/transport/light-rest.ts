@@ -1,5 +1,5 @@
-import { ApiError } from '../shared/core/errors.js';
-import type { CliConfig } from './settings.js';
+import { ApiError } from '../../shared/core/errors.js';
+import type { CliConfig } from '../session/settings.js';
 import type { LightTransportFetch } from './transport.js';
 
 // The owner's PostgREST calls without supabase-js: the same requests its PostgREST client

@@ -1,9 +1,9 @@
 import { chmodSync, mkdirSync } from 'node:fs';
 import Conf from 'conf';
 import type { AuthError, Session } from '@supabase/supabase-js';
-import type { RawSettings } from '../shared/core/config.js';
-import { ApiError } from '../shared/core/errors.js';
-import { MissingPasswordError, SessionError, signedOut } from './errors.js';
+import type { RawSettings } from '../../shared/core/config.js';
+import { ApiError } from '../../shared/core/errors.js';
+import { MissingPasswordError, SessionError, signedOut } from '../errors.js';
 import {
   ciCredentials,
   emailWithoutPassword,

@@ -1,8 +1,8 @@
 import { readFileSync, rmSync } from 'node:fs';
 import { homedir } from 'node:os';
 import path from 'node:path';
-import { SETTING_NAMES, type RawSettings } from '../shared/core/config.js';
-import { BrokenConfigFileError } from './errors.js';
+import { SETTING_NAMES, type RawSettings } from '../../shared/core/config.js';
+import { BrokenConfigFileError } from '../errors.js';
 
 // The conf file: where it lives, what it holds, and a check of what a person may have
 // edited by hand. Reading needs no conf (conf pulls in ajv, ~100 ms, and `status` must start

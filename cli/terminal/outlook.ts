@@ -1,9 +1,9 @@
-import { describeFollowing, describeNow, visitorsGet } from '../shared/core/describe.js';
-import { formatWhen, zoneHeader } from '../shared/core/format.js';
-import { fetchStatus, type CardStatus, type LookupFetch } from '../shared/core/lookup.js';
-import { describeSeries } from '../shared/core/series.js';
-import { destinationUrl } from '../shared/core/rules.js';
-import type { CliConfig } from './settings.js';
+import { describeFollowing, describeNow, visitorsGet } from '../../shared/core/describe.js';
+import { formatWhen, zoneHeader } from '../../shared/core/format.js';
+import { fetchStatus, type CardStatus, type LookupFetch } from '../../shared/core/lookup.js';
+import { describeSeries } from '../../shared/core/series.js';
+import { destinationUrl } from '../../shared/core/rules.js';
+import type { CliConfig } from '../session/settings.js';
 import { out } from './output.js';
 import { showType } from './terminal-safe.js';
 

@@ -1,8 +1,8 @@
-import type { CardStatus } from '../shared/core/lookup.js';
-import type { ProfileEntry } from '../shared/core/owner-answers.js';
-import { MAIN_PROFILE } from '../shared/core/profiles.js';
+import type { CardStatus } from '../../shared/core/lookup.js';
+import type { ProfileEntry } from '../../shared/core/owner-answers.js';
+import { MAIN_PROFILE } from '../../shared/core/profiles.js';
 import { out, print, printJson } from './output.js';
-import type { CliConfig } from './settings.js';
+import type { CliConfig } from '../session/settings.js';
 import { terminalSafe } from './terminal-safe.js';
 
 /**

@@ -1,10 +1,10 @@
-import { formatWhen } from '../shared/core/format.js';
-import type { EndOutcome } from '../shared/core/owner-answers.js';
-import { MAIN_PROFILE } from '../shared/core/profiles.js';
-import { profileLabel, type NamecardRow } from '../shared/core/types.js';
+import { formatWhen } from '../../shared/core/format.js';
+import type { EndOutcome } from '../../shared/core/owner-answers.js';
+import { MAIN_PROFILE } from '../../shared/core/profiles.js';
+import { profileLabel, type NamecardRow } from '../../shared/core/types.js';
 import { out, print, printJson } from './output.js';
 import { statusJson, timelineLines } from './outlook.js';
-import type { CliConfig } from './settings.js';
+import type { CliConfig } from '../session/settings.js';
 import { showType } from './terminal-safe.js';
 
 /**

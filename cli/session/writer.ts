@@ -1,4 +1,4 @@
-import { ApiError } from '../shared/core/errors.js';
+import { ApiError } from '../../shared/core/errors.js';
 import { connect, type Connection } from './connect.js';
 import { isRefusedAccessToken, usableAccessToken } from './access-token.js';
 import { ciCredentials, readStoredState, type CliConfig } from './settings.js';

@@ -1,12 +1,12 @@
-import { handleError } from './errors.js';
-import { loadProjectEnv } from './project-env.js';
+import { handleError } from '../errors.js';
+import { loadProjectEnv } from '../session/project-env.js';
 import { runStatus, type StatusOptions } from './status-run.js';
 
 /**
  * Runs `namecard status` without commander, reporting an error as the program does: first the
  * settings from the project's `.env` (as the entry point reads them for every other command),
  * then the command. The build bundles this module and all it imports into one file
- * (dist/cli/status-main.js), so the status path is two files to load: the entry and this.
+ * (dist/cli/light/status-main.js), so the status path is two files to load: the entry and this.
  */
 export async function statusMain(options: StatusOptions): Promise<void> {
   loadProjectEnv();

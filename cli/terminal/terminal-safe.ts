@@ -1,5 +1,5 @@
-import { isProfileType } from '../shared/core/types.js';
-import { PROFILE_NAME_FORM } from '../shared/core/profiles.js';
+import { isProfileType } from '../../shared/core/types.js';
+import { PROFILE_NAME_FORM } from '../../shared/core/profiles.js';
 
 // Strings from a server or a stored file are printed only once they cannot act on the
 // terminal: no escape sequence (clear screen, OSC 0 title, OSC 52 clipboard, OSC 8 link), no

@@ -1,4 +1,4 @@
-import type { WriteAct } from './errors.js';
+import type { WriteAct } from '../errors.js';
 
 /**
  * What one request of the transport is, decided once, before it is sent, from the call

@@ -1,9 +1,9 @@
-import { checkTimeZone, localTimeZone, setHostTimeZone } from '../shared/core/format.js';
-import { hostTimeZone } from './host-zone.js';
-import { print, printJson } from './output.js';
-import { readStatus, seriesLines, statusJson, timelineLines } from './outlook.js';
-import { resolveConfig } from './settings.js';
-import { createLightTransport } from './transport.js';
+import { checkTimeZone, localTimeZone, setHostTimeZone } from '../../shared/core/format.js';
+import { hostTimeZone } from '../session/host-zone.js';
+import { print, printJson } from '../terminal/output.js';
+import { readStatus, seriesLines, statusJson, timelineLines } from '../terminal/outlook.js';
+import { resolveConfig } from '../session/settings.js';
+import { createLightTransport } from '../transport/transport.js';
 
 /** The options of `namecard status` (global ones included), as typed. */
 export interface StatusOptions {
@@ -19,7 +19,7 @@ export interface StatusOptions {
  * one line with its next start), read with one GET of the
  * view `namecard_status` with the anon key (no sign-in). The server's clock decides; no
  * supabase-js, no Temporal. A plain function, not a commander action, so the entry point can
- * run it without loading commander (cli/status-args.ts); the commander command calls it too.
+ * run it without loading commander (cli/light/status-args.ts); the commander command calls it too.
  *
  * @throws NetworkError, TimeoutError, ApiError (exit 1); InputError for a bad flag (exit 2)
  */

@@ -1,4 +1,4 @@
-import { PROFILE_OPTIONS } from '../shared/core/profiles.js';
+import { PROFILE_OPTIONS } from '../../shared/core/profiles.js';
 
 // Prompts render on stderr so that stdout carries only the result (one JSON document with
 // `--json`). @inquirer/prompts is loaded only when a prompt is about to be shown.

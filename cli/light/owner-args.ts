@@ -1,8 +1,8 @@
 // `namecard end`, `cancel <id>`, `profile list` and a one-off `set` run without commander when
-// the stored access token is valid (cli/owner-light.ts). As for status (status-args.ts), this recogniser must
-// never decide differently from commander: it takes only lines it is sure about (the command,
-// its arguments, `--json` and set's `--from`, `--for`, `--tz` after the command, `--api-url` and
-// `--timeout` at most once each)
+// the stored access token is valid (cli/light/owner-light.ts). As for status (status-args.ts), this
+// recogniser must never decide differently from commander: it takes only lines it is sure about
+// (the command, its arguments, `--json` and set's `--from`, `--for`, `--tz` after the command,
+// `--api-url` and `--timeout` at most once each)
 // and leaves everything else (help, a repeated or unknown option, an extra argument, a value
 // that looks like an option, `--`) to commander, which prints the same messages as always.
 

@@ -1,9 +1,9 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { STATUS_CODES } from 'node:http';
-import { ApiError, NamecardError, NetworkError, TimeoutError } from '../shared/core/errors.js';
-import type { LookupOptions } from '../shared/core/lookup.js';
+import { ApiError, NamecardError, NetworkError, TimeoutError } from '../../shared/core/errors.js';
+import type { LookupOptions } from '../../shared/core/lookup.js';
 import { AnswerTooLargeError, lightFetch, type LightResponse } from './light-fetch.js';
-import { OutcomeUnknownError, writeRequestName, type WriteAct } from './errors.js';
+import { OutcomeUnknownError, writeRequestName, type WriteAct } from '../errors.js';
 import {
   describeCall,
   isSafeMethod,

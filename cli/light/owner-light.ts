@@ -1,5 +1,5 @@
-import { ApiError } from '../shared/core/errors.js';
-import { localTimeZone, setHostTimeZone } from '../shared/core/format.js';
+import { ApiError } from '../../shared/core/errors.js';
+import { localTimeZone, setHostTimeZone } from '../../shared/core/format.js';
 import {
   cancelOutcome,
   endOutcome,
@@ -8,27 +8,27 @@ import {
   PROFILE_TABLE,
   setArgs,
   setOutcome,
-} from '../shared/core/owner-answers.js';
+} from '../../shared/core/owner-answers.js';
 import {
   planEntry,
   readSetRequest,
   type EntryPlan,
   type ZoneRules,
-} from '../shared/core/entry-rules.js';
-import { isProfileType } from '../shared/core/profiles.js';
-import { hostEpochMs } from '../shared/core/wall-time.js';
-import { refuseAccessToken, storedAccessToken } from './access-token.js';
-import { parseEntryId, showCancel } from './cancel-show.js';
-import { showEnd } from './end-show.js';
-import { handleError } from './errors.js';
-import { hostEntryZone, hostTimeZone } from './host-zone.js';
-import { ownerRest } from './light-rest.js';
-import { readStatus } from './outlook.js';
+} from '../../shared/core/entry-rules.js';
+import { isProfileType } from '../../shared/core/profiles.js';
+import { hostEpochMs } from '../../shared/core/wall-time.js';
+import { refuseAccessToken, storedAccessToken } from '../session/access-token.js';
+import { parseEntryId, showCancel } from '../terminal/cancel-show.js';
+import { showEnd } from '../terminal/end-show.js';
+import { handleError } from '../errors.js';
+import { hostEntryZone, hostTimeZone } from '../session/host-zone.js';
+import { ownerRest } from '../transport/light-rest.js';
+import { readStatus } from '../terminal/outlook.js';
 import type { OwnerLine } from './owner-args.js';
-import { showProfiles } from './profile-show.js';
-import { showSet } from './set-show.js';
-import { checkCredentialTransport, resolveConfig } from './settings.js';
-import { createLightTransport } from './transport.js';
+import { showProfiles } from '../terminal/profile-show.js';
+import { showSet } from '../terminal/set-show.js';
+import { checkCredentialTransport, resolveConfig } from '../session/settings.js';
+import { createLightTransport } from '../transport/transport.js';
 
 // `namecard end`, `cancel <id>`, `profile list` and a one-off `set` of main or photo with a
 // stored access token that is still valid: the same PostgREST requests the program sends through supabase-js, sent with

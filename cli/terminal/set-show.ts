@@ -1,10 +1,10 @@
-import type { EntryPlan } from '../shared/core/entry-rules.js';
-import { formatStamp, toWallClock } from '../shared/core/format.js';
-import type { CardStatus } from '../shared/core/lookup.js';
-import { profileLabel, type NamecardRow } from '../shared/core/types.js';
+import type { EntryPlan } from '../../shared/core/entry-rules.js';
+import { formatStamp, toWallClock } from '../../shared/core/format.js';
+import type { CardStatus } from '../../shared/core/lookup.js';
+import { profileLabel, type NamecardRow } from '../../shared/core/types.js';
 import { out, print, printJson } from './output.js';
 import { statusJson, timelineLines } from './outlook.js';
-import type { CliConfig } from './settings.js';
+import type { CliConfig } from '../session/settings.js';
 import { showType } from './terminal-safe.js';
 
 /**

@@ -1,7 +1,7 @@
 import type { SupabaseClient } from '@supabase/supabase-js';
-import { createNamecardClient } from '../shared/supabase/client.js';
+import { createNamecardClient } from '../../shared/supabase/client.js';
 import { checkCredentialTransport, type CliConfig } from './settings.js';
-import { createTransport, type Transport } from './transport.js';
+import { createTransport, type Transport } from '../transport/transport.js';
 
 /** A supabase-js client for the CLI, and the transport that retries, times out and reports failures. */
 export interface Connection {

@@ -3,11 +3,11 @@ import {
   loadConfig,
   type NamecardConfig,
   type RawSettings,
-} from '../shared/core/config.js';
-import { SITE_URL_SETTING } from '../shared/core/card-link.js';
-import { ConfigError, InputError } from '../shared/core/errors.js';
+} from '../../shared/core/config.js';
+import { SITE_URL_SETTING } from '../../shared/core/card-link.js';
+import { ConfigError, InputError } from '../../shared/core/errors.js';
 import { configFile, readStoredState, type StoredState } from './store-file.js';
-import { DEFAULT_TIMEOUT_MS } from './transport.js';
+import { DEFAULT_TIMEOUT_MS } from '../transport/transport.js';
 
 export {
   CONFIG_FILE,

@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { SETTING_NAMES } from '../shared/core/config.js';
-import { loadEnvFile } from '../shared/core/env-file.js';
-import { warn } from './output.js';
+import { SETTING_NAMES } from '../../shared/core/config.js';
+import { loadEnvFile } from '../../shared/core/env-file.js';
+import { warn } from '../terminal/output.js';
 
 // The CLI reads `.env` only when it runs in the root of a namecard checkout (a package.json
 // named `namecard` next to the `.env`), as `npm start` and the site build do there. A `.env`

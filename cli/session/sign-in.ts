@@ -1,11 +1,11 @@
 import type { Session } from '@supabase/supabase-js';
-import type { RawSettings } from '../shared/core/config.js';
-import { ApiError } from '../shared/core/errors.js';
+import type { RawSettings } from '../../shared/core/config.js';
+import { ApiError } from '../../shared/core/errors.js';
 import type { Connection } from './connect.js';
-import { sanitizeServerMessage } from './display.js';
-import { UsageError } from './errors.js';
-import { err } from './output.js';
-import { askPassword, askText } from './prompts.js';
+import { sanitizeServerMessage } from '../terminal/display.js';
+import { UsageError } from '../errors.js';
+import { err } from '../terminal/output.js';
+import { askPassword, askText } from '../terminal/prompts.js';
 import type { CliConfig } from './settings.js';
 
 // Signing in at a terminal, shared by `namecard login` and any command that offers to sign in

@@ -1,11 +1,11 @@
-import type { CardStatus } from '../shared/core/lookup.js';
-import { InputError } from '../shared/core/errors.js';
-import { formatWhen } from '../shared/core/format.js';
-import { describeSeries, isSeriesRow, shortTime } from '../shared/core/series.js';
-import { profileLabel, type NamecardRow } from '../shared/core/types.js';
+import type { CardStatus } from '../../shared/core/lookup.js';
+import { InputError } from '../../shared/core/errors.js';
+import { formatWhen } from '../../shared/core/format.js';
+import { describeSeries, isSeriesRow, shortTime } from '../../shared/core/series.js';
+import { profileLabel, type NamecardRow } from '../../shared/core/types.js';
 import { out, print, printJson } from './output.js';
 import { statusJson, timelineLines } from './outlook.js';
-import type { CliConfig } from './settings.js';
+import type { CliConfig } from '../session/settings.js';
 import { showType } from './terminal-safe.js';
 
 /**
