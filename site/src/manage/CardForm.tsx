@@ -62,22 +62,29 @@ const WeeklyFields = lazy(() =>
   import('./series/WeeklyFields.js').then((m) => ({ default: m.WeeklyFields })),
 );
 
-/** The entry the form's fields ask for, by `planEntry`'s rules, at this moment. */
+/**
+ * The entry the form's fields ask for, at this moment: the same line as the CLI's `set`, read
+ * once into a request (`readSetRequest`: the browser's zone, each field's form) and planned
+ * once by `planEntry`'s rules.
+ */
 async function planFromForm(
   field: (name: string) => string,
   startDate: string,
   startTime: string,
   choices: readonly { value: string }[],
 ) {
-  const { planEntry } = await loadPlan();
-  return planEntry(
+  const { planEntry, readSetRequest } = await loadPlan();
+  const request = readSetRequest(
     {
       profile: field('profile'),
-      profiles: choices.map((choice) => choice.value),
       date: field('date'),
       time: field('time'),
       from: startDate ? `${startDate} ${startTime}` : undefined,
     },
+    FIELD_NAMES,
+  );
+  return planEntry(
+    { ...request, profile: field('profile'), profiles: choices.map((choice) => choice.value) },
     Date.now(),
     FIELD_NAMES,
   );
