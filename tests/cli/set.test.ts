@@ -240,6 +240,7 @@ describe('namecard set', () => {
       remaining_ms: null,
       next: null,
       timeline: [{ type: 'main', from: expect.any(Number), to: null }],
+      series: [],
     });
   });
 
