@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   describeFinding,
   LIGHT_ROOTS,
@@ -17,6 +17,8 @@ import {
 const ROOT = process.cwd();
 /** The entry point's root alone (the `status` command's root has its own test). */
 const ENTRY = LIGHT_ROOTS.filter((root) => root.entry === 'cli/index.ts');
+/** The cli/ files on the real graph, read when the tests are collected (one case each below). */
+const PATH_FILES = (await lightFiles(ROOT)).filter((file) => file.startsWith('cli/'));
 
 /** The import specifier of the checkout's file `to` from the file `from`: `../shared/x.js`. */
 const specifier = (from: string, to: string) => {
@@ -32,19 +34,14 @@ const withImport = (file: string, code: string) => {
 };
 
 describe("the CLI's light path, by its import graph", () => {
-  let files: string[] = [];
-  beforeAll(async () => {
-    files = (await lightFiles(ROOT)).filter((file) => file.startsWith('cli/'));
-  });
-
   it('holds nothing heavy in the checkout, the door to the program left closed', async () => {
     expect(await lightPathFindings(ROOT)).toEqual([]);
     // The graph is the real one: the status path and the owner's light commands are on it,
     // the program is not.
-    expect(files).toContain('cli/index.ts');
-    expect(files.length).toBeGreaterThan(10);
-    expect(files.some((file) => file.startsWith('cli/commands/'))).toBe(false);
-    expect(files).not.toContain('cli/main.ts');
+    expect(PATH_FILES).toContain('cli/index.ts');
+    expect(PATH_FILES.length).toBeGreaterThan(10);
+    expect(PATH_FILES.some((file) => file.startsWith('cli/commands/'))).toBe(false);
+    expect(PATH_FILES).not.toContain('cli/main.ts');
   });
 
   const HEAVY_IMPORTS: [string, (file: string) => string, RegExp][] = [
@@ -70,12 +67,13 @@ describe("the CLI's light path, by its import graph", () => {
     ],
   ];
 
-  it.each(HEAVY_IMPORTS)(
-    'fails when any file on the path imports %s, naming the chain from cli/index.ts',
-    async (reached, code, why) => {
-      expect(files.length).toBeGreaterThan(10);
-      for (const file of files) {
-        if (file === 'cli/index.ts' && reached === 'cli/main.ts') continue; // that is the door
+  // One case per file on the real graph and heavy import: a failure names both.
+  describe.each(PATH_FILES)('%s', (file) => {
+    it.each(
+      HEAVY_IMPORTS.filter(([reached]) => !(file === 'cli/index.ts' && reached === 'cli/main.ts')),
+    )(
+      'fails when it imports %s, naming the chain from cli/index.ts',
+      async (reached, code, why) => {
         const findings = await lightPathFindings(ROOT, withImport(file, code(file)), ENTRY);
         const found = findings.find((f) => f.root.startsWith("the CLI's light path"));
         expect(found, `${file} importing ${reached}`).toBeDefined();
@@ -86,9 +84,9 @@ describe("the CLI's light path, by its import graph", () => {
         const message = describeFinding(found!);
         expect(message).toMatch(why);
         for (const module of chain) expect(message).toContain(module);
-      }
-    },
-  );
+      },
+    );
+  });
 
   it('fails when a new file, named by no list, brings a heavy module onto the path', async () => {
     // A real new file beside the others, imported by status-run.ts: on the path by that import.
