@@ -65,18 +65,6 @@ export function isUpcoming(state: EntryState): boolean {
 }
 
 /**
- * One segment of the timeline in words, for the list under the picture: `now until today
- * 10:07 (in 30 min)`, `Wed 09:00 until Wed 18:00`, `from Wed 18:00 on`.
- */
-export function describeSpan(segment: Segment, now: number, timeZone: string): string {
-  const from = segment.from <= now ? 'now' : formatWhen(segment.from, now, timeZone);
-  if (segment.to === null) return segment.from <= now ? 'from now on' : `from ${from} on`;
-  const to = formatWhen(segment.to, now, timeZone);
-  const hint = segment.from <= now ? ` (${formatRelative(segment.to, now)})` : '';
-  return `${from} until ${to}${hint}`;
-}
-
-/**
  * What visitors get after a change, in words: `Visitors now get the main site. Then
  * Photographer again from Wed 09:00 (in 2 days) until Wed 18:00.`
  *
