@@ -4,6 +4,7 @@ import {
   describeNow,
   describeState,
 } from '../../../shared/core/describe.js';
+import type { EntryFieldNames } from '../../../shared/core/entry-rules.js';
 import { NetworkError, isRefusal } from '../../../shared/core/errors.js';
 import { formatRelative, formatWhen } from '../../../shared/core/format.js';
 import type { CardStatus } from '../../../shared/core/lookup.js';
@@ -15,6 +16,16 @@ import { unreachableWords } from '../unreachable.js';
 // The manage page's words: entries, their states and errors, with times read at a glance
 // (`today 18:00`, `Wed 09:00`); the page names the zone once, in its header line. Pure
 // functions of what they are given: nothing here imports the page's hooks or components.
+
+/** The set form's fields as messages name them, so that a refusal points at what to change. */
+export const FORM_FIELD_NAMES: EntryFieldNames = {
+  profile: 'Profile',
+  date: 'Date',
+  time: 'Time',
+  from: 'Start',
+  for: 'Duration',
+  timeZone: 'time zone',
+};
 
 /**
  * An error in the owner's words, without the CLI's backticks (inPlainWords). A refusal by the
