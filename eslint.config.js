@@ -7,7 +7,11 @@ import globals from 'globals';
 import { createNodeResolver, importX } from 'eslint-plugin-import-x';
 
 // shared/ is laid out by what it costs to load:
-//   shared/core/      no dependencies: types, rules, format, lookup, errors, config
+//   shared/core/      no other tier, no framework: types, rules, the timeline, words, formats,
+//                     the reads /go and `status` make (fetch), errors, config. Its only
+//                     packages are two small parsers with no dependencies of their own
+//                     (parse-duration, fastest-levenshtein, in entry-rules.ts), and env-file.ts,
+//                     for Node only (CLI, npm start, site build), reads files with node:fs
 //   shared/calendar/  Temporal (time zones) and planEntry, which owns every rule of a new entry
 //   shared/supabase/  supabase-js: the client and the owner's data calls
 // The Redirecting.. page (/go) must start fast, so it, and the core itself, may import only

@@ -13,7 +13,7 @@ import { promisify } from 'node:util';
 import { STATUS_VIEW, viewUrl } from '../shared/core/lookup.js';
 import { track } from './cleanup.js';
 import type { DbKind } from './emulator.js';
-import type { Fleet } from './fleet.js';
+import type { Fleet, FilledTable } from './fleet.js';
 import { median, msSince } from './stats.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -93,20 +93,26 @@ function tomorrow(): string {
   return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`;
 }
 
-export async function measureCli(
-  fleet: Fleet,
-  settings: CliSettings,
-  log: (line: string) => void,
-): Promise<CliResult> {
-  // Its own emulator: `set` inserts a row per run, which the lookup tables must not get.
-  const table = await fleet.table(1000, '-cli');
+/** A command the measurement spawns, with its environment. */
+interface CliCommand {
+  name: CliCommandFigures['name'];
+  args: string[];
+  env: NodeJS.ProcessEnv;
+  /** Untimed set-up before each timed run: the arguments to add. */
+  prepare?: () => Promise<string[]>;
+}
+
+/**
+ * The children's environment, signed in as an owner the benchmark creates: only what the CLI
+ * reads, plus PATH and HOME (no stray settings from the caller's shell), with a config folder
+ * of its own that holds the session `namecard login` stored.
+ */
+async function signedInEnv(table: FilledTable): Promise<NodeJS.ProcessEnv> {
   const email = 'bench-owner@example.com';
   const password = 'bench-password-1234';
   await table.emulator.createUser(email, password, true);
   const configDir = await mkdtemp(path.join(tmpdir(), 'namecard-bench-cli-'));
   track(`temp dir ${configDir}`, () => rm(configDir, { recursive: true, force: true }));
-
-  // Only what the CLI reads, plus PATH and HOME: no stray settings from the caller's shell.
   const env: NodeJS.ProcessEnv = {
     PATH: process.env.PATH,
     HOME: process.env.HOME,
@@ -116,12 +122,18 @@ export async function measureCli(
     SUPABASE_ANON_KEY: table.emulator.anonKey,
     NAMECARD_CONFIG_DIR: configDir,
   };
-  // The writes run as an owner would: signed in once (`namecard login`), then with the stored
-  // session, whose access token is still valid, so each write is one request (no sign-in, no
-  // refresh). `set` makes an entry active until tomorrow 18:00; `end` ends the active one
-  // (there is one from the previous `set`); `cancel` drops an entry scheduled for tomorrow,
-  // made by an untimed `set --from` just before it.
   await run([CLI, 'login', '--email', email, '--password-stdin'], env, `${password}\n`);
+  return env;
+}
+
+/**
+ * What is timed. The writes run as an owner would: signed in once, then with the stored
+ * session, whose access token is still valid, so each write is one request (no sign-in, no
+ * refresh). `set` makes an entry active until tomorrow 18:00; `end` ends the active one
+ * (there is one from the previous `set`); `cancel` drops an entry scheduled for tomorrow,
+ * made by an untimed `set --from` just before it.
+ */
+function cliCommands(table: FilledTable, env: NodeJS.ProcessEnv): CliCommand[] {
   const day = tomorrow();
   const scheduled = async () => {
     const { stdout } = await run(
@@ -130,13 +142,7 @@ export async function measureCli(
     );
     return String((JSON.parse(stdout) as { row: { id: number } }).row.id);
   };
-  const commands: {
-    name: CliCommandFigures['name'];
-    args: string[];
-    env: NodeJS.ProcessEnv;
-    /** Untimed set-up before each timed run: the arguments to add. */
-    prepare?: () => Promise<string[]>;
-  }[] = [
+  return [
     { name: 'node -e 0', args: ['-e', '0'], env },
     {
       name: 'floor',
@@ -151,7 +157,18 @@ export async function measureCli(
     { name: 'end', args: [CLI, 'end'], env },
     { name: 'cancel', args: [CLI, 'cancel'], env, prepare: async () => [await scheduled()] },
   ];
+}
 
+/**
+ * The warm-up, then the rounds: each spawns every command once, in rotated order. Returns
+ * each command's wall times (warm-up left out) and its failed runs; the first failure of
+ * each is logged.
+ */
+async function timeRounds(
+  commands: CliCommand[],
+  settings: CliSettings,
+  log: (line: string) => void,
+) {
   const samples = new Map(commands.map((c) => [c.name, [] as number[]]));
   const failures = new Map(commands.map((c) => [c.name, 0]));
   for (let round = -settings.warmup; round < settings.rounds; round++) {
@@ -164,11 +181,24 @@ export async function measureCli(
         if (round >= 0) samples.get(command.name)?.push(ms);
       } catch (error) {
         failures.set(command.name, (failures.get(command.name) ?? 0) + 1);
-        if (failures.get(command.name) === 1) log(`${fleet.db} cli: ${String(error)}`);
+        if (failures.get(command.name) === 1) log(String(error));
       }
     }
   }
+  return { samples, failures };
+}
 
+export async function measureCli(
+  fleet: Fleet,
+  settings: CliSettings,
+  log: (line: string) => void,
+): Promise<CliResult> {
+  // Its own emulator: `set` inserts a row per run, which the lookup tables must not get.
+  const table = await fleet.table(1000, '-cli');
+  const commands = cliCommands(table, await signedInEnv(table));
+  const { samples, failures } = await timeRounds(commands, settings, (line) =>
+    log(`${fleet.db} cli: ${line}`),
+  );
   const bare = median(samples.get('node -e 0') ?? []);
   const floor = median(samples.get('floor') ?? []);
   const figures = commands.map((c): CliCommandFigures => {

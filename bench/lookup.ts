@@ -264,6 +264,103 @@ async function setActiveEntry(table: FilledTable, on: boolean): Promise<void> {
 
 const withFuture = new WeakSet<FilledTable>();
 
+/**
+ * One round at one table: the warm-up (the full one in the first round, a tenth after), the
+ * timed lookups, then the timeline reads at a quarter of the lookup's requests (it is the
+ * owner's read). A failed request counts in `errors`.
+ */
+async function timeRoundAt(
+  table: FilledTable,
+  round: number,
+  settings: LookupSettings,
+  errors: Map<FilledTable, number>,
+  log: (line: string) => void,
+): Promise<{ lookup: Percentiles; status: Percentiles }> {
+  const warmup = round === 0 ? settings.warmup : Math.ceil(settings.warmup / 10);
+  for (let i = 0; i < warmup; i++) await timedLookup(table).catch(() => 0);
+  const samples: number[] = [];
+  for (let i = 0; i < settings.requestsPerRound; i++) {
+    try {
+      samples.push(await timedLookup(table));
+    } catch (error) {
+      errors.set(table, (errors.get(table) ?? 0) + 1);
+      if (errors.get(table) === 1) log(`lookup failed: ${String(error)}`);
+    }
+  }
+  const statusSamples: number[] = [];
+  for (let i = 0; i < Math.ceil(settings.requestsPerRound / 4); i++) {
+    try {
+      statusSamples.push(await timedStatus(table));
+    } catch (error) {
+      errors.set(table, (errors.get(table) ?? 0) + 1);
+      log(`status read failed: ${String(error)}`);
+    }
+  }
+  return { lookup: percentiles(samples), status: percentiles(statusSamples) };
+}
+
+/**
+ * Every table, with or without the active entry, in interleaved rounds, then each table's
+ * point: the medians of its rounds and the plans of its lookup and its timeline read.
+ */
+async function measureCase(
+  fleet: Fleet,
+  tables: FilledTable[],
+  active: boolean,
+  settings: LookupSettings,
+  log: (line: string) => void,
+): Promise<LookupPoint[]> {
+  for (const table of tables) await setActiveEntry(table, active);
+  const rounds = new Map<FilledTable, Percentiles[]>(tables.map((t) => [t, []]));
+  const errors = new Map<FilledTable, number>(tables.map((t) => [t, 0]));
+  const statusRounds = new Map<FilledTable, Percentiles[]>(tables.map((t) => [t, []]));
+  for (let round = 0; round < settings.rounds; round++) {
+    // Rotate the order so no size always runs first (right after another process ran).
+    const order = tables.map((_, i) => tables[(i + round) % tables.length] as FilledTable);
+    for (const table of order) {
+      const figures = await timeRoundAt(table, round, settings, errors, (line) =>
+        log(`${fleet.db}: ${line}`),
+      );
+      rounds.get(table)?.push(figures.lookup);
+      statusRounds.get(table)?.push(figures.status);
+    }
+  }
+  const points: LookupPoint[] = [];
+  for (const table of tables) {
+    const perRound = rounds.get(table) ?? [];
+    const point: LookupPoint = {
+      db: fleet.db,
+      rows: table.rows,
+      active,
+      ...medianOfRounds(perRound),
+      rounds: perRound,
+      errors: errors.get(table) ?? 0,
+      plan: await explainLookup(table.emulator),
+      status: {
+        ...medianOfRounds(statusRounds.get(table) ?? []),
+        plan: await explainStatus(table.emulator),
+      },
+    };
+    points.push(point);
+    log(
+      `${fleet.db} lookup ${active ? 'active' : 'none  '} ${table.rows.toLocaleString('en-US').padStart(9)} rows: p50 ${point.p50.toFixed(2)} ms, p99 ${point.p99.toFixed(2)} ms, plan ${point.plan.executionMs} ms; status p50 ${point.status.p50.toFixed(2)} ms, plan ${point.status.plan.executionMs} ms`,
+    );
+  }
+  return points;
+}
+
+/** p50 at the largest size ÷ p50 at the smallest, of one case, as `p50` reads it. */
+function lastOverFirst(
+  points: LookupPoint[],
+  active: boolean,
+  p50: (point: LookupPoint) => number,
+): number {
+  const sel = points.filter((p) => p.active === active);
+  const first = sel[0];
+  const last = sel[sel.length - 1];
+  return first && last ? p50(last) / p50(first) : Number.NaN;
+}
+
 export async function measureLookup(
   fleet: Fleet,
   settings: LookupSettings,
@@ -280,78 +377,15 @@ export async function measureLookup(
     tables.push(table);
   }
   const points: LookupPoint[] = [];
-
   for (const active of [false, true]) {
-    for (const table of tables) await setActiveEntry(table, active);
-    const rounds = new Map<FilledTable, Percentiles[]>(tables.map((t) => [t, []]));
-    const errors = new Map<FilledTable, number>(tables.map((t) => [t, 0]));
-    const statusRounds = new Map<FilledTable, Percentiles[]>(tables.map((t) => [t, []]));
-    for (let round = 0; round < settings.rounds; round++) {
-      // Rotate the order so no size always runs first (right after another process ran).
-      const order = tables.map((_, i) => tables[(i + round) % tables.length] as FilledTable);
-      for (const table of order) {
-        const warmup = round === 0 ? settings.warmup : Math.ceil(settings.warmup / 10);
-        for (let i = 0; i < warmup; i++) await timedLookup(table).catch(() => 0);
-        const samples: number[] = [];
-        for (let i = 0; i < settings.requestsPerRound; i++) {
-          try {
-            samples.push(await timedLookup(table));
-          } catch (error) {
-            errors.set(table, (errors.get(table) ?? 0) + 1);
-            if (errors.get(table) === 1) log(`${fleet.db}: lookup failed: ${String(error)}`);
-          }
-        }
-        rounds.get(table)?.push(percentiles(samples));
-        // The timeline read, at a quarter of the lookup's requests (it is the owner's read).
-        const statusSamples: number[] = [];
-        for (let i = 0; i < Math.ceil(settings.requestsPerRound / 4); i++) {
-          try {
-            statusSamples.push(await timedStatus(table));
-          } catch (error) {
-            errors.set(table, (errors.get(table) ?? 0) + 1);
-            log(`${fleet.db}: status read failed: ${String(error)}`);
-          }
-        }
-        statusRounds.get(table)?.push(percentiles(statusSamples));
-      }
-    }
-    for (const table of tables) {
-      const perRound = rounds.get(table) ?? [];
-      const point: LookupPoint = {
-        db: fleet.db,
-        rows: table.rows,
-        active,
-        ...medianOfRounds(perRound),
-        rounds: perRound,
-        errors: errors.get(table) ?? 0,
-        plan: await explainLookup(table.emulator),
-        status: {
-          ...medianOfRounds(statusRounds.get(table) ?? []),
-          plan: await explainStatus(table.emulator),
-        },
-      };
-      points.push(point);
-      log(
-        `${fleet.db} lookup ${active ? 'active' : 'none  '} ${table.rows.toLocaleString('en-US').padStart(9)} rows: p50 ${point.p50.toFixed(2)} ms, p99 ${point.p99.toFixed(2)} ms, plan ${point.plan.executionMs} ms; status p50 ${point.status.p50.toFixed(2)} ms, plan ${point.status.plan.executionMs} ms`,
-      );
-    }
+    points.push(...(await measureCase(fleet, tables, active, settings, log)));
   }
   // Later sections expect the common case: no active entry.
   for (const table of tables) await setActiveEntry(table, false);
   const series = await measureSeries(fleet, tables, settings, log);
 
-  const ratio = (active: boolean) => {
-    const sel = points.filter((p) => p.active === active);
-    const first = sel[0];
-    const last = sel[sel.length - 1];
-    return first && last ? last.p50 / first.p50 : Number.NaN;
-  };
-  const statusRatio = (active: boolean) => {
-    const sel = points.filter((p) => p.active === active);
-    const first = sel[0];
-    const last = sel[sel.length - 1];
-    return first && last ? last.status.p50 / first.status.p50 : Number.NaN;
-  };
+  const ratio = (active: boolean) => lastOverFirst(points, active, (p) => p.p50);
+  const statusRatio = (active: boolean) => lastOverFirst(points, active, (p) => p.status.p50);
   return {
     db: fleet.db,
     points,

@@ -18,8 +18,9 @@ export const USAGE = `Usage: npm run bench -- [--quick] [--only lookup|page|site
 
 Environment: BENCH_DATABASE_URL or DATABASE_URL names a PostgreSQL server to use instead
 of starting one; BENCH_CHROMIUM another Chromium binary (default /usr/bin/chromium).
-A full run (no --quick, --only or --db) writes bench/results/latest.json, a dated copy and
-bench/results/lookup.svg; any other run writes under bench/results/partial/.`;
+A full run (no --quick, --only or --db) writes bench/results/<date>.json (every figure),
+latest.md (the tables) and lookup.svg; any other run writes <date>-<kind>.json and .md
+under bench/results/partial/ (kind: the measurements, the database, quick; e.g. site-cli).`;
 
 export class UsageError extends Error {}
 
@@ -59,9 +60,47 @@ export function parseOptions(argv: string[]): BenchOptions | 'help' {
   return options;
 }
 
-/** Whether this run is the full benchmark (its results replace latest.json). */
+/** Whether this run is the full benchmark (its tables replace bench/results/latest.md). */
 export function isFullRun(options: BenchOptions): boolean {
   return !options.quick && options.only.length === SECTIONS.length && options.dbs.length === 2;
+}
+
+/** The names a run's results are written under, and the folder below bench/results/. */
+export interface ResultFiles {
+  /** `''` (bench/results/ itself) for a full run, `partial` for any other. */
+  dir: '' | 'partial';
+  /** Every figure, the goals and the settings. */
+  json: string;
+  /** The goals and detail tables, as printed. */
+  markdown: string;
+  /** The lookup chart (written when the run measured the lookup). */
+  chart: string;
+}
+
+/**
+ * Where a run's results go. A full run that finished: `<date>.json`, `latest.md` and
+ * `lookup.svg` in bench/results/ (latest.md's first line gives the date that names its JSON;
+ * no second copy of the JSON is written). Any other run: `<date>-<kind>.json` and `.md` in
+ * bench/results/partial/, its kind being the measurements (when not all), the database (when
+ * one) and `quick`, e.g. `2026-11-25T1250-site-cli`; a full run that failed is `incomplete`.
+ *
+ * @param date the run's start, ISO 8601 in UTC; its minute names the files (`2026-11-25T1250`)
+ * @param finished false when a measurement failed
+ */
+export function resultFiles(options: BenchOptions, date: string, finished: boolean): ResultFiles {
+  const stamp = date.slice(0, 16).replace(/:/g, '');
+  if (isFullRun(options) && finished) {
+    return { dir: '', json: `${stamp}.json`, markdown: 'latest.md', chart: 'lookup.svg' };
+  }
+  const kind = [
+    ...(options.only.length < SECTIONS.length
+      ? SECTIONS.filter((s) => options.only.includes(s))
+      : []),
+    ...(options.dbs.length === 1 ? options.dbs : []),
+    ...(options.quick ? ['quick'] : []),
+  ].join('-');
+  const name = `${stamp}-${kind || 'incomplete'}`;
+  return { dir: 'partial', json: `${name}.json`, markdown: `${name}.md`, chart: 'lookup.svg' };
 }
 
 /** Sizes, rounds and durations of each measurement. */

@@ -7,29 +7,21 @@
 // `performance.timeOrigin` minus this one's), and the requests the page sent to the API, CORS
 // preflights (OPTIONS) included; once per page, the bytes of every script it loaded, gzipped.
 // /go at several table sizes, the REFERENCE page and the BASELINE page run side by side in
-// interleaved rounds, each load in a fresh browser context: a first-time visitor with an
-// empty cache.
-import { gzipSync } from 'node:zlib';
+// interleaved rounds, each load in a fresh browser context (bench/page-load.ts): a first-time
+// visitor with an empty cache.
 import type { Browser } from 'playwright-core';
 import { serveBaselinePage, serveGoPage, serveLimitPage, type ServedPage } from './builds.js';
 import { startDelayProxy } from './delay-proxy.js';
 import type { BenchEmulator, DbKind } from './emulator.js';
 import type { Fleet } from './fleet.js';
+import {
+  loadOnce,
+  type Inspection,
+  type NetworkProfile,
+  type PageLoad,
+  type Phases,
+} from './page-load.js';
 import { median } from './stats.js';
-
-/** A network profile a page load runs under; `none` is the loopback as it is. */
-export interface NetworkProfile {
-  name: string;
-  /**
-   * How the latency is added: DevTools' `Network.emulateNetworkConditions` on the tab, or a
-   * delaying TCP proxy (bench/delay-proxy.ts) in front of the API and the page's server.
-   */
-  via: 'devtools' | 'proxy';
-  /** Added to every request's round trip, ms (0: none). */
-  latencyMs: number;
-  /** Download and upload throughput, bytes per second (0: unlimited). */
-  bytesPerSecond: number;
-}
 
 /**
  * Unthrottled; a slow mobile-like link (100 ms of latency, 10 Mbit/s each way) as DevTools
@@ -112,255 +104,90 @@ export interface PageResult {
   comparisons: NetworkComparison[];
 }
 
-interface LoadResult {
-  decisionMs: number;
-  redirectMs: number;
-  api: number;
-  options: number;
-  /** POSTs of the visit count (after the decision; a preflight of one would count in `options`). */
-  visitCounts: number;
-  phases: Phases;
-  rowsRead?: number;
-}
-
-/** The visit count's path: /go's beacon after its decision. */
-const VISIT_COUNT_PATH = '/rest/v1/rpc/namecard_count_visit';
-
-/** The little of the DOM that `readDecision` uses (the benchmark's tsconfig has no DOM types). */
-interface PageGlobals {
-  document: { documentElement: { dataset: Record<string, string | undefined> } };
-  performance: {
-    timeOrigin: number;
-    getEntriesByType(type: string): {
-      name: string;
-      startTime: number;
-      responseEnd: number;
-      domInteractive?: number;
-    }[];
-  };
-}
-
-/** Runs in the page: the text of every inline script. */
-function inlineScripts(): string[] {
-  const { document } = globalThis as unknown as {
-    document: { querySelectorAll(selector: string): Iterable<{ textContent: string | null }> };
-  };
-  return [...document.querySelectorAll('script:not([src])')].map((s) => s.textContent ?? '');
-}
-
-/**
- * Runs in the page once it has marked its decision: the decision time and where the time
- * went. A function, not a string, because the site's Content-Security-Policy forbids eval.
- */
-function readDecision() {
-  const { document, performance } = globalThis as unknown as PageGlobals;
-  const data = document.documentElement.dataset;
-  const nav = performance.getEntriesByType('navigation')[0];
-  const api = performance
-    .getEntriesByType('resource')
-    .filter((e) => e.name.includes('/rest/v1/'))
-    .pop();
-  return {
-    timeOrigin: performance.timeOrigin,
-    target: data.target ?? '',
-    decisionMs: Number(data.lookupDoneAt) - performance.timeOrigin,
-    rowsRead: data.rowsRead === undefined ? undefined : Number(data.rowsRead),
-    phases: {
-      htmlDone: nav ? nav.responseEnd : Number.NaN,
-      domInteractive: nav?.domInteractive ?? Number.NaN,
-      apiStart: api ? api.startTime : Number.NaN,
-      apiEnd: api ? api.responseEnd : Number.NaN,
-    },
-  };
-}
-
-/** Where a page load's time went (ms from navigation start; medians over loads). */
-export interface Phases {
-  /** The HTML has arrived. */
-  htmlDone: number;
-  /** The HTML is parsed (module scripts are deferred, so they run after this). */
-  domInteractive: number;
-  /** The API request (its CORS preflight included) started and finished. */
-  apiStart: number;
-  apiEnd: number;
-}
-
-/** What one un-timed load of a page shows about it. */
-interface Inspection {
-  scripts: { url: string; bytes: number; gzipBytes: number }[];
-  /** Requests to the API, by method (a CORS preflight is an OPTIONS request). */
-  apiRequests: Record<string, number>;
-  /** Bytes of the API's answers (bodies as received, uncompressed). */
-  apiBytes: number;
-}
-
-/** Runs in the page the load redirected to: when its navigation started (epoch ms). */
-function timeOrigin(): number {
-  return (globalThis as unknown as PageGlobals).performance.timeOrigin;
-}
-
-/**
- * Loads the page once in a fresh context (a first-time visitor with an empty cache) under
- * `network`, and returns the decision time, the time to the redirect and the API requests
- * of that load. Every load has the same DevTools session (Network domain on), so the cost of
- * watching is the same for every page. With `inspect`, it also records every script's bytes
- * and the bytes the API answered (more CDP traffic: only in an untimed load).
- */
-async function loadOnce(
-  browser: Browser,
-  page: ServedPage,
-  apiUrl: string,
-  network: NetworkProfile,
-  inspect = false,
-): Promise<LoadResult & { inspection?: Inspection }> {
-  const context = await browser.newContext();
-  try {
-    const tab = await context.newPage();
-    const scripts: Promise<{ url: string; bytes: number; gzipBytes: number }>[] = [];
-    const apiRequests: Record<string, number> = {};
-    let visitCounts = 0;
-    const apiBodies: Promise<number>[] = [];
-    if (inspect) {
-      tab.on('response', (response) => {
-        if (response.url().startsWith(apiUrl)) {
-          apiBodies.push(response.body().then((body) => body.length));
-        }
-        if (response.request().resourceType() !== 'script') return;
-        scripts.push(
-          response.body().then((body) => ({
-            url: response.url(),
-            bytes: body.length,
-            gzipBytes: gzipSync(body, { level: 9 }).length,
-          })),
-        );
-      });
-    }
-    // CORS preflights are not Playwright 'request' events; the DevTools protocol shows them.
-    const cdp = await context.newCDPSession(tab);
-    await cdp.send('Network.enable');
-    if (network.via === 'devtools' && (network.latencyMs > 0 || network.bytesPerSecond > 0)) {
-      await cdp.send('Network.emulateNetworkConditions', {
-        offline: false,
-        latency: network.latencyMs,
-        downloadThroughput: network.bytesPerSecond || -1,
-        uploadThroughput: network.bytesPerSecond || -1,
-      });
-    }
-    cdp.on('Network.requestWillBeSent', (event) => {
-      if (!event.request.url.startsWith(apiUrl)) return;
-      const path = new URL(event.request.url).pathname;
-      if (path === VISIT_COUNT_PATH && event.request.method === 'POST') visitCounts++;
-      else apiRequests[event.request.method] = (apiRequests[event.request.method] ?? 0) + 1;
-    });
-    await tab.goto(page.url, { waitUntil: 'commit' });
-    await tab.waitForSelector('html[data-lookup-done-at]', { state: 'attached', timeout: 30_000 });
-    const decision = await tab.evaluate(readDecision);
-    // Read what inspection needs before the page goes: bodies of a document left are lost.
-    let inspection: Inspection | undefined;
-    if (inspect) {
-      // Inline scripts are part of the HTML, not responses of their own: count them too.
-      for (const [i, text] of (await tab.evaluate(inlineScripts)).entries()) {
-        const body = Buffer.from(text);
-        scripts.push(
-          Promise.resolve({
-            url: `${page.url}#inline-script-${i + 1}`,
-            bytes: body.length,
-            gzipBytes: gzipSync(body, { level: 9 }).length,
-          }),
-        );
-      }
-      inspection = {
-        scripts: await Promise.all(scripts),
-        apiRequests,
-        apiBytes: (await Promise.all(apiBodies)).reduce((sum, n) => sum + n, 0),
-      };
-    }
-    // Every page redirects 1.5 s after deciding (the product's rule, copied by the others).
-    await tab.waitForURL(decision.target, { waitUntil: 'commit', timeout: 30_000 });
-    const redirectMs = (await tab.evaluate(timeOrigin)) - decision.timeOrigin;
-    const counts = Object.values(apiRequests);
-    const result: LoadResult = {
-      decisionMs: decision.decisionMs,
-      redirectMs,
-      api: counts.reduce((sum, n) => sum + n, 0),
-      options: apiRequests.OPTIONS ?? 0,
-      visitCounts,
-      phases: decision.phases,
-      ...(decision.rowsRead === undefined ? {} : { rowsRead: decision.rowsRead }),
-    };
-    return inspection ? { ...result, inspection } : result;
-  } finally {
-    await context.close();
-  }
-}
-
 const range = (values: number[]) => ({ min: Math.min(...values), max: Math.max(...values) });
 
 /** The median over rounds of f(a's load, b's load), pairing the loads of the same round. */
-function pairedMedian(a: LoadResult[], b: LoadResult[], f: (a: number, b: number) => number) {
+function pairedMedian(a: PageLoad[], b: PageLoad[], f: (a: number, b: number) => number) {
   return median(a.map((load, i) => f(load.decisionMs, b[i]?.decisionMs ?? Number.NaN)));
 }
 
-export async function measurePage(
+/** A page served for the measurement: what it is, at which size, and its API's URL. */
+interface Target {
+  page: PageKind;
+  rows: number;
+  served: ServedPage;
+  apiUrl: string;
+}
+
+/** The key of one page's loads at one size under one profile. */
+const loadKey = (page: PageKind, rows: number, network: string) => `${page} ${rows} ${network}`;
+
+/**
+ * Serves one page against `emulator`'s API: directly, or (with `rttMs`, for a proxy profile)
+ * built against a delaying proxy of the API and served through another, so that the page
+ * and its API both look far away.
+ */
+async function serveTarget(
+  page: PageKind,
+  rows: number,
+  emulator: BenchEmulator,
+  rttMs: number | undefined,
+): Promise<Target> {
+  const api =
+    rttMs === undefined
+      ? emulator
+      : { ...emulator, url: (await startDelayProxy(emulator.url, rttMs)).url };
+  const built =
+    page === 'go'
+      ? await serveGoPage(api)
+      : page === 'baseline'
+        ? await serveBaselinePage(api)
+        : await serveLimitPage(api);
+  const served =
+    rttMs === undefined
+      ? built
+      : {
+          url: new URL(
+            new URL(built.url).pathname,
+            (await startDelayProxy(new URL(built.url).origin, rttMs)).url,
+          ).href,
+          stop: built.stop,
+        };
+  return { page, rows, served, apiUrl: api.url };
+}
+
+/** The pages of one profile: /go at each size, the baseline and the reference (and /go) at the baseline's. */
+async function buildTargets(
   fleet: Fleet,
+  settings: PageSettings,
+  rttMs: number | undefined,
+): Promise<Target[]> {
+  const list: Target[] = [];
+  for (const rows of settings.goSizes) {
+    list.push(await serveTarget('go', rows, (await fleet.table(rows)).emulator, rttMs));
+  }
+  const base = (await fleet.table(settings.baselineSize)).emulator;
+  list.push(await serveTarget('baseline', settings.baselineSize, base, rttMs));
+  list.push(await serveTarget('limit', settings.baselineSize, base, rttMs));
+  if (!settings.goSizes.includes(settings.baselineSize)) {
+    list.push(await serveTarget('go', settings.baselineSize, base, rttMs));
+  }
+  return list;
+}
+
+/**
+ * Every load: one untimed, inspected load of each page (unthrottled), the warm-up, then the
+ * rounds. Every round loads every page once under every profile, in rotated order, so each
+ * round's loads are a pair (or more) taken at nearly the same time.
+ */
+async function runLoads(
   browser: Browser,
   settings: PageSettings,
-  log: (line: string) => void,
-  networks: NetworkProfile[] = NETWORKS,
-): Promise<PageResult> {
-  type Target = { page: PageKind; rows: number; served: ServedPage; apiUrl: string };
-  // The pages, served directly or (for a proxy profile) built against a delaying proxy of
-  // the API and served through another: the page and its API then both look far away.
-  const buildTargets = async (rttMs: number | undefined): Promise<Target[]> => {
-    const via = async (emulator: BenchEmulator): Promise<BenchEmulator> =>
-      rttMs === undefined
-        ? emulator
-        : { ...emulator, url: (await startDelayProxy(emulator.url, rttMs)).url };
-    const serve = async (page: PageKind, rows: number, emulator: BenchEmulator) => {
-      const api = await via(emulator);
-      const built =
-        page === 'go'
-          ? await serveGoPage(api)
-          : page === 'baseline'
-            ? await serveBaselinePage(api)
-            : await serveLimitPage(api);
-      const served =
-        rttMs === undefined
-          ? built
-          : {
-              url: new URL(
-                new URL(built.url).pathname,
-                (await startDelayProxy(new URL(built.url).origin, rttMs)).url,
-              ).href,
-              stop: built.stop,
-            };
-      return { page, rows, served, apiUrl: api.url };
-    };
-    const list: Target[] = [];
-    for (const rows of settings.goSizes) {
-      list.push(await serve('go', rows, (await fleet.table(rows)).emulator));
-    }
-    const base = (await fleet.table(settings.baselineSize)).emulator;
-    list.push(await serve('baseline', settings.baselineSize, base));
-    list.push(await serve('limit', settings.baselineSize, base));
-    if (!settings.goSizes.includes(settings.baselineSize)) {
-      list.push(await serve('go', settings.baselineSize, base));
-    }
-    return list;
-  };
-  const targetSets = new Map<NetworkProfile, Target[]>();
-  const direct = await buildTargets(undefined);
-  for (const network of networks) {
-    targetSets.set(
-      network,
-      network.via === 'proxy' ? await buildTargets(network.latencyMs) : direct,
-    );
-  }
-  const targetsOf = (network: NetworkProfile) => targetSets.get(network) ?? direct;
-
-  const key = (target: Target, network: NetworkProfile) =>
-    `${target.page} ${target.rows} ${network.name}`;
-  const loads = new Map<string, LoadResult[]>();
+  networks: NetworkProfile[],
+  direct: Target[],
+  targetsOf: (network: NetworkProfile) => Target[],
+) {
+  const loads = new Map<string, PageLoad[]>();
   const inspections = new Map<string, Inspection>();
   const [unthrottled] = networks;
   for (const target of direct) {
@@ -370,85 +197,124 @@ export async function measurePage(
   }
   for (const network of networks) {
     for (const target of targetsOf(network)) {
-      loads.set(key(target, network), []);
+      loads.set(loadKey(target.page, target.rows, network.name), []);
       for (let i = 0; i < settings.warmup; i++) {
         await loadOnce(browser, target.served, target.apiUrl, network);
       }
     }
   }
-  // Every round loads every page once under every profile, in rotated order, so each round's
-  // loads are a pair (or more) taken at nearly the same time.
   for (let round = 0; round < settings.rounds; round++) {
     for (const network of networks) {
       const targets = targetsOf(network);
       for (let i = 0; i < targets.length; i++) {
         const target = targets[(i + round) % targets.length] as Target;
         const load = await loadOnce(browser, target.served, target.apiUrl, network);
-        loads.get(key(target, network))?.push(load);
+        loads.get(loadKey(target.page, target.rows, network.name))?.push(load);
       }
     }
   }
+  return { loads, inspections };
+}
+
+/** One page's figures at one size under one profile, from its loads and its inspection. */
+function pageFigures(
+  target: Target,
+  network: NetworkProfile,
+  results: PageLoad[],
+  inspection: Inspection | undefined,
+): PageFigures {
+  const first = results[0];
+  const scripts = inspection?.scripts ?? [];
+  return {
+    page: target.page,
+    rows: target.rows,
+    network: network.name,
+    decisionMs: median(results.map((r) => r.decisionMs)),
+    samples: results.map((r) => r.decisionMs),
+    redirectMs: median(results.map((r) => r.redirectMs)),
+    apiPerLoad: range(results.map((r) => r.api)),
+    optionsPerLoad: range(results.map((r) => r.options)),
+    visitCountsPerLoad: range(results.map((r) => r.visitCounts)),
+    phases: {
+      htmlDone: median(results.map((r) => r.phases.htmlDone)),
+      domInteractive: median(results.map((r) => r.phases.domInteractive)),
+      apiStart: median(results.map((r) => r.phases.apiStart)),
+      apiEnd: median(results.map((r) => r.phases.apiEnd)),
+    },
+    scripts: {
+      count: scripts.length,
+      bytes: scripts.reduce((sum, s) => sum + s.bytes, 0),
+      gzipBytes: scripts.reduce((sum, s) => sum + s.gzipBytes, 0),
+      urls: scripts.map((s) => new URL(s.url).pathname),
+    },
+    apiRequests: inspection?.apiRequests ?? {},
+    apiBytes: inspection?.apiBytes ?? Number.NaN,
+    ...(first?.rowsRead === undefined ? {} : { rowsRead: first.rowsRead }),
+  };
+}
+
+/** The comparisons under one profile, from the loads of its pages (`of`). */
+function compare(
+  network: NetworkProfile,
+  settings: PageSettings,
+  of: (page: PageKind, rows: number) => PageLoad[],
+): NetworkComparison {
+  const go = of('go', settings.baselineSize);
+  const limit = of('limit', settings.baselineSize);
+  const baseline = of('baseline', settings.baselineSize);
+  const sizes = [...settings.goSizes].sort((a, b) => a - b);
+  const decision = (runs: PageLoad[]) => median(runs.map((r) => r.decisionMs));
+  return {
+    network: network.name,
+    latencyMs: network.latencyMs,
+    goVsReference: pairedMedian(go, limit, (a, b) => a / b),
+    goMinusReferenceMs: pairedMedian(go, limit, (a, b) => a - b),
+    speedup: decision(baseline) / decision(go),
+    flatness: decision(of('go', sizes[sizes.length - 1]!)) / decision(of('go', sizes[0]!)),
+    limitSpeedup: decision(baseline) / decision(limit),
+  };
+}
+
+const PAGE_ORDER: PageKind[] = ['go', 'limit', 'baseline'];
+
+export async function measurePage(
+  fleet: Fleet,
+  browser: Browser,
+  settings: PageSettings,
+  log: (line: string) => void,
+  networks: NetworkProfile[] = NETWORKS,
+): Promise<PageResult> {
+  const targetSets = new Map<NetworkProfile, Target[]>();
+  const direct = await buildTargets(fleet, settings, undefined);
+  for (const network of networks) {
+    targetSets.set(
+      network,
+      network.via === 'proxy' ? await buildTargets(fleet, settings, network.latencyMs) : direct,
+    );
+  }
+  const targetsOf = (network: NetworkProfile) => targetSets.get(network) ?? direct;
+  const { loads, inspections } = await runLoads(browser, settings, networks, direct, targetsOf);
   for (const targets of new Set(targetSets.values())) {
     for (const target of targets) await target.served.stop();
   }
 
-  const order: PageKind[] = ['go', 'limit', 'baseline'];
   const sorted = (targets: Target[]) =>
-    [...targets].sort((a, b) => order.indexOf(a.page) - order.indexOf(b.page) || a.rows - b.rows);
+    [...targets].sort(
+      (a, b) => PAGE_ORDER.indexOf(a.page) - PAGE_ORDER.indexOf(b.page) || a.rows - b.rows,
+    );
   const pages: PageFigures[] = [];
   const comparisons: NetworkComparison[] = [];
   for (const network of networks) {
+    const of = (page: PageKind, rows: number) => loads.get(loadKey(page, rows, network.name)) ?? [];
     for (const target of sorted(targetsOf(network))) {
-      const results = loads.get(key(target, network)) ?? [];
-      const first = results[0];
       const inspection = inspections.get(`${target.page} ${target.rows}`);
-      const scripts = inspection?.scripts ?? [];
-      const figures: PageFigures = {
-        page: target.page,
-        rows: target.rows,
-        network: network.name,
-        decisionMs: median(results.map((r) => r.decisionMs)),
-        samples: results.map((r) => r.decisionMs),
-        redirectMs: median(results.map((r) => r.redirectMs)),
-        apiPerLoad: range(results.map((r) => r.api)),
-        optionsPerLoad: range(results.map((r) => r.options)),
-        visitCountsPerLoad: range(results.map((r) => r.visitCounts)),
-        phases: {
-          htmlDone: median(results.map((r) => r.phases.htmlDone)),
-          domInteractive: median(results.map((r) => r.phases.domInteractive)),
-          apiStart: median(results.map((r) => r.phases.apiStart)),
-          apiEnd: median(results.map((r) => r.phases.apiEnd)),
-        },
-        scripts: {
-          count: scripts.length,
-          bytes: scripts.reduce((sum, s) => sum + s.bytes, 0),
-          gzipBytes: scripts.reduce((sum, s) => sum + s.gzipBytes, 0),
-          urls: scripts.map((s) => new URL(s.url).pathname),
-        },
-        apiRequests: inspection?.apiRequests ?? {},
-        apiBytes: inspection?.apiBytes ?? Number.NaN,
-        ...(first?.rowsRead === undefined ? {} : { rowsRead: first.rowsRead }),
-      };
+      const figures = pageFigures(target, network, of(target.page, target.rows), inspection);
       log(
         `${fleet.db} page [${network.name}] ${target.page.padEnd(8)} ${target.rows.toLocaleString('en-US').padStart(9)} rows: decision ${figures.decisionMs.toFixed(1)} ms, redirect ${figures.redirectMs.toFixed(1)} ms, API ${figures.apiPerLoad.max} (OPTIONS ${figures.optionsPerLoad.max}), script ${figures.scripts.gzipBytes} B gzipped (${figures.scripts.count} files); html ${figures.phases.htmlDone.toFixed(1)}, api ${figures.phases.apiStart.toFixed(1)}–${figures.phases.apiEnd.toFixed(1)} ms`,
       );
       pages.push(figures);
     }
-    const of = (page: PageKind, rows: number) => loads.get(`${page} ${rows} ${network.name}`) ?? [];
-    const go = of('go', settings.baselineSize);
-    const limit = of('limit', settings.baselineSize);
-    const baseline = of('baseline', settings.baselineSize);
-    const sizes = [...settings.goSizes].sort((a, b) => a - b);
-    const decision = (runs: LoadResult[]) => median(runs.map((r) => r.decisionMs));
-    comparisons.push({
-      network: network.name,
-      latencyMs: network.latencyMs,
-      goVsReference: pairedMedian(go, limit, (a, b) => a / b),
-      goMinusReferenceMs: pairedMedian(go, limit, (a, b) => a - b),
-      speedup: decision(baseline) / decision(go),
-      flatness: decision(of('go', sizes[sizes.length - 1]!)) / decision(of('go', sizes[0]!)),
-      limitSpeedup: decision(baseline) / decision(limit),
-    });
+    comparisons.push(compare(network, settings, of));
   }
   return { db: fleet.db, networks, pages, comparisons };
 }

@@ -14,8 +14,8 @@ import { measureLoad } from './load.js';
 import { measureLookup } from './lookup.js';
 import { describeMachine, finishMachine, settle } from './machine.js';
 import {
-  isFullRun,
   parseOptions,
+  resultFiles,
   settingsFor,
   USAGE,
   UsageError,
@@ -23,7 +23,8 @@ import {
 } from './options.js';
 import { measurePage } from './page.js';
 import { pgServer } from './postgres.js';
-import { markdown, writeResults, type BenchResults } from './report.js';
+import type { BenchResults } from './bench-results.js';
+import { markdown, writeResults } from './report.js';
 import { measureSite } from './site.js';
 
 const RESULTS = fileURLToPath(new URL('./results/', import.meta.url));
@@ -135,13 +136,8 @@ async function main(): Promise<number> {
     );
   }
 
-  const full = isFullRun(options) && failed === undefined;
-  const stamp = results.date.slice(0, 16).replace(/:/g, '');
-  const written = await writeResults(results, full ? RESULTS : path.join(RESULTS, 'partial'), {
-    json: full ? ['latest.json', `${stamp}.json`] : ['latest.json'],
-    markdown: 'latest.md',
-    chart: 'lookup.svg',
-  });
+  const files = resultFiles(options, results.date, failed === undefined);
+  const written = await writeResults(results, path.join(RESULTS, files.dir), files);
   console.log(markdown(results));
   log(`wrote ${written.map((f) => path.relative(process.cwd(), f)).join(', ')}`);
   log(`done in ${((Date.now() - started) / 60_000).toFixed(1)} min`);

@@ -1,9 +1,9 @@
 #!/usr/bin/env node
 // The `namecard` entry point. `--version` and a plain `namecard status` are answered before
 // commander and the commands load (they cost more than Node's own start-up, measured by
-// `npm run bench`), and so are `end`, `cancel <id>` and `profile list` with a valid stored
-// access token (owner-light.ts); everything else, `--help` included, goes to the program in
-// main.ts.
+// `npm run bench`), and so are `end`, `cancel <id>`, `profile list` and a one-off `set` with a
+// valid stored access token (owner-light.ts); everything else, `--help` included, goes to the
+// program in main.ts.
 import { ownerArgs } from './light/owner-args.js';
 import { statusArgs } from './light/status-args.js';
 import { readVersion } from './version.js';
@@ -35,7 +35,8 @@ if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
     // not at the top, so that `--version` loads nothing but this file.
     (await import('./session/project-env.js')).loadProjectEnv();
     const owner = ownerArgs(args);
-    // `end`, `cancel` and `profile list` with a valid stored access token; else the program.
+    // `end`, `cancel`, `profile list` and a one-off `set` with a valid stored access token;
+    // else, or when the light path declines the line, the program.
     if (!owner || !(await (await import('./light/owner-light.js')).ownerLightMain(owner))) {
       // The one door from the light path to the program: taken only by the other commands
       // (scripts/check-light-path.ts checks that nothing else on the path reaches the program).

@@ -82,8 +82,8 @@ export function siteViteConfig(
       cspMeta(config),
       hostFiles(config, siteUrlFrom(env)),
     ],
-    // The card link is a define of its own, read only by /manage: /go's bundle (site/inline-go.ts)
-    // and the embedded site config stay as they are.
+    // The card link is a define of its own, read only by /manage: /go's bundle
+    // (site/build/inline-go.ts) and the embedded site config stay as they are.
     define: {
       __NAMECARD_SITE__: JSON.stringify(config),
       __NAMECARD_CARD_LINK__: JSON.stringify(cardLinkFrom(env)),

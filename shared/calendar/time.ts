@@ -28,7 +28,7 @@ export function parseDate(date: string, field = 'date'): Temporal.PlainDate {
  * @returns the time as a Temporal.PlainTime
  * @throws InputError naming the field and the form `HH:MM (24-hour)`
  */
-export function parseTime(time: string, field = 'time'): Temporal.PlainTime {
+function parseTime(time: string, field = 'time'): Temporal.PlainTime {
   const { hour, minute } = checkTime(time, field);
   return new Temporal.PlainTime(hour, minute);
 }
@@ -82,18 +82,4 @@ export function toEpochMs(
     throw skippedTimeError(fields, date, time, zone);
   }
   return zoned.epochMilliseconds;
-}
-
-/**
- * `stamp_end` from the wall-clock date and time the owner chose, read in a time zone: the
- * entry's end in epoch milliseconds. The daylight-saving rules are {@link toEpochMs}'s.
- *
- * @param date `YYYY-MM-DD`
- * @param time `HH:MM`, 24-hour
- * @param timeZone IANA time zone; defaults to {@link localTimeZone}
- * @throws InputError naming `date`, `time` or `timeZone` and the expected form
- * @example toStampEnd('2030-06-01', '18:00', 'Asia/Tokyo') // → 1906534800000
- */
-export function toStampEnd(date: string, time: string, timeZone: string = localTimeZone()): number {
-  return toEpochMs(date, time, timeZone);
 }

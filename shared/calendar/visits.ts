@@ -17,7 +17,7 @@ export const VISIT_BUCKET_MS = 15 * 60_000;
 /** The days `stats` shows by default. */
 export const DEFAULT_VISIT_DAYS = 30;
 /** The most days `stats` accepts (a year, a leap day included). */
-export const MAX_VISIT_DAYS = 366;
+const MAX_VISIT_DAYS = 366;
 
 /** One row of `public.namecard_visit`. */
 export interface VisitCount {

@@ -243,7 +243,7 @@ export function loadConfig(raw: RawSettings = {}): NamecardConfig {
  * @throws ConfigError naming `NAMECARD_ALLOWED_ORIGINS` for an entry that is not an http(s)
  *   origin (a path, a query, credentials or another scheme)
  */
-export function parseAllowedOrigins(value: string | undefined, mainUrl: string): AllowedOrigins {
+function parseAllowedOrigins(value: string | undefined, mainUrl: string): AllowedOrigins {
   const origins = new Set<string>([new URL(mainUrl).origin]);
   const parts = (value ?? '')
     .split(',')

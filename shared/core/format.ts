@@ -99,7 +99,8 @@ function formatFor(timeZone: string): Intl.DateTimeFormat {
 }
 
 /**
- * Epoch milliseconds as wall-clock date and time in a zone: the inverse of `toStampEnd`.
+ * Epoch milliseconds as wall-clock date and time in a zone: the inverse of `toEpochMs`
+ * (shared/calendar/time.ts).
  *
  * @param epochMs epoch milliseconds
  * @param timeZone IANA time zone; defaults to {@link localTimeZone}

@@ -34,7 +34,7 @@ export const VIEW_COLUMNS = 'id,type,stamp_start,stamp_end';
 export const ACTIVE_COLUMNS = `${VIEW_COLUMNS},url`;
 
 /** The columns of {@link STATUS_VIEW}. */
-export const STATUS_COLUMNS = 'now,active,timeline,labels,url,series_ahead';
+const STATUS_COLUMNS = 'now,active,timeline,labels,url,series_ahead';
 
 /** One of the views read with one GET. */
 export type EntryView = typeof ACTIVE_VIEW | typeof STATUS_VIEW;

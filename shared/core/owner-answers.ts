@@ -52,7 +52,7 @@ export function profilesOf(data: unknown): ProfileEntry[] {
 }
 
 /** An answer's rows, checked and narrowed; `what` names them in the error. */
-export function rowsOf(value: unknown, what: string, status: number): NamecardRow[] {
+function rowsOf(value: unknown, what: string, status: number): NamecardRow[] {
   if (!Array.isArray(value)) {
     throw new ApiError(status, 'invalid_response', `The server answered no list of ${what}`);
   }
@@ -65,7 +65,7 @@ export function rowsOf(value: unknown, what: string, status: number): NamecardRo
  * @param status the answer's HTTP status, named in the error
  * @throws ApiError `invalid_response` when it is not an object
  */
-export function answerOf(data: unknown, status: number): Record<string, unknown> {
+function answerOf(data: unknown, status: number): Record<string, unknown> {
   if (typeof data !== 'object' || data === null || Array.isArray(data)) {
     throw new ApiError(status, 'invalid_response', 'The server answered no JSON object');
   }

@@ -124,7 +124,7 @@ export function narrowType(raw: unknown): StoredType {
 }
 
 /** The table's row for a profile type. */
-export function profileOf(type: ProfileType): ProfileRow {
+function profileOf(type: ProfileType): ProfileRow {
   return PROFILES.find((p) => p.type === type) ?? MAIN_PROFILE;
 }
 
@@ -175,10 +175,10 @@ export function profileChoices(names: readonly string[] = PROFILE_TYPES): string
 export const PROFILE_NAME_FORM = /^[a-z][a-z0-9-]{0,31}$/;
 
 /** The longest label, in characters (the database checks it too). */
-export const MAX_LABEL_LENGTH = 60;
+const MAX_LABEL_LENGTH = 60;
 
 /** The longest destination URL, in characters (the database checks it too). */
-export const MAX_URL_LENGTH = 2048;
+const MAX_URL_LENGTH = 2048;
 
 /** A profile field that is not of its form: the field's name, the expected form, the message. */
 export interface ProfileFieldProblem {

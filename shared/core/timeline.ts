@@ -78,7 +78,7 @@ export function timeline(rows: readonly unknown[], at: number, maxSegments = Inf
 }
 
 /** Runs of one type in a row made one segment. */
-export function mergeRuns(list: readonly Run[]): Segment[] {
+function mergeRuns(list: readonly Run[]): Segment[] {
   const segments: Segment[] = [];
   for (const run of list) {
     const type = run.entry?.type ?? MAIN_PROFILE.type;

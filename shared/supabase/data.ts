@@ -31,7 +31,7 @@ export { PROFILE_TABLE, type EndOutcome, type ProfileEntry };
 export type DataClient = Pick<SupabaseClient, 'from' | 'rpc'>;
 
 /** Every column: what a signed-in owner may read. */
-export const OWNER_COLUMNS =
+const OWNER_COLUMNS =
   'id,type,stamp_start,stamp_end,created_at,created_by,stopped_at,stop_kind,planned_end';
 
 /** The shape of postgrest-js errors and of the `status` it returns with them. */

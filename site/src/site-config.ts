@@ -1,4 +1,4 @@
-/** The public settings baked into the site at build time (site/build-config.ts). */
+/** The public settings baked into the site at build time (site/build/build-config.ts). */
 export interface SiteConfig {
   /** API base URL, no trailing slash. */
   supabaseUrl: string;
@@ -17,7 +17,8 @@ export interface SiteConfig {
   allowedOrigins: readonly string[] | '*';
 }
 
-// Replaced by the build (`define` in site/vite.config.ts) with the validated public settings.
+// Replaced by the build with the validated public settings (`define` in site/vite.config.ts for
+// the pages, and in site/build/inline-go.ts for /go's inlined script).
 declare const __NAMECARD_SITE__: SiteConfig;
 
 /** The settings this build of the site was made with. */

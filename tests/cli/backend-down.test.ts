@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { OWNER, deadPort, removeDir, run, summerDate, tempConfigDir } from './helpers.js';
+import { deadPort, removeDir, run, summerDate, tempConfigDir } from './helpers.js';
 import { login, startEmulator } from './emulator.js';
+import { OWNER } from '../support/accounts.js';
 
 // Nothing listens on the API URL: every command that needs the backend says so at once.
 

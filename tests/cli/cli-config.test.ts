@@ -3,8 +3,9 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:net';
 import path from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { OWNER, run, summerDate } from '../cli/helpers.js';
+import { run, summerDate } from '../cli/helpers.js';
 import { emulatorEnv, login, rows, useCliFixture } from '../cli/emulator.js';
+import { OWNER } from '../support/accounts.js';
 
 // Broken settings: a corrupted or hand-edited config file, a missing or malformed SUPABASE_URL,
 // a wrong anon key. Each gives a message naming the file or the setting, exit 1, no stack trace,

@@ -10,6 +10,8 @@ import {
   type Exchange,
   type FaultServer,
 } from './fault-server.js';
+import { OWNER } from '../support/accounts.js';
+import { insertEntry } from '../support/entries.js';
 
 // The CLI against a backend that answers 502/503/504, garbage, or nothing. A small HTTP server
 // in front of a real emulator produces each fault; everything else is passed on to the emulator,
@@ -48,10 +50,7 @@ const signIn = (server: FaultServer) => login(cli.emulator, cli.dir, { SUPABASE_
 
 /** An entry stored straight in the database, ending in an hour. */
 async function storeEntry(type: string): Promise<void> {
-  await cli.emulator.query('insert into public.namecard (type, stamp_end) values ($1, $2)', [
-    type,
-    Date.now() + 3_600_000,
-  ]);
+  await insertEntry(cli.emulator, type, null, Date.now() + 3_600_000);
 }
 
 describe('502, 503 and 504 answers', () => {
@@ -205,14 +204,10 @@ describe('answers that are not JSON', () => {
     const server = await faultyBackend(
       (ex) => (answer(ex.res, 502, '<html>oops</html>'), ex.req.url?.startsWith(TOKEN) ?? false),
     );
-    const result = await run(
-      cli.dir,
-      ['login', '--email', 'owner@example.com', '--password-stdin'],
-      {
-        env: emulatorEnv(cli.emulator, { SUPABASE_URL: server.url }),
-        input: 'correct horse battery staple\n',
-      },
-    );
+    const result = await run(cli.dir, ['login', '--email', OWNER.email, '--password-stdin'], {
+      env: emulatorEnv(cli.emulator, { SUPABASE_URL: server.url }),
+      input: `${OWNER.password}\n`,
+    });
     expect(result.exitCode).toBe(1);
     expect(result.stderr).toContain(
       `error: ${server.url} answered 502 Bad Gateway, 4 times in a row`,
@@ -259,10 +254,10 @@ describe('a backend that never answers', () => {
     const server = await faultyBackend(hang);
     const result = await run(
       cli.dir,
-      ['login', '--email', 'owner@example.com', '--password-stdin', '--timeout', '500'],
+      ['login', '--email', OWNER.email, '--password-stdin', '--timeout', '500'],
       {
         env: emulatorEnv(cli.emulator, { SUPABASE_URL: server.url }),
-        input: 'correct horse battery staple\n',
+        input: `${OWNER.password}\n`,
       },
     );
     expect(result.exitCode).toBe(1);

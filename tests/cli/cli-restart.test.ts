@@ -4,8 +4,9 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startEmulator, type EmulatorOptions, type RunningEmulator } from '../../emulator/index.js';
 import { createTestDatabase, type TestDatabase } from '../support/emulator.js';
-import { OWNER, removeDir, run, summerDate, tempConfigDir } from '../cli/helpers.js';
+import { removeDir, run, summerDate, tempConfigDir } from '../cli/helpers.js';
 import { MAIN_URL, PHOTO_URL, login, rows } from '../cli/emulator.js';
+import { OWNER } from '../support/accounts.js';
 
 // The emulator restarted between two commands loses nothing the CLI reported as set: on
 // PGlite with a data folder, and on PostgreSQL. It comes back on the same port, so the stored

@@ -1,9 +1,10 @@
 import { copyFile, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { OWNER, removeDir, run, summerDate, tempConfigDir } from '../cli/helpers.js';
+import { removeDir, run, summerDate, tempConfigDir } from '../cli/helpers.js';
 import { emulatorEnv, startEmulator, type Emulator } from '../cli/emulator.js';
 import { answer, gatewayPage, startFaultServer, type FaultServer } from './fault-server.js';
+import { OWNER } from '../support/accounts.js';
 
 // No password, token or key is ever printed: every command, on its success and failure paths,
 // with and without NAMECARD_DEBUG=1. All traffic goes through a recording proxy, so every

@@ -2,8 +2,9 @@ import { copyFile, mkdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startTestEmulator, untilDbTime } from '../support/emulator.js';
-import { OWNER, removeDir, run, summerDate, tempConfigDir } from '../cli/helpers.js';
+import { removeDir, run, summerDate, tempConfigDir } from '../cli/helpers.js';
 import { emulatorEnv, login, patchStoredSession, rows, type Emulator } from '../cli/emulator.js';
+import { OWNER } from '../support/accounts.js';
 
 // Sessions under stress: an expired access token, a refresh token revoked on the server or
 // rotated by another run, and five `namecard set` runs at once from one stored session.

@@ -18,7 +18,8 @@ import {
 import { startTestEmulator } from '../support/emulator.js';
 import { createLanHost, listenOn } from '../support/netns.js';
 import { answer, startFaultServer } from './fault-server.js';
-import { BIN, baseEnv, OWNER, removeDir, ROOT, run, tempConfigDir } from './helpers.js';
+import { BIN, baseEnv, removeDir, ROOT, run, tempConfigDir } from './helpers.js';
+import { OWNER, STRANGER } from '../support/accounts.js';
 
 // `namecard doctor` run as a process against the emulator, a built site on a static file server
 // and a main card site, each check failing for the cause a new owner is most likely to meet.
@@ -28,8 +29,6 @@ interface Result {
   status: 'ok' | 'warn' | 'fail';
   detail: string;
 }
-
-const STRANGER = { email: 'stranger@example.com', password: 'not an owner at all' };
 
 describe('namecard doctor', () => {
   let emulator: Awaited<ReturnType<typeof startTestEmulator>>;

@@ -2,7 +2,8 @@ import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
 import { startTestEmulator } from '../support/emulator.js';
-import { OWNER, removeDir, run, tempConfigDir, type RunOptions } from './helpers.js';
+import { removeDir, run, tempConfigDir, type RunOptions } from './helpers.js';
+import { OWNER } from '../support/accounts.js';
 
 export type Emulator = Awaited<ReturnType<typeof startTestEmulator>>;
 

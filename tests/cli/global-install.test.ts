@@ -2,8 +2,9 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { OWNER, run } from './helpers.js';
+import { run } from './helpers.js';
 import { useCliFixture } from './emulator.js';
+import { OWNER } from '../support/accounts.js';
 
 // A global install (`npm install -g .`) runs `namecard` in any folder, where no project `.env`
 // is read: `namecard login --api-url … --site-url …` keeps both with the session, so later

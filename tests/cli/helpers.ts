@@ -12,8 +12,6 @@ import { execa, type ResultPromise } from 'execa';
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 export const BIN = path.join(ROOT, 'dist/cli/index.js');
 
-export const OWNER = { email: 'owner@example.com', password: 'correct horse battery staple' };
-
 /** A fresh config folder for one test; remove it with `rm` in afterEach. */
 export async function tempConfigDir(): Promise<string> {
   return mkdtemp(path.join(tmpdir(), 'namecard-cli-'));

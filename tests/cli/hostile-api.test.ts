@@ -3,7 +3,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { execa } from 'execa';
 import { afterEach, describe, expect, it } from 'vitest';
-import { BIN, OWNER, ROOT, atTerminal, baseEnv, run, summerDate } from './helpers.js';
+import { BIN, ROOT, atTerminal, baseEnv, run, summerDate } from './helpers.js';
 import { emulatorEnv, login, rows, useCliFixture } from './emulator.js';
 import {
   answer,
@@ -12,6 +12,8 @@ import {
   type Exchange,
   type FaultServer,
 } from './fault-server.js';
+import { OWNER } from '../support/accounts.js';
+import { insertEntry } from '../support/entries.js';
 
 // The CLI against an API that is not to be trusted (a cloned checkout's `.env`, a wrong
 // `--api-url`, a man in the middle): a small HTTP server in front of a real emulator that
@@ -85,9 +87,11 @@ const namecardWith = (server: FaultServer, args: string[], env: Record<string, s
 
 async function storeEntry(type: string, startsIn?: number): Promise<void> {
   const now = Date.now();
-  await cli.emulator.query(
-    'insert into public.namecard (type, stamp_start, stamp_end) values ($1, $2, $3)',
-    [type, startsIn === undefined ? null : now + startsIn, now + 7_200_000],
+  await insertEntry(
+    cli.emulator,
+    type,
+    startsIn === undefined ? null : now + startsIn,
+    now + 7_200_000,
   );
 }
 

@@ -2,8 +2,9 @@ import { chmod, mkdir, readFile, stat } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { KEY, OWNER, atTerminal, run, summerDate } from './helpers.js';
+import { KEY, atTerminal, run, summerDate } from './helpers.js';
 import { emulatorEnv, login, rows, useCliFixture } from './emulator.js';
+import { OWNER } from '../support/accounts.js';
 
 const cli = useCliFixture();
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { KEY, OWNER, atTerminal, removeDir, run, summerDate, tempConfigDir } from './helpers.js';
+import { KEY, atTerminal, removeDir, run, summerDate, tempConfigDir } from './helpers.js';
 import { emulatorEnv, rows, useCliFixture } from './emulator.js';
+import { OWNER } from '../support/accounts.js';
 
 // `set` at a real pseudo-terminal (util-linux `script`), driven by keystrokes.
 

@@ -2,8 +2,9 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import type { Browser } from 'playwright-core';
 import { startTestEmulator } from '../support/emulator.js';
 import { buildAndServeSite, launchBrowser, type ServedSite } from '../e2e/harness.js';
-import { OWNER, removeDir, run, tempConfigDir } from './helpers.js';
+import { removeDir, run, tempConfigDir } from './helpers.js';
 import { emulatorEnv, type Emulator } from './emulator.js';
+import { OWNER } from '../support/accounts.js';
 
 // When the server limits sign-ins (GoTrue's 429 over_request_rate_limit), the owner reads the
 // server's message: the CLI exits 1 and says when to try again; /login shows it in its danger

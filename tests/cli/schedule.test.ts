@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { DB_KINDS, startTestEmulator, untilDbTime } from '../support/emulator.js';
-import { OWNER, removeDir, run, springForwardDate, summerDate, tempConfigDir } from './helpers.js';
+import { removeDir, run, springForwardDate, summerDate, tempConfigDir } from './helpers.js';
 import {
   MAIN_URL,
   PHOTO_URL,
@@ -10,6 +10,7 @@ import {
   rows,
   type Emulator,
 } from './emulator.js';
+import { OWNER } from '../support/accounts.js';
 
 // The schedule through the built CLI, on both databases: starts, durations, the timeline that
 // `status`, `set`, `end` and `cancel` show, `end` and `cancel` on the server's clock, and the

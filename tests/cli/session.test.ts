@@ -3,6 +3,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { deadPort, run, summerDate } from './helpers.js';
 import { emulatorEnv, login, patchStoredSession, rows, useCliFixture } from './emulator.js';
+import { OWNER } from '../support/accounts.js';
 
 const cli = useCliFixture();
 
@@ -39,7 +40,7 @@ describe('sessions', () => {
     await login(cli.emulator, cli.dir);
     const logout = await namecard(['logout']);
     expect(logout.exitCode).toBe(0);
-    expect(logout.stdout).toBe('Signed out owner@example.com.');
+    expect(logout.stdout).toBe(`Signed out ${OWNER.email}.`);
     expect(logout.stderr).toBe('');
 
     const set = await namecard(['set', 'photo', date, '18:00']);

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { OWNER, run, springForwardDate, summerDate } from './helpers.js';
+import { run, springForwardDate, summerDate } from './helpers.js';
 import { MAIN_URL, PHOTO_URL, emulatorEnv, rows, useCliFixture } from './emulator.js';
+import { OWNER } from '../support/accounts.js';
 
 const cli = useCliFixture({ signIn: true });
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { removeDir, run, tempConfigDir } from './helpers.js';
 import { emulatorEnv, useCliFixture } from './emulator.js';
+import { STRANGER } from '../support/accounts.js';
 
 // `namecard stats`: the owner's visit counts by local day, profile and channel, from
 // the 15-minute buckets of public.namecard_visit (written here straight into the database).
@@ -178,14 +179,13 @@ describe('namecard stats', () => {
   });
 
   it('tells a signed-in non-owner that it may not read the counts, exit 1', async () => {
-    const stranger = { email: 'stranger@stats.test', password: 'stranger-password-1' };
-    await cli.emulator.createUser(stranger.email, stranger.password);
+    await cli.emulator.createUser(STRANGER.email, STRANGER.password);
     await store([{ ago: 0, type: 'main', via: 'qr', visits: 3 }]);
     const dir = await tempConfigDir();
     try {
-      const login = await run(dir, ['login', '--email', stranger.email, '--password-stdin'], {
+      const login = await run(dir, ['login', '--email', STRANGER.email, '--password-stdin'], {
         env: emulatorEnv(cli.emulator),
-        input: `${stranger.password}\n`,
+        input: `${STRANGER.password}\n`,
       });
       expect(login.exitCode).toBe(0);
       const { exitCode, stdout, stderr } = await namecard(['stats', '--json'], {}, dir);

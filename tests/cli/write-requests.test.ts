@@ -6,6 +6,7 @@ import { LOCAL_JWT_SECRET } from '../../emulator/index.js';
 import { run, summerDate } from './helpers.js';
 import { emulatorEnv, login, patchStoredSession, rows, useCliFixture } from './emulator.js';
 import { startFaultServer, type Exchange, type FaultServer } from './fault-server.js';
+import { insertEntry } from '../support/entries.js';
 
 // How many requests the owner's writes cost: with a valid stored access token, `set`, `end`
 // and `cancel` are one request each (the write answers what visitors get after it); with an
@@ -44,12 +45,8 @@ const namecard = (server: FaultServer, args: string[]) =>
 const seen = (server: FaultServer) => server.received.map((r) => `${r.method} ${r.path}`);
 
 /** An entry stored straight in the database, running for an hour; returns its id. */
-async function running(type: string): Promise<number> {
-  const [row] = await cli.emulator.query<{ id: number }>(
-    'insert into public.namecard (type, stamp_end) values ($1, $2) returning id',
-    [type, Date.now() + 3_600_000],
-  );
-  return Number(row!.id);
+function running(type: string): Promise<number> {
+  return insertEntry(cli.emulator, type, null, Date.now() + 3_600_000);
 }
 
 describe('with a valid stored access token', () => {

@@ -8,8 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningEmulator } from '../../emulator/index.js';
 import { DB_KINDS, startTestEmulator, untilDbTime } from '../support/emulator.js';
 import { createTestClient } from '../support/supabase.js';
+import { OWNER } from '../support/accounts.js';
 
-const OWNER = { email: 'owner@example.com', password: 'owner-password-1' };
 // A second emulator with a reuse interval short enough to wait out in a test.
 const SHORT_REUSE_INTERVAL_S = 1;
 

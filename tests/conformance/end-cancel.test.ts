@@ -1,15 +1,15 @@
 import type { SupabaseClient } from '@supabase/supabase-js';
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import type { RunningEmulator } from '../../emulator/index.js';
-import { OWNER } from '../cli/helpers.js';
-import { DB_KINDS } from '../support/emulator.js';
+import { DB_KINDS, dbNow as databaseNow } from '../support/emulator.js';
 import { startWithCallers } from '../support/clients.js';
 import { createTestClient } from '../support/supabase.js';
+import { OWNER } from '../support/accounts.js';
+import { insertFromDbNow } from '../support/entries.js';
 
 // End now and cancel through /rest/v1/rpc with supabase-js, on both databases: owners only,
 // on the database's clock, rows marked and never deleted (history stays complete).
 
-const STRANGER = { email: 'stranger@end-cancel.test', password: 'stranger-password-1' };
 const HOUR = 3_600_000;
 
 type Segment = { type: string; from: number; to: number | null };
@@ -38,14 +38,7 @@ describe.each(DB_KINDS)('end now and cancel over %s', (kind) => {
   let stranger: SupabaseClient;
 
   /** The database's clock, epoch ms. */
-  const dbNow = async () =>
-    Number(
-      (
-        await emulator.query<{ n: string | number }>(
-          'select (extract(epoch from clock_timestamp()) * 1000)::bigint as n',
-        )
-      )[0]!.n,
-    );
+  const dbNow = () => databaseNow(emulator);
   /** Every row with its stop marks, by id. */
   const all = async () =>
     (
@@ -62,20 +55,11 @@ describe.each(DB_KINDS)('end now and cancel over %s', (kind) => {
       planned_end: row.planned_end === null ? null : Number(row.planned_end),
     }));
   /** Stores an entry `startIn`/`endIn` ms from the database's now; returns its id. */
-  const store = async (type: string, startIn: number | null, endIn: number) => {
-    const now = await dbNow();
-    const [row] = await emulator.query<{ id: number }>(
-      `insert into public.namecard (type, stamp_start, stamp_end) values ($1, $2, $3) returning id`,
-      [type, startIn === null ? null : now + startIn, now + endIn],
-    );
-    return Number(row!.id);
-  };
+  const store = (type: string, startIn: number | null, endIn: number) =>
+    insertFromDbNow(emulator, type, startIn, endIn);
 
   beforeAll(async () => {
-    ({ emulator, anon, owner, stranger } = await startWithCallers(kind, {
-      owner: OWNER,
-      stranger: STRANGER,
-    }));
+    ({ emulator, anon, owner, stranger } = await startWithCallers(kind));
   });
   afterAll(() => emulator?.stop());
   beforeEach(async () => {

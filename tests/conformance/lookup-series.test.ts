@@ -1,9 +1,9 @@
 import type { SupabaseClient } from '@supabase/supabase-js';
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import type { RunningEmulator } from '../../emulator/index.js';
-import { OWNER } from '../cli/helpers.js';
 import { DB_KINDS, dbNow, startTestEmulator } from '../support/emulator.js';
 import { createTestClient } from '../support/supabase.js';
+import { OWNER } from '../support/accounts.js';
 
 // The lookup /go reads (the view namecard_active, through namecard_lookup_at) takes series
 // occurrences from a materialised table; namecard_active_at expands the series at the instant

@@ -2,17 +2,17 @@ import type { SupabaseClient } from '@supabase/supabase-js';
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import type { RunningEmulator } from '../../emulator/index.js';
 import { ACTIVE_VIEW, viewUrl } from '../../shared/core/lookup.js';
-import { OWNER } from '../cli/helpers.js';
-import { DB_KINDS, startTestEmulator } from '../support/emulator.js';
+import { DB_KINDS, startTestEmulator, dbNow as databaseNow } from '../support/emulator.js';
 import { startWithCallers } from '../support/clients.js';
 import { createTestClient } from '../support/supabase.js';
+import { OWNER } from '../support/accounts.js';
+import { insertFromDbNow } from '../support/entries.js';
 
 // The profile table over PostgREST, on both databases: only owners read and change profiles,
 // removing marks a profile (old entries keep their label) and is refused for main and for a
 // profile an entry in force or a scheduled entry names, and the lookup /go makes answers the
 // destination of what is in force.
 
-const STRANGER = { email: 'stranger@profiles.test', password: 'stranger-password-1' };
 const HOUR = 3_600_000;
 const SHOP = { name: 'shop', label: 'Shop', url: 'https://shop.example/' };
 
@@ -33,23 +33,11 @@ describe.each(DB_KINDS)('profiles over %s', (kind) => {
     emulator.query<ProfileRow>(
       'select name, label, url, removed_at from public.namecard_profile order by name',
     );
-  const dbNow = async () =>
-    Number(
-      (
-        await emulator.query<{ n: string | number }>(
-          'select (extract(epoch from clock_timestamp()) * 1000)::bigint as n',
-        )
-      )[0]!.n,
-    );
+  /** The database's clock, epoch ms. */
+  const dbNow = () => databaseNow(emulator);
   /** Stores an entry `startIn`/`endIn` ms from the database's now; returns its id. */
-  const store = async (type: string, startIn: number | null, endIn: number) => {
-    const now = await dbNow();
-    const [row] = await emulator.query<{ id: number }>(
-      `insert into public.namecard (type, stamp_start, stamp_end) values ($1, $2, $3) returning id`,
-      [type, startIn === null ? null : now + startIn, now + endIn],
-    );
-    return Number(row!.id);
-  };
+  const store = (type: string, startIn: number | null, endIn: number) =>
+    insertFromDbNow(emulator, type, startIn, endIn);
   /** The lookup exactly as /go makes it: one GET, the anon key in the query. */
   const lookup = async () => {
     const res = await fetch(viewUrl(emulator.url, emulator.anonKey, ACTIVE_VIEW));
@@ -58,10 +46,7 @@ describe.each(DB_KINDS)('profiles over %s', (kind) => {
   };
 
   beforeAll(async () => {
-    ({ emulator, anon, owner, stranger } = await startWithCallers(kind, {
-      owner: OWNER,
-      stranger: STRANGER,
-    }));
+    ({ emulator, anon, owner, stranger } = await startWithCallers(kind));
   });
   afterAll(() => emulator?.stop());
   beforeEach(async () => {

@@ -4,8 +4,6 @@ import type { RunningEmulator } from '../../emulator/index.js';
 import { DB_KINDS } from '../support/emulator.js';
 import { startWithCallers } from '../support/clients.js';
 
-const OWNER = { email: 'owner@example.com', password: 'owner-password-1' };
-const VISITOR = { email: 'visitor@example.com', password: 'visitor-password-1' };
 const HOUR = 3_600_000;
 
 describe.each(DB_KINDS)('PostgREST subset and RLS over %s', (kind) => {
@@ -20,13 +18,7 @@ describe.each(DB_KINDS)('PostgREST subset and RLS over %s', (kind) => {
     );
 
   beforeAll(async () => {
-    ({
-      emulator,
-      anon,
-      owner,
-      ownerId,
-      stranger: visitor,
-    } = await startWithCallers(kind, { owner: OWNER, stranger: VISITOR }));
+    ({ emulator, anon, owner, ownerId, stranger: visitor } = await startWithCallers(kind));
   });
   afterAll(() => emulator?.stop());
 

@@ -1,16 +1,15 @@
 import type { SupabaseClient } from '@supabase/supabase-js';
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import type { RunningEmulator } from '../../emulator/index.js';
-import { OWNER } from '../cli/helpers.js';
 import { DB_KINDS, dbNow } from '../support/emulator.js';
 import { startWithCallers } from '../support/clients.js';
+import { insertEntry } from '../support/entries.js';
 
 // Weekly series on both databases: the rule at an instant (namecard_active_at, the lookup /go
 // reads), local times across daylight-saving changes by PostgreSQL's own time-zone database,
 // newest wins across series and entries, the owner's write through /rest/v1/rpc, and end /
 // cancel of a series.
 
-const STRANGER = { email: 'stranger@series.test', password: 'stranger-password-1' };
 const HOUR = 3_600_000;
 const ms = (iso: string) => Date.parse(iso);
 
@@ -48,13 +47,8 @@ describe.each(DB_KINDS)('series over %s', (kind) => {
     );
     return Number(row!.id);
   };
-  const storeEntry = async (type: string, start: number | null, end: number) => {
-    const [row] = await emulator.query<{ id: number }>(
-      'insert into public.namecard (type, stamp_start, stamp_end) values ($1, $2, $3) returning id',
-      [type, start, end],
-    );
-    return Number(row!.id);
-  };
+  const storeEntry = (type: string, start: number | null, end: number) =>
+    insertEntry(emulator, type, start, end);
   const activeAt = async (at: number) => {
     const [row] = await emulator.query<{ id: number; type: string }>(
       'select id, type from public.namecard_active_at($1)',
@@ -84,10 +78,7 @@ describe.each(DB_KINDS)('series over %s', (kind) => {
   };
 
   beforeAll(async () => {
-    ({ emulator, anon, owner, stranger } = await startWithCallers(kind, {
-      owner: OWNER,
-      stranger: STRANGER,
-    }));
+    ({ emulator, anon, owner, stranger } = await startWithCallers(kind));
   });
   afterAll(() => emulator?.stop());
   beforeEach(async () => {

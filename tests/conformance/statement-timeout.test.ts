@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { RunningEmulator } from '../../emulator/index.js';
-import { OWNER } from '../cli/helpers.js';
 import { DB_KINDS, startTestEmulator } from '../support/emulator.js';
+import { OWNER } from '../support/accounts.js';
 
 // Hosted Supabase gives the API roles statement time-outs (anon 3 s, authenticated 8 s) as role
 // settings, which PostgreSQL does not apply on SET ROLE: PostgREST reads them and sets them in

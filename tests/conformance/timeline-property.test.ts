@@ -6,8 +6,8 @@ import { activeEntry } from '../../shared/core/rules.js';
 import { timeline, type Segment } from '../../shared/core/timeline.js';
 import type { NamecardRow } from '../../shared/core/types.js';
 import type { SeriesRow } from '../../shared/core/series.js';
-import { activeAt, seriesTimeline } from '../../shared/calendar/series.js';
 import { DB_KINDS, startTestEmulator } from '../support/emulator.js';
+import { activeAt, seriesTimeline } from '../support/series-model.js';
 
 // The one rule, twice: the database's namecard_timeline_at / namecard_active_at (what /go,
 // `status` and /manage read) against the TypeScript model in shared/core/timeline.ts, for
@@ -171,7 +171,8 @@ describe.each(DB_KINDS)('the timeline rule over %s', { timeout: 600_000 }, (kind
 // with start and end times in the small hours where daylight-saving changes fall, first and
 // last dates, cancellations, one-off entries among them (ids from one sequence, in random
 // order), at random instants around the 2030 changes. The database expands with PostgreSQL's
-// time-zone database, the model (shared/calendar/series.ts) with Temporal's.
+// time-zone database, the model (tests/support/series-model.ts, over shared/calendar/series.ts's
+// expansion) with Temporal's.
 
 /** Random cases per database for the series property (each walks up to 30 segments). */
 const SERIES_RUNS = Number(process.env.NAMECARD_SERIES_PROPERTY_RUNS ?? 120);

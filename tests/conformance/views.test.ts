@@ -12,8 +12,6 @@ import { startWithCallers } from '../support/clients.js';
 // The views namecard_active and namecard_status through /rest/v1, as PostgREST serves views,
 // and the schedule they answer by the database's own clock.
 
-const OWNER = { email: 'owner@views.test', password: 'owner-password-1' };
-const STRANGER = { email: 'stranger@views.test', password: 'stranger-password-1' };
 const HOUR = 3_600_000;
 
 interface Entry {
@@ -59,10 +57,7 @@ describe.each(DB_KINDS)('the schedule views over %s', { timeout: 60_000 }, (kind
   const rows = () => emulator.query('select * from public.namecard order by id');
 
   beforeAll(async () => {
-    ({ emulator, anon, owner, ownerToken } = await startWithCallers(kind, {
-      owner: OWNER,
-      stranger: STRANGER,
-    }));
+    ({ emulator, anon, owner, ownerToken } = await startWithCallers(kind));
   });
   afterAll(() => emulator?.stop());
   beforeEach(() => emulator.query('truncate public.namecard restart identity'));

@@ -9,8 +9,6 @@ import { startWithCallers } from '../support/clients.js';
 // counted is the one namecard_active answers, whatever the body says; only owners read the
 // counts; the emulator limits counting per client address.
 
-const OWNER = { email: 'owner@visits.test', password: 'owner-password-1' };
-const STRANGER = { email: 'stranger@visits.test', password: 'stranger-password-1' };
 const BUCKET_MS = 15 * 60_000;
 
 interface Count {
@@ -46,10 +44,7 @@ describe.each(DB_KINDS)('visit counts over %s', { timeout: 60_000 }, (kind) => {
   let stranger: SupabaseClient;
 
   beforeAll(async () => {
-    ({ emulator, anon, owner, stranger } = await startWithCallers(kind, {
-      owner: OWNER,
-      stranger: STRANGER,
-    }));
+    ({ emulator, anon, owner, stranger } = await startWithCallers(kind));
   });
   afterAll(() => emulator?.stop());
   beforeEach(async () => {

@@ -5,7 +5,8 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { RunningEmulator } from '../../emulator/index.js';
 import { startTestEmulator } from '../support/emulator.js';
-import { OWNER, buildAndServeSite, launchBrowser, signIn, type ServedSite } from './harness.js';
+import { buildAndServeSite, launchBrowser, signIn, type ServedSite } from './harness.js';
+import { OWNER } from '../support/accounts.js';
 
 // axe-core on every page a visitor or the owner sees, at a desktop and two phone widths: no
 // violation of any rule axe runs by default (WCAG 2.x A and AA and its best practices).

@@ -6,7 +6,8 @@ import { afterAll, beforeEach, describe, expect, test } from 'vitest';
 import { buildSite } from '../../scripts/site-build.js';
 import { decodePng, renderSvg } from '../support/qr.js';
 import { useE2eFixture } from './fixture.js';
-import { OWNER, screenshot, signIn } from './harness.js';
+import { screenshot, signIn } from './harness.js';
+import { OWNER } from '../support/accounts.js';
 
 // The card link and its QR code on /manage, in Chromium against the built site: the link the
 // site was built with (NAMECARD_SITE_URL under NAMECARD_BASE_PATH), copied to the clipboard,

@@ -6,7 +6,9 @@ import { beforeAll, describe, expect, test } from 'vitest';
 import { formatWhen } from '../../shared/core/format.js';
 import { dbNow } from '../support/emulator.js';
 import { useE2eFixture } from './fixture.js';
-import { OWNER, screenshot, signIn } from './harness.js';
+import { screenshot, signIn } from './harness.js';
+import { OWNER } from '../support/accounts.js';
+import { insertEntry } from '../support/entries.js';
 
 // The owner's everyday paths on /login and /manage, in Chromium at a phone's and a desktop's
 // width: End now and Cancel ask first, naming what visitors will get instead; the set form
@@ -36,15 +38,8 @@ describe.each(WIDTHS)('/manage at $width px', (viewport) => {
   });
 
   /** Inserts an entry with exact stamps (epoch ms) and answers its id. */
-  const insert = async (type: string, start: number | null, end: number) =>
-    Number(
-      (
-        await e2e.emulator.query<{ id: string }>(
-          'insert into public.namecard (type, stamp_start, stamp_end) values ($1, $2, $3) returning id',
-          [type, start, end],
-        )
-      )[0]!.id,
-    );
+  const insert = (type: string, start: number | null, end: number) =>
+    insertEntry(e2e.emulator, type, start, end);
   const stored = async () =>
     (
       await e2e.emulator.query<{
@@ -268,8 +263,8 @@ describe('/manage uses the width it has', () => {
   test('two columns above 900 px (timeline beside the form), one below in the page order', async () => {
     const { emulator, page, site } = e2e;
     const now = await dbNow(emulator);
-    await insertRow(emulator, 'photo', null, now + 2 * HOUR);
-    await insertRow(emulator, 'main', now + 26 * HOUR, now + 28 * HOUR);
+    await insertEntry(emulator, 'photo', null, now + 2 * HOUR);
+    await insertEntry(emulator, 'main', now + 26 * HOUR, now + 28 * HOUR);
     await page.setViewportSize({ width: 1280, height: 900 });
     await signIn(page, site, OWNER);
     await page.getByRole('img', { name: /^QR code of / }).waitFor();
@@ -299,19 +294,6 @@ describe('/manage uses the width it has', () => {
     }
   });
 });
-
-/** Inserts an entry with exact stamps (epoch ms) through the emulator. */
-async function insertRow(
-  emulator: { query<T>(sql: string, params?: unknown[]): Promise<T[]> },
-  type: string,
-  start: number | null,
-  end: number,
-) {
-  await emulator.query(
-    'insert into public.namecard (type, stamp_start, stamp_end) values ($1, $2, $3)',
-    [type, start, end],
-  );
-}
 
 describe('a server that does not answer is named in the owner words', () => {
   describe('sign-in with the API down', () => {
@@ -346,7 +328,7 @@ describe('a server that does not answer is named in the owner words', () => {
       const { emulator, page, site } = e2e;
       await page.setViewportSize(viewport);
       const now = await dbNow(emulator);
-      await insertRow(emulator, 'photo', null, now + HOUR);
+      await insertEntry(emulator, 'photo', null, now + HOUR);
       await signIn(page, site, OWNER);
       await page.getByRole('button', { name: 'End now' }).waitFor();
       await apiDown(page);

@@ -6,7 +6,6 @@ import type { RunningEmulator } from '../../emulator/index.js';
 import type { RunningServer } from '../../scripts/http-server.js';
 import { startTestEmulator, type DbKind } from '../support/emulator.js';
 import {
-  OWNER,
   buildAndServeSite,
   closedPortUrl,
   launchBrowser,
@@ -17,6 +16,7 @@ import {
   type ServedSite,
   type Visit,
 } from './harness.js';
+import { OWNER } from '../support/accounts.js';
 
 /** The API the site is built against. */
 export type E2eApi =

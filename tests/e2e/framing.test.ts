@@ -4,7 +4,6 @@ import type { RunningEmulator } from '../../emulator/index.js';
 import { listen, type RunningServer } from '../../scripts/http-server.js';
 import { startTestEmulator } from '../support/emulator.js';
 import {
-  OWNER,
   buildAndServeSite,
   launchBrowser,
   screenshot,
@@ -12,6 +11,7 @@ import {
   startCards,
   type ServedSite,
 } from './harness.js';
+import { OWNER } from '../support/accounts.js';
 
 // Clickjacking: an owner signed in on the site opens a page of another origin (here another
 // port of the same host, so the frame even shares the owner's stored session) that frames

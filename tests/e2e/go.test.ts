@@ -4,7 +4,6 @@ import type { RunningServer } from '../../scripts/http-server.js';
 import { useE2eFixture, type E2eFixture } from './fixture.js';
 import {
   LOOKUP_TIMEOUT_MS,
-  OWNER,
   REDIRECT_DELAY_MS,
   buildAndServeSite,
   followGo,
@@ -16,6 +15,8 @@ import {
   type GoVisit,
   type ServedSite,
 } from './harness.js';
+import { OWNER } from '../support/accounts.js';
+import { insertEntry } from '../support/entries.js';
 
 // The visitor's side: the Redirecting.. page (/go) in a real browser, against an emulator with
 // entries, a backend that is down, one that never answers, and one that answers garbage.
@@ -33,10 +34,7 @@ describe('/go against a backend with entries', () => {
   const visit = visitor(e2e);
 
   const addEntry = (type: string, stampEnd: number) =>
-    e2e.emulator.query('insert into public.namecard (type, stamp_end) values ($1, $2)', [
-      type,
-      stampEnd,
-    ]);
+    insertEntry(e2e.emulator, type, null, stampEnd);
 
   test('without script, the heading and a link to the main site are on the page', async () => {
     const { emulator, cards, site, browser, page } = e2e;

@@ -17,9 +17,6 @@ import { serveSite } from '../../scripts/site-server.js';
 
 export const SCREENSHOT_DIR = fileURLToPath(new URL('./screenshots/', import.meta.url));
 
-/** The owner the emulator is started with. */
-export const OWNER = { email: 'owner@e2e.test', password: 'e2e-owner-password-1' };
-
 /** Debian's chromium, headless, with nothing that calls home. */
 export function launchBrowser(): Promise<Browser> {
   return chromium.launch({

@@ -3,7 +3,7 @@ import { describe, expect, test } from 'vitest';
 import { formatWhen } from '../../shared/core/format.js';
 import { DB_KINDS, dbNow } from '../support/emulator.js';
 import { useE2eFixture } from './fixture.js';
-import { OWNER } from './harness.js';
+import { OWNER } from '../support/accounts.js';
 
 // The owner's whole errand with the keyboard alone, as someone who cannot use a pointer does
 // it: sign in, set the card, end it, cancel a scheduled entry. Only page.keyboard is used

@@ -1,7 +1,8 @@
 import type { Locator, Page } from 'playwright-core';
 import { describe, expect, test } from 'vitest';
 import { useE2eFixture } from './fixture.js';
-import { OWNER, recordFormChecks, screenshot, signIn } from './harness.js';
+import { recordFormChecks, screenshot, signIn } from './harness.js';
+import { OWNER } from '../support/accounts.js';
 
 // How the pages look on a phone and on a desktop, and the login form's own checks, in
 // Chromium against the built site and an emulator over PGlite.

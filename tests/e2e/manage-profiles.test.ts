@@ -1,6 +1,7 @@
 import { expect, test } from 'vitest';
 import { useE2eFixture } from './fixture.js';
-import { OWNER, followGo, screenshot, signIn } from './harness.js';
+import { followGo, screenshot, signIn } from './harness.js';
+import { OWNER } from '../support/accounts.js';
 
 // The Profiles section of /manage in a real browser: the owner adds a profile, the set form
 // offers it at once, and /go (built once) follows it; refusals are said in words before anything

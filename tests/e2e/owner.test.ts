@@ -1,7 +1,8 @@
 import { describe, expect, test } from 'vitest';
 import { formatWhen } from '../../shared/core/format.js';
 import { useE2eFixture } from './fixture.js';
-import { OWNER, recordFormChecks, screenshot, signIn } from './harness.js';
+import { recordFormChecks, screenshot, signIn } from './harness.js';
+import { OWNER, STRANGER } from '../support/accounts.js';
 
 // The owner's side in a real browser: login, the manage form, logout; against the built site
 // and an emulator over PGlite.
@@ -136,10 +137,9 @@ describe('the owner signs in, sets the card and logs out', () => {
 
   test('an account that is not an owner is told so instead of getting the form', async () => {
     const { emulator, site, page } = e2e;
-    const stranger = { email: 'not-an-owner@e2e.test', password: 'stranger-password-1' };
-    await emulator.createUser(stranger.email, stranger.password);
+    await emulator.createUser(STRANGER.email, STRANGER.password);
     const before = await rows();
-    await signIn(page, site, stranger);
+    await signIn(page, site, STRANGER);
     const alert = page.getByRole('alert');
     await alert.getByText('This account may not change the card').waitFor();
     await expect(alert.innerText()).resolves.toBe(

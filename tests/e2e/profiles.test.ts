@@ -1,6 +1,7 @@
 import { expect, test } from 'vitest';
 import { useE2eFixture } from './fixture.js';
 import { followGo } from './harness.js';
+import { insertEntry } from '../support/entries.js';
 
 // The site is built once (beforeAll) and served as files; everything below changes only rows
 // in the database. /go follows a new profile set in force and a changed destination at once,
@@ -19,11 +20,7 @@ const setProfile = async (name: string, url: string) => {
     [name, name, url],
   );
 };
-const setInForce = (type: string) =>
-  e2e.emulator.query('insert into public.namecard (type, stamp_end) values ($1, $2)', [
-    type,
-    Date.now() + HOUR,
-  ]);
+const setInForce = (type: string) => insertEntry(e2e.emulator, type, null, Date.now() + HOUR);
 
 test('a new profile set in force, then its changed URL, are followed with no rebuild', async () => {
   const { page, site, cards } = e2e;

@@ -1,8 +1,10 @@
 import { describe, expect, test } from 'vitest';
-import { DB_KINDS, untilDbTime } from '../support/emulator.js';
+import { DB_KINDS, untilDbTime, dbNow as databaseNow } from '../support/emulator.js';
 import { useE2eFixture } from './fixture.js';
-import { OWNER, followGo, screenshot, signIn } from './harness.js';
+import { followGo, screenshot, signIn } from './harness.js';
 import { formatRelative, formatWhen } from '../../shared/core/format.js';
+import { OWNER } from '../support/accounts.js';
+import { insertEntry } from '../support/entries.js';
 
 // The schedule in a real browser on both databases: /go follows the server's clock (entries
 // that start later, a visitor whose own clock is off by hours), with exactly one request and
@@ -102,24 +104,10 @@ describe.each(DB_KINDS)('the schedule in the browser, on %s', (kind) => {
   });
 
   /** The database's clock, epoch ms. */
-  const dbNow = async () =>
-    Number(
-      (
-        await e2e.emulator.query<{ now: string }>(
-          'select (extract(epoch from clock_timestamp()) * 1000)::bigint as now',
-        )
-      )[0]!.now,
-    );
+  const dbNow = () => databaseNow(e2e.emulator);
   /** Inserts an entry with exact stamps (epoch ms) and answers its id. */
-  const insert = async (type: string, start: number | null, end: number) =>
-    Number(
-      (
-        await e2e.emulator.query<{ id: string }>(
-          'insert into public.namecard (type, stamp_start, stamp_end) values ($1, $2, $3) returning id',
-          [type, start, end],
-        )
-      )[0]!.id,
-    );
+  const insert = (type: string, start: number | null, end: number) =>
+    insertEntry(e2e.emulator, type, start, end);
   /** Every row, oldest first, with its stop marks: nothing is ever deleted. */
   const stored = async () =>
     (

@@ -2,7 +2,8 @@ import { readFile } from 'node:fs/promises';
 import ICAL from 'ical.js';
 import { beforeEach, describe, expect, test } from 'vitest';
 import { useE2eFixture } from './fixture.js';
-import { OWNER, screenshot, signIn } from './harness.js';
+import { screenshot, signIn } from './harness.js';
+import { OWNER } from '../support/accounts.js';
 
 // Weekly series on /manage, in Chromium at a phone's width in Berlin: "Repeat weekly" in the
 // set form stores a series (checked in public.namecard_series) and the page lists it in one

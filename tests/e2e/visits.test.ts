@@ -2,7 +2,8 @@ import type { Page, Request } from 'playwright-core';
 import { beforeEach, describe, expect, test } from 'vitest';
 import { run, tempConfigDir, removeDir } from '../cli/helpers.js';
 import { useE2eFixture } from './fixture.js';
-import { OWNER, REDIRECT_DELAY_MS, LOOKUP_TIMEOUT_MS, screenshot, signIn } from './harness.js';
+import { REDIRECT_DELAY_MS, LOOKUP_TIMEOUT_MS, screenshot, signIn } from './harness.js';
+import { OWNER } from '../support/accounts.js';
 
 // Visit counts through /go in Chromium: each visit through the plain link, the QR
 // link (?via=qr) and the NFC link (?via=nfc) is counted once for its channel, as `namecard

@@ -8,8 +8,7 @@ import { ACTIVE_VIEW, viewUrl } from '../../shared/core/lookup.js';
 import { DB_KINDS, createTestDatabase, startTestEmulator } from '../support/emulator.js';
 import { createTestClient } from '../support/supabase.js';
 import { runTsx } from './run-tsx.js';
-
-const OWNER = { email: 'owner@example.com', password: 'owner-password-1' };
+import { OWNER } from '../support/accounts.js';
 
 const migrationVersions = async () =>
   (await readdir(MIGRATIONS_DIR))

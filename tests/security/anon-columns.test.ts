@@ -2,15 +2,13 @@ import type { SupabaseClient } from '@supabase/supabase-js';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { RunningEmulator } from '../../emulator/index.js';
 import { ACTIVE_VIEW, STATUS_VIEW, VIEW_COLUMNS, viewUrl } from '../../shared/core/lookup.js';
-import { DB_KINDS, startTestEmulator } from '../support/emulator.js';
-import { createTestClient } from '../support/supabase.js';
+import { startWithCallers } from '../support/clients.js';
+import { DB_KINDS } from '../support/emulator.js';
 
 // What a visitor (anon) may read: the entry's id, type, start and end, through the table or
 // the views, never the owner's user id (created_by) or created_at. Column privileges refuse a
 // query that names another column with 42501, which PostgREST answers 401 for anon.
 
-const OWNER = { email: 'owner@columns.test', password: 'owner-password-1' };
-const STRANGER = { email: 'stranger@columns.test', password: 'stranger-password-1' };
 const HOUR = 3_600_000;
 
 describe.each(DB_KINDS)("anon's columns over %s", (kind) => {
@@ -30,15 +28,7 @@ describe.each(DB_KINDS)("anon's columns over %s", (kind) => {
   };
 
   beforeAll(async () => {
-    emulator = await startTestEmulator(kind, { owner: OWNER });
-    await emulator.createUser(STRANGER.email, STRANGER.password);
-    anon = createTestClient(emulator.url, emulator.anonKey);
-    owner = createTestClient(emulator.url, emulator.anonKey);
-    stranger = createTestClient(emulator.url, emulator.anonKey);
-    const signedIn = await owner.auth.signInWithPassword(OWNER);
-    expect(signedIn.error).toBeNull();
-    ownerId = signedIn.data.user!.id;
-    expect((await stranger.auth.signInWithPassword(STRANGER)).error).toBeNull();
+    ({ emulator, anon, owner, ownerId, stranger } = await startWithCallers(kind));
     const stamp_end = Date.now() + HOUR;
     const { data, error } = await owner
       .from('namecard')

@@ -1,14 +1,13 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { RunningEmulator } from '../../emulator/index.js';
-import { DB_KINDS, startTestEmulator } from '../support/emulator.js';
+import { startWithCallers } from '../support/clients.js';
+import { DB_KINDS } from '../support/emulator.js';
 import { createTestClient } from '../support/supabase.js';
+import { OWNER, STRANGER } from '../support/accounts.js';
 
 // Sign-up stays off, and nothing the API answers reveals password hashes, the owner list or
 // other users' data: not through the auth endpoints, not through REST on the auth and private
 // schemas (which PostgREST does not expose), whoever asks.
-
-const OWNER = { email: 'owner@exposure.test', password: 'owner-password-1' };
-const STRANGER = { email: 'stranger@exposure.test', password: 'stranger-password-1' };
 
 /** A bcrypt hash as GoTrue (and the emulator) store them: `$2a$10$…`. */
 const BCRYPT = /\$2[abxy]\$\d\d\$/;
@@ -36,20 +35,7 @@ describe.each(DB_KINDS)('auth data stays private over %s', (kind) => {
   }
 
   beforeAll(async () => {
-    emulator = await startTestEmulator(kind, { owner: OWNER });
-    strangerId = (await emulator.createUser(STRANGER.email, STRANGER.password)).id;
-    const signIn = async (user: { email: string; password: string }) => {
-      const { data, error } = await createTestClient(
-        emulator.url,
-        emulator.anonKey,
-      ).auth.signInWithPassword(user);
-      if (error) throw error;
-      return data;
-    };
-    const owner = await signIn(OWNER);
-    ownerId = owner.user.id;
-    ownerToken = owner.session.access_token;
-    strangerToken = (await signIn(STRANGER)).session.access_token;
+    ({ emulator, ownerId, ownerToken, strangerId, strangerToken } = await startWithCallers(kind));
     // The hashes really are in the database: the checks below look for something that exists.
     const hashes = await emulator.query<{ encrypted_password: string }>(
       'select encrypted_password from auth.users',

@@ -5,7 +5,8 @@ import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest'
 import { listen, type RunningServer } from '../../scripts/http-server.js';
 import { contentSecurityPolicy } from '../../site/build/csp.js';
 import { useE2eFixture } from '../e2e/fixture.js';
-import { OWNER, followGo, signIn } from '../e2e/harness.js';
+import { followGo, signIn } from '../e2e/harness.js';
+import { OWNER } from '../support/accounts.js';
 
 // Every page carries a Content-Security-Policy in a <meta> tag (static hosts cannot send
 // headers): scripts only from the site, connections only to the API. /go's script and style are

@@ -2,7 +2,8 @@ import type { SupabaseClient } from '@supabase/supabase-js';
 import { SignJWT } from 'jose';
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import type { RunningEmulator } from '../../emulator/index.js';
-import { DB_KINDS, startTestEmulator } from '../support/emulator.js';
+import { startWithCallers } from '../support/clients.js';
+import { DB_KINDS } from '../support/emulator.js';
 import { createTestClient } from '../support/supabase.js';
 
 // Who may do what to public.namecard through the REST API, on both databases: everyone reads
@@ -11,8 +12,6 @@ import { createTestClient } from '../support/supabase.js';
 // role) and leaves the rows as they were. Every operation is tried twice: with a raw HTTP
 // request and with supabase-js, as the product sends it.
 
-const OWNER = { email: 'owner@rls.test', password: 'owner-password-1' };
-const STRANGER = { email: 'stranger@rls.test', password: 'stranger-password-1' };
 const HOUR = 3_600_000;
 
 type Who = 'anon' | 'non-owner' | 'owner';
@@ -77,25 +76,15 @@ describe.each(DB_KINDS)('RLS on public.namecard over %s', (kind) => {
       'select id, stamp_end, type, created_by, created_at from public.namecard order by id',
     );
 
-  async function signIn(user: { email: string; password: string }) {
-    const client = createTestClient(emulator.url, emulator.anonKey);
-    const { data, error } = await client.auth.signInWithPassword(user);
-    if (error) throw error;
-    return { client, token: data.session.access_token, id: data.user.id };
-  }
-
   beforeAll(async () => {
-    emulator = await startTestEmulator(kind, { owner: OWNER });
-    await emulator.createUser(STRANGER.email, STRANGER.password);
+    const callers = await startWithCallers(kind);
+    ({ emulator, ownerId } = callers);
     tokens.anon = emulator.anonKey;
-    clients.anon = createTestClient(emulator.url, emulator.anonKey);
-    const owner = await signIn(OWNER);
-    ownerId = owner.id;
-    tokens.owner = owner.token;
-    clients.owner = owner.client;
-    const stranger = await signIn(STRANGER);
-    tokens['non-owner'] = stranger.token;
-    clients['non-owner'] = stranger.client;
+    clients.anon = callers.anon;
+    tokens.owner = callers.ownerToken;
+    clients.owner = callers.owner;
+    tokens['non-owner'] = callers.strangerToken;
+    clients['non-owner'] = callers.stranger;
   });
   afterAll(() => emulator?.stop());
 

@@ -1,13 +1,13 @@
 import { afterEach, describe, expect, test } from 'vitest';
 import type { RunningEmulator } from '../../emulator/index.js';
 import { DB_KINDS, startTestEmulator } from '../support/emulator.js';
+import { OWNER } from '../support/accounts.js';
 
 // GoTrue's per-address limits on /token: once an address is over its count of password
 // sign-ins (or refreshes) in the window, it gets 429 over_request_rate_limit, even with the
 // right password, while other addresses are unaffected. Password hashing runs off the event
 // loop, so a flood of sign-ins does not hold up anonymous lookups.
 
-const OWNER = { email: 'owner@limits.test', password: 'owner-password-1' };
 const RATE_LIMITED = {
   code: 429,
   error_code: 'over_request_rate_limit',

@@ -1,14 +1,9 @@
 import type { SupabaseClient } from '@supabase/supabase-js';
 import { expect } from 'vitest';
 import type { RunningEmulator } from '../../emulator/index.js';
+import { OWNER, STRANGER, type Account } from './accounts.js';
 import { startTestEmulator, type DbKind } from './emulator.js';
 import { createTestClient } from './supabase.js';
-
-/** An account: the email and password it signs in with. */
-export interface Account {
-  email: string;
-  password: string;
-}
 
 /** An emulator and the three callers the conformance tests talk to it as. */
 export interface Callers {
@@ -22,17 +17,21 @@ export interface Callers {
   ownerToken: string;
   /** Signed in as an account that is not an owner. */
   stranger: SupabaseClient;
+  /** The stranger's user id and access token (for raw HTTP calls). */
+  strangerId: string;
+  strangerToken: string;
 }
 
 /**
  * Starts an emulator over `kind` (startTestEmulator) with `accounts.owner` as the card's owner
- * and `accounts.stranger` as a signed-up account that is no owner, and signs each in on a
- * client of its own (no persisted session, as the CLI's), beside an anon client. Both sign-ins
- * are asserted to succeed. The caller stops `emulator` (afterAll).
+ * and `accounts.stranger` as a signed-up account that is no owner (by default the shared
+ * OWNER and STRANGER), and signs each in on a client of its own (no persisted session, as the
+ * CLI's), beside an anon client. Both sign-ins are asserted to succeed. The caller stops
+ * `emulator` (afterAll).
  */
 export async function startWithCallers(
   kind: DbKind,
-  accounts: { owner: Account; stranger: Account },
+  accounts: { owner: Account; stranger: Account } = { owner: OWNER, stranger: STRANGER },
 ): Promise<Callers> {
   const emulator = await startTestEmulator(kind, { owner: accounts.owner });
   try {
@@ -42,10 +41,18 @@ export async function startWithCallers(
     const stranger = createTestClient(emulator.url, emulator.anonKey);
     const ownerIn = await owner.auth.signInWithPassword(accounts.owner);
     expect(ownerIn.error).toBeNull();
-    expect((await stranger.auth.signInWithPassword(accounts.stranger)).error).toBeNull();
-    const ownerId = ownerIn.data.user!.id;
-    const ownerToken = ownerIn.data.session!.access_token;
-    return { emulator, anon, owner, ownerId, ownerToken, stranger };
+    const strangerIn = await stranger.auth.signInWithPassword(accounts.stranger);
+    expect(strangerIn.error).toBeNull();
+    return {
+      emulator,
+      anon,
+      owner,
+      ownerId: ownerIn.data.user!.id,
+      ownerToken: ownerIn.data.session!.access_token,
+      stranger,
+      strangerId: strangerIn.data.user!.id,
+      strangerToken: strangerIn.data.session!.access_token,
+    };
   } catch (error) {
     await emulator.stop();
     throw error;

@@ -56,7 +56,7 @@ describe('checkStructure', () => {
 
   it('fails on a long function or a bare export in an enforced path, and only reports elsewhere', async () => {
     root = await mkdtemp(path.join(tmpdir(), 'check-structure-'));
-    for (const dir of ['emulator/rest', 'cli', 'shared', 'scripts', 'site/src']) {
+    for (const dir of ['emulator/rest', 'cli', 'shared', 'scripts', 'site/src', 'bench']) {
       await mkdir(path.join(root, dir), { recursive: true });
     }
     await writeFile(path.join(root, 'emulator/rest/long.ts'), functionOf('tooLong', 81));
@@ -66,13 +66,16 @@ describe('checkStructure', () => {
     // In site/src a hook or a helper has the limit of any function (80), a component 120.
     await writeFile(path.join(root, 'site/src/useThing.ts'), functionOf('useThing', 81));
     await writeFile(path.join(root, 'site/src/helper.ts'), functionOf('helper', 80));
+    // The benchmark has the same limit as the product's code.
+    await writeFile(path.join(root, 'bench/report.ts'), functionOf('markdown', 81));
 
     const report = checkStructure(root);
-    expect(report.failures).toBe(4);
+    expect(report.failures).toBe(5);
     expect(report.lines).toContain('  error emulator/rest/long.ts:1 tooLong: 81 lines, over 80');
     expect(report.lines).toContain('  error emulator/bare.ts:1 export bare has no docstring');
     expect(report.lines).toContain('  error site/src/Long.tsx:1 LongPage: 130 lines, over 120');
     expect(report.lines).toContain('  error site/src/useThing.ts:1 useThing: 81 lines, over 80');
+    expect(report.lines).toContain('  error bench/report.ts:1 markdown: 81 lines, over 80');
     expect(report.lines).toContain(
       'site/src/: longest component 130 lines (site/src/Long.tsx:1 LongPage), limit 120',
     );
@@ -85,14 +88,15 @@ describe('checkStructure', () => {
     expect(narrower.lines).toContain('  note  site/src/Long.tsx:1 LongPage: 130 lines, over 120');
   });
 
-  it('enforces emulator/, cli/, shared/, scripts/ and site/src', () => {
+  it('enforces emulator/, cli/, shared/, scripts/, site/src and bench/', () => {
     expect(isEnforced('emulator/rest/routes.ts')).toBe(true);
     expect(isEnforced('cli/transport/transport.ts')).toBe(true);
     expect(isEnforced('cli/commands/set.ts')).toBe(true);
     expect(isEnforced('shared/core/timeline.ts')).toBe(true);
     expect(isEnforced('scripts/start.ts')).toBe(true);
     expect(isEnforced('site/src/manage/CardForm.tsx')).toBe(true);
-    expect(isEnforced('bench/run.ts')).toBe(false);
+    expect(isEnforced('bench/run.ts')).toBe(true);
+    expect(isEnforced('bench/report.ts')).toBe(true);
     // Every folder measured is enforced: no room is only reported any more.
     for (const { dir } of FOLDERS) expect(isEnforced(`${dir}/any.ts`)).toBe(true);
   });

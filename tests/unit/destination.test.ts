@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { loadConfig, parseAllowedOrigins } from '../../shared/core/config.js';
+import { loadConfig } from '../../shared/core/config.js';
 import { ConfigError } from '../../shared/core/errors.js';
 import { narrowType } from '../../shared/core/profiles.js';
 import { destinationUrl, isAllowedDestination } from '../../shared/core/rules.js';
@@ -14,16 +14,19 @@ const config = {
   allowedOrigins: ['https://me.example', 'https://shop.example'] as const,
 };
 const entry = (type: string, url: string | null) => ({ type: narrowType(type), url });
+/** The allowed origins as every face reads them: loadConfig with this main URL and setting. */
+const allowedOrigins = (value: string | undefined) =>
+  loadConfig({ NAMECARD_MAIN_URL: MAIN, NAMECARD_ALLOWED_ORIGINS: value }).allowedOrigins;
 
 describe('NAMECARD_ALLOWED_ORIGINS', () => {
   test("defaults to the main URL's origin, which is always allowed", () => {
-    expect(parseAllowedOrigins(undefined, MAIN)).toEqual(['https://me.example']);
-    expect(parseAllowedOrigins(' https://shop.example , http://127.0.0.1:4174 ', MAIN)).toEqual([
+    expect(allowedOrigins(undefined)).toEqual(['https://me.example']);
+    expect(allowedOrigins(' https://shop.example , http://127.0.0.1:4174 ')).toEqual([
       'https://me.example',
       'https://shop.example',
       'http://127.0.0.1:4174',
     ]);
-    expect(parseAllowedOrigins('*', MAIN)).toBe('*');
+    expect(allowedOrigins('*')).toBe('*');
     expect(loadConfig({ NAMECARD_MAIN_URL: MAIN }).allowedOrigins).toEqual(['https://me.example']);
   });
 
@@ -34,8 +37,8 @@ describe('NAMECARD_ALLOWED_ORIGINS', () => {
     'https://u:p@shop.example',
     'https://shop.example?x=1',
   ])('%s is refused, naming the setting and the expected form', (value) => {
-    expect(() => parseAllowedOrigins(value, MAIN)).toThrow(ConfigError);
-    expect(() => parseAllowedOrigins(value, MAIN)).toThrow(
+    expect(() => allowedOrigins(value)).toThrow(ConfigError);
+    expect(() => allowedOrigins(value)).toThrow(
       /`NAMECARD_ALLOWED_ORIGINS` must be origins such as https:\/\/me\.example,https:\/\/shop\.example/,
     );
   });

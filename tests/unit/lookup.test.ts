@@ -1,26 +1,12 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { afterEach, describe, expect, it } from 'vitest';
+import type { IncomingMessage } from 'node:http';
+import { describe, expect, it } from 'vitest';
 import { ApiError, NetworkError, TimeoutError } from '../../shared/core/errors.js';
 import { fetchActiveEntry, fetchStatus } from '../../shared/core/lookup.js';
+import { useLoopbackServer } from '../support/loopback.js';
 
 // The lookup against small real HTTP servers that answer the way a broken backend might.
 const NOW = 1_900_000_000_000;
-let server: Server | undefined;
-
-async function serve(
-  handler: (req: IncomingMessage, res: ServerResponse) => void,
-): Promise<string> {
-  server = createServer(handler);
-  await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-}
-
-afterEach(async () => {
-  server?.closeAllConnections();
-  await new Promise((resolve) => server?.close(resolve) ?? resolve(undefined));
-  server = undefined;
-});
+const { serve, stop } = useLoopbackServer();
 
 describe('fetchActiveEntry', () => {
   it('sends one GET on the view with the apikey in the query and no custom header', async () => {
@@ -208,8 +194,7 @@ describe('fetchActiveEntry', () => {
 
   it('reports an unreachable backend as "Cannot reach <url>"', async () => {
     const url = await serve(() => undefined);
-    await new Promise((resolve) => server!.close(resolve));
-    server = undefined;
+    await stop();
     const error = await fetchActiveEntry({ supabaseUrl: url, anonKey: 'anon' }).catch(
       (e: unknown) => e,
     );

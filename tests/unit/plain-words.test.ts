@@ -1,16 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { planEntry, type EntryFieldNames } from '../../shared/calendar/plan.js';
 import { inPlainWords } from '../../shared/core/plain-words.js';
+import { FORM_FIELD_NAMES } from '../../site/src/manage/describe.js';
 
-// The manage form's field names (site/src/manage/CardForm.tsx).
-const WEB_NAMES: EntryFieldNames = {
-  profile: 'Profile',
-  date: 'Date',
-  time: 'Time',
-  from: 'Start',
-  for: 'Duration',
-  timeZone: 'time zone',
-};
+// The manage form's field names (its labels).
+const WEB_NAMES = FORM_FIELD_NAMES;
 const NAMES = Object.values(WEB_NAMES);
 const NOW = Date.UTC(2030, 0, 1, 12, 0);
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { MAX_DURATION_MS, parseProfile, planEntry } from '../../shared/calendar/plan.js';
 import { InputError } from '../../shared/core/errors.js';
+import { FORM_FIELD_NAMES } from '../../site/src/manage/describe.js';
 
 // planEntry holds every rule of a new entry for the CLI and the manage page. Expected instants
 // are written as UTC with the zone's known offset, so the test does not reuse the code it checks.
@@ -94,14 +95,6 @@ describe('planEntry', () => {
   });
 
   it('names the field of the page in the notice', () => {
-    const names = {
-      profile: 'Profile',
-      date: 'Date',
-      time: 'Time',
-      from: 'Start',
-      for: 'Duration',
-      timeZone: 'time zone',
-    };
     expect(
       planEntry(
         {
@@ -112,7 +105,7 @@ describe('planEntry', () => {
           timeZone: 'UTC',
         },
         NOW,
-        names,
+        FORM_FIELD_NAMES,
       ).notice,
     ).toBe('`Start` 2029-12-31 09:00 has passed: the entry starts now');
   });

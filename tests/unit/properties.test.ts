@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { toStampEnd } from '../../shared/calendar/time.js';
+import { toEpochMs } from '../../shared/calendar/time.js';
 import { InputError } from '../../shared/core/errors.js';
 import { narrowType } from '../../shared/core/profiles.js';
 import { activeEntry, targetUrl } from '../../shared/core/rules.js';
@@ -75,7 +75,7 @@ function checkAgainstReference(date: string, time: string, zone: string) {
   const expected = referenceInstants(date, time, zone);
   let actual: number | InputError;
   try {
-    actual = toStampEnd(date, time, zone);
+    actual = toEpochMs(date, time, zone);
   } catch (error) {
     actual = error as InputError;
   }
@@ -104,7 +104,7 @@ function transitionDays(timeZone: string): string[] {
   return [...new Set(days)];
 }
 
-describe('toStampEnd agrees with an independent time-zone computation', () => {
+describe('toEpochMs agrees with an independent time-zone computation', () => {
   it('on random dates and times in many zones', () => {
     fc.assert(
       fc.property(

@@ -1,50 +1,44 @@
 import { describe, expect, it } from 'vitest';
-import { toStampEnd } from '../../shared/calendar/time.js';
+import { toEpochMs } from '../../shared/calendar/time.js';
 import { InputError } from '../../shared/core/errors.js';
 import { formatDuration, formatStamp, toWallClock } from '../../shared/core/format.js';
 
 // Expected instants are written as UTC with the zone's known offset for that day, so the
 // test does not reuse the code it checks.
-describe('toStampEnd', () => {
+describe('toEpochMs', () => {
   it('converts a Tokyo wall time (UTC+9, no daylight saving)', () => {
-    expect(toStampEnd('2030-06-01', '18:00', 'Asia/Tokyo')).toBe(Date.UTC(2030, 5, 1, 9, 0));
-    expect(toStampEnd('2030-01-01', '00:00', 'Asia/Tokyo')).toBe(Date.UTC(2029, 11, 31, 15, 0));
+    expect(toEpochMs('2030-06-01', '18:00', 'Asia/Tokyo')).toBe(Date.UTC(2030, 5, 1, 9, 0));
+    expect(toEpochMs('2030-01-01', '00:00', 'Asia/Tokyo')).toBe(Date.UTC(2029, 11, 31, 15, 0));
   });
 
   it('converts New York wall times in summer (UTC-4) and winter (UTC-5)', () => {
-    expect(toStampEnd('2030-06-01', '18:00', 'America/New_York')).toBe(Date.UTC(2030, 5, 1, 22, 0));
-    expect(toStampEnd('2030-01-15', '18:00', 'America/New_York')).toBe(
-      Date.UTC(2030, 0, 15, 23, 0),
-    );
+    expect(toEpochMs('2030-06-01', '18:00', 'America/New_York')).toBe(Date.UTC(2030, 5, 1, 22, 0));
+    expect(toEpochMs('2030-01-15', '18:00', 'America/New_York')).toBe(Date.UTC(2030, 0, 15, 23, 0));
   });
 
   it('converts UTC wall times unchanged', () => {
-    expect(toStampEnd('2030-06-01', '18:00', 'UTC')).toBe(Date.UTC(2030, 5, 1, 18, 0));
-    expect(toStampEnd('2032-02-29', '23:59', 'UTC')).toBe(Date.UTC(2032, 1, 29, 23, 59));
+    expect(toEpochMs('2030-06-01', '18:00', 'UTC')).toBe(Date.UTC(2030, 5, 1, 18, 0));
+    expect(toEpochMs('2032-02-29', '23:59', 'UTC')).toBe(Date.UTC(2032, 1, 29, 23, 59));
   });
 
   it('uses the machine time zone (TZ) when none is given', () => {
     const zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
-    expect(toStampEnd('2030-06-01', '18:00')).toBe(toStampEnd('2030-06-01', '18:00', zone));
+    expect(toEpochMs('2030-06-01', '18:00')).toBe(toEpochMs('2030-06-01', '18:00', zone));
   });
 
   it('rejects a local time skipped by the spring-forward jump in New York', () => {
     // 2030-03-10: clocks go from 02:00 EST straight to 03:00 EDT.
-    expect(() => toStampEnd('2030-03-10', '02:30', 'America/New_York')).toThrow(
+    expect(() => toEpochMs('2030-03-10', '02:30', 'America/New_York')).toThrow(
       '`time` 02:30 does not exist on 2030-03-10 in America/New_York',
     );
-    expect(toStampEnd('2030-03-10', '01:59', 'America/New_York')).toBe(
-      Date.UTC(2030, 2, 10, 6, 59),
-    );
-    expect(toStampEnd('2030-03-10', '03:00', 'America/New_York')).toBe(Date.UTC(2030, 2, 10, 7, 0));
+    expect(toEpochMs('2030-03-10', '01:59', 'America/New_York')).toBe(Date.UTC(2030, 2, 10, 6, 59));
+    expect(toEpochMs('2030-03-10', '03:00', 'America/New_York')).toBe(Date.UTC(2030, 2, 10, 7, 0));
   });
 
   it('picks the earlier instant for a local time repeated when New York falls back', () => {
     // 2030-11-03: 01:00-01:59 happens first in EDT (UTC-4), then again in EST (UTC-5).
-    expect(toStampEnd('2030-11-03', '01:30', 'America/New_York')).toBe(
-      Date.UTC(2030, 10, 3, 5, 30),
-    );
-    expect(toStampEnd('2030-11-03', '02:00', 'America/New_York')).toBe(Date.UTC(2030, 10, 3, 7, 0));
+    expect(toEpochMs('2030-11-03', '01:30', 'America/New_York')).toBe(Date.UTC(2030, 10, 3, 5, 30));
+    expect(toEpochMs('2030-11-03', '02:00', 'America/New_York')).toBe(Date.UTC(2030, 10, 3, 7, 0));
   });
 
   it.each([
@@ -55,13 +49,13 @@ describe('toStampEnd', () => {
     ['01/06/2030', '`date` must be YYYY-MM-DD, got `01/06/2030`'],
     ['', '`date` must be YYYY-MM-DD, got ``'],
   ])('rejects the date %j naming the field and form', (date, message) => {
-    expect(() => toStampEnd(date, '18:00', 'UTC')).toThrow(message);
+    expect(() => toEpochMs(date, '18:00', 'UTC')).toThrow(message);
   });
 
   it.each(['24:00', '7:5', '07:5', '18:00:00', '12:60', '6pm', ''])(
     'rejects the time %j',
     (time) => {
-      const error = captureError(() => toStampEnd('2030-06-01', time, 'UTC'));
+      const error = captureError(() => toEpochMs('2030-06-01', time, 'UTC'));
       expect(error).toBeInstanceOf(InputError);
       expect(error.message).toBe(`\`time\` must be HH:MM (24-hour), got \`${time}\``);
       expect((error as InputError).field).toBe('time');
@@ -69,7 +63,7 @@ describe('toStampEnd', () => {
   );
 
   it('rejects an unknown time zone naming the field', () => {
-    expect(() => toStampEnd('2030-06-01', '18:00', 'Mars/Olympus')).toThrow(
+    expect(() => toEpochMs('2030-06-01', '18:00', 'Mars/Olympus')).toThrow(
       '`timeZone` must be an IANA time zone such as Asia/Tokyo, got `Mars/Olympus`',
     );
   });

@@ -1,5 +1,4 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { ServerResponse } from 'node:http';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ApiError, NetworkError } from '../../shared/core/errors.js';
 import { createNamecardClient } from '../../shared/supabase/client.js';
@@ -12,28 +11,23 @@ import {
   shouldRetry,
 } from '../../cli/transport/transport.js';
 import { OutcomeUnknownError } from '../../cli/errors.js';
+import { useLoopbackServer, type Handler } from '../support/loopback.js';
 
 // The CLI's transport against small real HTTP servers: the retry rule as a pure function, and
 // failures that travel with their own call.
 
-let server: Server | undefined;
+const loopback = useLoopbackServer();
 const received: { method: string; path: string }[] = [];
 
-async function serve(
-  handler: (req: IncomingMessage, res: ServerResponse) => void,
-): Promise<string> {
-  server = createServer((req, res) => {
+/** Serves `handler`, recording every request's method and path in `received`. */
+function serve(handler: Handler): Promise<string> {
+  return loopback.serve((req, res) => {
     received.push({ method: req.method ?? '', path: req.url ?? '' });
     handler(req, res);
   });
-  await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 }
 
-afterEach(async () => {
-  server?.closeAllConnections();
-  await new Promise((resolve) => server?.close(resolve) ?? resolve(undefined));
-  server = undefined;
+afterEach(() => {
   received.length = 0;
   vi.restoreAllMocks();
 });

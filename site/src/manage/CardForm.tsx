@@ -1,12 +1,11 @@
 import { Suspense, lazy, useEffect, useRef, useState, type FormEvent, type RefObject } from 'react';
-import type { EntryFieldNames } from '../../../shared/calendar/plan.js';
 import { formatWhen, localTimeZone } from '../../../shared/core/format.js';
 import { inPlainWords } from '../../../shared/core/plain-words.js';
 import { PROFILE_OPTIONS, narrowType } from '../../../shared/core/profiles.js';
 import { profileLabel, type NamecardRow } from '../../../shared/core/types.js';
 import { insertEntry, type ProfileEntry } from '../../../shared/supabase/data.js';
 import { supabase } from '../supabase.js';
-import { describeAfter, errorMessage } from './describe.js';
+import { FORM_FIELD_NAMES, describeAfter, errorMessage } from './describe.js';
 import type { CardState } from './useCardState.js';
 
 interface Status {
@@ -20,16 +19,6 @@ interface CardFormProps {
   /** The server's profiles (not removed, main first); the built-in ones until they are read. */
   profiles?: readonly ProfileEntry[];
 }
-
-/** The form's fields as messages name them, so that a refusal points at what to change. */
-const FIELD_NAMES: EntryFieldNames = {
-  profile: 'Profile',
-  date: 'Date',
-  time: 'Time',
-  from: 'Start',
-  for: 'Duration',
-  timeZone: 'time zone',
-};
 
 /**
  * What the owner sees after the server stored `row`: the entry, what the plan had to say (a
@@ -45,7 +34,7 @@ function describeOutcome(
   const now = card?.status.now ?? Date.now();
   const from = row.stamp_start == null ? '' : ` from ${formatWhen(row.stamp_start, now, zone)}`;
   const saved = `Card set! #${row.id} ${label}${from} until ${formatWhen(row.stamp_end, now, zone)}.`;
-  const said = notice ? ` ${inPlainWords(notice, Object.values(FIELD_NAMES))}.` : '';
+  const said = notice ? ` ${inPlainWords(notice, Object.values(FORM_FIELD_NAMES))}.` : '';
   return `${saved}${said} ${describeAfter(card?.status, zone)}`;
 }
 
@@ -81,12 +70,12 @@ async function planFromForm(
       time: field('time'),
       from: startDate ? `${startDate} ${startTime}` : undefined,
     },
-    FIELD_NAMES,
+    FORM_FIELD_NAMES,
   );
   return planEntry(
     { ...request, profile: field('profile'), profiles: choices.map((choice) => choice.value) },
     Date.now(),
-    FIELD_NAMES,
+    FORM_FIELD_NAMES,
   );
 }
 
@@ -136,7 +125,9 @@ export function CardForm({ refresh, profiles }: CardFormProps) {
     const labelOf = (type: string) =>
       choices.find((c) => c.value === type)?.label ?? profileLabel(narrowType(type));
     const what = weekly ? 'The series was not set' : 'The card was not set';
-    const names = weekly ? (await loadWeekly()).WEEKLY_FIELD_NAMES : Object.values(FIELD_NAMES);
+    const names = weekly
+      ? (await loadWeekly()).WEEKLY_FIELD_NAMES
+      : Object.values(FORM_FIELD_NAMES);
     const refuse = (error: unknown) =>
       setStatus({ tone: 'error', text: `${what}: ${errorMessage(error, names)}` });
     let store: () => Promise<string>;

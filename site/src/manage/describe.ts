@@ -4,6 +4,7 @@ import {
   describeNow,
   describeState,
 } from '../../../shared/core/describe.js';
+import type { EntryFieldNames } from '../../../shared/core/entry-rules.js';
 import { NetworkError, isRefusal } from '../../../shared/core/errors.js';
 import { formatRelative, formatWhen } from '../../../shared/core/format.js';
 import type { CardStatus } from '../../../shared/core/lookup.js';
@@ -15,6 +16,16 @@ import { unreachableWords } from '../unreachable.js';
 // The manage page's words: entries, their states and errors, with times read at a glance
 // (`today 18:00`, `Wed 09:00`); the page names the zone once, in its header line. Pure
 // functions of what they are given: nothing here imports the page's hooks or components.
+
+/** The set form's fields as messages name them, so that a refusal points at what to change. */
+export const FORM_FIELD_NAMES: EntryFieldNames = {
+  profile: 'Profile',
+  date: 'Date',
+  time: 'Time',
+  from: 'Start',
+  for: 'Duration',
+  timeZone: 'time zone',
+};
 
 /**
  * An error in the owner's words, without the CLI's backticks (inPlainWords). A refusal by the
@@ -62,18 +73,6 @@ export function describeStateSoon(state: EntryState, now: number, timeZone: stri
 /** Whether a state belongs to an entry that still counts (running, coming or covered). */
 export function isUpcoming(state: EntryState): boolean {
   return ['on-now', 'scheduled', 'comes-back', 'never-shown'].includes(state.state);
-}
-
-/**
- * One segment of the timeline in words, for the list under the picture: `now until today
- * 10:07 (in 30 min)`, `Wed 09:00 until Wed 18:00`, `from Wed 18:00 on`.
- */
-export function describeSpan(segment: Segment, now: number, timeZone: string): string {
-  const from = segment.from <= now ? 'now' : formatWhen(segment.from, now, timeZone);
-  if (segment.to === null) return segment.from <= now ? 'from now on' : `from ${from} on`;
-  const to = formatWhen(segment.to, now, timeZone);
-  const hint = segment.from <= now ? ` (${formatRelative(segment.to, now)})` : '';
-  return `${from} until ${to}${hint}`;
 }
 
 /**
