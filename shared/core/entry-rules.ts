@@ -1,8 +1,8 @@
-import { closest, distance } from 'fastest-levenshtein';
 import parseDuration from 'parse-duration';
 import { InputError } from './errors.js';
 import { formatStamp } from './format.js';
 import { PROFILE_NAME_FORM, PROFILE_TYPES, profileChoices } from './profiles.js';
+import { didYouMean, nearestName } from './suggest.js';
 import type { NewEntry } from './types.js';
 import { checkDate, checkTime, type WallClockFields } from './wall-time.js';
 
@@ -104,20 +104,13 @@ export function parseProfile(
 ): string {
   const typed = value.trim().toLowerCase();
   if (known.includes(typed)) return typed;
-  const near = typed ? closest(typed, [...known]) : undefined;
   // A near miss by spelling (`foto`, `shopp`), or a name that starts like one (`photographer`).
-  const close =
-    near !== undefined &&
-    (distance(typed, near) <= 2 || (near.length >= 3 && typed.startsWith(near)));
-  const prefixed = known.find((name) => name.length >= 3 && typed.startsWith(name));
-  const guess = close ? near : prefixed;
-  const suggestion = guess !== undefined ? `: did you mean \`${guess}\`?` : '';
   const expected = profileChoices(known);
   throw new InputError(
     field,
     expected,
     value,
-    `\`${field}\` must be ${expected}, got \`${value}\`${suggestion}`,
+    `\`${field}\` must be ${expected}, got \`${value}\`${didYouMean(nearestName(typed, known))}`,
   );
 }
 
