@@ -1,4 +1,5 @@
-import { Command } from 'commander';
+import { commandOf } from '../grammar/commander.js';
+import { DOCTOR_PROBE_TIMEOUT_MS } from '../grammar/table.js';
 import { DEFAULT_MAIN_URL, DEFAULT_SUPABASE_URL } from '../../shared/core/config.js';
 import { DEFAULT_SITE_URL } from '../../shared/core/card-link.js';
 import { ConfigError } from '../../shared/core/errors.js';
@@ -21,9 +22,6 @@ export interface CheckResult {
   detail: string;
 }
 
-/** Each request's time-out: a paused or unreachable project must not hold the owner long. */
-const PROBE_TIMEOUT_MS = 5_000;
-
 /** The deploy guide every "what to do" refers to. */
 const GUIDE = 'docs/deploy.md';
 
@@ -32,7 +30,7 @@ type Probe =
   | { answered: false; reason: string };
 
 /**
- * GET `url` once, with {@link PROBE_TIMEOUT_MS} for the answer and its body. No retries: the
+ * GET `url` once, with {@link DOCTOR_PROBE_TIMEOUT_MS} for the answer and its body. No retries: the
  * doctor reports what a visitor would meet, and says why a request got no answer.
  */
 async function probe(url: string, headers: Record<string, string> = {}): Promise<Probe> {
@@ -40,7 +38,7 @@ async function probe(url: string, headers: Record<string, string> = {}): Promise
     const response = await fetch(url, {
       headers,
       redirect: 'follow',
-      signal: AbortSignal.timeout(PROBE_TIMEOUT_MS),
+      signal: AbortSignal.timeout(DOCTOR_PROBE_TIMEOUT_MS),
     });
     const text = await response.text();
     return { answered: true, status: response.status, headers: response.headers, text };
@@ -52,7 +50,7 @@ async function probe(url: string, headers: Record<string, string> = {}): Promise
 function whyNoAnswer(error: unknown): string {
   const e = error as { name?: string; cause?: { code?: string; message?: string } };
   if (e.name === 'TimeoutError' || e.name === 'AbortError') {
-    return `no answer within ${PROBE_TIMEOUT_MS / 1000} s`;
+    return `no answer within ${DOCTOR_PROBE_TIMEOUT_MS / 1000} s`;
   }
   switch (e.cause?.code) {
     case 'ECONNREFUSED':
@@ -267,7 +265,7 @@ async function ownerCheck(config: CliConfig, env: NodeJS.ProcessEnv): Promise<Ch
       import('../../shared/supabase/data.js'),
     ]);
     const account = await findOwner(
-      { ...config, timeoutMs: Math.min(config.timeoutMs, PROBE_TIMEOUT_MS) },
+      { ...config, timeoutMs: Math.min(config.timeoutMs, DOCTOR_PROBE_TIMEOUT_MS) },
       env,
     );
     if (!account) {
@@ -391,32 +389,23 @@ const MARK: Record<CheckStatus, (s: string) => string> = {
   fail: out.red,
 };
 
-export const doctorCommand = new Command('doctor')
-  .description('check the deployment end to end: API, database, sign-ups, account, site')
-  .option('--json', 'print an array of { check, status, detail }')
-  .addHelpText(
-    'after',
-    `
-One line per check, each ok, warn or fail with what to do. Exit code 0 when nothing failed,
-1 otherwise. Each request waits at most ${PROBE_TIMEOUT_MS / 1000} s.`,
-  )
-  .action(async (options: { json?: boolean }, command: Command) => {
-    let results: CheckResult[];
-    try {
-      const config = resolveConfig(command.optsWithGlobals());
-      results = await runChecks(config);
-    } catch (error) {
-      if (!(error instanceof ConfigError)) throw error;
-      results = [{ check: 'settings', status: 'fail', detail: error.message }];
-    }
-    if (options.json) {
-      printJson(results);
-    } else {
-      print(
-        ...results.map(
-          (r) => `${MARK[r.status](r.status.padEnd(4))}  ${r.check.padEnd(11)}  ${r.detail}`,
-        ),
-      );
-    }
-    process.exitCode = results.some((r) => r.status === 'fail') ? 1 : 0;
-  });
+export const doctorCommand = commandOf('doctor', async ({ options }) => {
+  let results: CheckResult[];
+  try {
+    const config = resolveConfig(options);
+    results = await runChecks(config);
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    results = [{ check: 'settings', status: 'fail', detail: error.message }];
+  }
+  if (options.json) {
+    printJson(results);
+  } else {
+    print(
+      ...results.map(
+        (r) => `${MARK[r.status](r.status.padEnd(4))}  ${r.check.padEnd(11)}  ${r.detail}`,
+      ),
+    );
+  }
+  process.exitCode = results.some((r) => r.status === 'fail') ? 1 : 0;
+});

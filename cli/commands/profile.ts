@@ -1,4 +1,4 @@
-import { Command } from 'commander';
+import { commandOf } from '../grammar/commander.js';
 import { ApiError, InputError } from '../../shared/core/errors.js';
 import { nearestName } from '../../shared/core/suggest.js';
 import {
@@ -174,45 +174,9 @@ export async function runProfileRemove(name: string, options: ProfileOptions): P
   );
 }
 
-const json = (command: Command) =>
-  command.option('--json', 'print the result as one JSON document');
-
-export const profileCommand = new Command('profile')
-  .description("list, add, edit or remove the card's profiles (where each sends visitors)")
-  .addCommand(
-    json(new Command('list').description('every profile, its label and destination')).action(
-      (_options: object, command: Command) =>
-        runProfileList(command.optsWithGlobals<ProfileOptions>()),
-    ),
-  )
-  .addCommand(
-    json(
-      new Command('add')
-        .description('add a profile')
-        .argument('<name>', 'lowercase letters, digits and -, e.g. shop')
-        .argument('<url>', 'where it sends visitors, e.g. https://me.example/shop')
-        .option('--label <text>', 'what people see (default: the name)'),
-    ).action((name: string, url: string, _options: object, command: Command) =>
-      runProfileAdd(name, url, command.optsWithGlobals<ProfileOptions>()),
-    ),
-  )
-  .addCommand(
-    json(
-      new Command('edit')
-        .description("change a profile's destination or label")
-        .argument('<name>', 'the profile')
-        .option('--url <url>', 'the new destination')
-        .option('--label <text>', 'the new label'),
-    ).action((name: string, _options: object, command: Command) =>
-      runProfileEdit(name, command.optsWithGlobals<ProfileOptions>()),
-    ),
-  )
-  .addCommand(
-    json(
-      new Command('remove')
-        .description('remove a profile no entry in force or scheduled names')
-        .argument('<name>', 'the profile'),
-    ).action((name: string, _options: object, command: Command) =>
-      runProfileRemove(name, command.optsWithGlobals<ProfileOptions>()),
-    ),
-  );
+export const profileCommand = commandOf('profile', {
+  list: ({ options }) => runProfileList(options),
+  add: ({ args, options }) => runProfileAdd(args.name, args.url, options),
+  edit: ({ args, options }) => runProfileEdit(args.name, options),
+  remove: ({ args, options }) => runProfileRemove(args.name, options),
+});
