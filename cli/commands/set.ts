@@ -4,7 +4,7 @@ import { isInteractive } from '../terminal/prompts.js';
 import type { OwnerWriter } from '../session/writer.js';
 import { explicitSettings, resolveConfig, type CliConfig } from '../session/settings.js';
 import type { EntryInput, EntryPlan, SetRequest } from '../../shared/calendar/plan.js';
-import { isProfileType, profileChoices } from '../../shared/core/profiles.js';
+import { isProfileType } from '../../shared/core/profiles.js';
 import { hostEntryZone } from '../session/host-zone.js';
 import { showSet } from '../terminal/set-show.js';
 
@@ -42,10 +42,11 @@ interface Step {
 /**
  * The one table of `set`'s fields: the forms a missing argument's message names, and (in
  * {@link setFlow}) the prompt of each. `from` is an option: it is offered at the prompts only
- * when the command line left something to ask.
+ * when the command line left something to ask. The profile is any of the card's, which only
+ * the server knows: the form points to `namecard profile list`, and the prompt lists them.
  */
 const STEPS: readonly Step[] = [
-  { name: 'profile', form: profileChoices(), needed: () => true },
+  { name: 'profile', form: 'a profile, see `namecard profile list`', needed: () => true },
   { name: 'date', form: 'YYYY-MM-DD', needed: (options) => options.for === undefined },
   { name: 'time', form: 'HH:MM, 24-hour', needed: (options) => options.for === undefined },
   { name: 'from', form: 'YYYY-MM-DD HH:MM', needed: () => false },

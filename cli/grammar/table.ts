@@ -67,8 +67,8 @@ export const DOCTOR_PROBE_TIMEOUT_MS = 5_000;
 /** The form of `preview --at`. */
 export const PREVIEW_AT_FORM = '"YYYY-MM-DD HH:MM"';
 
-/** `set`'s profile, in help. */
-export const SET_PROFILE_FORM = 'main or photo';
+/** `set`'s profile, in help and in the message naming a missing one: the card's own list. */
+export const SET_PROFILE_FORM = 'a profile (namecard profile list)';
 
 const JSON_OPTION = { flags: '--json', help: 'print the result as one JSON document' } as const;
 

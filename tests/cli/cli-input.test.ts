@@ -293,7 +293,7 @@ const REFUSED: Record<string, Refused> = {
   'set with nothing': {
     args: set(),
     exit: 2,
-    says: 'missing arguments `profile` (main or photo), `date` (YYYY-MM-DD), `time` (HH:MM, 24-hour)',
+    says: 'missing arguments `profile` (a profile, see `namecard profile list`), `date` (YYYY-MM-DD), `time` (HH:MM, 24-hour)',
   },
   'set with an extra argument': {
     args: set('photo', date, '18:00', 'now'),
