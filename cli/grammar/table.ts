@@ -83,7 +83,7 @@ const SITE_URL = {
 } as const;
 
 /** A subcommand of `profile`: its `--json` last, as commander lists the options. */
-const profileCommand = <const S extends CommandSpec>(spec: S) =>
+const withJson = <const S extends CommandSpec>(spec: S) =>
   ({ ...spec, options: [...(spec.options ?? []), JSON_OPTION] }) as const;
 
 /** Every command, in the order `--help` lists them. */
@@ -140,8 +140,8 @@ Examples:
   profile: {
     help: "list, add, edit or remove the card's profiles (where each sends visitors)",
     commands: {
-      list: profileCommand({ help: 'every profile, its label and destination' }),
-      add: profileCommand({
+      list: withJson({ help: 'every profile, its label and destination' }),
+      add: withJson({
         help: 'add a profile',
         arguments: [
           { name: '<name>', help: 'lowercase letters, digits and -, e.g. shop' },
@@ -149,7 +149,7 @@ Examples:
         ],
         options: [{ flags: '--label <text>', help: 'what people see (default: the name)' }],
       }),
-      edit: profileCommand({
+      edit: withJson({
         help: "change a profile's destination or label",
         arguments: [{ name: '<name>', help: 'the profile' }],
         options: [
@@ -157,7 +157,7 @@ Examples:
           { flags: '--label <text>', help: 'the new label' },
         ],
       }),
-      remove: profileCommand({
+      remove: withJson({
         help: 'remove a profile no entry in force or scheduled names',
         arguments: [{ name: '<name>', help: 'the profile' }],
       }),
