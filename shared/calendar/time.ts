@@ -1,5 +1,6 @@
 import { Temporal } from 'temporal-polyfill';
-import { localTimeZone, timeZoneRefusal } from '../core/format.js';
+import { localTimeZone } from '../core/format.js';
+import { timeZoneRefusal } from '../core/suggest.js';
 import { checkDate, checkTime, skippedTimeError, type WallClockFields } from '../core/wall-time.js';
 
 // Date and time-zone arithmetic goes through Temporal (the temporal-polyfill package) rather

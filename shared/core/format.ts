@@ -1,8 +1,7 @@
 // Stamps and durations for people. Built on Intl only (no Temporal), so that code which only
 // shows times, like `namecard status`, starts fast.
 
-import { InputError } from './errors.js';
-import { didYouMean, nearestName } from './suggest.js';
+import { timeZoneRefusal } from './suggest.js';
 
 /** The time zone of this machine or browser (IANA name, e.g. `Europe/Berlin`); honours `TZ` in Node. */
 export function localTimeZone(): string {
@@ -28,46 +27,6 @@ export function checkTimeZone(timeZone: string, field = 'timeZone'): string {
   } catch {
     throw timeZoneRefusal(timeZone, field);
   }
-}
-
-/** What a time-zone field expects, in every refusal of one. */
-const ZONE_FORM = 'an IANA time zone such as Asia/Tokyo';
-
-/**
- * The refusal of a time-zone name that names no zone, suggesting the nearest zone by its whole
- * name (`Europe/Berln` → `Europe/Berlin`) or, for a name without a region, by its city
- * (`berlin` → `Europe/Berlin`), from the zones Intl knows. Shared by the Intl check here and
- * Temporal's (shared/calendar/time.ts).
- *
- * @param timeZone the name as typed
- * @param field the field's name in messages (`--tz`)
- * @returns the InputError to throw, naming `field` and the expected form
- * @example timeZoneRefusal('Europe/Berln', '--tz').message
- * // → '`--tz` must be an IANA time zone such as Asia/Tokyo, got `Europe/Berln`: did you mean `Europe/Berlin`?'
- */
-export function timeZoneRefusal(timeZone: string, field = 'timeZone'): InputError {
-  const typed = timeZone.trim().toLowerCase().replace(/ /g, '_');
-  const zones = [...supportedTimeZones(), 'UTC'];
-  const byCity = !typed.includes('/');
-  const keys = zones.map((zone) => (byCity ? zone.slice(zone.lastIndexOf('/') + 1) : zone));
-  // A city's name is short: one edit in five letters or fewer (`berln`), none in three (`CET`
-  // is no misspelt city), two in a whole name (`Amercia/New_York`).
-  const edits = !byCity || typed.length >= 6 ? 2 : typed.length >= 4 ? 1 : 0;
-  const lower = keys.map((key) => key.toLowerCase());
-  const near = nearestName(typed, lower, edits);
-  const guess = near === undefined ? undefined : zones[lower.indexOf(near)];
-  return new InputError(
-    field,
-    ZONE_FORM,
-    timeZone,
-    `\`${field}\` must be ${ZONE_FORM}, got \`${timeZone}\`${didYouMean(guess)}`,
-  );
-}
-
-/** The IANA zones Intl knows (none where it cannot list them). */
-function supportedTimeZones(): readonly string[] {
-  const intl = Intl as { supportedValuesOf?: (key: 'timeZone') => string[] };
-  return intl.supportedValuesOf?.('timeZone') ?? [];
 }
 
 /** A stamp shown as wall-clock parts in a zone. */

@@ -1,7 +1,9 @@
 import { closest, distance } from 'fastest-levenshtein';
+import { InputError } from './errors.js';
 
 // "Did you mean …?" wherever the owner types a name: a profile, a time zone, a weekday. One
-// rule for every such name, so that each refusal suggests alike.
+// rule for every such name, so that each refusal suggests alike. Its own module, loaded with
+// what refuses a name (the site's first draw, which only shows times, does not need it).
 
 /**
  * The name the owner most likely meant: the nearest known one by Levenshtein distance when it is
@@ -36,4 +38,44 @@ export function nearestName(
  */
 export function didYouMean(guess: string | undefined): string {
   return guess === undefined ? '' : `: did you mean \`${guess}\`?`;
+}
+
+/** What a time-zone field expects, in every refusal of one. */
+const ZONE_FORM = 'an IANA time zone such as Asia/Tokyo';
+
+/**
+ * The refusal of a time-zone name that names no zone, suggesting the nearest zone by its whole
+ * name (`Europe/Berln` → `Europe/Berlin`) or, for a name without a region, by its city
+ * (`berlin` → `Europe/Berlin`), from the zones Intl knows. Shared by the Intl check
+ * (shared/core/format.ts) and Temporal's (shared/calendar/time.ts).
+ *
+ * @param timeZone the name as typed
+ * @param field the field's name in messages (`--tz`)
+ * @returns the InputError to throw, naming `field` and the expected form
+ * @example timeZoneRefusal('Europe/Berln', '--tz').message
+ * // → '`--tz` must be an IANA time zone such as Asia/Tokyo, got `Europe/Berln`: did you mean `Europe/Berlin`?'
+ */
+export function timeZoneRefusal(timeZone: string, field = 'timeZone'): InputError {
+  const typed = timeZone.trim().toLowerCase().replace(/ /g, '_');
+  const zones = [...supportedTimeZones(), 'UTC'];
+  const byCity = !typed.includes('/');
+  const keys = zones.map((zone) => (byCity ? zone.slice(zone.lastIndexOf('/') + 1) : zone));
+  // A city's name is short: one edit in five letters or fewer (`berln`), none in three (`CET`
+  // is no misspelt city), two in a whole name (`Amercia/New_York`).
+  const edits = !byCity || typed.length >= 6 ? 2 : typed.length >= 4 ? 1 : 0;
+  const lower = keys.map((key) => key.toLowerCase());
+  const near = nearestName(typed, lower, edits);
+  const guess = near === undefined ? undefined : zones[lower.indexOf(near)];
+  return new InputError(
+    field,
+    ZONE_FORM,
+    timeZone,
+    `\`${field}\` must be ${ZONE_FORM}, got \`${timeZone}\`${didYouMean(guess)}`,
+  );
+}
+
+/** The IANA zones Intl knows (none where it cannot list them). */
+function supportedTimeZones(): readonly string[] {
+  const intl = Intl as { supportedValuesOf?: (key: 'timeZone') => string[] };
+  return intl.supportedValuesOf?.('timeZone') ?? [];
 }
