@@ -1,5 +1,5 @@
+import { commandOf } from '../grammar/commander.js';
 import { writeFile } from 'node:fs/promises';
-import { Command } from 'commander';
 import { InputError } from '../../shared/core/errors.js';
 import { profileLabel } from '../../shared/core/types.js';
 import { narrowType } from '../../shared/core/profiles.js';
@@ -75,10 +75,4 @@ export async function runCalendar(options: CalendarOptions): Promise<void> {
   );
 }
 
-export const calendarCommand = new Command('calendar')
-  .description("the card's schedule as an iCalendar (.ics) file, to import into a calendar")
-  .option('--out <file>', 'write it to this file (default: print it)')
-  .option('--days <n>', 'how many days ahead (default: 90)')
-  .action((_options: object, command: Command) =>
-    runCalendar(command.optsWithGlobals<CalendarOptions>()),
-  );
+export const calendarCommand = commandOf('calendar', ({ options }) => runCalendar(options));

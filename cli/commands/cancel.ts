@@ -1,5 +1,5 @@
-import { Command } from 'commander';
 import { localTimeZone } from '../../shared/core/format.js';
+import { commandOf } from '../grammar/commander.js';
 import { parseEntryId, showCancel } from '../terminal/cancel-show.js';
 import { resolveConfig } from '../session/settings.js';
 
@@ -34,12 +34,6 @@ export async function runCancel(idText: string, options: CancelOptions): Promise
   showCancel(outcome, options, config, localTimeZone);
 }
 
-export const cancelCommand = new Command('cancel')
-  .description(
-    'cancel a scheduled or running entry, or a weekly series, for good (ids: namecard list)',
-  )
-  .argument('<id>', 'the entry or series id, as `namecard list` or `set --json` shows it')
-  .option('--json', 'print the result as one JSON document')
-  .action((id: string, _options: object, command: Command) =>
-    runCancel(id, command.optsWithGlobals<CancelOptions>()),
-  );
+export const cancelCommand = commandOf('cancel', ({ args, options }) =>
+  runCancel(args.id, options),
+);

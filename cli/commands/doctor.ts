@@ -1,4 +1,4 @@
-import { Command } from 'commander';
+import { commandOf } from '../grammar/commander.js';
 import { isDemoKey } from '../../shared/core/config.js';
 import { ConfigError } from '../../shared/core/errors.js';
 import { isLoopbackHost } from '../../shared/core/loopback.js';
@@ -11,13 +11,7 @@ import {
   resolveConfig,
   type CliConfig,
 } from '../session/settings.js';
-import {
-  DOCTOR_TIME_LIMIT_MS,
-  PROBE_MAX_BYTES,
-  PROBE_TIMEOUT_MS,
-  startProbes,
-  type Probe,
-} from '../transport/probe.js';
+import { PROBE_TIMEOUT_MS, startProbes, type Probe } from '../transport/probe.js';
 
 /** How a check came out: `fail` makes the command exit 1; `warn` is worth a look. */
 export type CheckStatus = 'ok' | 'warn' | 'fail';
@@ -410,33 +404,23 @@ const MARK: Record<CheckStatus, (s: string) => string> = {
   fail: out.red,
 };
 
-export const doctorCommand = new Command('doctor')
-  .description('check the deployment end to end: API, database, sign-ups, account, site')
-  .option('--json', 'print an array of { check, status, detail }')
-  .addHelpText(
-    'after',
-    `
-One line per check, each ok, warn or fail with what to do. Exit code 0 when nothing failed,
-1 otherwise. Each request waits at most ${PROBE_TIMEOUT_MS / 1000} s and reads at most ${PROBE_MAX_BYTES / 1024} KiB,
-follows redirects on the same origin only, and all checks end within ${DOCTOR_TIME_LIMIT_MS / 1000} s.`,
-  )
-  .action(async (options: { json?: boolean }, command: Command) => {
-    let results: CheckResult[];
-    try {
-      const config = resolveConfig(command.optsWithGlobals());
-      results = await runChecks(config);
-    } catch (error) {
-      if (!(error instanceof ConfigError)) throw error;
-      results = [{ check: 'settings', status: 'fail', detail: error.message }];
-    }
-    if (options.json) {
-      printJson(results);
-    } else {
-      print(
-        ...results.map(
-          (r) => `${MARK[r.status](r.status.padEnd(4))}  ${r.check.padEnd(11)}  ${r.detail}`,
-        ),
-      );
-    }
-    process.exitCode = results.some((r) => r.status === 'fail') ? 1 : 0;
-  });
+export const doctorCommand = commandOf('doctor', async ({ options }) => {
+  let results: CheckResult[];
+  try {
+    const config = resolveConfig(options);
+    results = await runChecks(config);
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    results = [{ check: 'settings', status: 'fail', detail: error.message }];
+  }
+  if (options.json) {
+    printJson(results);
+  } else {
+    print(
+      ...results.map(
+        (r) => `${MARK[r.status](r.status.padEnd(4))}  ${r.check.padEnd(11)}  ${r.detail}`,
+      ),
+    );
+  }
+  process.exitCode = results.some((r) => r.status === 'fail') ? 1 : 0;
+});

@@ -1,6 +1,5 @@
-import { Command } from 'commander';
 import { localTimeZone } from '../../shared/core/format.js';
-import { MAIN_PROFILE } from '../../shared/core/profiles.js';
+import { commandOf } from '../grammar/commander.js';
 import { showEnd } from '../terminal/end-show.js';
 import { resolveConfig } from '../session/settings.js';
 
@@ -34,7 +33,4 @@ export async function runEnd(options: EndOptions): Promise<void> {
   showEnd(outcome, options, config, localTimeZone);
 }
 
-export const endCommand = new Command('end')
-  .description(`send visitors to ${MAIN_PROFILE.visitorsGet} now (entries that start later stay)`)
-  .option('--json', 'print the result as one JSON document')
-  .action((_options: object, command: Command) => runEnd(command.optsWithGlobals<EndOptions>()));
+export const endCommand = commandOf('end', ({ options }) => runEnd(options));

@@ -1,4 +1,5 @@
-import { Command } from 'commander';
+import { commandOf } from '../grammar/commander.js';
+import { LIST_DEFAULT_LIMIT } from '../grammar/table.js';
 import { InputError } from '../../shared/core/errors.js';
 import { describeState, visitorsGet } from '../../shared/core/describe.js';
 import { entryStates, type EntryState } from '../../shared/core/timeline.js';
@@ -12,10 +13,9 @@ import type { NamecardRow } from '../../shared/core/types.js';
 type SeriesLine = typeof import('./set-series.js').seriesLine;
 
 const MAX_LIMIT = 1000;
-const DEFAULT_LIMIT = 20;
 
 function parseLimit(value: string | undefined): number {
-  if (value === undefined) return DEFAULT_LIMIT;
+  if (value === undefined) return LIST_DEFAULT_LIMIT;
   const limit = /^\d+$/.test(value) ? Number(value) : NaN;
   if (!(limit >= 1 && limit <= MAX_LIMIT)) {
     throw new InputError('--limit', `a whole number from 1 to ${MAX_LIMIT}`, value);
@@ -56,7 +56,7 @@ const SIGNED_OUT_NOTE =
  * `namecard_status`).
  */
 export async function runList(options: ListOptions): Promise<void> {
-  const limit = parseLimit(options.limit ?? String(DEFAULT_LIMIT));
+  const limit = parseLimit(options.limit ?? String(LIST_DEFAULT_LIMIT));
   const config = resolveConfig(options);
   const format = await import('../../shared/core/format.js');
   const zone =
@@ -213,10 +213,4 @@ function listLines(
   ];
 }
 
-export const listCommand = new Command('list')
-  .description('list entries, newest first')
-  // The default is in the text: commander would quote a string default ("20").
-  .option('--limit <n>', `how many entries to show (default: ${DEFAULT_LIMIT})`)
-  .option('--tz <zone>', "the IANA time zone the times are shown in (default: this machine's)")
-  .option('--json', 'print the result as one JSON document')
-  .action((_options: object, command: Command) => runList(command.optsWithGlobals<ListOptions>()));
+export const listCommand = commandOf('list', ({ options }) => runList(options));

@@ -1,4 +1,4 @@
-import { Command } from 'commander';
+import { commandOf } from '../grammar/commander.js';
 import { NOT_OWNER_MESSAGE, UsageError } from '../errors.js';
 import { out, print, warn } from '../terminal/output.js';
 import { isInteractive } from '../terminal/prompts.js';
@@ -12,13 +12,6 @@ import { explicitSettings, resolveConfig } from '../session/settings.js';
 import { readStoredStateOrNothing } from '../session/store-file.js';
 import { terminalSafe } from '../terminal/terminal-safe.js';
 
-interface LoginOptions {
-  email?: string;
-  passwordStdin?: boolean;
-  apiUrl?: string;
-  siteUrl?: string;
-}
-
 /** Reads the whole of stdin: the password, without its final line break. */
 async function readStdin(): Promise<string> {
   const chunks: Buffer[] = [];
@@ -28,49 +21,40 @@ async function readStdin(): Promise<string> {
     .replace(/\r?\n$/, '');
 }
 
-export const loginCommand = new Command('login')
-  .description('sign in and keep the session here')
-  .option('--email <email>', 'the email to sign in with (asked at a terminal when missing)')
-  .option('--password-stdin', 'read the password from stdin (for scripts)')
-  .option(
-    '--site-url <url>',
-    'where the site is hosted (the card link); kept with the session like --api-url',
-  )
-  .action(async (_options: LoginOptions, command: Command) => {
-    const options = command.optsWithGlobals<LoginOptions>();
-    // A broken stored config is replaced by this login, so it must not stop it.
-    const { state, broken } = readStoredStateOrNothing();
-    const config = resolveConfig(options, process.env, state);
-    const interactive = isInteractive();
+export const loginCommand = commandOf('login', async ({ options }) => {
+  // A broken stored config is replaced by this login, so it must not stop it.
+  const { state, broken } = readStoredStateOrNothing();
+  const config = resolveConfig(options, process.env, state);
+  const interactive = isInteractive();
 
-    const settings = explicitSettings(options);
-    const email = options.email?.trim();
-    if (email) checkEmail(email);
-    let signedIn: SignedIn;
-    if (interactive && !options.passwordStdin) {
-      // At a terminal: the email unless given, then the password, asked again when wrong.
-      signedIn = await signInInteractively(config, { email, settings });
-    } else {
-      if (!email) {
-        throw new UsageError(
-          'missing option `--email <email>`',
-          'Usage: namecard login --email <email> --password-stdin',
-        );
-      }
-      // The password from stdin when asked to; never from a flag.
-      if (!options.passwordStdin) {
-        throw new UsageError('missing password: pass `--password-stdin` and write it to stdin');
-      }
-      const password = await readStdin();
-      if (!password) throw new UsageError('the password read from stdin is empty');
-      signedIn = await signInAndSave(config, email, password, settings);
-    }
-    if (broken) warn(`replaced the broken stored config ${broken.file}`);
-    print(`Signed in as ${out.bold(terminalSafe(signedIn.email))} at ${config.supabaseUrl}`);
-    const { canSetCard } = await import('../../shared/supabase/data.js');
-    if (!(await signedIn.transport.guard(() => canSetCard(signedIn.client)))) {
-      warn(
-        `${NOT_OWNER_MESSAGE}: it is not one of the card's owners, so \`namecard set\` will be refused`,
+  const settings = explicitSettings(options);
+  const email = options.email?.trim();
+  if (email) checkEmail(email);
+  let signedIn: SignedIn;
+  if (interactive && !options.passwordStdin) {
+    // At a terminal: the email unless given, then the password, asked again when wrong.
+    signedIn = await signInInteractively(config, { email, settings });
+  } else {
+    if (!email) {
+      throw new UsageError(
+        'missing option `--email <email>`',
+        'Usage: namecard login --email <email> --password-stdin',
       );
     }
-  });
+    // The password from stdin when asked to; never from a flag.
+    if (!options.passwordStdin) {
+      throw new UsageError('missing password: pass `--password-stdin` and write it to stdin');
+    }
+    const password = await readStdin();
+    if (!password) throw new UsageError('the password read from stdin is empty');
+    signedIn = await signInAndSave(config, email, password, settings);
+  }
+  if (broken) warn(`replaced the broken stored config ${broken.file}`);
+  print(`Signed in as ${out.bold(terminalSafe(signedIn.email))} at ${config.supabaseUrl}`);
+  const { canSetCard } = await import('../../shared/supabase/data.js');
+  if (!(await signedIn.transport.guard(() => canSetCard(signedIn.client)))) {
+    warn(
+      `${NOT_OWNER_MESSAGE}: it is not one of the card's owners, so \`namecard set\` will be refused`,
+    );
+  }
+});

@@ -1,4 +1,5 @@
-import { Command } from 'commander';
+import { commandOf } from '../grammar/commander.js';
+import { PREVIEW_AT_FORM } from '../grammar/table.js';
 import { ApiError, InputError, NetworkError } from '../../shared/core/errors.js';
 import { visitorsGet } from '../../shared/core/describe.js';
 import { MAIN_PROFILE, narrowType } from '../../shared/core/profiles.js';
@@ -26,8 +27,6 @@ export interface PreviewRow {
   series: boolean | null;
 }
 
-const AT_FORM = '"YYYY-MM-DD HH:MM"';
-
 /**
  * `namecard preview --at "YYYY-MM-DD HH:MM"`: where the card sends visitors at that instant
  * and why (which entry or series), decided by the server's rule (`namecard_preview`, one
@@ -51,7 +50,7 @@ export async function runPreview(options: PreviewOptions): Promise<void> {
   const instants = options.at.map((text) => {
     const [date, clock, ...rest] = text.trim().split(/\s+/);
     if (date === undefined || clock === undefined || rest.length > 0) {
-      throw new InputError('--at', AT_FORM, text);
+      throw new InputError('--at', PREVIEW_AT_FORM, text);
     }
     return time.toEpochMs(date, clock, zone, { date: '--at', time: '--at' });
   });
@@ -113,15 +112,6 @@ export async function runPreview(options: PreviewOptions): Promise<void> {
   }
 }
 
-export const previewCommand = new Command('preview')
-  .description('show where the card sends visitors at a given time, by the server')
-  .requiredOption(
-    '--at <time>',
-    `the moment, ${AT_FORM} (repeat for several)`,
-    (value: string, previous: string[] = []) => [...previous, value],
-  )
-  .option('--tz <zone>', "the IANA time zone of --at (default: this machine's)")
-  .option('--json', 'print the result as one JSON document')
-  .action((_options: object, command: Command) =>
-    runPreview(command.optsWithGlobals<PreviewOptions>()),
-  );
+export const previewCommand = commandOf('preview', ({ options }) =>
+  runPreview({ ...options, at: options.at ?? [] }),
+);

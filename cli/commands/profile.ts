@@ -1,5 +1,6 @@
-import { Command } from 'commander';
-import { InputError } from '../../shared/core/errors.js';
+import { commandOf } from '../grammar/commander.js';
+import { ApiError, InputError } from '../../shared/core/errors.js';
+import { nearestName } from '../../shared/core/suggest.js';
 import {
   checkDestination,
   checkProfileLabel,
@@ -44,6 +45,40 @@ async function ownerAndData(config: CliConfig) {
     import('../../shared/supabase/data.js'),
   ]);
   return { owner: await requireOwner(config), data };
+}
+
+/**
+ * A change of the profile `name` (edit, remove), with the card's own list when the server
+ * changed no profile of that name: "no profile `blgo`; did you mean `blog`?", or the profiles
+ * there are (exit 2). The list is read only then, so a change stays one request.
+ *
+ * @throws InputError (exit 2) for a name the card has no profile of; whatever `change` throws
+ */
+async function changeProfile<T>(
+  { owner, data }: Awaited<ReturnType<typeof ownerAndData>>,
+  name: string,
+  change: () => Promise<T>,
+): Promise<T> {
+  try {
+    return await owner.transport.guard(change, { act: 'profile change' });
+  } catch (error) {
+    if (!(error instanceof ApiError && error.code === 'no_row')) throw error;
+    const names = (await owner.transport.guard(() => data.listProfiles(owner.client))).map(
+      (profile) => profile.name,
+    );
+    // None listed (not an owner) or the name is there after all: the server's own words.
+    if (names.length === 0 || names.includes(name)) throw error;
+    const guess = nearestName(name.trim().toLowerCase(), names);
+    const shown = terminalSafe(name);
+    throw new InputError(
+      'name',
+      `one of the card's profiles (${names.join(', ')})`,
+      name,
+      guess === undefined
+        ? `no profile \`${shown}\`; the card's profiles are ${names.join(', ')} (namecard profile list)`
+        : `no profile \`${shown}\`; did you mean \`${guess}\`?`,
+    );
+  }
 }
 
 /**
@@ -92,8 +127,9 @@ export async function runProfileAdd(
 /**
  * `namecard profile edit <name> [--url <url>] [--label <text>]`.
  *
- * @throws InputError for nothing to change, a bad label or URL, or an origin /go does not
- *   follow (exit 2); SessionError, ApiError (no such profile, not an owner), NetworkError (exit 1)
+ * @throws InputError for nothing to change, a bad label or URL, an origin /go does not follow,
+ *   or no such profile (exit 2, with the nearest name); SessionError, ApiError (not an owner),
+ *   NetworkError (exit 1)
  */
 export async function runProfileEdit(name: string, options: ProfileOptions): Promise<void> {
   const config = resolveConfig(options);
@@ -109,14 +145,13 @@ export async function runProfileEdit(name: string, options: ProfileOptions): Pro
   if (options.url !== undefined) {
     refuse(checkDestination(options.url, config.allowedOrigins, '--url'), options.url);
   }
-  const { owner, data } = await ownerAndData(config);
-  const row = await owner.transport.guard(
-    () =>
-      data.editProfile(owner.client, name, {
-        ...(options.label !== undefined ? { label: options.label } : {}),
-        ...(options.url !== undefined ? { url: options.url } : {}),
-      }),
-    { act: 'profile change' },
+  const signedIn = await ownerAndData(config);
+  const { owner, data } = signedIn;
+  const row = await changeProfile(signedIn, name, () =>
+    data.editProfile(owner.client, name, {
+      ...(options.label !== undefined ? { label: options.label } : {}),
+      ...(options.url !== undefined ? { url: options.url } : {}),
+    }),
   );
   if (options.json) return printJson(row);
   print(`${out.green('✔')} Changed ${profileLine(row, config)}`);
@@ -125,60 +160,23 @@ export async function runProfileEdit(name: string, options: ProfileOptions): Pro
 /**
  * `namecard profile remove <name>`: marks the profile removed (old entries keep its label).
  *
- * @throws SessionError, ApiError (main, in use by the entries it names, no such profile, not an
- *   owner), NetworkError (exit 1)
+ * @throws InputError for no such profile (exit 2, with the nearest name); SessionError, ApiError
+ *   (main, in use by the entries it names, not an owner), NetworkError (exit 1)
  */
 export async function runProfileRemove(name: string, options: ProfileOptions): Promise<void> {
   const config = resolveConfig(options);
-  const { owner, data } = await ownerAndData(config);
-  const row = await owner.transport.guard(() => data.removeProfile(owner.client, name), {
-    act: 'profile change',
-  });
+  const signedIn = await ownerAndData(config);
+  const { owner, data } = signedIn;
+  const row = await changeProfile(signedIn, name, () => data.removeProfile(owner.client, name));
   if (options.json) return printJson(row);
   print(
     `${out.green('✔')} Removed ${out.bold(terminalSafe(row.name))} (${terminalSafe(row.label)}): no new entry can name it; past entries keep it`,
   );
 }
 
-const json = (command: Command) =>
-  command.option('--json', 'print the result as one JSON document');
-
-export const profileCommand = new Command('profile')
-  .description("list, add, edit or remove the card's profiles (where each sends visitors)")
-  .addCommand(
-    json(new Command('list').description('every profile, its label and destination')).action(
-      (_options: object, command: Command) =>
-        runProfileList(command.optsWithGlobals<ProfileOptions>()),
-    ),
-  )
-  .addCommand(
-    json(
-      new Command('add')
-        .description('add a profile')
-        .argument('<name>', 'lowercase letters, digits and -, e.g. shop')
-        .argument('<url>', 'where it sends visitors, e.g. https://me.example/shop')
-        .option('--label <text>', 'what people see (default: the name)'),
-    ).action((name: string, url: string, _options: object, command: Command) =>
-      runProfileAdd(name, url, command.optsWithGlobals<ProfileOptions>()),
-    ),
-  )
-  .addCommand(
-    json(
-      new Command('edit')
-        .description("change a profile's destination or label")
-        .argument('<name>', 'the profile')
-        .option('--url <url>', 'the new destination')
-        .option('--label <text>', 'the new label'),
-    ).action((name: string, _options: object, command: Command) =>
-      runProfileEdit(name, command.optsWithGlobals<ProfileOptions>()),
-    ),
-  )
-  .addCommand(
-    json(
-      new Command('remove')
-        .description('remove a profile no entry in force or scheduled names')
-        .argument('<name>', 'the profile'),
-    ).action((name: string, _options: object, command: Command) =>
-      runProfileRemove(name, command.optsWithGlobals<ProfileOptions>()),
-    ),
-  );
+export const profileCommand = commandOf('profile', {
+  list: ({ options }) => runProfileList(options),
+  add: ({ args, options }) => runProfileAdd(args.name, args.url, options),
+  edit: ({ args, options }) => runProfileEdit(args.name, options),
+  remove: ({ args, options }) => runProfileRemove(args.name, options),
+});

@@ -1,6 +1,6 @@
 import { writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { Command } from 'commander';
+import { commandOf } from '../grammar/commander.js';
 import {
   QR_CODE_OPTIONS,
   QR_PNG_MAX_SIZE,
@@ -9,16 +9,9 @@ import {
   qrPngScale,
 } from '../../shared/core/card-link.js';
 import { InputError } from '../../shared/core/errors.js';
-import { linkSettings, siteUrlOption } from '../session/card-link.js';
+import { linkSettings } from '../session/card-link.js';
 import { UsageError } from '../errors.js';
 import { err, out, print, stdoutColoured } from '../terminal/output.js';
-
-interface QrOptions {
-  svg?: string;
-  png?: string;
-  size?: string;
-  force?: boolean;
-}
 
 /**
  * Checks `--size <px>`: a whole number of pixels from QR_PNG_MIN_SIZE to QR_PNG_MAX_SIZE.
@@ -77,84 +70,60 @@ async function writeImage(image: ImageFile, force: boolean): Promise<void> {
   }
 }
 
-export const qrCommand = new Command('qr')
-  .description("show the card's link as a QR code, or save it as SVG or PNG")
-  .addOption(siteUrlOption())
-  .option('--svg <file>', 'write it as an SVG image (for print) instead')
-  .option('--png <file>', 'write it as a PNG image (a name ending in .png) instead')
-  .option(
-    '--size <px>',
-    `the PNG's width in pixels, at least (${QR_PNG_MIN_SIZE} to ${QR_PNG_MAX_SIZE}; default ${QR_PNG_MIN_SIZE})`,
-  )
-  .option('--force', 'replace the file when it exists')
-  .addHelpText(
-    'after',
-    `
-At a terminal the code is drawn black on white, readable on dark and light themes alike;
-in a pipe without colours (unless FORCE_COLOR=1) it is drawn dark on light, as on paper.
-QR codes by the qrcode package, error correction level M, with a 4-module quiet zone.
-The PNG has whole pixels per module, so it may be a few pixels wider than --size.
+export const qrCommand = commandOf('qr', async (line) => {
+  const { options, config } = linkSettings(line.options);
+  if (options.svg !== undefined && options.svg === options.png) {
+    throw new UsageError('`--svg` and `--png` name the same file: give each its own');
+  }
+  // PNG bytes under another name (card.jpg) would not open as that kind of image.
+  if (options.png !== undefined && !/\.png$/i.test(options.png)) {
+    throw new UsageError(
+      `\`--png\` ${options.png} must be a file name ending in .png: the image is a PNG`,
+    );
+  }
+  if (options.size !== undefined && options.png === undefined) {
+    throw new UsageError("`--size` is the PNG's width: use it with `--png <file>`");
+  }
+  const size = parseSize(options.size);
+  // The QR library loads only for this command.
+  const { default: qrcode } = await import('qrcode');
+  // The QR code's link says so (?via=qr), so that visits through it count as QR visits.
+  const link = channelLink(config.cardLink, 'qr');
 
-Examples:
-  $ namecard qr
-  $ namecard qr --png card.png --site-url https://me.example/
-  $ namecard qr --png poster.png --size 2048`,
-  )
-  .action(async (_options: object, command: Command) => {
-    const { options, config } = linkSettings<QrOptions>(command);
-    if (options.svg !== undefined && options.svg === options.png) {
-      throw new UsageError('`--svg` and `--png` name the same file: give each its own');
-    }
-    // PNG bytes under another name (card.jpg) would not open as that kind of image.
-    if (options.png !== undefined && !/\.png$/i.test(options.png)) {
-      throw new UsageError(
-        `\`--png\` ${options.png} must be a file name ending in .png: the image is a PNG`,
+  if (options.svg === undefined && options.png === undefined) {
+    // Half blocks, two modules a character; drawn for dark on light. With colour, every line
+    // is set black on bright white so that a dark theme shows the same code, not its negative.
+    const code = await qrcode.toString(link, { ...QR_CODE_OPTIONS, type: 'utf8' });
+    const paint = (line: string) => out.black(out.bgWhiteBright(line));
+    print(...code.split('\n').map(paint), '', link);
+    if (!stdoutColoured()) {
+      // In a pipe (`namecard qr | cat`, a file) there are no colours to fix the code's
+      // look: a dark terminal shows it light on dark, which many phones do not read.
+      process.stderr.write(
+        `${err.dim(
+          'note: without colours (stdout is not a terminal) the code is drawn dark on light, so a dark terminal shows it inverted. To print it, write an image: `namecard qr --png card.png` (or `--svg card.svg`); to keep the colours in a pipe, set FORCE_COLOR=1',
+        )}\n`,
       );
     }
-    if (options.size !== undefined && options.png === undefined) {
-      throw new UsageError("`--size` is the PNG's width: use it with `--png <file>`");
-    }
-    const size = parseSize(options.size);
-    // The QR library loads only for this command.
-    const { default: qrcode } = await import('qrcode');
-    // The QR code's link says so (?via=qr), so that visits through it count as QR visits.
-    const link = channelLink(config.cardLink, 'qr');
+    return;
+  }
 
-    if (options.svg === undefined && options.png === undefined) {
-      // Half blocks, two modules a character; drawn for dark on light. With colour, every line
-      // is set black on bright white so that a dark theme shows the same code, not its negative.
-      const code = await qrcode.toString(link, { ...QR_CODE_OPTIONS, type: 'utf8' });
-      const paint = (line: string) => out.black(out.bgWhiteBright(line));
-      print(...code.split('\n').map(paint), '', link);
-      if (!stdoutColoured()) {
-        // In a pipe (`namecard qr | cat`, a file) there are no colours to fix the code's
-        // look: a dark terminal shows it light on dark, which many phones do not read.
-        process.stderr.write(
-          `${err.dim(
-            'note: without colours (stdout is not a terminal) the code is drawn dark on light, so a dark terminal shows it inverted. To print it, write an image: `namecard qr --png card.png` (or `--svg card.svg`); to keep the colours in a pipe, set FORCE_COLOR=1',
-          )}\n`,
-        );
-      }
-      return;
-    }
-
-    const images: ImageFile[] = [];
-    if (options.svg !== undefined) {
-      const svg = await qrcode.toString(link, { ...QR_CODE_OPTIONS, type: 'svg' });
-      images.push({ flag: '--svg', file: options.svg, data: svg });
-    }
-    if (options.png !== undefined) {
-      const modules =
-        qrcode.create(link, QR_CODE_OPTIONS).modules.size + 2 * QR_CODE_OPTIONS.margin;
-      const png = await qrcode.toBuffer(link, {
-        ...QR_CODE_OPTIONS,
-        type: 'png',
-        scale: qrPngScale(modules, size),
-      });
-      images.push({ flag: '--png', file: options.png, data: png });
-    }
-    for (const image of images) {
-      await writeImage(image, Boolean(options.force));
-      print(`Wrote the QR code of ${out.cyan(link)} to ${image.file}`);
-    }
-  });
+  const images: ImageFile[] = [];
+  if (options.svg !== undefined) {
+    const svg = await qrcode.toString(link, { ...QR_CODE_OPTIONS, type: 'svg' });
+    images.push({ flag: '--svg', file: options.svg, data: svg });
+  }
+  if (options.png !== undefined) {
+    const modules = qrcode.create(link, QR_CODE_OPTIONS).modules.size + 2 * QR_CODE_OPTIONS.margin;
+    const png = await qrcode.toBuffer(link, {
+      ...QR_CODE_OPTIONS,
+      type: 'png',
+      scale: qrPngScale(modules, size),
+    });
+    images.push({ flag: '--png', file: options.png, data: png });
+  }
+  for (const image of images) {
+    await writeImage(image, Boolean(options.force));
+    print(`Wrote the QR code of ${out.cyan(link)} to ${image.file}`);
+  }
+});

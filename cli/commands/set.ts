@@ -1,10 +1,10 @@
-import { Command } from 'commander';
 import { MissingPasswordError, SessionError, UsageError } from '../errors.js';
+import { commandOf } from '../grammar/commander.js';
 import { isInteractive } from '../terminal/prompts.js';
 import type { OwnerWriter } from '../session/writer.js';
 import { explicitSettings, resolveConfig, type CliConfig } from '../session/settings.js';
-import type { EntryInput, EntryPlan } from '../../shared/calendar/plan.js';
-import { isProfileType, profileChoices } from '../../shared/core/profiles.js';
+import type { EntryInput, EntryPlan, SetRequest } from '../../shared/calendar/plan.js';
+import { isProfileType } from '../../shared/core/profiles.js';
 import { hostEntryZone } from '../session/host-zone.js';
 import { showSet } from '../terminal/set-show.js';
 
@@ -29,37 +29,26 @@ export interface SetOptions {
   timeout?: string;
 }
 
-/** What `set` asks for, in order: the argument's help, its form in messages, its prompt. */
+/** What `set` asks for, in order: its form in messages, its prompt. */
 interface Step {
   /** The argument (`profile`, `date`, `time`) or option (`from`) the step fills in. */
   name: keyof SetArgs | 'from';
-  /** Its help line, for the positional arguments. */
-  help?: string;
-  /** Its form, as a missing argument's message names it. */
+  /** Its form, as a missing argument's message names it (the arguments' help is the grammar's). */
   form: string;
   /** Whether the command line needs it: the end's date and time are not, with `--for`. */
   needed: (options: SetOptions) => boolean;
 }
 
 /**
- * The one table of `set`'s fields: the help of the arguments, the forms a missing argument's
- * message names, and (in {@link setFlow}) the prompt of each. `from` is an option: it is
- * offered at the prompts only when the command line left something to ask.
+ * The one table of `set`'s fields: the forms a missing argument's message names, and (in
+ * {@link setFlow}) the prompt of each. `from` is an option: it is offered at the prompts only
+ * when the command line left something to ask. The profile is any of the card's, which only
+ * the server knows: the form points to `namecard profile list`, and the prompt lists them.
  */
 const STEPS: readonly Step[] = [
-  { name: 'profile', help: profileChoices(), form: profileChoices(), needed: () => true },
-  {
-    name: 'date',
-    help: 'the end date, YYYY-MM-DD',
-    form: 'YYYY-MM-DD',
-    needed: (options) => options.for === undefined,
-  },
-  {
-    name: 'time',
-    help: 'the end time, HH:MM (24-hour)',
-    form: 'HH:MM, 24-hour',
-    needed: (options) => options.for === undefined,
-  },
+  { name: 'profile', form: 'a profile, see `namecard profile list`', needed: () => true },
+  { name: 'date', form: 'YYYY-MM-DD', needed: (options) => options.for === undefined },
+  { name: 'time', form: 'HH:MM, 24-hour', needed: (options) => options.for === undefined },
   { name: 'from', form: 'YYYY-MM-DD HH:MM', needed: () => false },
 ];
 
@@ -81,10 +70,16 @@ export function missingArguments(args: SetArgs, options: SetOptions): (keyof Set
 type PlanModule = typeof import('../../shared/calendar/plan.js');
 type TimeModule = typeof import('../../shared/calendar/time.js');
 
-/** What {@link setFlow} needs from outside; a test passes its own (e.g. a counting planEntry). */
+/** What {@link setFlow} needs from outside; a test passes its own (e.g. a counting planRequest). */
 export interface SetFlowDeps<O> {
-  /** The entry's rules (shared/calendar/plan.ts): `planEntry` is called once, at the end. */
-  plan: Pick<PlanModule, 'readSetRequest' | 'planEntry' | 'parseProfile' | 'planSpan' | 'planEnd'>;
+  /**
+   * The entry's rules (shared/calendar/plan.ts): `readSetRequest` reads the line once, and
+   * `planRequest` plans the completed request once, at the end.
+   */
+  plan: Pick<
+    PlanModule,
+    'readSetRequest' | 'planRequest' | 'parseProfile' | 'planSpan' | 'planEnd'
+  >;
   /** The field parsers (shared/calendar/time.ts): a prompted date's check. */
   time: Pick<TimeModule, 'parseDate'>;
   /** The machine's IANA zone, the default of `--tz`. */
@@ -113,10 +108,12 @@ export interface SetFlowDeps<O> {
 }
 
 /**
- * `set` as a flow of steps: checks what the command line gave (each field with its own
- * check, before asking or sending anything), refuses what is missing without a terminal,
- * signs in, asks for each missing field (a step is skipped when its argument was given, each
- * answer checked by its field's check), and calls `planEntry` once, with the complete input.
+ * `set` as a flow of steps: reads what the command line gave once (`readSetRequest`: the zone,
+ * each field with its own check, the span when the end is whole, before asking or sending
+ * anything), refuses what is missing without a terminal, signs in, checks the profile once
+ * (against the card's profiles when it is not main or photo), asks for each missing field (a
+ * step is skipped when its argument was given, each answer checked by its field's check), and
+ * calls `planRequest` once, with the complete request.
  *
  * @returns the owner's session and the entry to store
  * @throws InputError (exit 2) for a bad value; UsageError (exit 2) for a missing argument
@@ -127,23 +124,15 @@ export async function setFlow<O>(
   options: SetOptions,
   deps: SetFlowDeps<O>,
 ): Promise<{ owner: O; plan: EntryPlan }> {
-  const { plan, time } = deps;
+  const { plan } = deps;
   // 1. Read everything given on the command line once, before asking or sending anything: the
   //    zone, each field in its form (a profile's name only when it cannot be a profile at all;
-  //    any other name is checked against the server's list below).
-  const request = plan.readSetRequest({
-    ...args,
-    for: options.for,
-    from: options.from,
-    timeZone: options.tz ?? deps.localTimeZone(),
-  });
-  const { timeZone } = request;
-  const end = (fields: SetArgs): Pick<EntryInput, 'date' | 'time' | 'for'> =>
-    options.for === undefined ? { date: fields.date, time: fields.time } : { for: options.for };
-
+  //    any other name is checked against the server's list below), the span when it is whole.
+  const request = plan.readSetRequest(
+    { ...args, for: options.for, from: options.from, timeZone: options.tz ?? deps.localTimeZone() },
+    deps.now(),
+  );
   const missing = missingArguments(args, options);
-  if (missing.length === 0)
-    plan.planSpan({ ...end(args), from: options.from }, timeZone, deps.now());
   if (missing.length > 0 && !deps.interactive) {
     const names = missing.map((name) => `\`${name}\` (${step(name).form})`).join(', ');
     throw new UsageError(`missing argument${missing.length > 1 ? 's' : ''} ${names}`, USAGE);
@@ -153,35 +142,58 @@ export async function setFlow<O>(
   //    terminal they may sign in right here instead of starting over with `namecard login`.
   const owner = await deps.signIn();
 
-  // 3. Ask for what is missing, each answer checked by its field's own check.
-  const given: SetArgs & { from?: string } = { ...args, from: options.from };
-  const builtIn = given.profile !== undefined && isProfileType(given.profile.trim().toLowerCase());
-  // The server's profiles only when they matter (a name not every card has, or the prompt):
-  // setting main or photo stays one request.
+  // 3. The profile, checked once: main and photo as every card has them; any other name (or
+  //    the prompt's choice) against the server's profiles, read only then, so that setting main
+  //    or photo stays one request.
+  const typed = args.profile?.trim().toLowerCase();
+  const builtIn = typed !== undefined && isProfileType(typed);
   const choices = builtIn || !deps.profiles ? undefined : await deps.profiles(owner);
   const profiles = choices?.map((choice) => choice.value);
-  if (given.profile !== undefined) plan.parseProfile(given.profile, 'profile', profiles);
-  given.profile ??= await deps.askProfile(choices);
-  if (missing.length > 0 && options.for === undefined) {
-    given.date ??= await deps.askText(
-      `Until date (${step('date').form})`,
-      (value) => time.parseDate(value),
-      deps.today(timeZone),
-    );
-    given.time ??= await deps.askText(`Until time (${step('time').form}, ${timeZone})`, (value) => {
-      plan.planEnd({ date: given.date, time: value }, null, timeZone, deps.now());
-    });
-    given.from ??= await deps.askText(`From (${step('from').form}, empty = now)`, (value) => {
-      plan.planSpan({ ...end(given), from: value }, timeZone, deps.now());
-    });
-  }
+  const type =
+    builtIn && typed !== undefined
+      ? typed
+      : plan.parseProfile(args.profile ?? (await deps.askProfile(choices)), 'profile', profiles);
 
-  // 4. The entry, from the complete input: planEntry's one call.
-  const entry = plan.planEntry(
-    { profile: given.profile, ...end(given), from: given.from, timeZone, profiles },
-    deps.now(),
+  // 4. Ask for what is missing, each answer checked by its field's own check; then the entry,
+  //    from the complete request: planRequest's one call.
+  const complete = missing.length > 0 ? await askEnd(request, options, deps) : request;
+  return { owner, plan: plan.planRequest(complete, type, deps.now()) };
+}
+
+/**
+ * The end's date and time and the start, asked for when the command line left something to
+ * ask (never with `--for`), each answer checked as it is typed.
+ *
+ * @returns the request with the answers, its span left to be planned again when any was asked
+ */
+async function askEnd<O>(
+  request: SetRequest,
+  options: SetOptions,
+  deps: SetFlowDeps<O>,
+): Promise<SetRequest> {
+  if (options.for !== undefined) return request;
+  const { plan, time } = deps;
+  const { timeZone } = request;
+  const end = (fields: SetArgs): Pick<EntryInput, 'date' | 'time'> => ({
+    date: fields.date,
+    time: fields.time,
+  });
+  const given: SetRequest = { ...request };
+  given.date ??= await deps.askText(
+    `Until date (${step('date').form})`,
+    (value) => time.parseDate(value),
+    deps.today(timeZone),
   );
-  return { owner, plan: entry };
+  given.time ??= await deps.askText(`Until time (${step('time').form}, ${timeZone})`, (value) => {
+    plan.planEnd({ date: given.date, time: value }, null, timeZone, deps.now());
+  });
+  given.from ??= await deps.askText(`From (${step('from').form}, empty = now)`, (value) => {
+    plan.planSpan({ ...end(given), from: value }, timeZone, deps.now());
+  });
+  const asked = (['date', 'time', 'from'] as const).some((key) => given[key] !== request[key]);
+  if (!asked) return request;
+  const { span: _span, ...answered } = given;
+  return answered;
 }
 
 /**
@@ -228,7 +240,8 @@ export async function runSet(args: SetArgs, options: SetOptions): Promise<void> 
   const stored = await owner.run(({ client, transport }) =>
     transport.guard(() => setEntry(client, entry), { act: 'set' }),
   );
-  showSet(stored, entry, options, config, localZone());
+  // The machine's zone is the entry's unless `--tz` named another.
+  showSet(stored, entry, options, config, options.tz === undefined ? entry.timeZone : localZone());
 }
 
 /**
@@ -259,53 +272,14 @@ async function ownerOrSignIn(config: CliConfig, options: SetOptions): Promise<Ow
   }
 }
 
-export const setCommand = new Command('set')
-  .description("set the card's profile and end time")
-  .argument('[profile]', step('profile').help)
-  .argument('[date]', step('date').help)
-  .argument('[time]', step('time').help)
-  .option(
-    '--from <start>',
-    'start at "YYYY-MM-DD HH:MM" instead of now (with --every: the first date)',
-  )
-  .option(
-    '--every <days>',
-    'repeat weekly on these days (sat, sat,sun, mon-fri); then give HH:MM-HH:MM',
-  )
-  .option('--until <date>', 'with --every: the last date, YYYY-MM-DD')
-  .option('--for <duration>', 'end after 90m, 2h, 3d… (instead of date and time)')
-  .option('--tz <zone>', "the IANA time zone of date and time (default: this machine's)")
-  .option('--json', 'print the result as one JSON document')
-  .addHelpText(
-    'after',
-    `
-At a terminal, missing arguments are asked for. --from is read in the same time
-zone as the end; --for counts from the start (or from now).
-
-Examples:
-  $ namecard set photo 2030-06-01 18:00
-  $ namecard set photo 2030-06-01 18:00 --from "2030-06-01 09:00"
-  $ namecard set photo --for 2h
-  $ namecard set main 2030-06-01 09:30 --tz Europe/Berlin
-  $ namecard set photo --every sat 10:00-18:00 --tz Europe/Berlin`,
-  )
-  .action(
-    (
-      profile: string | undefined,
-      date: string | undefined,
-      time: string | undefined,
-      _options: SetOptions,
-      command: Command,
-    ) => {
-      const options = command.optsWithGlobals<SetOptions>();
-      if (options.every !== undefined) {
-        return import('./set-series.js').then(({ runSetSeries }) =>
-          runSetSeries(profile, date, time, { ...options, every: options.every! }),
-        );
-      }
-      if (options.until !== undefined) {
-        throw new UsageError('--until goes with --every (a weekly series)', USAGE);
-      }
-      return runSet({ profile, date, time }, options);
-    },
-  );
+export const setCommand = commandOf('set', ({ args, options }) => {
+  if (options.every !== undefined) {
+    return import('./set-series.js').then(({ runSetSeries }) =>
+      runSetSeries(args.profile, args.date, args.time, { ...options, every: options.every! }),
+    );
+  }
+  if (options.until !== undefined) {
+    throw new UsageError('--until goes with --every (a weekly series)', USAGE);
+  }
+  return runSet(args, options);
+});

@@ -1,4 +1,4 @@
-import { Command } from 'commander';
+import { commandOf } from '../grammar/commander.js';
 import { NamecardError } from '../../shared/core/errors.js';
 import { out, print, printJson } from '../terminal/output.js';
 import { showType } from '../terminal/terminal-safe.js';
@@ -81,21 +81,4 @@ export async function runStats(options: StatsOptions): Promise<void> {
   );
 }
 
-export const statsCommand = new Command('stats')
-  .description('show the visit counts by day, profile and channel (owners only)')
-  .option('--days <n>', 'how many days up to today (default: 30, at most 366)')
-  .option('--tz <zone>', "the IANA time zone the days are in (default: this machine's)")
-  .option('--json', 'print the result as one JSON document')
-  .addHelpText(
-    'after',
-    `
-A visit is counted when the card's link (/go) is opened in a browser that runs its script;
-the channel comes from the link: ?via=qr (the QR code), ?via=nfc (an NFC tag), none (link).
-
-Examples:
-  $ namecard stats
-  $ namecard stats --days 7 --tz Asia/Kolkata --json`,
-  )
-  .action((_options: object, command: Command) =>
-    runStats(command.optsWithGlobals<StatsOptions>()),
-  );
+export const statsCommand = commandOf('stats', ({ options }) => runStats(options));

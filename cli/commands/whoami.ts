@@ -1,4 +1,4 @@
-import { Command } from 'commander';
+import { commandOf } from '../grammar/commander.js';
 import { MissingPasswordError, NOT_OWNER_MESSAGE, signedOut } from '../errors.js';
 import { out, print, warn } from '../terminal/output.js';
 import {
@@ -33,23 +33,21 @@ async function tellIfNotOwner(config: CliConfig): Promise<void> {
   }
 }
 
-export const whoamiCommand = new Command('whoami')
-  .description('show who is signed in, and where')
-  .action(async (_options: object, command: Command) => {
-    const stored = readStoredState();
-    const config = resolveConfig(command.optsWithGlobals(), process.env, stored);
-    const ci = ciCredentials();
-    if (ci) {
-      print(
-        `${out.bold(terminalSafe(ci.email))} at ${config.supabaseUrl} (from NAMECARD_EMAIL, for each run)`,
-      );
-    } else {
-      const session = stored.session;
-      if (!session || session.api_url !== config.supabaseUrl) {
-        if (emailWithoutPassword()) throw new MissingPasswordError();
-        throw signedOut(config.supabaseUrl, session?.api_url);
-      }
-      print(`${out.bold(terminalSafe(session.email))} at ${terminalSafe(session.api_url)}`);
+export const whoamiCommand = commandOf('whoami', async ({ options }) => {
+  const stored = readStoredState();
+  const config = resolveConfig(options, process.env, stored);
+  const ci = ciCredentials();
+  if (ci) {
+    print(
+      `${out.bold(terminalSafe(ci.email))} at ${config.supabaseUrl} (from NAMECARD_EMAIL, for each run)`,
+    );
+  } else {
+    const session = stored.session;
+    if (!session || session.api_url !== config.supabaseUrl) {
+      if (emailWithoutPassword()) throw new MissingPasswordError();
+      throw signedOut(config.supabaseUrl, session?.api_url);
     }
-    await tellIfNotOwner(config);
-  });
+    print(`${out.bold(terminalSafe(session.email))} at ${terminalSafe(session.api_url)}`);
+  }
+  await tellIfNotOwner(config);
+});

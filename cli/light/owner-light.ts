@@ -10,7 +10,7 @@ import {
   setOutcome,
 } from '../../shared/core/owner-answers.js';
 import {
-  planEntry,
+  planRequest,
   readSetRequest,
   type EntryPlan,
   type ZoneRules,
@@ -21,10 +21,11 @@ import { refuseAccessToken, storedAccessToken } from '../session/access-token.js
 import { parseEntryId, showCancel } from '../terminal/cancel-show.js';
 import { showEnd } from '../terminal/end-show.js';
 import { handleError } from '../errors.js';
-import { hostEntryZone, hostTimeZone } from '../session/host-zone.js';
+import { entryZoneOf, hostTimeZone } from '../session/host-zone.js';
 import { ownerRest } from '../transport/light-rest.js';
 import { readStatus } from '../terminal/outlook.js';
-import type { OwnerLine } from './owner-args.js';
+import type { LineOf } from '../grammar/table.js';
+import type { OwnerLine } from './light-lines.js';
 import { showProfiles } from '../terminal/profile-show.js';
 import { showSet } from '../terminal/set-show.js';
 import { checkCredentialTransport, resolveConfig } from '../session/settings.js';
@@ -60,17 +61,19 @@ export async function ownerLightMain(line: OwnerLine): Promise<boolean> {
 
 async function runOwnerLight(line: OwnerLine): Promise<boolean> {
   // The same checks, in the same order, as the program's commands.
-  const id = line.command === 'cancel' ? parseEntryId(line.id) : undefined;
+  const id = line.command === 'cancel' ? parseEntryId(line.args.id) : undefined;
   const config = resolveConfig(line.options);
   const token = storedAccessToken(config);
   if (token === undefined) return false;
+  // This process's zone, found once: `set` reads its date and time in it, and every command
+  // shows its times in it.
+  const host = hostTimeZone();
   let entry: EntryPlan | undefined;
   if (line.command === 'set') {
-    entry = planOwnZone(line);
+    entry = planOwnZone(line, host);
     if (entry === undefined) return false;
   }
   checkCredentialTransport(config);
-  const host = hostTimeZone();
   setHostTimeZone(host);
   const zone = () => host ?? localTimeZone();
   const transport = createLightTransport(config.supabaseUrl, config.timeoutMs);
@@ -116,23 +119,30 @@ async function runOwnerLight(line: OwnerLine): Promise<boolean> {
 /**
  * The entry a complete `set` line asks for, planned by the same rules and in the same order of
  * checks as the program's (shared/core/entry-rules.ts), its date and time read in this
- * process's own zone with Date's local clock; undefined when the line is the program's: a zone
- * other than this process's, a zone this cannot name as the program does, or a profile other
- * than main and photo (the program checks it against the card's profiles).
+ * process's own zone with Date's local clock; undefined when the line is the program's, decided
+ * on the words as typed before anything is read: a zone other than this process's, a zone this
+ * cannot name as the program does, or a profile other than main and photo (the program checks
+ * it against the card's profiles).
  *
+ * @param host this process's zone, as hostTimeZone found it
  * @throws InputError (exit 2) for a bad value, with the program's words
  */
-function planOwnZone(line: Extract<OwnerLine, { command: 'set' }>): EntryPlan | undefined {
+function planOwnZone(line: LineOf<'set'>, host: string | undefined): EntryPlan | undefined {
   const { args, options } = line;
-  const zone = hostEntryZone();
+  const zone = entryZoneOf(host);
   if (zone === undefined || (options.tz !== undefined && options.tz !== zone)) return undefined;
-  if (!isProfileType(args.profile.trim().toLowerCase())) return undefined;
+  // The profile's one check: main or photo, as every card has them.
+  const type = (args.profile ?? '').trim().toLowerCase();
+  if (!isProfileType(type)) return undefined;
   const zones: ZoneRules = {
     parseTimeZone: () => zone,
     toEpochMs: hostEpochMs,
     localTimeZone: () => zone,
   };
-  // The fields first, read as the program reads the command line; then the plan.
-  const request = readSetRequest(zones, { ...args, from: options.from, for: options.for });
-  return planEntry(zones, { ...request, profile: args.profile }, Date.now());
+  // The line's fields read once (the zone is this process's, the profile checked above), then
+  // the plan.
+  const now = Date.now();
+  const { date, time } = args;
+  const request = readSetRequest(zones, { date, time, from: options.from, for: options.for }, now);
+  return planRequest(zones, request, type, now);
 }

@@ -19,7 +19,7 @@ export interface StatusOptions {
  * one line with its next start), read with one GET of the
  * view `namecard_status` with the anon key (no sign-in). The server's clock decides; no
  * supabase-js, no Temporal. A plain function, not a commander action, so the entry point can
- * run it without loading commander (cli/light/status-args.ts); the commander command calls it too.
+ * run it without loading commander (cli/light/light-lines.ts); the commander command calls it too.
  *
  * @throws NetworkError, TimeoutError, ApiError (exit 1); InputError for a bad flag (exit 2)
  */

@@ -50,6 +50,15 @@ const REGION_ZONE =
  * the light path name it alike); else undefined, and the caller asks Intl (`localTimeZone()`).
  */
 export function hostEntryZone(env: NodeJS.ProcessEnv = process.env): string | undefined {
-  const zone = hostTimeZone(env);
-  return zone !== undefined && REGION_ZONE.test(zone) ? zone : undefined;
+  return entryZoneOf(hostTimeZone(env));
+}
+
+/**
+ * {@link hostEntryZone} of a zone already found by {@link hostTimeZone}, so that a command that
+ * needs both finds the zone once.
+ *
+ * @param host the process's zone as hostTimeZone found it, or undefined
+ */
+export function entryZoneOf(host: string | undefined): string | undefined {
+  return host !== undefined && REGION_ZONE.test(host) ? host : undefined;
 }

@@ -8,17 +8,14 @@ import { readCapped, redirectTarget } from './transport.js';
 // every probe of a run ended by the run's own deadline. No retries: the doctor reports what a
 // visitor would meet.
 
-/** How long one probe (its redirects and its body included) may take, in milliseconds. */
-export const PROBE_TIMEOUT_MS = 5_000;
+// The limits live in the command table, whose help states them (cli/grammar/table.ts).
+import {
+  DOCTOR_PROBE_MAX_BYTES as PROBE_MAX_BYTES,
+  DOCTOR_PROBE_TIMEOUT_MS as PROBE_TIMEOUT_MS,
+  DOCTOR_TIME_LIMIT_MS,
+} from '../grammar/table.js';
 
-/**
- * The most of a body a probe reads, in bytes: the doctor reads settings, JSON and HTML pages
- * of a few KB; a server sending more is not one of them, and must not take the memory.
- */
-export const PROBE_MAX_BYTES = 256 * 1024;
-
-/** How long all of a doctor's probes may take together, in milliseconds. */
-export const DOCTOR_TIME_LIMIT_MS = 20_000;
+export { DOCTOR_TIME_LIMIT_MS, PROBE_MAX_BYTES, PROBE_TIMEOUT_MS };
 
 /** What one probe met: an answer (after same-origin redirects), or why there was none to use. */
 export type Probe =

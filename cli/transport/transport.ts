@@ -1,7 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { STATUS_CODES } from 'node:http';
 import { ApiError, NamecardError, NetworkError, TimeoutError } from '../../shared/core/errors.js';
-import type { LookupOptions } from '../../shared/core/lookup.js';
 import { AnswerTooLargeError, lightFetch, type LightResponse } from './light-fetch.js';
 import { OutcomeUnknownError, writeRequestName, type WriteAct } from '../errors.js';
 import {
@@ -585,18 +584,4 @@ function transportOver<R extends Answer>(
     fetch: transportFetch,
     guard: (call, options = {}) => guardIn(scopes, call, options),
   };
-}
-
-/**
- * The one lookup-options object of a CLI run: the API, its anon key and the transport's fetch
- * (which times out, retries and reports failures itself, so no `timeoutMs` is set here).
- *
- * @param config the run's API URL and anon key
- * @param transport the run's transport (either kind)
- */
-export function lookupOptions(
-  config: { supabaseUrl: string; anonKey: string },
-  transport: Transport<LightTransportFetch> | Transport,
-): LookupOptions {
-  return { supabaseUrl: config.supabaseUrl, anonKey: config.anonKey, fetch: transport.fetch };
 }

@@ -16,6 +16,7 @@ export {
 } from '../core/entry-rules.js';
 export type {
   EntryFieldNames,
+  EntrySpan,
   EntryInput,
   EntryPlan,
   SetRequest,
@@ -29,13 +30,15 @@ export const temporalZones: ZoneRules = { parseTimeZone, toEpochMs, localTimeZon
  * A `set` line's fields read once, in any IANA zone: shared/core/entry-rules.ts's
  * `readSetRequest`.
  *
+ * @param now epoch ms
  * @throws InputError naming the first field that is wrong
  */
 export function readSetRequest(
   input: Parameters<typeof rules.readSetRequest>[1],
+  now: number,
   names?: EntryFieldNames,
 ): rules.SetRequest {
-  return rules.readSetRequest(temporalZones, input, names);
+  return rules.readSetRequest(temporalZones, input, now, names);
 }
 
 /**
@@ -47,6 +50,23 @@ export function readSetRequest(
  */
 export function planEntry(input: EntryInput, now: number, names?: EntryFieldNames): EntryPlan {
   return rules.planEntry(temporalZones, input, now, names);
+}
+
+/**
+ * The entry of a request read by `readSetRequest` and completed, its profile checked: see
+ * shared/core/entry-rules.ts's `planRequest`.
+ *
+ * @param type the profile's name, checked
+ * @param now epoch ms
+ * @throws InputError naming the field and the expected form
+ */
+export function planRequest(
+  request: rules.SetRequest,
+  type: string,
+  now: number,
+  names?: EntryFieldNames,
+): EntryPlan {
+  return rules.planRequest(temporalZones, request, type, now, names);
 }
 
 /** When an entry starts and ends, in `timeZone`: shared/core/entry-rules.ts's `planSpan`. */

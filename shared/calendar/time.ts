@@ -1,6 +1,6 @@
 import { Temporal } from 'temporal-polyfill';
-import { InputError } from '../core/errors.js';
 import { localTimeZone } from '../core/format.js';
+import { timeZoneRefusal } from '../core/suggest.js';
 import { checkDate, checkTime, skippedTimeError, type WallClockFields } from '../core/wall-time.js';
 
 // Date and time-zone arithmetic goes through Temporal (the temporal-polyfill package) rather
@@ -45,7 +45,7 @@ export function parseTimeZone(timeZone: string, field = 'timeZone'): string {
   try {
     return Temporal.Now.zonedDateTimeISO(timeZone).timeZoneId;
   } catch {
-    throw new InputError(field, 'an IANA time zone such as Asia/Tokyo', timeZone);
+    throw timeZoneRefusal(timeZone, field);
   }
 }
 

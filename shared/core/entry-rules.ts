@@ -1,8 +1,8 @@
-import { closest, distance } from 'fastest-levenshtein';
 import parseDuration from 'parse-duration';
 import { InputError } from './errors.js';
 import { formatStamp } from './format.js';
 import { PROFILE_NAME_FORM, PROFILE_TYPES, profileChoices } from './profiles.js';
+import { didYouMean, nearestName } from './suggest.js';
 import type { NewEntry } from './types.js';
 import { checkDate, checkTime, type WallClockFields } from './wall-time.js';
 
@@ -104,20 +104,13 @@ export function parseProfile(
 ): string {
   const typed = value.trim().toLowerCase();
   if (known.includes(typed)) return typed;
-  const near = typed ? closest(typed, [...known]) : undefined;
   // A near miss by spelling (`foto`, `shopp`), or a name that starts like one (`photographer`).
-  const close =
-    near !== undefined &&
-    (distance(typed, near) <= 2 || (near.length >= 3 && typed.startsWith(near)));
-  const prefixed = known.find((name) => name.length >= 3 && typed.startsWith(name));
-  const guess = close ? near : prefixed;
-  const suggestion = guess !== undefined ? `: did you mean \`${guess}\`?` : '';
   const expected = profileChoices(known);
   throw new InputError(
     field,
     expected,
     value,
-    `\`${field}\` must be ${expected}, got \`${value}\`${suggestion}`,
+    `\`${field}\` must be ${expected}, got \`${value}\`${didYouMean(nearestName(typed, known))}`,
   );
 }
 
@@ -182,14 +175,37 @@ export function planEntry(
   now: number,
   names: EntryFieldNames = CLI_FIELD_NAMES,
 ): EntryPlan {
+  // Each field read once: the profile against the card's list here, the rest by readSetRequest.
   const type = parseProfile(input.profile, names.profile, input.profiles);
-  const timeZone =
-    input.timeZone === undefined
-      ? zones.localTimeZone()
-      : zones.parseTimeZone(input.timeZone, names.timeZone);
-  checkEndForm(input, names);
-  const span = planSpan(zones, input, timeZone, now, names);
-  return { type, ...span, timeZone };
+  const { profiles: _profiles, ...fields } = input;
+  const request = readSetRequest(zones, { ...fields, profile: undefined }, now, names);
+  return planRequest(zones, request, type, now, names);
+}
+
+/**
+ * The entry a request asks for, once what it lacked was asked for: its profile checked by the
+ * caller (`type`), its zone as {@link readSetRequest} found it (never looked up again), its end
+ * and start as readSetRequest planned them when the line gave the whole end, else planned here
+ * from the fields completed since. The CLI's `set` (program and light path) plans with this.
+ *
+ * @param request the request read by readSetRequest, its missing fields filled in
+ * @param type the profile's name, checked against the card's profiles
+ * @param now epoch ms
+ * @returns the checked entry, as {@link planEntry} returns it
+ * @throws InputError naming the field and the expected form (an end still missing, or a filled
+ *   in field that is wrong)
+ */
+export function planRequest(
+  zones: ZoneRules,
+  request: SetRequest,
+  type: string,
+  now: number,
+  names: EntryFieldNames = CLI_FIELD_NAMES,
+): EntryPlan {
+  const { timeZone } = request;
+  if (request.span) return { type, ...request.span, timeZone };
+  checkEndForm(request, names);
+  return { type, ...planSpan(zones, request, timeZone, now, names), timeZone };
 }
 
 /**
@@ -236,7 +252,7 @@ export function planSpan(
   timeZone: string,
   now: number,
   names: EntryFieldNames = CLI_FIELD_NAMES,
-): { stamp_start: number | null; stamp_end: number; notice?: string } {
+): EntrySpan {
   const from = input.from?.trim() ? input.from.trim() : undefined;
   const stampStart = from === undefined ? null : parseStart(zones, from, timeZone, names.from);
   const stampEnd = planEnd(zones, input, stampStart, timeZone, now, names);
@@ -307,32 +323,48 @@ function parseStart(zones: ZoneRules, value: string, timeZone: string, field: st
   return zones.toEpochMs(parts[1] ?? '', parts[2] ?? '', timeZone, { date: field, time: field });
 }
 
+/** When an entry starts and ends: epoch ms, and what the owner must be told about it. */
+export interface EntrySpan {
+  /** Epoch ms, or null for "from the moment it is stored". */
+  stamp_start: number | null;
+  stamp_end: number;
+  /** E.g. a start that has passed: see {@link planSpan}. */
+  notice?: string;
+}
+
 /**
  * A one-off `set` as given (the command line, or the prompts' answers so far), each field read
- * once: the zone canonical, every given field well-formed. What it lacks is asked for or
- * refused by the caller; {@link planEntry} plans the complete request.
+ * once: the zone canonical, every given field well-formed, and the span planned when the end
+ * was given whole. What it lacks is asked for or refused by the caller; {@link planRequest}
+ * plans the complete request.
  */
 export interface SetRequest extends Omit<EntryInput, 'profile' | 'profiles' | 'timeZone'> {
   /** The profile as typed; its name is checked against the card's profiles when planned. */
   profile?: string;
   /** The canonical IANA zone of every date and time of the request. */
   timeZone: string;
+  /** The start and end, when the request gave the whole end (a date and time, or `for`). */
+  span?: EntrySpan;
 }
 
 /**
  * Reads what a `set` line gave, once and in the order its refusals are reported: the zone
  * (`timeZone`, the machine's by default), a profile that cannot be a profile's name at all, the
- * end's form (`for` never with a date or time), the date, the time. The CLI's program and its
- * light path both start here, so both refuse the same line with the same words.
+ * end's form (`for` never with a date or time), the date, the time, and when the end is given
+ * whole, the span ({@link planSpan}: the start, the end in the future, the start before it).
+ * The CLI's program and its light path both start here, so both refuse the same line with the
+ * same words, before anything is sent or asked.
  *
  * @param zones how zones are read (Temporal's, or the light path's own zone)
  * @param input the fields as typed; `timeZone` undefined for the machine's
- * @returns the request, its zone canonical
+ * @param now epoch ms (the end must come after it)
+ * @returns the request, its zone canonical, with its span when the end was given
  * @throws InputError naming the first field that is wrong and its expected form
  */
 export function readSetRequest(
   zones: ZoneRules,
-  input: Omit<SetRequest, 'timeZone'> & { timeZone?: string },
+  input: Omit<SetRequest, 'timeZone' | 'span'> & { timeZone?: string },
+  now: number,
   names: EntryFieldNames = CLI_FIELD_NAMES,
 ): SetRequest {
   const timeZone =
@@ -346,5 +378,7 @@ export function readSetRequest(
   if (input.for !== undefined) checkEndForm(input, names);
   if (input.date !== undefined) checkDate(input.date, names.date);
   if (input.time !== undefined) checkTime(input.time, names.time);
-  return { ...input, timeZone };
+  const request: SetRequest = { ...input, timeZone };
+  const whole = input.for !== undefined || (input.date !== undefined && input.time !== undefined);
+  return whole ? { ...request, span: planSpan(zones, input, timeZone, now, names) } : request;
 }

@@ -1,7 +1,7 @@
 // Stamps and durations for people. Built on Intl only (no Temporal), so that code which only
 // shows times, like `namecard status`, starts fast.
 
-import { InputError } from './errors.js';
+import { timeZoneRefusal } from './suggest.js';
 
 /** The time zone of this machine or browser (IANA name, e.g. `Europe/Berlin`); honours `TZ` in Node. */
 export function localTimeZone(): string {
@@ -25,7 +25,7 @@ export function checkTimeZone(timeZone: string, field = 'timeZone'): string {
     new Intl.DateTimeFormat('en-US', { timeZone: name });
     return name;
   } catch {
-    throw new InputError(field, 'an IANA time zone such as Asia/Tokyo', timeZone);
+    throw timeZoneRefusal(timeZone, field);
   }
 }
 

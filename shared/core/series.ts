@@ -1,5 +1,6 @@
 import { InputError } from './errors.js';
 import type { StoredType } from './profiles.js';
+import { didYouMean, nearestName } from './suggest.js';
 
 // Weekly series ("photo every Sat 10:00-18:00"): their shape as the database keeps them
 // (public.namecard_series, 20261125000100_series.sql) and the owner's words for them. The
@@ -43,34 +44,79 @@ export interface SeriesStop {
 /** The three-letter names, Monday first (index + 1 is the ISO weekday). */
 export const WEEKDAY_NAMES = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'] as const;
 
+/** The whole names, Monday first, which `--every` takes too. */
+const WEEKDAY_WORDS = [
+  'monday',
+  'tuesday',
+  'wednesday',
+  'thursday',
+  'friday',
+  'saturday',
+  'sunday',
+] as const;
+
+const DAY_NAMES: readonly string[] = [...WEEKDAY_NAMES, ...WEEKDAY_WORDS];
+
 const DAYS_FORM = 'weekdays such as sat, sat,sun or mon-fri (mon tue wed thu fri sat sun)';
 const RANGE_FORM = 'HH:MM-HH:MM (24-hour, e.g. 10:00-18:00; 22:00-02:00 runs past midnight)';
 
+/** The ISO weekday of a day's name (`sat` or `saturday`, lowercase), or 0. */
+function isoDay(name: string): number {
+  const at = DAY_NAMES.indexOf(name);
+  return at === -1 ? 0 : (at % 7) + 1;
+}
+
 /**
- * Reads weekdays as typed: names (`sat`), lists (`sat,sun`) and ranges (`mon-fri`, `fri-mon`
- * wrapping round the week), case-insensitive, in any combination.
+ * Reads weekdays as typed: names (`sat`, `saturday`), lists (`sat,sun`) and ranges (`mon-fri`,
+ * `fri-mon` wrapping round the week), case-insensitive, in any combination. A misspelt name
+ * gets a suggestion: `sta` → `sat`.
  *
  * @param text the days as typed
  * @param field the field's name in messages (`--every`)
  * @returns ISO weekdays (1 = Monday … 7 = Sunday), ascending, without repeats
  * @throws InputError naming the field and the expected form
  * @example parseWeekdays('mon-fri,sun') // → [1, 2, 3, 4, 5, 7]
+ * @example parseWeekdays('Saturday') // → [6]
  */
 export function parseWeekdays(text: string, field = '--every'): number[] {
-  const day = (name: string) => WEEKDAY_NAMES.indexOf(name as (typeof WEEKDAY_NAMES)[number]) + 1;
   const days = new Set<number>();
-  const parts = text.trim().toLowerCase().split(',');
-  for (const part of parts) {
-    const [from, to, ...rest] = part.trim().split('-');
-    const a = day(from ?? '');
-    const b = to === undefined ? a : day(to);
-    if (a === 0 || b === 0 || rest.length > 0) throw new InputError(field, DAYS_FORM, text);
+  const parts = text
+    .trim()
+    .toLowerCase()
+    .split(',')
+    .map((part) => part.trim().split('-'));
+  for (const [from = '', to, ...rest] of parts) {
+    const a = isoDay(from);
+    const b = to === undefined ? a : isoDay(to);
+    if (a === 0 || b === 0 || rest.length > 0) {
+      throw new InputError(field, DAYS_FORM, text, daysRefusal(field, text, parts));
+    }
     for (let d = a; ; d = (d % 7) + 1) {
       days.add(d);
       if (d === b) break;
     }
   }
   return [...days].sort((x, y) => x - y);
+}
+
+/**
+ * A misspelt day's name (`sta`), among the names with its first letter: in names this short,
+ * two edits would make any day of any other (`day` is no `sat`).
+ */
+const nearestDay = (name: string) =>
+  nearestName(
+    name,
+    DAY_NAMES.filter((day) => day[0] === name[0]),
+  );
+
+/** Weekdays refused, with the text each misspelt name corrected when every one has a match. */
+function daysRefusal(field: string, text: string, parts: string[][]): string {
+  const fixed = parts.map((names) =>
+    names.length > 2 ? undefined : names.map((name) => (isoDay(name) ? name : nearestDay(name))),
+  );
+  const whole = fixed.every((names) => names?.every((name) => name !== undefined));
+  const guess = whole ? fixed.map((names) => names!.join('-')).join(',') : undefined;
+  return `\`${field}\` must be ${DAYS_FORM}, got \`${text}\`${didYouMean(guess)}`;
 }
 
 /**

@@ -259,6 +259,16 @@ const REFUSED: Record<string, Refused> = {
     exit: 2,
     says: '`--tz` must be an IANA time zone such as Asia/Tokyo, got ``',
   },
+  'a misspelt --tz, with the zone meant': {
+    args: set('photo', date, '18:00', '--tz', 'Europe/Berln'),
+    exit: 2,
+    says: '`--tz` must be an IANA time zone such as Asia/Tokyo, got `Europe/Berln`: did you mean `Europe/Berlin`?',
+  },
+  "a city's name for --tz, with its zone": {
+    args: ['status', '--tz', 'tokio'],
+    exit: 2,
+    says: '`--tz` must be an IANA time zone such as Asia/Tokyo, got `tokio`: did you mean `Asia/Tokyo`?',
+  },
   'an abbreviation for --tz': {
     args: set('photo', date, '18:00', '--tz', 'CEST'),
     exit: 2,
@@ -283,7 +293,7 @@ const REFUSED: Record<string, Refused> = {
   'set with nothing': {
     args: set(),
     exit: 2,
-    says: 'missing arguments `profile` (main or photo), `date` (YYYY-MM-DD), `time` (HH:MM, 24-hour)',
+    says: 'missing arguments `profile` (a profile, see `namecard profile list`), `date` (YYYY-MM-DD), `time` (HH:MM, 24-hour)',
   },
   'set with an extra argument': {
     args: set('photo', date, '18:00', 'now'),

@@ -64,7 +64,7 @@ describe('namecard --help and usage errors', () => {
       set the card's profile and end time
 
       Arguments:
-        profile                main or photo
+        profile                a profile (namecard profile list)
         date                   the end date, YYYY-MM-DD
         time                   the end time, HH:MM (24-hour)
 
@@ -134,6 +134,16 @@ describe('namecard --help and usage errors', () => {
     const { exitCode, stdout } = await run(dir, ['--version']);
     expect(exitCode).toBe(0);
     expect(stdout).toBe(version);
+  });
+
+  it("points `set`'s profile to the card's own list, in its help and when it is missing", async () => {
+    // Owners add profiles: "main or photo" would leave out every one they added.
+    const help = await run(dir, ['set', '--help']);
+    expect(help.stdout).toMatch(/^ {2}profile +a profile \(namecard profile list\)$/m);
+    const bare = await run(dir, ['set']);
+    expect(bare.exitCode).toBe(2);
+    expect(bare.stderr).toContain('`profile` (a profile, see `namecard profile list`)');
+    for (const text of [help.stdout, bare.stderr]) expect(text).not.toContain('main or photo');
   });
 
   it('exits 2 with a message on stderr for an unknown command', async () => {

@@ -110,6 +110,27 @@ describe('namecard profile', () => {
     expect(await profiles()).toEqual(BUILT_IN);
   });
 
+  it.each([
+    [['profile', 'edit', 'blgo', '--label', 'Blog'], 'no profile `blgo`; did you mean `blog`?'],
+    [['profile', 'remove', 'blgo'], 'no profile `blgo`; did you mean `blog`?'],
+    [
+      ['profile', 'remove', 'video'],
+      "no profile `video`; the card's profiles are main, blog, photo (namecard profile list)",
+    ],
+  ])(
+    "%j names the card's profile meant, from the server's list (exit 2)",
+    async (args, message) => {
+      await namecard(['profile', 'add', 'blog', `${MAIN_URL}blog`]);
+      const result = await namecard(args);
+      expect(result.stderr.split('\n')[0]).toBe(`error: ${message}`);
+      expect(result.exitCode).toBe(2);
+      expect(await profiles()).toEqual([
+        { name: 'blog', label: 'blog', url: `${MAIN_URL}blog`, removed: false },
+        ...BUILT_IN,
+      ]);
+    },
+  );
+
   it('allows a destination on an origin NAMECARD_ALLOWED_ORIGINS adds', async () => {
     const env = { NAMECARD_ALLOWED_ORIGINS: 'https://shop.example' };
     const add = await namecard(['profile', 'add', 'shop', 'https://shop.example/'], env);

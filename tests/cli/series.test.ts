@@ -99,9 +99,14 @@ describe('namecard set --every', () => {
 
   const refused: [string, string[], string][] = [
     [
-      'a day name that is not one',
-      ['--every', 'saturday', '10:00-18:00'],
-      '`--every` must be weekdays such as sat, sat,sun or mon-fri (mon tue wed thu fri sat sun), got `saturday`',
+      'a misspelt day name, suggesting the day meant',
+      ['--every', 'sta', '10:00-18:00'],
+      '`--every` must be weekdays such as sat, sat,sun or mon-fri (mon tue wed thu fri sat sun), got `sta`: did you mean `sat`?',
+    ],
+    [
+      'a misspelt zone, suggesting the zone meant',
+      ['--every', 'sat', '10:00-18:00', '--tz', 'Europe/Berln'],
+      '`--tz` must be an IANA time zone such as Asia/Tokyo, got `Europe/Berln`: did you mean `Europe/Berlin`?',
     ],
     [
       'a time range without minutes',
@@ -125,6 +130,25 @@ describe('namecard set --every', () => {
     ],
     ['no time range', ['--every', 'sat'], 'missing argument `time range` (HH:MM-HH:MM)'],
   ];
+
+  it('takes whole day names in any case: --every Saturday,SUNDAY', async () => {
+    const result = await namecard([
+      'set',
+      'photo',
+      '--every',
+      'Saturday,SUNDAY',
+      '10:00-18:00',
+      '--tz',
+      'UTC',
+      '--json',
+    ]);
+    expect(result.stderr).toBe('');
+    expect(result.exitCode).toBe(0);
+    expect(
+      (JSON.parse(result.stdout) as { series: { weekdays: number[] } }).series.weekdays,
+    ).toEqual([6, 7]);
+    expect(await seriesRows()).toHaveLength(1);
+  });
 
   it.each(refused)(
     'refuses %s with exit 2, naming the part, storing nothing',

@@ -346,7 +346,7 @@ describe('namecard set refuses bad input and inserts nothing', () => {
     const none = await namecard(['set']);
     expect(none.exitCode).toBe(2);
     expect(none.stderr).toContain(
-      'missing arguments `profile` (main or photo), `date` (YYYY-MM-DD), `time`',
+      'missing arguments `profile` (a profile, see `namecard profile list`), `date` (YYYY-MM-DD), `time`',
     );
     expect(await rows(cli.emulator)).toEqual([]);
   });

@@ -22,11 +22,25 @@ describe('weekdays as typed', () => {
     ['mon-fri', [1, 2, 3, 4, 5]],
     ['fri-mon', [1, 5, 6, 7]],
     ['SUN,mon-tue', [1, 2, 7]],
+    // Whole names too, in any case (issue 39).
+    ['saturday', [6]],
+    ['Saturday,SUNDAY', [6, 7]],
+    ['monday-Friday', [1, 2, 3, 4, 5]],
   ])('reads %s', (text, days) => {
     expect(parseWeekdays(text)).toEqual(days);
   });
 
-  it.each(['', 'saturday', 'mon-', 'mon-tue-wed', 'mon,,tue', '1'])(
+  it.each([
+    ['sta', 'sat'],
+    ['sta,sun', 'sat,sun'],
+    ['mon-fir', 'mon-fri'],
+    ['satruday', 'saturday'],
+    ['Tues', 'tue'],
+  ])('suggests the days meant by %j', (text, meant) => {
+    expect(() => parseWeekdays(text)).toThrow(`got \`${text}\`: did you mean \`${meant}\`?`);
+  });
+
+  it.each(['', 'satur-day', 'mon-', 'mon-tue-wed', 'mon,,tue', '1'])(
     'refuses %j naming --every and the form',
     (text) => {
       expect(() => parseWeekdays(text)).toThrow(

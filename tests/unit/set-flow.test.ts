@@ -11,20 +11,23 @@ import * as time from '../../shared/calendar/time.js';
 import { InputError } from '../../shared/core/errors.js';
 
 // `set` as a flow of steps, driven with its collaborators injected: the answers a person would
-// type (each one checked by the prompt's check, as @inquirer does, until one passes), and a
-// planEntry that counts its calls.
+// type (each one checked by the prompt's check, as @inquirer does, until one passes), and the
+// entry's rules counting their calls: the line read once, the profile checked once, one plan.
 
 const NOW = Date.UTC(2030, 5, 1, 12, 0);
 
 function harness(answers: Record<string, string[]>, interactive = true) {
-  const planEntry = vi.fn(plan.planEntry);
+  const planRequest = vi.fn(plan.planRequest);
+  const readSetRequest = vi.fn(plan.readSetRequest);
+  const parseProfile = vi.fn(plan.parseProfile);
+  const localTimeZone = vi.fn(() => 'UTC');
   const asked: string[] = [];
   const refused: string[] = [];
   const signIn = vi.fn(async () => 'owner');
   const deps: SetFlowDeps<string> = {
-    plan: { ...plan, planEntry },
+    plan: { ...plan, planRequest, readSetRequest, parseProfile },
     time,
-    localTimeZone: () => 'UTC',
+    localTimeZone,
     today: () => '2030-06-01',
     now: () => NOW,
     interactive,
@@ -49,11 +52,21 @@ function harness(answers: Record<string, string[]>, interactive = true) {
     },
   };
   const run = (args: SetArgs, options: SetOptions = {}) => setFlow(args, options, deps);
-  return { run, planEntry, asked, refused, signIn, deps };
+  return {
+    run,
+    planRequest,
+    readSetRequest,
+    parseProfile,
+    localTimeZone,
+    asked,
+    refused,
+    signIn,
+    deps,
+  };
 }
 
 describe('set as a flow of steps', () => {
-  it('calls planEntry once, with the complete input, when everything was given', async () => {
+  it('reads the line once and plans once, with the complete request, when everything was given', async () => {
     const flow = harness({});
     const { owner, plan: entry } = await flow.run(
       { profile: 'photo', date: '2030-06-01', time: '18:00' },
@@ -67,14 +80,28 @@ describe('set as a flow of steps', () => {
       timeZone: 'UTC',
     });
     expect(flow.asked).toEqual([]);
-    expect(flow.planEntry).toHaveBeenCalledTimes(1);
-    expect(flow.planEntry.mock.calls[0]![0]).toEqual({
+    expect(flow.readSetRequest).toHaveBeenCalledTimes(1);
+    expect(flow.planRequest).toHaveBeenCalledTimes(1);
+    const [request, type] = flow.planRequest.mock.calls[0]!;
+    expect(request).toMatchObject({
       profile: 'photo',
       date: '2030-06-01',
       time: '18:00',
       from: '2030-06-01 13:00',
       timeZone: 'UTC',
     });
+    expect(type).toBe('photo');
+    // `--tz` named the zone: the machine's is not looked up; main and photo need no list.
+    expect(flow.localTimeZone).not.toHaveBeenCalled();
+    expect(flow.parseProfile).not.toHaveBeenCalled();
+  });
+
+  it("finds the machine's zone once when `--tz` names none, and reads it for the whole line", async () => {
+    const flow = harness({});
+    const { plan: entry } = await flow.run({ profile: 'main', date: '2030-06-01', time: '18:00' });
+    expect(entry.timeZone).toBe('UTC');
+    expect(flow.localTimeZone).toHaveBeenCalledTimes(1);
+    expect(flow.readSetRequest).toHaveBeenCalledTimes(1);
   });
 
   it('asks each missing field, checks each answer with its field check, then plans once', async () => {
@@ -98,7 +125,7 @@ describe('set as a flow of steps', () => {
       '`--from` must be before the end (2030-06-01 18:00 UTC), got `2030-06-01 19:00`',
     ]);
     expect(entry.stamp_end).toBe(Date.UTC(2030, 5, 1, 18));
-    expect(flow.planEntry).toHaveBeenCalledTimes(1);
+    expect(flow.planRequest).toHaveBeenCalledTimes(1);
   });
 
   it('skips the prompt of each argument given', async () => {
@@ -109,7 +136,7 @@ describe('set as a flow of steps', () => {
       'From (YYYY-MM-DD HH:MM, empty = now)',
     ]);
     expect(entry).toMatchObject({ type: 'main', stamp_start: null });
-    expect(flow.planEntry).toHaveBeenCalledTimes(1);
+    expect(flow.planRequest).toHaveBeenCalledTimes(1);
   });
 
   it('with --for asks only the profile, and never the end', async () => {
@@ -117,7 +144,7 @@ describe('set as a flow of steps', () => {
     const { plan: entry } = await flow.run({}, { for: '2h' });
     expect(flow.asked).toEqual(['Profile']);
     expect(entry.stamp_end).toBe(NOW + 2 * 3_600_000);
-    expect(flow.planEntry).toHaveBeenCalledTimes(1);
+    expect(flow.planRequest).toHaveBeenCalledTimes(1);
   });
 
   it.each([
@@ -140,7 +167,7 @@ describe('set as a flow of steps', () => {
       await expect(flow.run(args, options)).rejects.toThrow(InputError);
       await expect(flow.run(args, options)).rejects.toThrow(message);
       expect(flow.signIn).not.toHaveBeenCalled();
-      expect(flow.planEntry).not.toHaveBeenCalled();
+      expect(flow.planRequest).not.toHaveBeenCalled();
     },
   );
 
@@ -170,7 +197,8 @@ describe('set as a flow of steps', () => {
     );
     await expect(run).rejects.toThrow(message);
     expect(lists).toEqual(['owner']);
-    expect(flow.planEntry).not.toHaveBeenCalled();
+    expect(flow.parseProfile).toHaveBeenCalledTimes(1);
+    expect(flow.planRequest).not.toHaveBeenCalled();
   });
 
   it('plans a profile the server has, and asks for main or photo without reading the list', async () => {

@@ -53,8 +53,8 @@ const WeeklyFields = lazy(() =>
 
 /**
  * The entry the form's fields ask for, at this moment: the same line as the CLI's `set`, read
- * once into a request (`readSetRequest`: the browser's zone, each field's form) and planned
- * once by `planEntry`'s rules.
+ * and planned once by `planEntry` (in the browser's zone, each field in its form, the profile
+ * against the card's list).
  */
 async function planFromForm(
   field: (name: string) => string,
@@ -62,18 +62,15 @@ async function planFromForm(
   startTime: string,
   choices: readonly { value: string }[],
 ) {
-  const { planEntry, readSetRequest } = await loadPlan();
-  const request = readSetRequest(
+  const { planEntry } = await loadPlan();
+  return planEntry(
     {
       profile: field('profile'),
       date: field('date'),
       time: field('time'),
       from: startDate ? `${startDate} ${startTime}` : undefined,
+      profiles: choices.map((choice) => choice.value),
     },
-    FORM_FIELD_NAMES,
-  );
-  return planEntry(
-    { ...request, profile: field('profile'), profiles: choices.map((choice) => choice.value) },
     Date.now(),
     FORM_FIELD_NAMES,
   );
