@@ -131,28 +131,32 @@ async function foreignSchemas(client: pg.Client): Promise<string[]> {
   return rows.map((r) => r.nspname);
 }
 
-/** The comment of every table, view, column and function of the project's schemas, by statement target. */
-async function comments(url: string): Promise<Map<string, string>> {
+/**
+ * Every table, view, column and function of the project's schemas, by the target of a `comment
+ * on` statement (`view public.v`, `column public.t.c`, `function public.f(x bigint)`), with its
+ * comment or null.
+ */
+async function comments(url: string): Promise<Map<string, string | null>> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
-    const { rows } = await client.query<{ target: string; comment: string }>(
+    const { rows } = await client.query<{ target: string; comment: string | null }>(
       `select case c.relkind when 'v' then 'view ' else 'table ' end
-                || format('%I.%I', n.nspname, c.relname) as target, d.description as comment
-         from pg_description d join pg_class c on c.oid = d.objoid and d.classoid = 'pg_class'::regclass
-         join pg_namespace n on n.oid = c.relnamespace
-        where d.objsubid = 0 and n.nspname = any ($1) and c.relkind in ('r', 'v', 'p')
+                || format('%I.%I', n.nspname, c.relname) as target,
+              obj_description(c.oid, 'pg_class') as comment
+         from pg_class c join pg_namespace n on n.oid = c.relnamespace
+        where n.nspname = any ($1) and c.relkind in ('r', 'v', 'p')
        union all
-       select 'column ' || format('%I.%I.%I', n.nspname, c.relname, a.attname), d.description
-         from pg_description d join pg_class c on c.oid = d.objoid and d.classoid = 'pg_class'::regclass
+       select 'column ' || format('%I.%I.%I', n.nspname, c.relname, a.attname),
+              col_description(c.oid, a.attnum)
+         from pg_attribute a join pg_class c on c.oid = a.attrelid
          join pg_namespace n on n.oid = c.relnamespace
-         join pg_attribute a on a.attrelid = c.oid and a.attnum = d.objsubid
-        where d.objsubid > 0 and n.nspname = any ($1)
+        where n.nspname = any ($1) and c.relkind in ('r', 'v', 'p')
+          and a.attnum > 0 and not a.attisdropped
        union all
        select 'function ' || format('%I.%I(%s)', n.nspname, p.proname,
-                pg_get_function_identity_arguments(p.oid)), d.description
-         from pg_description d join pg_proc p on p.oid = d.objoid and d.classoid = 'pg_proc'::regclass
-         join pg_namespace n on n.oid = p.pronamespace
+                pg_get_function_identity_arguments(p.oid)), obj_description(p.oid, 'pg_proc')
+         from pg_proc p join pg_namespace n on n.oid = p.pronamespace
         where n.nspname = any ($1)`,
       [PROJECT_SCHEMAS],
     );
@@ -196,17 +200,32 @@ const PRIVILEGES_QUERY = `
   )
   select o.target, lower(x.privilege_type) || coalesce(' (' || o.col || ')', '')
            || case when x.is_grantable then ' with grant option' else '' end as privilege,
-         case when x.grantee = 0 then 'public' else format('%I', r.rolname) end as grantee
-    from objects o cross join lateral aclexplode(o.acl) x
-    left join pg_roles r on r.oid = x.grantee
-   where x.grantee <> o.owner`;
+         case when x.grantee = 0 then 'public' when r.rolname is not null
+           then format('%I', r.rolname) end as grantee
+    from objects o left join lateral aclexplode(o.acl) x on x.grantee <> o.owner
+    left join pg_roles r on r.oid = x.grantee`;
 
-/** Every privilege held on the project's tables, views, sequences, columns, functions and schemas. */
-async function privileges(url: string): Promise<Privilege[]> {
+/**
+ * Every privilege held on the project's tables, views, sequences, columns, functions and schemas
+ * by a role other than the owner, and every such object (`targets`), with privileges or not.
+ */
+async function privileges(url: string): Promise<{ targets: Set<string>; grants: Privilege[] }> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
-    return (await client.query<Privilege>(PRIVILEGES_QUERY, [PROJECT_SCHEMAS])).rows;
+    const { rows } = await client.query<{
+      target: string;
+      privilege: string | null;
+      grantee: string | null;
+    }>(PRIVILEGES_QUERY, [PROJECT_SCHEMAS]);
+    return {
+      targets: new Set(rows.map((r) => r.target)),
+      grants: rows.flatMap((r) =>
+        r.privilege !== null && r.grantee !== null
+          ? [{ target: r.target, privilege: r.privilege, grantee: r.grantee }]
+          : [],
+      ),
+    };
   } finally {
     await client.end();
   }
@@ -224,31 +243,34 @@ function privilegeStatement(verb: 'grant' | 'revoke', p: Privilege): string {
 }
 
 /**
- * The grants and revokes that give `to`'s privileges to `from`. An object new in `to` first
- * loses every privilege it may have been created with (hosted Supabase's default privileges
- * grant new objects of public to the API roles), then gets `to`'s.
+ * The grants and revokes that give `to`'s privileges to `from`. An object new in `to`, or one
+ * the migration drops and creates again (`recreated`), first loses every privilege it may have
+ * been created with (hosted Supabase's default privileges grant new objects of public to the
+ * API roles), then gets `to`'s.
  */
-async function privilegeChanges(from: string, to: string): Promise<string[]> {
+async function privilegeChanges(
+  from: string,
+  to: string,
+  recreated: ReadonlySet<string>,
+): Promise<string[]> {
   const [before, after] = await Promise.all([privileges(from), privileges(to)]);
   const key = (p: Privilege) => `${p.target}|${p.privilege}|${p.grantee}`;
-  const had = new Set(before.map(key));
-  const has = new Set(after.map(key));
-  const existing = new Set(before.map((p) => p.target));
-  const targets = new Set(after.map((p) => p.target));
+  const existing = new Set([...before.targets].filter((t) => !recreated.has(t)));
+  const had = new Set(before.grants.filter((p) => existing.has(p.target)).map(key));
+  const has = new Set(after.grants.map(key));
   const statements: string[] = [];
-  for (const target of targets) {
+  for (const target of after.targets) {
     if (!existing.has(target) && !target.startsWith('schema ')) {
       statements.push(`revoke all on ${target} from public, anon, authenticated, service_role;`);
     }
   }
-  for (const p of before) {
-    if (targets.has(p.target) && existing.has(p.target) && !has.has(key(p))) {
+  for (const p of before.grants) {
+    if (existing.has(p.target) && after.targets.has(p.target) && !has.has(key(p))) {
       statements.push(privilegeStatement('revoke', p));
     }
   }
-  for (const p of after) {
-    if (!had.has(key(p)) || !existing.has(p.target))
-      statements.push(privilegeStatement('grant', p));
+  for (const p of after.grants) {
+    if (!had.has(key(p))) statements.push(privilegeStatement('grant', p));
   }
   return statements;
 }
@@ -273,6 +295,22 @@ async function viewOptions(url: string): Promise<Map<string, string[]>> {
 const literal = (text: string): string => `'${text.replace(/'/g, "''")}'`;
 
 /**
+ * The objects a migra script drops that `to` still has, so that it creates them again: their
+ * privileges and comments are then `to`'s to restore. As privilege targets (`table public.v`
+ * for a view too) and comment targets (`view public.v`).
+ */
+function droppedObjects(migraSql: string): Set<string> {
+  const objects = new Set<string>();
+  const drops = /drop (view|function|table) if exists "([^"]+)"\."([^"]+)"(\([^)]*\))?/gi;
+  for (const [, kind = '', schema, name, args = ''] of migraSql.matchAll(drops)) {
+    const object = `${schema}.${name}${args}`;
+    if (kind.toLowerCase() === 'view') objects.add(`view ${object}`).add(`table ${object}`);
+    else objects.add(`${kind.toLowerCase()} ${object}`);
+  }
+  return objects;
+}
+
+/**
  * What migra leaves out and this project uses: privileges beyond whole tables (migra compares
  * only table grants: not those of views, columns, functions, sequences or schemas), comments
  * (not compared) and view options such as `security_invoker` (migra re-creates a changed view
@@ -280,27 +318,78 @@ const literal = (text: string): string => `'${text.replace(/'/g, "''")}'`;
  * that make `from` say what `to` says.
  */
 async function supplements(from: string, to: string, migraSql: string): Promise<string[]> {
-  const statements: string[] = await privilegeChanges(from, to);
+  const recreated = droppedObjects(migraSql);
+  const statements: string[] = await privilegeChanges(from, to, recreated);
   const [before, after] = await Promise.all([comments(from), comments(to)]);
   for (const [target, comment] of after) {
-    if (before.get(target) !== comment)
-      statements.push(`comment on ${target} is ${literal(comment)};`);
-  }
-  for (const target of before.keys()) {
-    if (!after.has(target)) statements.push(`comment on ${target} is null;`);
+    const was = recreated.has(target) ? null : (before.get(target) ?? null);
+    if (was !== comment) {
+      statements.push(`comment on ${target} is ${comment === null ? 'null' : literal(comment)};`);
+    }
   }
   const [oldViews, newViews] = await Promise.all([viewOptions(from), viewOptions(to)]);
   for (const [view, options] of newViews) {
     const [schema, name] = view.split('.');
-    const recreated = new RegExp(`create (or replace )?view "${schema}"\\."${name}"`, 'i').test(
+    const remade = new RegExp(`create (or replace )?view "${schema}"\\."${name}"`, 'i').test(
       migraSql,
     );
     const changed = (oldViews.get(view) ?? []).join(',') !== options.join(',');
-    if ((recreated || changed) && options.length > 0) {
+    if ((remade || changed) && options.length > 0) {
       statements.push(`alter view ${view} set (${options.join(', ')});`);
     }
   }
   return statements;
+}
+
+/**
+ * migra's statements in an order that applies. migra creates views after functions and drops
+ * functions first, so: a view that calls none of the project's functions (a plain select of a
+ * table, whose row type a function may take) is made before the functions; a function that
+ * goes for good is dropped after the views are made again (a view re-created with `create or
+ * replace` may still use it until then); and function bodies are checked when called, not when
+ * created (as pg_dump's scripts do), so that functions may refer to each other in any order.
+ */
+function applicableOrder(statements: string[], target: ReadonlySet<string>): string[] {
+  const removed = (s: string) => {
+    const m = /^drop function if exists "([^"]+)"\."([^"]+)"/i.exec(s);
+    return m !== null && !target.has(`${m[1]}.${m[2]}`);
+  };
+  const isView = (s: string) => /^create (or replace )?view /i.test(s);
+  const plainView = (s: string) => isView(s) && !/\b(is_)?namecard_\w*\(/i.test(s);
+  const isDrop = (s: string) => /^drop /i.test(s);
+  const rest = statements.filter((s) => !removed(s) && !plainView(s));
+  const firstCreate = rest.findIndex((s) => !isDrop(s) && !/^set /i.test(s));
+  const head = firstCreate < 0 ? rest : rest.slice(0, firstCreate);
+  const tail = firstCreate < 0 ? [] : rest.slice(firstCreate);
+  const lastView = tail.findLastIndex(isView);
+  const bodies = statements.includes('set check_function_bodies = off;')
+    ? []
+    : ['set check_function_bodies = off;'];
+  return [
+    ...bodies,
+    ...head,
+    ...statements.filter(plainView),
+    ...tail.slice(0, lastView + 1),
+    ...statements.filter(removed),
+    ...tail.slice(lastView + 1),
+  ];
+}
+
+/** The names (`schema.name`) of the functions of the project's schemas at `url`. */
+async function functionNames(url: string): Promise<Set<string>> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ name: string }>(
+      `select distinct n.nspname || '.' || p.proname as name
+         from pg_proc p join pg_namespace n on n.oid = p.pronamespace
+        where n.nspname = any ($1)`,
+      [PROJECT_SCHEMAS],
+    );
+    return new Set(rows.map((r) => r.name));
+  } finally {
+    await client.end();
+  }
 }
 
 /**
@@ -317,12 +406,13 @@ export async function schemaDifference(from: string, to: string): Promise<string
   // Privileges are compared by privilegeChanges, for every kind of object, not by migra.
   const migration = await migra(from, to, { unsafe: true, withPrivileges: false, excludeSchema });
   const migraSql = migration.sql;
-  const statements = migraSql
-    .split(/;\n\n/)
+  const statements = [...migration.statements]
     .map((s) => s.trim())
     .filter((s) => s !== '')
     .map((s) => (s.endsWith(';') ? s : `${s};`));
-  return [...statements, ...(await supplements(from, to, migraSql))];
+  const extra = await supplements(from, to, migraSql);
+  if (statements.length === 0 && extra.length === 0) return [];
+  return [...applicableOrder(statements, await functionNames(to)), ...extra];
 }
 
 /** Sorts each run of consecutive GRANT/REVOKE lines: the order of an ACL's items means nothing. */

@@ -84,7 +84,7 @@ describe('the schema files', () => {
     expect(named).toEqual(present);
   });
 
-  test('define each function once', async () => {
+  test('define each function once, and the weekly expansion filters weekdays in one place', async () => {
     const texts = await Promise.all((await schemaPaths()).map((file) => readFile(file, 'utf8')));
     const all = texts.join('\n');
     const names = [...all.matchAll(/create\s+(?:or\s+replace\s+)?function\s+([\w.]+)\s*\(/gi)].map(
@@ -92,6 +92,7 @@ describe('the schema files', () => {
     );
     expect(names.length).toBeGreaterThan(20);
     expect(names.filter((name, i) => names.indexOf(name) !== i)).toEqual([]);
+    expect(all.match(/isodow/gi) ?? []).toHaveLength(1);
   });
 
   test('`npm run db:diff` on an unchanged tree writes nothing', async () => {
