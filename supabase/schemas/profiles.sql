@@ -58,6 +58,9 @@ create policy namecard_profile_owner_delete on public.namecard_profile
   for delete to authenticated
   using ((select private.is_namecard_owner()));
 
+-- A new entry or series may name only a profile that exists and is not removed (23503,
+-- PostgREST's 409, naming it). Security definer: it reads the profiles whatever the inserting
+-- role's row-level security leaves it.
 create or replace function private.namecard_entry_profile_check()
 returns trigger
 language plpgsql
@@ -79,6 +82,8 @@ $$;
 
 revoke all on function private.namecard_entry_profile_check() from public;
 
+-- Keeps updated_at, and refuses marking a profile removed by hand: removing goes through DELETE,
+-- which checks what needs it.
 create or replace function private.namecard_profile_before_update()
 returns trigger
 language plpgsql
@@ -97,6 +102,9 @@ $$;
 
 revoke all on function private.namecard_profile_before_update() from public;
 
+-- Removing is marking: a DELETE becomes removed_at = now(), so that old entries keep their label.
+-- main is never removed, nor a profile that an entry or series in force or to come names (the
+-- refusal names them).
 create or replace function private.namecard_profile_before_delete()
 returns trigger
 language plpgsql
@@ -119,10 +127,9 @@ begin
     and (n.stamp_start is null or n.stamp_start < n.stamp_end);
   if in_use is null then
     select string_agg('series ' || x.id::text, ', ' order by x.id) into in_use
-    from public.namecard_series as x
-    where x.type = old.name and x.stopped_at is null
-      and (x.last_date is null
-        or public.namecard_local_instant(x.last_date + 1 + x.end_time, x.time_zone) > now_ms);
+    from public.namecard_series_rule as x
+    where x.type = old.name
+      and (public.namecard_series_until(x) is null or public.namecard_series_until(x) > now_ms);
   end if;
   if in_use is not null then
     raise exception using

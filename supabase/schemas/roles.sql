@@ -15,6 +15,7 @@ comment on table private.namecard_owner is 'Users allowed to insert into public.
 
 revoke all on table private.namecard_owner from public;
 
+-- Security definer, so that policies consult the owners' list without the API roles reading it.
 create or replace function private.is_namecard_owner()
 returns boolean
 language sql
@@ -35,6 +36,8 @@ comment on function private.is_namecard_owner() is
 revoke all on function private.is_namecard_owner() from public;
 grant execute on function private.is_namecard_owner() to authenticated;
 
+-- False when the caller's access token names a session that was signed out: every owner write
+-- checks it, so "sign out everywhere" stops a stolen token at once.
 create or replace function private.namecard_session_live()
 returns boolean
 language sql

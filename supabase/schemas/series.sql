@@ -17,6 +17,8 @@
 -- `cancel` marks the series (stopped_at): the occurrence in force ends then, later ones never
 -- start, past ones stay as they were.
 
+-- Epoch ms of a wall-clock time in an IANA zone: a time in the spring-forward gap is read with
+-- the offset before the change, a time in the autumn fold is the earlier instant.
 create or replace function public.namecard_local_instant(local_time timestamp without time zone, time_zone text)
 returns bigint
 language sql
@@ -82,6 +84,20 @@ comment on column public.namecard_series.stopped_at is
 
 create index namecard_series_live_idx on public.namecard_series (id) where stopped_at is null;
 
+-- The columns of a series its occurrences follow from, the ones anon may read: the weekly
+-- expansion and the stop rule take a row of this view (a whole row of the table would need
+-- every column, audit columns included).
+create view public.namecard_series_rule
+with (security_invoker = true) as
+  select s.id, s.type, s.weekdays, s.start_time, s.end_time, s.time_zone, s.first_date,
+    s.last_date, s.stopped_at
+  from public.namecard_series as s;
+
+comment on view public.namecard_series_rule is
+  'Each series'' rule: profile, ISO weekdays, local start and end, zone, first and last date, cancel.';
+
+grant select on public.namecard_series_rule to anon, authenticated, service_role;
+
 create table public.namecard_series_stop (
   series_id bigint not null references public.namecard_series (id),
   occurrence_start bigint not null,
@@ -95,6 +111,8 @@ create table public.namecard_series_stop (
 comment on table public.namecard_series_stop is
   'Occurrences of a series stopped by "end now": the occurrence starting at occurrence_start (epoch ms) ended at stopped_at.';
 
+-- A series' zone must be one of PostgreSQL's, by its IANA name (not an abbreviation such as
+-- CEST or a POSIX rule, which `at time zone` would also take).
 create or replace function private.namecard_series_check()
 returns trigger
 language plpgsql
@@ -184,12 +202,102 @@ comment on table private.namecard_occurrence is
 
 create index namecard_occurrence_range_idx
   on private.namecard_occurrence using gist (int8range(stamp_start, planned_end));
+-- The next start after an instant (the timeline walk, the status' series): a btree on the start.
+create index namecard_occurrence_start_idx on private.namecard_occurrence (stamp_start);
 
 alter table private.namecard_series_window enable row level security;
 alter table private.namecard_occurrence enable row level security;
 revoke all on table private.namecard_series_window, private.namecard_occurrence
   from public, anon, authenticated;
 
+-- The local calendar day of epoch ms at_ms in an IANA zone.
+create or replace function public.namecard_local_day(at_ms bigint, time_zone text)
+returns date
+language sql
+stable
+parallel safe
+as $$
+  select (to_timestamp(at_ms / 1000.0) at time zone time_zone)::date
+$$;
+
+revoke all on function public.namecard_local_day(bigint, text) from public;
+grant execute on function public.namecard_local_day(bigint, text)
+  to anon, authenticated, service_role;
+
+-- THE weekly expansion: the occurrences of series s whose start falls on a local day from
+-- from_day to until_day (both inclusive) and within the series' first and last dates, each
+-- with its start and planned end (epoch ms). An end at or before the start is on the next day.
+-- Every function that needs occurrences calls this one; shared/calendar/series.ts is its
+-- TypeScript twin (tests/conformance/timeline-property.test.ts keeps the two equal).
+-- Plain SQL with no settings, so that the planner inlines it into its callers.
+create or replace function public.namecard_series_days(
+  s public.namecard_series_rule, from_day date, until_day date
+)
+returns table (start_ms bigint, planned_end bigint)
+language sql
+stable
+as $$
+  select public.namecard_local_instant(d.day + s.start_time, s.time_zone),
+    public.namecard_local_instant(
+      d.day + (s.end_time <= s.start_time)::integer + s.end_time, s.time_zone)
+  from generate_series(
+    greatest(from_day, s.first_date), least(until_day, s.last_date), interval '1 day'
+  ) as g (day)
+  cross join lateral (select g.day::date as day) as d
+  where extract(isodow from d.day)::smallint = any (s.weekdays)
+$$;
+
+revoke all on function public.namecard_series_days(public.namecard_series_rule, date, date) from public;
+grant execute on function public.namecard_series_days(public.namecard_series_rule, date, date)
+  to anon, authenticated, service_role;
+
+-- THE stop rule: where an occurrence of series s starting at start_ms really ends: its planned
+-- end, cut by the series' cancel (stopped_at) and by an `end` of that one occurrence (a row of
+-- namecard_series_stop). An occurrence whose end is not after its start never counts. A set of
+-- one row (joined laterally), so that the planner inlines it with its probe of the stops.
+create or replace function public.namecard_occurrence_end(
+  s public.namecard_series_rule, start_ms bigint, planned_end bigint
+)
+returns table (cut_end bigint)
+language sql
+stable
+as $$
+  select least(planned_end, s.stopped_at, (
+    select x.stopped_at from public.namecard_series_stop as x
+    where x.series_id = s.id and x.occurrence_start = start_ms
+  ))
+$$;
+
+revoke all on function public.namecard_occurrence_end(public.namecard_series_rule, bigint, bigint)
+  from public;
+grant execute on function public.namecard_occurrence_end(public.namecard_series_rule, bigint, bigint)
+  to anon, authenticated, service_role;
+
+-- The instant from which series s has nothing in force or to come (epoch ms): its cancel, or
+-- the end of the day after its last date at its end time (past any last occurrence, even one
+-- running past midnight); null while it is endless.
+create or replace function public.namecard_series_until(s public.namecard_series_rule)
+returns bigint
+language sql
+stable
+as $$
+  select least(
+    s.stopped_at,
+    case when s.last_date is not null
+      then public.namecard_local_instant(s.last_date + 1 + s.end_time, s.time_zone)
+    end
+  )
+$$;
+
+revoke all on function public.namecard_series_until(public.namecard_series_rule) from public;
+grant execute on function public.namecard_series_until(public.namecard_series_rule)
+  to anon, authenticated, service_role;
+
+-- The occurrences in force some time in [from_ms, to_ms), by exact expansion: series id,
+-- profile, start, end as stopped, planned end. An occurrence lasts at most a day and a clock
+-- change, so local days from two before from_ms to one after to_ms hold every one. PL/pgSQL
+-- with JIT off: opaque to the planner of its callers, whose plans would otherwise carry the
+-- expansion's cost estimates and pay JIT compilation (~250 ms) on every read.
 create or replace function public.namecard_occurrences(from_ms bigint, to_ms bigint)
 returns table (id bigint, type text, stamp_start bigint, stamp_end bigint, planned_end bigint)
 language plpgsql
@@ -200,29 +308,16 @@ set jit = 'off'
 as $$
 begin
   return query
-  select o.id, o.type, o.start_ms, o.cut_end, o.end_ms
+  select o.id, o.type, o.start_ms, o.cut_end, o.planned_end
   from (
-    select s.id, s.type, t.start_ms, t.end_ms,
-      least(t.end_ms, s.stopped_at, (
-        select x.stopped_at from public.namecard_series_stop as x
-        where x.series_id = s.id and x.occurrence_start = t.start_ms
-      )) as cut_end
-    from public.namecard_series as s
-    cross join lateral (
-      select g.day::date as day
-      from generate_series(
-        greatest((to_timestamp(from_ms / 1000.0) at time zone s.time_zone)::date - 2, s.first_date),
-        least((to_timestamp(to_ms / 1000.0) at time zone s.time_zone)::date + 1, s.last_date),
-        interval '1 day'
-      ) as g (day)
-      where extract(isodow from g.day)::smallint = any (s.weekdays)
-    ) as d
-    cross join lateral (
-      select public.namecard_local_instant(d.day + s.start_time, s.time_zone) as start_ms,
-        public.namecard_local_instant(
-          d.day + (s.end_time <= s.start_time)::integer + s.end_time, s.time_zone
-        ) as end_ms
-    ) as t
+    select s.id, s.type, w.start_ms, w.planned_end, e.cut_end
+    from public.namecard_series_rule as s
+    cross join lateral public.namecard_series_days(
+      s,
+      public.namecard_local_day(from_ms, s.time_zone) - 2,
+      public.namecard_local_day(to_ms, s.time_zone) + 1
+    ) as w
+    cross join lateral public.namecard_occurrence_end(s, w.start_ms, w.planned_end) as e
     where s.stopped_at is null or s.stopped_at > from_ms
   ) as o
   where o.start_ms < to_ms
@@ -231,95 +326,172 @@ begin
 end;
 $$;
 
-comment on function public.namecard_occurrences(from_ms bigint, to_ms bigint) is
+comment on function public.namecard_occurrences(bigint, bigint) is
   'Occurrences of the series in force some time in [from_ms, to_ms): id, type, start, end (as stopped), planned end.';
 
-revoke all on function public.namecard_occurrences(from_ms bigint, to_ms bigint) from public;
-grant execute on function public.namecard_occurrences(from_ms bigint, to_ms bigint) to anon, authenticated, service_role;
+revoke all on function public.namecard_occurrences(bigint, bigint) from public;
+grant execute on function public.namecard_occurrences(bigint, bigint)
+  to anon, authenticated, service_role;
 
-create or replace function public.namecard_series_next(series_id bigint, after_ms bigint)
+-- The first start after after_ms of an occurrence of series s that counts (not cut to nothing),
+-- before before_ms when given. Every weekday comes round within 8 days of the local day before
+-- after_ms (or of the first date, when later), so that span holds the answer when there is one.
+create or replace function public.namecard_series_next_after(
+  s public.namecard_series_rule, after_ms bigint, before_ms bigint
+)
 returns bigint
 language sql
 stable
 as $$
-  select min(t.start_ms)
-  from public.namecard_series as s
-  cross join lateral (
-    select greatest(
-      (to_timestamp(after_ms / 1000.0) at time zone s.time_zone)::date - 1, s.first_date
-    ) as first_day
+  select min(w.start_ms)
+  from (
+    select greatest(public.namecard_local_day(after_ms, s.time_zone) - 1, s.first_date) as day
   ) as f
-  cross join lateral (
-    select g.day::date as day
-    from generate_series(f.first_day, least(f.first_day + 8, s.last_date), interval '1 day')
-      as g (day)
-    where extract(isodow from g.day)::smallint = any (s.weekdays)
-  ) as d
-  cross join lateral (
-    select public.namecard_local_instant(d.day + s.start_time, s.time_zone) as start_ms,
-      public.namecard_local_instant(
-        d.day + (s.end_time <= s.start_time)::integer + s.end_time, s.time_zone
-      ) as end_ms
-  ) as t
-  where s.id = namecard_series_next.series_id
-    and t.start_ms > after_ms
-    and (s.stopped_at is null or s.stopped_at > t.start_ms)
-    and t.end_ms > t.start_ms
+  cross join lateral public.namecard_series_days(s, f.day, f.day + 8) as w
+  cross join lateral public.namecard_occurrence_end(s, w.start_ms, w.planned_end) as e
+  where w.start_ms > after_ms
+    and (before_ms is null or w.start_ms < before_ms)
+    and e.cut_end > w.start_ms
 $$;
 
-comment on function public.namecard_series_next(series_id bigint, after_ms bigint) is
-  'Epoch ms: the first start after after_ms of an occurrence of the series, or null when none is ahead.';
+revoke all on function public.namecard_series_next_after(public.namecard_series_rule, bigint, bigint)
+  from public;
+grant execute on function public.namecard_series_next_after(public.namecard_series_rule, bigint, bigint)
+  to anon, authenticated, service_role;
 
-revoke all on function public.namecard_series_next(series_id bigint, after_ms bigint) from public;
-grant execute on function public.namecard_series_next(series_id bigint, after_ms bigint) to anon, authenticated, service_role;
+-- Where the materialised occurrences answer "what starts next" at instant t: for a series whose
+-- window was opened at most three days after t (rows are filled from three days before it) and
+-- has not passed t, every occurrence starting in (t, covered_until) is in the table.
+create or replace function private.namecard_series_covers(w private.namecard_series_window, t bigint)
+returns boolean
+language sql
+immutable
+as $$
+  select w.covered_from - 3 * 86400000 <= t and w.covered_until > t
+$$;
 
-create or replace function public.namecard_series_next_start(after_ms bigint, newer_than bigint, before_ms bigint)
+revoke all on function private.namecard_series_covers(private.namecard_series_window, bigint)
+  from public;
+
+-- The first start after after_ms of an occurrence of one series that counts, or null (none
+-- ahead): from the materialised occurrences when they hold it, else by exact expansion. PL/pgSQL
+-- planned once per session (a generic plan), as the lookup's series part.
+create or replace function public.namecard_series_next(series_id bigint, after_ms bigint)
 returns bigint
 language plpgsql
 stable
+security definer
 set search_path = ''
 set jit = 'off'
+set plan_cache_mode = 'force_generic_plan'
 as $$
 begin
-  return (
-  select min(t.start_ms)
-  from public.namecard_series as s
-  cross join lateral (
-    select g.day::date as day
-    from generate_series(
-      greatest((to_timestamp(after_ms / 1000.0) at time zone s.time_zone)::date - 1, s.first_date),
-      least(
-        greatest((to_timestamp(after_ms / 1000.0) at time zone s.time_zone)::date - 1, s.first_date) + 8,
-        s.last_date
-      ),
-      interval '1 day'
-    ) as g (day)
-    where extract(isodow from g.day)::smallint = any (s.weekdays)
-  ) as d
-  cross join lateral (
-    select public.namecard_local_instant(d.day + s.start_time, s.time_zone) as start_ms,
-      public.namecard_local_instant(
-        d.day + (s.end_time <= s.start_time)::integer + s.end_time, s.time_zone
-      ) as end_ms
-  ) as t
-  where s.id > newer_than
-    and (s.stopped_at is null or s.stopped_at > after_ms)
-    and t.start_ms > after_ms
-    and (before_ms is null or t.start_ms < before_ms)
-    and least(t.end_ms, s.stopped_at, (
-      select x.stopped_at from public.namecard_series_stop as x
-      where x.series_id = s.id and x.occurrence_start = t.start_ms
-    )) > t.start_ms
+  return coalesce(
+    (
+      select o.stamp_start
+      from private.namecard_occurrence as o
+      join private.namecard_series_window as w on w.series_id = o.series_id
+      join public.namecard_series_rule as s on s.id = o.series_id
+      cross join lateral public.namecard_occurrence_end(s, o.stamp_start, o.planned_end) as e
+      where o.series_id = namecard_series_next.series_id
+        and o.stamp_start > after_ms
+        and private.namecard_series_covers(w, after_ms)
+        and o.stamp_start < w.covered_until
+        and e.cut_end > o.stamp_start
+      order by o.stamp_start
+      limit 1
+    ),
+    (
+      select public.namecard_series_next_after(s, after_ms, null)
+      from public.namecard_series_rule as s
+      where s.id = namecard_series_next.series_id
+    )
   );
 end;
 $$;
 
-comment on function public.namecard_series_next_start(after_ms bigint, newer_than bigint, before_ms bigint) is
+comment on function public.namecard_series_next(bigint, bigint) is
+  'Epoch ms: the first start after after_ms of an occurrence of the series, or null when none is ahead.';
+
+revoke all on function public.namecard_series_next(bigint, bigint) from public;
+grant execute on function public.namecard_series_next(bigint, bigint)
+  to anon, authenticated, service_role;
+
+-- The timeline walk's next change from the series: the first start after after_ms, before
+-- before_ms (null: no bound), of an occurrence of a series newer than newer_than. From the
+-- materialised occurrences for the series they cover (index order on the start, the first that
+-- counts), by exact expansion for the series whose window has passed or not begun (found by the
+-- windows' indexes: none in the normal case). A covered series may start again after its window
+-- ends, so its window's end counts as a possible change too: the walk then finds nothing new
+-- there and goes on (far ahead, and rare). As in /go's lookup, a series with no window at all
+-- (stored while triggers were off) counts from the next owner write, which materialises it.
+create or replace function public.namecard_series_next_start(
+  after_ms bigint, newer_than bigint, before_ms bigint
+)
+returns bigint
+language plpgsql
+stable
+security definer
+set search_path = ''
+set jit = 'off'
+set plan_cache_mode = 'force_generic_plan'
+as $$
+begin
+  return least(
+    (
+      select o.stamp_start
+      from private.namecard_occurrence as o
+      join private.namecard_series_window as w on w.series_id = o.series_id
+      join public.namecard_series_rule as s on s.id = o.series_id
+      cross join lateral public.namecard_occurrence_end(s, o.stamp_start, o.planned_end) as e
+      -- A one-time filter: with no series newer than newer_than, nothing is read.
+      where exists (select from public.namecard_series as x where x.id > newer_than)
+        and o.stamp_start > after_ms
+        -- Both bounds in the index condition (the plan is generic: a null test would not be).
+        and o.stamp_start < coalesce(before_ms, 9223372036854775807)
+        and o.series_id > newer_than
+        and private.namecard_series_covers(w, after_ms)
+        and o.stamp_start < w.covered_until
+        and e.cut_end > o.stamp_start
+      order by o.stamp_start
+      limit 1
+    ),
+    (
+      select w.covered_until
+      from private.namecard_series_window as w
+      where w.covered_until > after_ms
+        -- An unbounded window holds every occurrence there is: its end is no change.
+        and w.covered_until < 9223372036854775807
+        and w.series_id > newer_than
+        and private.namecard_series_covers(w, after_ms)
+      order by w.covered_until
+      limit 1
+    ),
+    (
+      select min(public.namecard_series_next_after(s, after_ms, before_ms))
+      from public.namecard_series_rule as s
+      where s.id > newer_than
+        and (s.stopped_at is null or s.stopped_at > after_ms)
+        and s.id in (
+          select w.series_id from private.namecard_series_window as w
+          where w.covered_until <= after_ms
+          union
+          select w.series_id from private.namecard_series_window as w
+          where w.covered_from > after_ms + 3 * 86400000
+        )
+    )
+  );
+end;
+$$;
+
+comment on function public.namecard_series_next_start(bigint, bigint, bigint) is
   'Epoch ms: the first start after after_ms, before before_ms, of an occurrence of a series with id > newer_than.';
 
-revoke all on function public.namecard_series_next_start(after_ms bigint, newer_than bigint, before_ms bigint) from public;
-grant execute on function public.namecard_series_next_start(after_ms bigint, newer_than bigint, before_ms bigint) to anon, authenticated, service_role;
+revoke all on function public.namecard_series_next_start(bigint, bigint, bigint) from public;
+grant execute on function public.namecard_series_next_start(bigint, bigint, bigint)
+  to anon, authenticated, service_role;
 
+-- How far ahead occurrences are materialised: 400 days (epoch ms).
 create or replace function private.namecard_series_horizon_ms()
 returns bigint
 language sql
@@ -331,39 +503,36 @@ $$;
 
 revoke all on function private.namecard_series_horizon_ms() from public;
 
+-- Stores the planned occurrences of series sid that start in [from_ms, until_ms).
 create or replace function private.namecard_series_fill(sid bigint, from_ms bigint, until_ms bigint)
 returns void
 language sql
 security definer
 set search_path = ''
+set jit = 'off'
 as $$
   insert into private.namecard_occurrence (series_id, stamp_start, planned_end)
-  select s.id, t.start_ms, t.end_ms
-  from public.namecard_series as s
-  cross join lateral (
-    select g.day::date as day
-    from generate_series(
-      greatest((to_timestamp(from_ms / 1000.0) at time zone s.time_zone)::date - 2, s.first_date),
-      least((to_timestamp(until_ms / 1000.0) at time zone s.time_zone)::date + 1, s.last_date),
-      interval '1 day'
-    ) as g (day)
-    where extract(isodow from g.day)::smallint = any (s.weekdays)
-  ) as d
-  cross join lateral (
-    select public.namecard_local_instant(d.day + s.start_time, s.time_zone) as start_ms,
-      public.namecard_local_instant(
-        d.day + (s.end_time <= s.start_time)::integer + s.end_time, s.time_zone
-      ) as end_ms
-  ) as t
+  select s.id, w.start_ms, w.planned_end
+  from public.namecard_series_rule as s
+  cross join lateral public.namecard_series_days(
+    s,
+    public.namecard_local_day(from_ms, s.time_zone) - 2,
+    public.namecard_local_day(until_ms, s.time_zone) + 1
+  ) as w
   where s.id = sid
-    and t.start_ms >= from_ms
-    and t.start_ms < until_ms
-    and t.end_ms > t.start_ms
+    and w.start_ms >= from_ms
+    and w.start_ms < until_ms
+    and w.planned_end > w.start_ms
   on conflict do nothing
 $$;
 
-revoke all on function private.namecard_series_fill(sid bigint, from_ms bigint, until_ms bigint) from public;
+revoke all on function private.namecard_series_fill(bigint, bigint, bigint) from public;
 
+-- Materialises series sid up to until_ms (from scratch when rebuild: its row changed). A new
+-- window covers the instants from now on, with every occurrence starting from three days
+-- before now (an occurrence in force now started at most a day and a clock change ago). A
+-- series that ends (namecard_series_until) is filled to its end and its window is then
+-- unbounded above.
 create or replace function private.namecard_series_materialise(sid bigint, until_ms bigint, rebuild boolean)
 returns void
 language plpgsql
@@ -372,12 +541,12 @@ set search_path = ''
 as $$
 declare
   now_ms bigint := (extract(epoch from now()) * 1000)::bigint;
-  s public.namecard_series%rowtype;
+  s public.namecard_series_rule%rowtype;
   w private.namecard_series_window%rowtype;
   bound bigint;
   fill_from bigint;
 begin
-  select * into s from public.namecard_series as x where x.id = sid;
+  select * into s from public.namecard_series_rule as x where x.id = sid;
   if not found then
     return;
   end if;
@@ -387,8 +556,6 @@ begin
   end if;
   select * into w from private.namecard_series_window as x where x.series_id = sid for update;
   if not found then
-    -- Every occurrence starting from three days before now is filled in: the window holds
-    -- the instants from now on.
     fill_from := now_ms - 3 * 86400000;
     w.series_id := sid;
     w.covered_from := now_ms;
@@ -396,12 +563,7 @@ begin
   else
     fill_from := w.covered_until;
   end if;
-  bound := least(
-    s.stopped_at,
-    case when s.last_date is not null
-      then public.namecard_local_instant(s.last_date + 2 + time '00:00', s.time_zone)
-    end
-  );
+  bound := public.namecard_series_until(s);
   if bound is not null and bound <= until_ms then
     if fill_from < bound then
       perform private.namecard_series_fill(sid, fill_from, bound);
@@ -417,8 +579,9 @@ begin
 end;
 $$;
 
-revoke all on function private.namecard_series_materialise(sid bigint, until_ms bigint, rebuild boolean) from public;
+revoke all on function private.namecard_series_materialise(bigint, bigint, boolean) from public;
 
+-- A series stored or changed is materialised 400 days ahead (rebuilt when its row changed).
 create or replace function private.namecard_series_materialise_row()
 returns trigger
 language plpgsql
@@ -436,6 +599,9 @@ $$;
 
 revoke all on function private.namecard_series_materialise_row() from public;
 
+-- Any owner write moves the horizon on: every series whose window ends within half the horizon
+-- is extended to the whole horizon, and a series with no window (stored while triggers were
+-- off, as a data-only restore of public without private may do) is materialised.
 create or replace function private.namecard_series_extend()
 returns void
 language plpgsql
@@ -450,8 +616,6 @@ begin
     select w.series_id from private.namecard_series_window as w
     where w.covered_until < now_ms + private.namecard_series_horizon_ms() / 2
     union
-    -- A series with no window was stored while the triggers were off (a data-only restore of
-    -- public without private): the next owner write materialises it.
     select x.id from public.namecard_series as x
     where not exists (
       select from private.namecard_series_window as v where v.series_id = x.id
@@ -480,20 +644,17 @@ $$;
 
 revoke all on function private.namecard_series_extend_statement() from public;
 
+-- The series occurrence in force at at_ms from the materialised table, newest series first,
+-- for series whose window holds at_ms. Fenced and sorted, so that the index stab's rows drive
+-- primary-key probes of their series, stops and windows until one counts (not a walk of the
+-- series, nor a hash of them all).
 create or replace function private.namecard_series_materialised_at(at_ms bigint)
 returns table (id bigint, type text, stamp_start bigint, stamp_end bigint)
 language sql
 stable
 as $$
-  select o.series_id, s.type, o.stamp_start,
-    least(o.planned_end, s.stopped_at, (
-      select x.stopped_at from public.namecard_series_stop as x
-      where x.series_id = o.series_id and x.occurrence_start = o.stamp_start
-    ))
+  select o.series_id, s.type, o.stamp_start, s.cut_end
   from (
-    -- Fenced and sorted, so that the stab's rows, newest series first, drive primary-key
-    -- probes of their series, stops and windows until one is in force (not a walk of the
-    -- series, nor a hash of them all).
     select o.series_id, o.stamp_start, o.planned_end
     from private.namecard_occurrence as o
     where int8range(o.stamp_start, o.planned_end) @> at_ms
@@ -501,14 +662,12 @@ as $$
     offset 0
   ) as o
   cross join lateral (
-    select s.type, s.stopped_at from public.namecard_series as s where s.id = o.series_id
+    select x.type, e.cut_end
+    from public.namecard_series_rule as x
+    cross join lateral public.namecard_occurrence_end(x, o.stamp_start, o.planned_end) as e
+    where x.id = o.series_id
   ) as s
-  where (s.stopped_at is null or s.stopped_at > at_ms)
-    and not exists (
-      select from public.namecard_series_stop as x
-      where x.series_id = o.series_id and x.occurrence_start = o.stamp_start
-        and x.stopped_at <= at_ms
-    )
+  where s.cut_end > at_ms
     and exists (
       select from private.namecard_series_window as w
       where w.series_id = o.series_id
@@ -519,68 +678,40 @@ as $$
   limit 1
 $$;
 
-revoke all on function private.namecard_series_materialised_at(at_ms bigint) from public;
+revoke all on function private.namecard_series_materialised_at(bigint) from public;
 
+-- The series occurrence in force at at_ms by exact expansion, for the series whose window does
+-- not hold at_ms (its horizon passed with no owner write, or at_ms is before it was stored),
+-- and for series with no window at all (until the next owner write materialises them).
 create or replace function private.namecard_series_expanded_at(at_ms bigint)
 returns table (id bigint, type text, stamp_start bigint, stamp_end bigint)
-language plpgsql
+language sql
 stable
 security definer
 rows 1
 set search_path = ''
 set jit = 'off'
 as $$
-begin
-  return query
-  select o.id, o.type, o.start_ms, o.cut_end
-  from (
-    select s.id, s.type, t.start_ms,
-      least(t.end_ms, s.stopped_at, (
-        select x.stopped_at from public.namecard_series_stop as x
-        where x.series_id = s.id and x.occurrence_start = t.start_ms
-      )) as cut_end
-    from public.namecard_series as s
-    cross join lateral (
-      select g.day::date as day
-      from generate_series(
-        greatest((to_timestamp(at_ms / 1000.0) at time zone s.time_zone)::date - 2, s.first_date),
-        least((to_timestamp((at_ms + 1) / 1000.0) at time zone s.time_zone)::date + 1, s.last_date),
-        interval '1 day'
-      ) as g (day)
-      where extract(isodow from g.day)::smallint = any (s.weekdays)
-    ) as d
-    cross join lateral (
-      select public.namecard_local_instant(d.day + s.start_time, s.time_zone) as start_ms,
-        public.namecard_local_instant(
-          d.day + (s.end_time <= s.start_time)::integer + s.end_time, s.time_zone
-        ) as end_ms
-    ) as t
-    where s.id in (
-        select w.series_id from private.namecard_series_window as w where w.covered_until <= at_ms
-        union
-        select w.series_id from private.namecard_series_window as w where w.covered_from > at_ms
-        -- A series without a window (stored while triggers were disabled, as a data-only
-        -- restore of public without private may do) is expanded too, when the fallback runs.
-        -- The one-time filter below does not look for such series (that would cost an
-        -- anti-join over every series per lookup), so until the next owner write, which
-        -- materialises them (namecard_series_extend), the lookup may miss them: restore
-        -- private's tables with public's, as a whole-database dump does.
-        union
-        select x.id from public.namecard_series as x
-        where not exists (
-          select from private.namecard_series_window as v where v.series_id = x.id
-        )
+  select o.id, o.type, o.stamp_start, o.stamp_end
+  from public.namecard_occurrences(at_ms, at_ms + 1) as o
+  where o.id in (
+      select w.series_id from private.namecard_series_window as w where w.covered_until <= at_ms
+      union
+      select w.series_id from private.namecard_series_window as w where w.covered_from > at_ms
+      union
+      select x.id from public.namecard_series as x
+      where not exists (
+        select from private.namecard_series_window as v where v.series_id = x.id
       )
-      and (s.stopped_at is null or s.stopped_at > at_ms)
-  ) as o
-  where o.start_ms <= at_ms
-    and o.cut_end > o.start_ms
-    and o.cut_end > at_ms;
-end;
+    )
 $$;
 
-revoke all on function private.namecard_series_expanded_at(at_ms bigint) from public;
+revoke all on function private.namecard_series_expanded_at(bigint) from public;
 
+-- The series occurrence in force at at_ms with the highest id, or no row: the materialised
+-- table where windows hold at_ms, the exact expansion for the rest. Security definer: the
+-- private tables are nobody's to read; it answers what namecard_occurrences answers from the
+-- series anon may read. PL/pgSQL planned once per session (a generic plan).
 create or replace function public.namecard_series_in_force(at_ms bigint)
 returns table (id bigint, type text, stamp_start bigint, stamp_end bigint)
 language plpgsql
@@ -618,11 +749,12 @@ begin
 end;
 $$;
 
-comment on function public.namecard_series_in_force(at_ms bigint) is
+comment on function public.namecard_series_in_force(bigint) is
   'The series occurrence in force at epoch ms at_ms with the highest id (id, type, start, end as stopped), or no row.';
 
-revoke all on function public.namecard_series_in_force(at_ms bigint) from public;
-grant execute on function public.namecard_series_in_force(at_ms bigint) to anon, authenticated, service_role;
+revoke all on function public.namecard_series_in_force(bigint) from public;
+grant execute on function public.namecard_series_in_force(bigint)
+  to anon, authenticated, service_role;
 
 create trigger namecard_series_materialise
   after insert or update on public.namecard_series

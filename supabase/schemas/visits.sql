@@ -33,6 +33,9 @@ create policy namecard_visit_owner_read on public.namecard_visit
   for select to authenticated
   using ((select private.is_namecard_owner()));
 
+-- Counts one visit now: for the profile the lookup answers now (the caller cannot choose it),
+-- via 'qr' or 'nfc' (anything else: 'link'). One unnamed text parameter, so that a browser calls
+-- it with a CORS-simple text/plain POST. Security definer: anon holds no privilege on the table.
 create or replace function public.namecard_count_visit(text)
 returns void
 language plpgsql
@@ -49,7 +52,7 @@ begin
   if channel not in ('qr', 'nfc') then
     channel := 'link';
   end if;
-  select a.type into sent_to from public.namecard_active_at(now_ms) as a;
+  select a.type into sent_to from public.namecard_lookup_at(now_ms) as a;
   sent_to := coalesce(sent_to, 'main');
   -- One count of a profile and channel at a time, the bucket taken from the clock once the
   -- lock is held: buckets then only ever grow, and the newest counter's running total is the
@@ -73,6 +76,9 @@ comment on function public.namecard_count_visit(text) is
 revoke all on function public.namecard_count_visit(text) from public;
 grant execute on function public.namecard_count_visit(text) to anon, authenticated, service_role;
 
+-- Owners: visits summed per day, by profile and channel; day_starts are the days' starts in
+-- epoch ms on 15-minute boundaries, ascending, plus the end of the last (at most 401: 400 days).
+-- Two index probes per day and kind, from the running totals.
 create or replace function public.namecard_visit_days(day_starts bigint[])
 returns table (day integer, type text, via text, visits bigint)
 language plpgsql
