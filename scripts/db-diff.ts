@@ -13,12 +13,15 @@ import {
 
 // `npm run db:diff -- <name>`: writes what the migrations lack of supabase/schemas/ as the
 // migration supabase/migrations/<version>_<name>.sql, and sets the schema's version (the
-// function in supabase/schemas/version.sql and shared/core/schema-version.ts) to <version>. On
+// function in supabase/schemas/version.sql, shared/core/schema-version.ts and the doctor sample
+// in docs/deploy.md) to <version>. On
 // an unchanged tree it writes nothing. Data steps (filling a new column from old rows) are not
 // schema: add them to the generated file by hand, before the statements that need them.
 
 const VERSION_SQL = path.join(SUPABASE_DIR, 'schemas', 'version.sql');
 const VERSION_TS = fileURLToPath(new URL('../shared/core/schema-version.ts', import.meta.url));
+/** docs/deploy.md's `namecard doctor` sample shows the version too (tests/cli/doctor.test.ts). */
+const DEPLOY_GUIDE = fileURLToPath(new URL('../docs/deploy.md', import.meta.url));
 
 /** `YYYYMMDDHHMMSS` of now (UTC), later than every migration's version. */
 async function nextVersion(): Promise<string> {
@@ -27,19 +30,21 @@ async function nextVersion(): Promise<string> {
   return BigInt(stamp) > BigInt(newest) ? stamp : (BigInt(newest) + 1n).toString();
 }
 
-/** Writes `version` into the two places that hold the schema's version. */
+/** Where the schema's version is written, each with the pattern that finds it. */
+const VERSION_PLACES: [file: string, pattern: RegExp, text: (v: string) => string][] = [
+  [VERSION_SQL, /select '\d{14}'::text/, (v) => `select '${v}'::text`],
+  [VERSION_TS, /SCHEMA_VERSION = '\d{14}'/, (v) => `SCHEMA_VERSION = '${v}'`],
+  [DEPLOY_GUIDE, /has every migration \(\d{14}\)/, (v) => `has every migration (${v})`],
+];
+
+/** Writes `version` into every place that holds the schema's version. */
 async function setVersion(version: string): Promise<void> {
-  const sql = await readFile(VERSION_SQL, 'utf8');
-  const ts = await readFile(VERSION_TS, 'utf8');
-  const newSql = sql.replace(/select '\d{14}'::text/, `select '${version}'::text`);
-  const newTs = ts.replace(/SCHEMA_VERSION = '\d{14}'/, `SCHEMA_VERSION = '${version}'`);
-  if (newSql === sql || newTs === ts) {
-    throw new Error(
-      'the schema version was not found in supabase/schemas/version.sql or shared/core/schema-version.ts',
-    );
+  for (const [file, pattern, text] of VERSION_PLACES) {
+    const before = await readFile(file, 'utf8');
+    const after = before.replace(pattern, text(version));
+    if (after === before) throw new Error(`the schema version was not found in ${file}`);
+    await writeFile(file, after);
   }
-  await writeFile(VERSION_SQL, newSql);
-  await writeFile(VERSION_TS, newTs);
 }
 
 const HEADER = (name: string) =>

@@ -430,8 +430,15 @@ async function printRunning(plan: StartPlan, started: Awaited<ReturnType<typeof 
   const apiMoved = emulatorUrl !== undefined && emulatorUrl !== DEFAULT_SUPABASE_URL;
   const siteMoved = env.NAMECARD_SITE_URL !== process.env.NAMECARD_SITE_URL;
   if (apiMoved || siteMoved) {
-    const prefix = siteMoved ? `NAMECARD_SITE_URL=${env.NAMECARD_SITE_URL} ` : '';
     const lan = emulatorUrl !== undefined && !isLoopbackAddress(new URL(emulatorUrl).hostname);
+    // The emulator's demo key is the CLI's default for an API on this machine only: on a LAN
+    // address, the CLI is given it (the emulator's key, public by design).
+    const prefix = [
+      siteMoved && `NAMECARD_SITE_URL=${env.NAMECARD_SITE_URL} `,
+      lan && `SUPABASE_ANON_KEY=${env.SUPABASE_ANON_KEY} `,
+    ]
+      .filter(Boolean)
+      .join('');
     const flag = apiMoved ? ` --api-url ${emulatorUrl}${lan ? ' --allow-insecure-http' : ''}` : '';
     line(
       'CLI login',

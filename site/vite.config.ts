@@ -102,7 +102,9 @@ export function siteViteConfig(
   };
 }
 
-// `npm run build:site`: the project's `.env` fills in what the environment does not set.
+// `vite build --config site/vite.config.ts` (`npm run build:site` runs scripts/build-site.ts,
+// which builds with the same config and reports a bad setting in one line): the project's
+// `.env` fills in what the environment does not set.
 export default defineConfig(() => {
   loadEnvFile(fileURLToPath(new URL('../.env', import.meta.url)));
   return siteViteConfig(process.env);

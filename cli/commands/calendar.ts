@@ -4,6 +4,7 @@ import { InputError } from '../../shared/core/errors.js';
 import { profileLabel } from '../../shared/core/types.js';
 import { narrowType } from '../../shared/core/profiles.js';
 import { print } from '../terminal/output.js';
+import { terminalSafe } from '../terminal/terminal-safe.js';
 import { resolveConfig } from '../session/settings.js';
 
 /** The options of `namecard calendar` (global ones included), as typed. */
@@ -62,7 +63,10 @@ export async function runCalendar(options: CalendarOptions): Promise<void> {
     label: (type) => profileLabel(narrowType(type)),
   });
   if (options.out === undefined) {
-    process.stdout.write(text);
+    // To a file or a pipe, the file as it is (escaped as RFC 5545 asks, CRLF line ends); to a
+    // terminal, line by line, every character from the server that could act on it escaped.
+    if (process.stdout.isTTY) print(...text.replace(/\r\n$/, '').split('\r\n').map(terminalSafe));
+    else process.stdout.write(text);
     return;
   }
   await writeFile(options.out, text);

@@ -1,8 +1,9 @@
 import { Command } from 'commander';
-import { DEFAULT_MAIN_URL, DEFAULT_SUPABASE_URL } from '../../shared/core/config.js';
-import { DEFAULT_SITE_URL } from '../../shared/core/card-link.js';
+import { isDemoKey } from '../../shared/core/config.js';
 import { ConfigError } from '../../shared/core/errors.js';
+import { isLoopbackHost } from '../../shared/core/loopback.js';
 import { SCHEMA_VERSION, SCHEMA_VERSION_FUNCTION } from '../../shared/core/schema-version.js';
+import { pagesCheck, SITE_PAGES } from '../doctor/pages.js';
 import { out, print, printJson } from '../terminal/output.js';
 import {
   ciCredentials,
@@ -10,6 +11,13 @@ import {
   resolveConfig,
   type CliConfig,
 } from '../session/settings.js';
+import {
+  DOCTOR_TIME_LIMIT_MS,
+  PROBE_MAX_BYTES,
+  PROBE_TIMEOUT_MS,
+  startProbes,
+  type Probe,
+} from '../transport/probe.js';
 
 /** How a check came out: `fail` makes the command exit 1; `warn` is worth a look. */
 export type CheckStatus = 'ok' | 'warn' | 'fail';
@@ -21,51 +29,8 @@ export interface CheckResult {
   detail: string;
 }
 
-/** Each request's time-out: a paused or unreachable project must not hold the owner long. */
-const PROBE_TIMEOUT_MS = 5_000;
-
 /** The deploy guide every "what to do" refers to. */
 const GUIDE = 'docs/deploy.md';
-
-type Probe =
-  | { answered: true; status: number; headers: Headers; text: string }
-  | { answered: false; reason: string };
-
-/**
- * GET `url` once, with {@link PROBE_TIMEOUT_MS} for the answer and its body. No retries: the
- * doctor reports what a visitor would meet, and says why a request got no answer.
- */
-async function probe(url: string, headers: Record<string, string> = {}): Promise<Probe> {
-  try {
-    const response = await fetch(url, {
-      headers,
-      redirect: 'follow',
-      signal: AbortSignal.timeout(PROBE_TIMEOUT_MS),
-    });
-    const text = await response.text();
-    return { answered: true, status: response.status, headers: response.headers, text };
-  } catch (error) {
-    return { answered: false, reason: whyNoAnswer(error) };
-  }
-}
-
-function whyNoAnswer(error: unknown): string {
-  const e = error as { name?: string; cause?: { code?: string; message?: string } };
-  if (e.name === 'TimeoutError' || e.name === 'AbortError') {
-    return `no answer within ${PROBE_TIMEOUT_MS / 1000} s`;
-  }
-  switch (e.cause?.code) {
-    case 'ECONNREFUSED':
-      return 'connection refused';
-    case 'ENOTFOUND':
-    case 'EAI_AGAIN':
-      return 'host not found';
-    case 'ECONNRESET':
-      return 'connection reset';
-    default:
-      return e.cause?.message ?? (error instanceof Error ? error.message : String(error));
-  }
-}
 
 /** The headers supabase-js sends with the key: a JWT key also as the bearer token. */
 function apiHeaders(key: string): Record<string, string> {
@@ -105,7 +70,8 @@ const notChecked = (check: string, because: string): CheckResult => ({
 /**
  * Checks a deployment end to end from the owner's settings, in the order a visitor and the
  * owner depend on it: settings, API, key, schema, sign-ups, owner account, site, /go's
- * fallback, framing, main site.
+ * fallback, the pages and their files, framing, main site. Every request of the run ends by
+ * {@link DOCTOR_TIME_LIMIT_MS} at the latest.
  *
  * @param config the resolved settings (flags, environment, saved at login, defaults)
  * @param env where the session or CI credentials come from
@@ -115,39 +81,61 @@ export async function runChecks(
   config: CliConfig,
   env: NodeJS.ProcessEnv = process.env,
 ): Promise<CheckResult[]> {
+  const probes = startProbes();
+  try {
+    return await checksWith(probes, config, env);
+  } finally {
+    probes.stop();
+  }
+}
+
+async function checksWith(
+  { probe, signal }: ReturnType<typeof startProbes>,
+  config: CliConfig,
+  env: NodeJS.ProcessEnv,
+): Promise<CheckResult[]> {
   const api = config.supabaseUrl;
   const site = config.siteUrl;
   // Every request that does not depend on another starts now, so the whole run takes about
-  // one time-out at worst.
-  const settingsProbe = probe(`${api}/auth/v1/settings`, apiHeaders(config.anonKey));
+  // two time-outs at worst (a page, then its files; the API, then the owner's sign-in).
+  const settingsProbe = probe(`${api}/auth/v1/settings`, { headers: apiHeaders(config.anonKey) });
   const schemaProbe = probe(`${api}/rest/v1/rpc/${SCHEMA_VERSION_FUNCTION}`, {
-    ...apiHeaders(config.anonKey),
-    Accept: 'application/json',
+    headers: { ...apiHeaders(config.anonKey), Accept: 'application/json' },
   });
   const builtProbe = probe(new URL('namecard.json', site).href);
-  const goProbe = probe(config.cardLink);
-  const loginProbe = probe(new URL('login/', site).href);
-  const manageProbe = probe(new URL('manage/', site).href);
-  const mainProbe = probe(config.mainUrl);
+  const pageProbes = Promise.all(SITE_PAGES.map((path) => probe(new URL(path, site).href)));
+  const pages = pageProbes.then((answers) => pagesCheck(site, answers, probe));
+  // The owner's main site: only whether it answers, not its page.
+  const mainProbe = probe(config.mainUrl, { read: false });
 
   const settings = await settingsProbe;
-  const key = keyCheck(api, settings);
+  const key = keyCheck(config, settings);
   const keyOk = key.status === 'ok';
   // Why the checks that need the API and the key could not run.
-  const blocked = settings.answered ? 'the key was not accepted' : 'the API did not answer';
+  const blocked = !settings.answered
+    ? 'the API did not answer'
+    : demoKeyElsewhere(config)
+      ? 'SUPABASE_ANON_KEY is the demo key'
+      : 'the key was not accepted';
+  const [, login, manage, go] = await pageProbes;
   return [
     settingsCheck(config),
     apiCheck(api, settings),
     key,
     keyOk ? schemaCheck(await schemaProbe) : notChecked('schema', blocked),
     keyOk ? signUpsCheck(settings) : notChecked('sign-ups', blocked),
-    keyOk ? await ownerCheck(config, env) : notChecked('owner', blocked),
+    keyOk ? await ownerCheck({ ...config, signal }, env) : notChecked('owner', blocked),
     siteCheck(config, await builtProbe),
-    goCheck(config, await goProbe),
-    framingCheck(await loginProbe, await manageProbe),
+    goCheck(config, go!),
+    await pages,
+    framingCheck(login!, manage!),
     mainUrlCheck(config, await mainProbe),
   ];
 }
+
+/** The emulator's demo key against an API that is not on this machine. */
+const demoKeyElsewhere = (config: { supabaseUrl: string; anonKey: string }) =>
+  isDemoKey(config.anonKey) && !isLoopbackHost(new URL(config.supabaseUrl).hostname);
 
 /** Whether the API answers at all (any HTTP answer of GoTrue's settings). */
 function apiCheck(api: string, settings: Probe): CheckResult {
@@ -160,8 +148,20 @@ function apiCheck(api: string, settings: Probe): CheckResult {
       };
 }
 
-/** Whether the anon key is accepted: GoTrue's settings answer 200 with a JSON object. */
-function keyCheck(api: string, settings: Probe): CheckResult {
+/**
+ * Whether the anon key is accepted: GoTrue's settings answer 200 with a JSON object. The
+ * emulator's demo key is signed with a secret everyone knows: against an API elsewhere it is
+ * either refused (a hosted project) or a sign that anyone can make keys for that API.
+ */
+function keyCheck(config: CliConfig, settings: Probe): CheckResult {
+  const api = config.supabaseUrl;
+  if (demoKeyElsewhere(config)) {
+    return {
+      check: 'key',
+      status: 'fail',
+      detail: `SUPABASE_ANON_KEY is the local emulator's demo key, which only an API on this machine may use, but SUPABASE_URL is ${api}: set SUPABASE_ANON_KEY to that project's anon or publishable key (Project Settings, API Keys)`,
+    };
+  }
   if (!settings.answered) return notChecked('key', 'the API did not answer');
   if (settings.status === 401 || settings.status === 403) {
     return {
@@ -206,19 +206,22 @@ function mainUrlCheck(config: CliConfig, main: Probe): CheckResult {
       };
 }
 
-/** Warns about settings still at their local defaults, which no visitor can reach. */
+/** The settings a deployment cannot do without: unset, they are the local defaults. */
+const DEPLOY_SETTINGS = ['SUPABASE_URL', 'NAMECARD_MAIN_URL', 'NAMECARD_SITE_URL'] as const;
+
+/**
+ * Warns about the settings that were not given (by a flag, the environment, `.env` or the
+ * stored config): the doctor then checks the local defaults, which no visitor can reach. A
+ * setting that was given counts as set, whatever its value.
+ */
 function settingsCheck(config: CliConfig): CheckResult {
-  const defaults = [
-    config.supabaseUrl === DEFAULT_SUPABASE_URL && 'SUPABASE_URL',
-    config.mainUrl === DEFAULT_MAIN_URL && 'NAMECARD_MAIN_URL',
-    config.cardLink === new URL('go/', DEFAULT_SITE_URL).href && 'NAMECARD_SITE_URL',
-  ].filter((name): name is string => Boolean(name));
-  return defaults.length === 0
+  const unset = DEPLOY_SETTINGS.filter((name) => !config.given.has(name));
+  return unset.length === 0
     ? { check: 'settings', status: 'ok', detail: `card link ${config.cardLink}` }
     : {
         check: 'settings',
         status: 'warn',
-        detail: `${defaults.join(', ')} not set: checking the local defaults (set them as the site was built, ${GUIDE})`,
+        detail: `${unset.join(', ')} not set: checking the local defaults (set them as the site was built, ${GUIDE})`,
       };
 }
 
@@ -254,6 +257,10 @@ function schemaCheck(answer: Probe): CheckResult {
   return { check, status: 'ok', detail: `the database has every migration (${version})` };
 }
 
+/**
+ * Whether the signed-in account (CI credentials or the stored session) is an owner. Its
+ * requests go through the CLI's transport, ended by `config.signal` (the run's deadline).
+ */
 async function ownerCheck(config: CliConfig, env: NodeJS.ProcessEnv): Promise<CheckResult> {
   const check = 'owner';
   const email =
@@ -311,6 +318,18 @@ function siteCheck(config: CliConfig, answer: Probe): CheckResult {
   }
   const { supabaseUrl, anonKey, schemaVersion } = built as Record<string, unknown>;
   const rebuild = `rebuild with the same settings (npm run build) and upload dist/site (${GUIDE})`;
+  if (
+    typeof supabaseUrl === 'string' &&
+    typeof anonKey === 'string' &&
+    URL.canParse(supabaseUrl) &&
+    demoKeyElsewhere({ supabaseUrl, anonKey })
+  ) {
+    return {
+      check,
+      status: 'fail',
+      detail: `the site was built with the local emulator's demo key for SUPABASE_URL ${supabaseUrl}, which is not on this machine: rebuild with SUPABASE_ANON_KEY set to that project's anon or publishable key, and upload dist/site (${GUIDE})`,
+    };
+  }
   if (supabaseUrl !== config.supabaseUrl) {
     return {
       check,
@@ -398,7 +417,8 @@ export const doctorCommand = new Command('doctor')
     'after',
     `
 One line per check, each ok, warn or fail with what to do. Exit code 0 when nothing failed,
-1 otherwise. Each request waits at most ${PROBE_TIMEOUT_MS / 1000} s.`,
+1 otherwise. Each request waits at most ${PROBE_TIMEOUT_MS / 1000} s and reads at most ${PROBE_MAX_BYTES / 1024} KiB,
+follows redirects on the same origin only, and all checks end within ${DOCTOR_TIME_LIMIT_MS / 1000} s.`,
   )
   .action(async (options: { json?: boolean }, command: Command) => {
     let results: CheckResult[];

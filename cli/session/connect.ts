@@ -23,7 +23,7 @@ export function connect(config: CliConfig, accessToken?: string): Connection {
   // Every client made here carries the owner's password or session: never over plain http:
   // to another machine.
   checkCredentialTransport(config);
-  const transport = createTransport(config.supabaseUrl, config.timeoutMs);
+  const transport = createTransport(config.supabaseUrl, config.timeoutMs, config.signal);
   const client = createNamecardClient(
     config,
     { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false },

@@ -3,9 +3,11 @@ import {
   loadConfig,
   type NamecardConfig,
   type RawSettings,
+  type SettingName,
 } from '../../shared/core/config.js';
 import { SITE_URL_SETTING } from '../../shared/core/card-link.js';
 import { ConfigError, InputError } from '../../shared/core/errors.js';
+import { isLoopbackHost } from '../../shared/core/loopback.js';
 import { configFile, readStoredState, type StoredState } from './store-file.js';
 import { DEFAULT_TIMEOUT_MS } from '../transport/transport.js';
 
@@ -34,23 +36,13 @@ export interface CliConfig extends NamecardConfig {
   timeoutMs: number;
   /** `--allow-insecure-http` was given: see {@link checkCredentialTransport}. */
   allowInsecureHttp?: boolean;
-}
-
-/**
- * True for a host name that is this machine: `localhost` (and `*.localhost`), the IPv4
- * loopback range 127.0.0.0/8 and IPv6 `::1`, which never leave it.
- *
- * @param hostname a URL's hostname (IPv6 in brackets, as URL gives it)
- */
-export function isLoopbackHost(hostname: string): boolean {
-  const host = hostname.toLowerCase().replace(/^\[|\]$/g, '');
-  return (
-    host === 'localhost' ||
-    host.endsWith('.localhost') ||
-    /^127(\.\d{1,3}){3}$/.test(host) ||
-    host === '::1' ||
-    host === '0:0:0:0:0:0:0:1'
-  );
+  /** The settings given by a flag, the environment, `.env` or the stored config (not defaults). */
+  given: ReadonlySet<SettingName>;
+  /**
+   * Ends every request of the run when it aborts (`namecard doctor`'s time limit); its reason,
+   * a NamecardError, is what the calls then fail with.
+   */
+  signal?: AbortSignal;
 }
 
 /**
@@ -109,12 +101,15 @@ export function resolveConfig(
   if (flags.apiUrl !== undefined) {
     try {
       loadConfig({ SUPABASE_URL: flags.apiUrl });
-    } catch {
-      throw new InputError(
-        '--api-url',
-        'an http(s) URL such as http://127.0.0.1:54321',
-        flags.apiUrl,
-      );
+    } catch (error) {
+      // Only the URL's form is the flag's: the key it needs comes from the settings below.
+      if (error instanceof ConfigError && error.setting === 'SUPABASE_URL') {
+        throw new InputError(
+          '--api-url',
+          'an http(s) URL such as http://127.0.0.1:54321',
+          flags.apiUrl,
+        );
+      }
     }
   }
   const raw: RawSettings = {};
@@ -137,7 +132,13 @@ export function resolveConfig(
     fromStore.delete('NAMECARD_SITE_URL');
   }
   try {
-    return { ...loadConfig(raw), timeoutMs, allowInsecureHttp: flags.allowInsecureHttp === true };
+    const given = new Set(SETTING_NAMES.filter((name) => raw[name]?.trim()));
+    return {
+      ...loadConfig(raw),
+      timeoutMs,
+      allowInsecureHttp: flags.allowInsecureHttp === true,
+      given,
+    };
   } catch (error) {
     if (
       error instanceof ConfigError &&

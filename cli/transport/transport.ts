@@ -125,8 +125,12 @@ interface Wire<R extends Answer> {
   answer(response: R, text: string): R;
 }
 
-/** Reads a fetch body, counting bytes, and stops past `maxBytes` without keeping the rest. */
-async function readCapped(response: Response, maxBytes: number): Promise<string> {
+/**
+ * Reads a fetch body, counting bytes, and stops past `maxBytes` without keeping the rest.
+ *
+ * @throws AnswerTooLargeError past `maxBytes` (an announced length past it: before reading)
+ */
+export async function readCapped(response: Response, maxBytes: number): Promise<string> {
   if (Number(response.headers.get('content-length')) > maxBytes) {
     await response.body?.cancel().catch(() => undefined);
     throw new AnswerTooLargeError(maxBytes, response.status);
@@ -178,9 +182,16 @@ async function readCapped(response: Response, maxBytes: number): Promise<string>
  *
  * @param baseUrl the API base URL, used in the messages and as the one origin requests go to
  * @param timeoutMs time-out per try in milliseconds
+ * @param signal ends every request of this transport, and every wait between tries, when it
+ *   aborts (a run's own time limit, as `namecard doctor` has); a NamecardError as its reason is
+ *   the error the calls fail with
  */
-export function createTransport(baseUrl: string, timeoutMs = DEFAULT_TIMEOUT_MS): Transport {
-  return transportOver<Response>(baseUrl, timeoutMs, {
+export function createTransport(
+  baseUrl: string,
+  timeoutMs = DEFAULT_TIMEOUT_MS,
+  signal?: AbortSignal,
+): Transport {
+  return transportOver<Response>(baseUrl, timeoutMs, signal, {
     send: async (input, method, init, signal, maxBytes) => {
       const response = await fetch(typeof input === 'string' ? input : input.clone(), {
         ...init,
@@ -228,7 +239,7 @@ export function createLightTransport(
   baseUrl: string,
   timeoutMs = DEFAULT_TIMEOUT_MS,
 ): Transport<LightTransportFetch> {
-  return transportOver<LightResponse>(baseUrl, timeoutMs, {
+  return transportOver<LightResponse>(baseUrl, timeoutMs, undefined, {
     send: async (input, method, init, signal, maxBytes) => {
       const response = await lightFetch(typeof input === 'string' ? input : input.url, {
         method,
@@ -256,6 +267,8 @@ interface Link<R extends Answer> {
   /** The API base URL: named in messages; its origin is the one redirects may go to. */
   baseUrl: string;
   timeoutMs: number;
+  /** Ends every request when it aborts (see {@link createTransport}). */
+  signal?: AbortSignal;
   wire: Wire<R>;
 }
 
@@ -515,7 +528,7 @@ async function exchange<R extends Answer>(
   const url = isRequest(target) ? target.url : target;
   const method = init?.method ?? (isRequest(target) ? target.method : 'GET');
   const call = describeCall(link.baseUrl, method, url, act);
-  const outside = init?.signal ? [init.signal] : [];
+  const outside = [init?.signal, link.signal].filter((s): s is AbortSignal => s != null);
   const sent = await fetchWithRetry(link, call, { target, init, outside });
   checkAnswer(link.baseUrl, call, sent);
   return link.wire.answer(sent.response, sent.text);
@@ -552,10 +565,11 @@ function guardIn<T>(
 function transportOver<R extends Answer>(
   baseUrl: string,
   timeoutMs: number,
+  signal: AbortSignal | undefined,
   wire: Wire<R>,
 ): Transport<(input: string | URL | Request, init?: RequestInit) => Promise<R>> {
   const scopes = new AsyncLocalStorage<Scope>();
-  const link: Link<R> = { baseUrl, timeoutMs, wire };
+  const link: Link<R> = { baseUrl, timeoutMs, signal, wire };
   const transportFetch = async (input: string | URL | Request, init?: RequestInit): Promise<R> => {
     const scope = scopes.getStore();
     try {

@@ -11,9 +11,13 @@ import { localInstant, occurrences } from './series.js';
 const DAY_MS = 86_400_000;
 const BYDAY = ['MO', 'TU', 'WE', 'TH', 'FR', 'SA', 'SU'];
 
-/** Text escaped for a TEXT value (RFC 5545 section 3.3.11). */
+/**
+ * Text escaped for a TEXT value (RFC 5545 section 3.3.11): `\\`, `;` and `,` escaped, and every
+ * line break (CRLF, LF, or a lone CR, which some parsers take as the end of the content line)
+ * written as `\\n`.
+ */
 function text(value: string): string {
-  return value.replace(/[\\;,]/g, (c) => `\\${c}`).replace(/\r?\n/g, '\\n');
+  return value.replace(/[\\;,]/g, (c) => `\\${c}`).replace(/\r\n|\n|\r/g, '\\n');
 }
 
 /** A content line folded at 75 octets (section 3.1). */

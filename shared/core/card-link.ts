@@ -30,14 +30,55 @@ export function parseBasePath(value: string | undefined): string {
   return path;
 }
 
+/** The folder of a URL's path, with a trailing slash: `https://me.example/card` → `/card/`. */
+const folderOf = (url: URL) => (url.pathname.endsWith('/') ? url.pathname : `${url.pathname}/`);
+
+/**
+ * The base path the site is built for, from `NAMECARD_BASE_PATH` and `NAMECARD_SITE_URL`
+ * together. The pages load their scripts and styles from `<base path>assets/`, so a site hosted
+ * under a folder works only when built for that folder: unset, the base path is the site URL's
+ * folder (`https://me.github.io/namecard/` → `/namecard/`, GitHub Pages' project sites); set to
+ * `/` while the site URL names a folder, the two disagree and the build would load every asset
+ * from the host's root, where there is none.
+ *
+ * @param siteUrl the absolute http(s) URL the site is hosted at (`NAMECARD_SITE_URL`)
+ * @param setting `NAMECARD_BASE_PATH` as given, or undefined when unset or empty
+ * @returns the base path, with a leading and a trailing slash
+ * @throws ConfigError naming `NAMECARD_BASE_PATH` when it is malformed or `/` against a site URL
+ *   with a folder; naming `NAMECARD_SITE_URL` when its folder is not a URL path a base path may
+ *   be. A base path other than `/` that differs from the site URL's folder is refused by
+ *   {@link cardLink}.
+ * @example siteBasePath('https://me.github.io/namecard/', undefined) // → '/namecard/'
+ */
+export function siteBasePath(siteUrl: string, setting: string | undefined): string {
+  const folder = folderOf(new URL(siteUrl));
+  if (setting?.trim()) {
+    const basePath = parseBasePath(setting);
+    if (basePath === '/' && folder !== '/') {
+      throw new ConfigError(
+        BASE_PATH_SETTING,
+        `\`${BASE_PATH_SETTING}\` is /, but \`${SITE_URL_SETTING}\` ${siteUrl} is under ${folder}: the pages would load their scripts from the host's /assets/, not from ${folder}assets/. Set ${BASE_PATH_SETTING}=${folder}, or leave it unset to take the site URL's path`,
+      );
+    }
+    return basePath;
+  }
+  // URL has already resolved `.` and `..` segments; what is left must have a base path's form.
+  if (BASE_PATH_FORM.test(folder)) return folder;
+  throw new ConfigError(
+    SITE_URL_SETTING,
+    `\`${SITE_URL_SETTING}\`'s path ${folder} cannot be the site's base path: use a folder of letters, digits and . _ ~ - such as https://me.example/namecard/, got \`${siteUrl}\``,
+  );
+}
+
 /**
  * The card link: the address of the Redirecting.. page (`go/`) of the site hosted at
  * `siteUrl`, the one link to print on the card or put in its QR code.
  *
  * The site's pages refer to each other and to their scripts under the base path they were built
  * for, so the site can only be hosted there: a site URL without a path (`https://me.example`)
- * takes the base path, and one with a path must be that base path. With the base path `/` the
- * site URL's own folder is taken as it is (a host or proxy may serve the site under a folder).
+ * takes the base path, and one with a path must be that base path ({@link siteBasePath} gives
+ * the base path that agrees with a site URL). With the base path `/` the site URL's own folder
+ * is taken as it is.
  *
  * @param siteUrl the absolute http(s) URL the site is hosted at, e.g. `https://me.example/card/`
  *   (a path without a trailing slash means that folder)
@@ -49,7 +90,7 @@ export function parseBasePath(value: string | undefined): string {
  */
 export function cardLink(siteUrl: string, basePath = '/'): string {
   const url = new URL(siteUrl);
-  const folder = url.pathname.endsWith('/') ? url.pathname : `${url.pathname}/`;
+  const folder = folderOf(url);
   const path = folder === '/' ? basePath : folder;
   if (url.search || url.hash || (basePath !== '/' && path !== basePath)) {
     const where =

@@ -1,5 +1,6 @@
-import { cardLink, DEFAULT_SITE_URL, parseBasePath } from './card-link.js';
+import { cardLink, DEFAULT_SITE_URL, siteBasePath } from './card-link.js';
 import { ConfigError } from './errors.js';
+import { isLoopbackHost } from './loopback.js';
 import { MAIN_PROFILE, PROFILES, SUB_PATH_PROFILES, type ProfileSetting } from './profiles.js';
 import { resolveTargets, type AllowedOrigins, type TargetConfig, type Targets } from './rules.js';
 
@@ -87,19 +88,57 @@ function httpUrl(setting: SettingName, value: string, example: string): URL {
 }
 
 /**
- * The `role` claim of a legacy JWT API key, or undefined for a key that is not a readable JWT
- * (e.g. `sb_publishable_…`). Supabase's legacy keys carry `"role":"anon"` or `"service_role"`.
+ * The claims of a legacy JWT API key, or undefined for a key that is not a readable JWT (e.g.
+ * `sb_publishable_…`). Read, not verified: only the server can verify them.
  */
-function jwtRole(key: string): string | undefined {
+function jwtClaims(key: string): Record<string, unknown> | undefined {
   const payload = key.split('.')[1];
   if (!payload || key.startsWith('sb_')) return undefined;
   try {
-    const json = atob(payload.replace(/-/g, '+').replace(/_/g, '/'));
-    const role = (JSON.parse(json) as { role?: unknown }).role;
-    return typeof role === 'string' ? role : undefined;
+    const claims = JSON.parse(atob(payload.replace(/-/g, '+').replace(/_/g, '/'))) as unknown;
+    return typeof claims === 'object' && claims !== null
+      ? (claims as Record<string, unknown>)
+      : undefined;
   } catch {
     return undefined;
   }
+}
+
+/**
+ * The `role` claim of a legacy JWT API key, or undefined for a key that is not a readable JWT.
+ * Supabase's legacy keys carry `"role":"anon"` or `"service_role"`.
+ */
+function jwtRole(key: string): string | undefined {
+  const role = jwtClaims(key)?.role;
+  return typeof role === 'string' ? role : undefined;
+}
+
+/**
+ * The anon key when `SUPABASE_ANON_KEY` is unset or empty: the emulator's {@link LOCAL_ANON_KEY},
+ * for an API on this machine only. Any other API is a hosted or remote one, which never accepts
+ * that key; embedding it would publish a site whose every request fails (a CI variable that was
+ * forgotten becomes an empty string), so the setting is asked for instead.
+ *
+ * @throws ConfigError naming `SUPABASE_ANON_KEY`
+ */
+function localAnonKey(supabaseUrl: string): string {
+  if (isLoopbackHost(new URL(supabaseUrl).hostname)) return LOCAL_ANON_KEY;
+  throw new ConfigError(
+    'SUPABASE_ANON_KEY',
+    `\`SUPABASE_ANON_KEY\` is not set, and \`SUPABASE_URL\` ${supabaseUrl} is not on this machine: set it to that project's anon or publishable key (Project Settings, API Keys); the local emulator's demo key is used only for an API on 127.0.0.1 or localhost`,
+  );
+}
+
+/**
+ * True for the key that Supabase's local development (and the emulator) use: a JWT issued by
+ * `supabase-demo`, signed with a secret everyone knows. An API that accepts it lets anyone sign
+ * their own keys, so it belongs to an API on this machine only.
+ *
+ * @param key an anon key as configured
+ * @example isDemoKey(LOCAL_ANON_KEY) // → true
+ */
+export function isDemoKey(key: string): boolean {
+  return key === LOCAL_ANON_KEY || jwtClaims(key)?.iss === 'supabase-demo';
 }
 
 // A JWT (three base64url parts) or one of Supabase's publishable keys.
@@ -110,9 +149,11 @@ const KEY_FORM = /^([A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+|sb_publishabl
  * emulator. Values are trimmed; empty means unset.
  *
  * @param raw settings by their environment names, e.g. `process.env`
- * @returns the validated config with both targets and the card link resolved
- * @throws ConfigError naming the bad setting and the expected form. The anon key's value is
- *   never repeated in a message.
+ * @returns the validated config with both targets and the card link resolved; the base path
+ *   taken from `NAMECARD_SITE_URL` when `NAMECARD_BASE_PATH` is unset ({@link siteBasePath})
+ * @throws ConfigError naming the bad setting and the expected form: `SUPABASE_ANON_KEY` too when
+ *   it is unset and `SUPABASE_URL` is not on this machine. The anon key's value is never
+ *   repeated in a message.
  * @example loadConfig({ NAMECARD_MAIN_URL: 'https://me.example/' }).targets.photo
  * // → 'https://me.example/photo'
  */
@@ -128,7 +169,7 @@ export function loadConfig(raw: RawSettings = {}): NamecardConfig {
   );
   const supabaseUrl = api.href.replace(/\/+$/, '');
 
-  const anonKey = get('SUPABASE_ANON_KEY') ?? LOCAL_ANON_KEY;
+  const anonKey = get('SUPABASE_ANON_KEY') ?? localAnonKey(supabaseUrl);
   if (!KEY_FORM.test(anonKey)) {
     throw new ConfigError(
       'SUPABASE_ANON_KEY',
@@ -172,9 +213,9 @@ export function loadConfig(raw: RawSettings = {}): NamecardConfig {
       );
     }
   }
-  const basePath = parseBasePath(get('NAMECARD_BASE_PATH'));
   const site = get('NAMECARD_SITE_URL') ?? DEFAULT_SITE_URL;
   httpUrl('NAMECARD_SITE_URL', site, 'https://me.example/');
+  const basePath = siteBasePath(site, get('NAMECARD_BASE_PATH'));
   const link = cardLink(site, basePath);
   const siteUrl = new URL('..', link).href;
   const allowedOrigins = parseAllowedOrigins(get('NAMECARD_ALLOWED_ORIGINS'), mainUrl);

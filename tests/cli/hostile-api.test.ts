@@ -3,9 +3,15 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { execa } from 'execa';
 import { afterEach, describe, expect, it } from 'vitest';
-import { BIN, OWNER, ROOT, baseEnv, run, summerDate } from './helpers.js';
+import { BIN, OWNER, ROOT, atTerminal, baseEnv, run, summerDate } from './helpers.js';
 import { emulatorEnv, login, rows, useCliFixture } from './emulator.js';
-import { answer, startFaultServer, type Exchange, type FaultServer } from './fault-server.js';
+import {
+  answer,
+  gatewayPage,
+  startFaultServer,
+  type Exchange,
+  type FaultServer,
+} from './fault-server.js';
 
 // The CLI against an API that is not to be trusted (a cloned checkout's `.env`, a wrong
 // `--api-url`, a man in the middle): a small HTTP server in front of a real emulator that
@@ -72,6 +78,10 @@ const withType = (body: unknown) =>
 
 const namecard = (server: FaultServer, args: string[], input?: string) =>
   run(cli.dir, args, { env: emulatorEnv(cli.emulator, { SUPABASE_URL: server.url }), input });
+
+/** `namecard <args>` against `server` with more settings. */
+const namecardWith = (server: FaultServer, args: string[], env: Record<string, string>) =>
+  run(cli.dir, args, { env: emulatorEnv(cli.emulator, { SUPABASE_URL: server.url, ...env }) });
 
 async function storeEntry(type: string, startsIn?: number): Promise<void> {
   const now = Date.now();
@@ -155,6 +165,37 @@ describe('server data never acts on the terminal', () => {
     expect(whoami.exitCode).toBe(0);
     expectInert(whoami);
     expect(whoami.stdout).toContain('owner\\u{1b}]0;title\\u{7}@example.com\\u{202e}');
+  });
+
+  it('`calendar` at a terminal shows a hostile type escaped, and its .ics escapes a lone CR', async () => {
+    await storeEntry('photo', 3_600_000);
+    // The type with a lone CR, which a terminal takes as "back to the line's start" and some
+    // iCalendar parsers as the end of the content line.
+    const typed = `${HOSTILE}\rX-FORGED:yes`;
+    const server = await hostileBackend((ex) => {
+      if (ex.req.method !== 'GET' || !/^\/rest\/v1\/namecard(_series)?\?/.test(ex.req.url ?? ''))
+        return false;
+      return rewrite(ex, (body) =>
+        (body as Record<string, unknown>[]).map((row) => ({ ...row, type: typed })),
+      ).then(() => true);
+    });
+    const env = emulatorEnv(cli.emulator, { SUPABASE_URL: server.url });
+    const terminal = atTerminal(cli.dir, ['calendar'], env);
+    const { exitCode } = await terminal.exit();
+    expect(exitCode).toBe(0);
+    // The pseudo-terminal itself ends each line with CRLF; nothing else may act on it.
+    const shown = terminal.raw.replace(/\r\n/g, '\n');
+    expect(shown).toContain('BEGIN:VEVENT');
+    expect(shown).toContain('\\u{1b}[2J');
+    expect(shown).not.toMatch(ACTIVE);
+
+    const file = path.join(cli.dir, 'hostile.ics');
+    const written = await namecard(server, ['calendar', '--out', file]);
+    expect(written.exitCode).toBe(0);
+    const ics = await readFile(file, 'utf8');
+    expect(ics.split('\r\n').filter((line) => line.includes('\r'))).toEqual([]);
+    // Read as a lenient parser would, any line break ending a line: no line of the server's.
+    expect(ics.split(/\r\n|\r|\n/).filter((line) => line.startsWith('X-FORGED'))).toEqual([]);
   });
 
   it("an error line shows the server's hostile message escaped", async () => {
@@ -272,6 +313,93 @@ describe('redirects', () => {
   });
 });
 
+/** One line of `namecard doctor --json`. */
+interface DoctorResult {
+  check: string;
+  status: string;
+  detail: string;
+}
+
+/** The doctor's settings, every URL on `server` (nothing of it reaches another machine). */
+const doctorOn = (server: FaultServer) => ({
+  NAMECARD_SITE_URL: `${server.url}/site/`,
+  NAMECARD_MAIN_URL: `${server.url}/main/`,
+});
+
+/** Runs `then` after `ms`, unless the request's connection has closed by then. */
+function later(ex: Exchange, ms: number, then: () => void | Promise<void>): void {
+  const timer = setTimeout(() => void then(), ms);
+  ex.res.on('close', () => clearTimeout(timer));
+}
+
+describe('`namecard doctor` against a hostile server', () => {
+  it('follows no redirect to another origin, and sends it nothing', async () => {
+    const other = await serve((ex) => answer(ex.res, 200, '{}', 'application/json'));
+    const server = await serve((ex) => {
+      ex.res.writeHead(302, { location: `${other.url}${ex.req.url}` });
+      ex.res.end();
+    });
+    const result = await namecardWith(server, ['doctor', '--json'], doctorOn(server));
+    expect(result.exitCode).toBe(1);
+    const results = JSON.parse(result.stdout) as DoctorResult[];
+    expect(results.find((r) => r.check === 'api')?.detail).toContain(
+      `${server.url}/auth/v1/settings answered 302 Found to ${other.url}, another origin: not followed`,
+    );
+    expect(results.find((r) => r.check === 'pages')?.detail).toContain(
+      `to ${other.url}, another origin: not followed`,
+    );
+    expect(server.count('GET', '/auth/v1/settings')).toBe(1);
+    expect(other.received).toEqual([]);
+  });
+
+  it('ends every check within its time limit, however slowly the API answers each request', async () => {
+    // Each request answered within the 5 s a request may take, but slowly: the sign-in after
+    // 3.5 s, then the owner check's read after 4 s, asking to be tried again after 5 s, every
+    // time (without a limit on the whole: 3.5 + 4 × 4 + 3 × 5 s).
+    const server = await hostileBackend(async (ex) => {
+      if (ex.req.url?.startsWith(TOKEN)) {
+        const asked = Date.now();
+        const upstream = await ex.forward();
+        later(ex, asked + 3500 - Date.now(), () =>
+          answer(ex.res, upstream.status, upstream.body, 'application/json'),
+        );
+        return true;
+      }
+      if (ex.req.url?.startsWith('/rest/v1/namecard_access')) {
+        later(ex, 4000, () => {
+          ex.res.writeHead(503, { 'content-type': 'application/json', 'retry-after': '5' });
+          ex.res.end(
+            JSON.stringify({ code: 'PGRST003', message: 'busy', details: null, hint: null }),
+          );
+        });
+        return true;
+      }
+      return false;
+    });
+    // Killed after 30 s (a run without the limit takes ~35 s): a killed run has no JSON.
+    const result = await execa('node', [BIN, 'doctor', '--json'], {
+      env: baseEnv(cli.dir, {
+        ...emulatorEnv(cli.emulator, { SUPABASE_URL: server.url, ...doctorOn(server) }),
+        NAMECARD_EMAIL: OWNER.email,
+        NAMECARD_PASSWORD: OWNER.password,
+      }),
+      extendEnv: false,
+      reject: false,
+      timeout: 30_000,
+    });
+    expect(result.exitCode).toBe(1);
+    const owner = (JSON.parse(result.stdout) as DoctorResult[]).find((r) => r.check === 'owner');
+    expect(owner).toEqual({
+      check: 'owner',
+      status: 'fail',
+      detail: "not done when the checks' time limit of 20 s ran out",
+    });
+    // It did sign in and read: the limit ended the owner check's tries, not its start.
+    expect(server.count('POST', TOKEN)).toBe(1);
+    expect(server.count('GET', '/rest/v1/namecard_access')).toBeGreaterThanOrEqual(1);
+  });
+});
+
 describe('answers past the size limit', () => {
   const MB = 1024 * 1024;
 
@@ -295,14 +423,19 @@ describe('answers past the size limit', () => {
   }
 
   /** `namecard <args>` with its peak resident memory in MiB, measured in the CLI's own process. */
-  async function measured(server: FaultServer, args: string[], input = '') {
+  async function measured(
+    server: FaultServer,
+    args: string[],
+    input = '',
+    env: Record<string, string> = {},
+  ) {
     const rssFile = path.join(cli.dir, 'max-rss');
     const result = await execa(
       'node',
       ['--import', path.join(ROOT, 'tests/cli/report-max-rss.mjs'), BIN, ...args],
       {
         env: baseEnv(cli.dir, {
-          ...emulatorEnv(cli.emulator, { SUPABASE_URL: server.url }),
+          ...emulatorEnv(cli.emulator, { SUPABASE_URL: server.url, ...env }),
           NAMECARD_TEST_RSS_FILE: rssFile,
         }),
         extendEnv: false,
@@ -349,6 +482,25 @@ describe('answers past the size limit', () => {
     expect(result.maxRssMiB).toBeGreaterThan(0);
     expect(result.maxRssMiB).toBeLessThan(200);
     expect(existsSync(path.join(cli.dir, 'config.json'))).toBe(false);
+  });
+
+  it('`doctor` stops reading a 300 MB answer at its probe cap: the check fails, under 200 MB', async () => {
+    const server = await serve((ex) => {
+      if (ex.req.url?.startsWith('/auth/v1/settings')) flood(ex);
+      else answer(ex.res, 404, gatewayPage(404));
+    });
+    const result = await measured(server, ['doctor', '--json'], '', doctorOn(server));
+    expect(result.exitCode).toBe(1);
+    const api = (JSON.parse(result.stdout) as DoctorResult[]).find((r) => r.check === 'api');
+    expect(api).toEqual({
+      check: 'api',
+      status: 'fail',
+      detail: expect.stringContaining(
+        `no answer from SUPABASE_URL ${server.url} (an answer of more than 256 KiB (HTTP 200), not read)`,
+      ),
+    });
+    expect(result.maxRssMiB).toBeGreaterThan(0);
+    expect(result.maxRssMiB).toBeLessThan(200);
   });
 
   it('an announced length past the limit is refused before the body is read', async () => {

@@ -99,7 +99,15 @@ describe('NAMECARD_SITE_URL in the build', () => {
   async function build(env: Record<string, string>): Promise<Map<string, string>> {
     const dir = await mkdtemp(join(tmpdir(), 'namecard-site-url-'));
     dirs.push(dir);
-    await buildSite({ SUPABASE_URL: 'https://api.example', ...env }, dir);
+    // A hosted API needs its own key: the demo key is only for an API on this machine.
+    await buildSite(
+      {
+        SUPABASE_URL: 'https://api.example',
+        SUPABASE_ANON_KEY: 'sb_publishable_card_link',
+        ...env,
+      },
+      dir,
+    );
     const names = (await readdir(dir, { recursive: true, withFileTypes: true }))
       .filter((entry) => entry.isFile())
       .map((entry) => join(entry.parentPath, entry.name).slice(dir.length + 1));

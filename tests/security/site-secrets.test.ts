@@ -15,7 +15,7 @@ const PUBLIC = {
     'eyJhbGciOiJIUzI1NiJ9.eyJyb2xlIjoiYW5vbiIsInB1YmxpYyI6MX0.cHVibGljLWFub24tc2lnbmF0dXJl',
   NAMECARD_MAIN_URL: 'https://card.example/public-main/',
   NAMECARD_PHOTO_PATH: 'public-photo',
-  NAMECARD_SITE_URL: 'https://card.example/public-site/',
+  NAMECARD_SITE_URL: 'https://public-site-host.example/public-site/',
 };
 
 /** Each value is unique, so finding it anywhere in the output means it leaked. */
@@ -101,14 +101,15 @@ describe('`vite build` with secrets in the environment', () => {
   });
 
   // namecard.json publishes where the site is hosted (the site's own address, for
-  // `namecard doctor`); no page or script holds it but /manage's card link.
+  // `namecard doctor`); no page or script holds it but /manage's card link. (Its path is the
+  // base path every page loads its files from, so the address is looked for by its host.)
   test('the site URL is embedded only as the card link, on /manage, and published in namecard.json', () => {
     const uses = files.flatMap((f) =>
-      [...f.text.matchAll(/public-site\/[^`"'\s]*/g)].map((m) => `${f.name}: ${m[0]}`),
+      [...f.text.matchAll(/public-site-host\.example[^`"'\s]*/g)].map((m) => `${f.name}: ${m[0]}`),
     );
     expect(uses.sort()).toEqual([
-      expect.stringMatching(/^assets\/manage-[^:]*: public-site\/go\/$/),
-      expect.stringMatching(/^namecard\.json: public-site\/$/),
+      expect.stringMatching(/^assets\/manage-[^:]*: public-site-host\.example\/public-site\/go\/$/),
+      expect.stringMatching(/^namecard\.json: public-site-host\.example\/public-site\/$/),
     ]);
   });
 

@@ -1,10 +1,11 @@
 import { execa, type ResultPromise } from 'execa';
 import { cp, mkdtemp, realpath, rm, symlink } from 'node:fs/promises';
 import { createServer, type Server } from 'node:net';
-import { networkInterfaces, tmpdir } from 'node:os';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { LOCAL_ANON_KEY } from '../../shared/core/config.js';
+import { createLanHost, listenOn, type LanHost, type Listener } from '../support/netns.js';
 import { decodeHalfBlocks, halfBlockLines } from '../support/qr.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
@@ -58,11 +59,13 @@ afterAll(async () => {
 function start(
   args: string[],
   env: Record<string, string | undefined> = {},
+  timeout?: number,
 ): ResultPromise<{ reject: false; cwd: string; env: Record<string, string | undefined> }> {
   return execa(process.execPath, ['--import', 'tsx', 'scripts/start.ts', ...args], {
     reject: false,
     cwd: project,
     env: { ...CLEAN_ENV, ...env },
+    timeout,
   }) as never;
 }
 
@@ -82,13 +85,8 @@ async function holdPort(): Promise<{ server: Server; port: number }> {
   return { server, port: (server.address() as { port: number }).port };
 }
 
-/** This machine's first IPv4 address that is not loopback (as a phone on its LAN reaches it). */
-const lanAddress = Object.values(networkInterfaces())
-  .flat()
-  .find((a) => a && a.family === 'IPv4' && !a.internal)?.address;
-
 /** Waits until `npm start` says it is running; rejects when it exits first. */
-async function running(child: ReturnType<typeof start>): Promise<() => string> {
+async function running(child: ResultPromise): Promise<() => string> {
   let output = '';
   child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
   await new Promise<void>((resolve, reject) => {
@@ -213,47 +211,6 @@ describe('npm start', { timeout: 240_000 }, () => {
     },
   );
 
-  // Only this machine's own LAN address is listened on and called, as a phone would call it.
-  it.runIf(lanAddress)(
-    '--host <LAN address> serves everything there, builds the site to call the API there and prints the card link as a QR code',
-    async () => {
-      const [site, api, demo] = [await freePort(), await freePort(), await freePort()];
-      const child = start(
-        ['--port', String(site), '--api-port', String(api), '--demo-port', String(demo)],
-        { NAMECARD_HOST: lanAddress },
-      );
-      try {
-        const output = (await running(child))();
-        const siteUrl = `http://${lanAddress}:${site}/`;
-        const apiUrl = `http://${lanAddress}:${api}`;
-        expect(output).toContain(`Card link   ${siteUrl}go/`);
-        expect(output).toContain(`API         ${apiUrl}`);
-        // The card link's QR code (?via=qr, as on a printed card), read back by jsQR.
-        expect(output).toContain(`scan this or open ${siteUrl}go/?via=qr`);
-        expect(decodeHalfBlocks(halfBlockLines(output))).toBe(`${siteUrl}go/?via=qr`);
-
-        // The site, the API and the demo pages answer at that address.
-        const go = await (await fetch(`${siteUrl}go/`)).text();
-        // Its pages call the API and send visitors at the LAN address, never at 127.0.0.1.
-        expect(go).toContain(`<link rel="preconnect" href="${apiUrl}" crossorigin`);
-        expect(go).toContain(`href="http://${lanAddress}:${demo}/"`);
-        expect(go).not.toContain(`127.0.0.1:${api}`);
-        const settings = await fetch(`${apiUrl}/auth/v1/settings`, {
-          headers: { apikey: LOCAL_ANON_KEY },
-        });
-        expect(settings.status).toBe(200);
-        const card = await fetch(`http://${lanAddress}:${demo}/`);
-        await expect(card.text()).resolves.toContain('Main profile');
-        // The CLI on this machine is told how to reach that API (plain http: on a LAN).
-        expect(output).toContain(`login --api-url ${apiUrl} --allow-insecure-http`);
-      } finally {
-        child.kill('SIGTERM');
-        const result = await child;
-        expect(result.exitCode).toBe(0);
-      }
-    },
-  );
-
   it('serves the site, the API and the demo pages on the given ports; the site and the CLI use that API', async () => {
     const [site, api, demo] = [await freePort(), await freePort(), await freePort()];
     const child = start([
@@ -331,5 +288,130 @@ describe('npm start', { timeout: 240_000 }, () => {
       const result = await child;
       expect(result.exitCode).toBe(0);
     }
+  });
+});
+
+// `npm start` on a network of its own: a network namespace this test makes, whose one address
+// (not loopback, as a phone's view of the machine would be) is where the site, the API and the
+// demo pages are reached; never the machine's real network.
+describe('npm start on a LAN', { timeout: 240_000 }, () => {
+  let host: LanHost;
+  let listener: Listener;
+
+  beforeAll(async () => {
+    host = await createLanHost();
+    listener = await listenOn(host);
+  });
+  afterAll(async () => {
+    await host?.remove();
+  });
+
+  /** `npm start <args>` inside the namespace (its ports are the test's own: the defaults). */
+  const startThere = (args: string[], env: Record<string, string | undefined> = {}) =>
+    host.exec(process.execPath, ['--import', 'tsx', 'scripts/start.ts', ...args], {
+      reject: false,
+      cwd: project,
+      env: { ...CLEAN_ENV, ...env },
+    });
+
+  /** Fetches `url` from inside the namespace: its status and whether the body holds `text`. */
+  async function fetchThere(url: string, text: string, headers: Record<string, string> = {}) {
+    const script = `fetch(${JSON.stringify(url)}, { headers: ${JSON.stringify(headers)} }).then(async (r) => console.log(r.status, (await r.text()).includes(${JSON.stringify(text)})))`;
+    const { stdout } = await host.exec(process.execPath, ['-e', script]);
+    return String(stdout).trim();
+  }
+
+  async function stop(child: ReturnType<typeof startThere>) {
+    child.kill('SIGTERM');
+    expect((await child).exitCode).toBe(0);
+  }
+
+  it('--host 0.0.0.0 serves every address: the site calls the API at the LAN address, the card link is printed as a QR code, and another loopback address (127.0.0.2) reaches each server', async () => {
+    const child = startThere(['--host', '0.0.0.0']);
+    try {
+      const output = (await running(child))();
+      const siteUrl = `http://${host.address}:4173/`;
+      const apiUrl = `http://${host.address}:54321`;
+      expect(output).toContain(`Card link   ${siteUrl}go/`);
+      expect(output).toContain(`API         ${apiUrl}`);
+      // The card link's QR code (?via=qr, as on a printed card), read back by jsQR.
+      expect(output).toContain(`scan this or open ${siteUrl}go/?via=qr`);
+      expect(decodeHalfBlocks(halfBlockLines(output))).toBe(`${siteUrl}go/?via=qr`);
+
+      // From this machine, as a phone on the LAN: the site, the API and the demo pages.
+      const go = await (await fetch(`${siteUrl}go/`)).text();
+      // Its pages call the API and send visitors at the LAN address, never at 127.0.0.1.
+      expect(go).toContain(`<link rel="preconnect" href="${apiUrl}" crossorigin`);
+      expect(go).toContain(`href="http://${host.address}:4174/"`);
+      expect(go).not.toContain('127.0.0.1:54321');
+      const settings = await fetch(`${apiUrl}/auth/v1/settings`, {
+        headers: { apikey: LOCAL_ANON_KEY },
+      });
+      expect(settings.status).toBe(200);
+      await expect((await fetch(`http://${host.address}:4174/`)).text()).resolves.toContain(
+        'Main profile',
+      );
+
+      // Bound to every address: another loopback address reaches each of the three too.
+      expect(await fetchThere('http://127.0.0.2:4173/go/', 'Redirecting..')).toBe('200 true');
+      expect(
+        await fetchThere('http://127.0.0.2:54321/auth/v1/settings', 'disable_signup', {
+          apikey: LOCAL_ANON_KEY,
+        }),
+      ).toBe('200 true');
+      expect(await fetchThere('http://127.0.0.2:4174/', 'Main profile')).toBe('200 true');
+    } finally {
+      await stop(child);
+    }
+  });
+
+  it('--host <LAN address>: the CLI login line it prints signs in from this machine', async () => {
+    const child = startThere(['--host', host.address]);
+    try {
+      const output = (await running(child))();
+      const apiUrl = `http://${host.address}:54321`;
+      // The emulator's key comes with the line: for an API that is not loopback, the CLI has no
+      // default key.
+      const line = /CLI login {3}(.+?) node dist\/cli\/index\.js (login .+?) {2}/.exec(output);
+      expect(line?.[2]).toBe(`login --api-url ${apiUrl} --allow-insecure-http`);
+      const settings = Object.fromEntries(
+        line![1]!.split(' ').map((pair) => pair.split(/=(.*)/s).slice(0, 2) as [string, string]),
+      );
+      expect(settings).toEqual({
+        NAMECARD_SITE_URL: `http://${host.address}:4173/`,
+        SUPABASE_ANON_KEY: LOCAL_ANON_KEY,
+      });
+      const configDir = await mkdtemp(join(tmpdir(), 'namecard-start-lan-'));
+      try {
+        const env = { NAMECARD_CONFIG_DIR: configDir };
+        const signedIn = await cli(
+          [...line![2]!.split(' '), '--email', 'owner@namecard.local', '--password-stdin'],
+          { ...env, ...settings },
+          'namecard-demo\n',
+        );
+        expect(signedIn.stderr).toBe('');
+        expect(signedIn.exitCode).toBe(0);
+        const link = await cli(['link'], env);
+        expect(link.stdout.trim()).toBe(`http://${host.address}:4173/go/`);
+      } finally {
+        await rm(configDir, { recursive: true, force: true });
+      }
+    } finally {
+      await stop(child);
+    }
+  });
+
+  it('with SUPABASE_URL on the LAN and no SUPABASE_ANON_KEY, stops naming it and sends nothing (exit 1)', async () => {
+    // Stopped after 60 s should it start after all (it then runs until stopped).
+    const result = await start(
+      ['--port', String(await freePort())],
+      { SUPABASE_URL: listener.url, SUPABASE_ANON_KEY: '' },
+      60_000,
+    );
+    expect(result.exitCode).toBe(1);
+    expect(result.stderr.trim()).toBe(
+      `error: \`SUPABASE_ANON_KEY\` is not set, and \`SUPABASE_URL\` ${listener.url} is not on this machine: set it to that project's anon or publishable key (Project Settings, API Keys); the local emulator's demo key is used only for an API on 127.0.0.1 or localhost`,
+    );
+    expect(await listener.received()).toBe('');
   });
 });

@@ -54,6 +54,55 @@ describe('loadConfig: the site URL and the card link', () => {
     });
   });
 
+  it('takes the base path from the site URL when NAMECARD_BASE_PATH is unset (GitHub Pages)', () => {
+    for (const [site, base] of [
+      ['https://me.github.io/namecard/', '/namecard/'],
+      ['https://me.github.io/namecard', '/namecard/'],
+      ['https://me.example/a/b/', '/a/b/'],
+      ['https://me.example/', '/'],
+      ['https://me.example', '/'],
+    ] as const) {
+      for (const unset of [undefined, '', ' ']) {
+        expect(
+          loadConfig({ NAMECARD_SITE_URL: site, NAMECARD_BASE_PATH: unset }),
+          site,
+        ).toMatchObject({ basePath: base, siteUrl: new URL(base, site).href });
+      }
+    }
+    expect(loadConfig({ NAMECARD_SITE_URL: 'https://me.github.io/namecard/' }).cardLink).toBe(
+      'https://me.github.io/namecard/go/',
+    );
+  });
+
+  it('keeps a NAMECARD_BASE_PATH that agrees with the site URL', () => {
+    expect(
+      loadConfig({
+        NAMECARD_SITE_URL: 'https://me.github.io/namecard/',
+        NAMECARD_BASE_PATH: 'namecard',
+      }).basePath,
+    ).toBe('/namecard/');
+  });
+
+  it('refuses NAMECARD_BASE_PATH=/ against a site URL with a path, naming NAMECARD_BASE_PATH', () => {
+    let error: unknown;
+    try {
+      loadConfig({ NAMECARD_SITE_URL: 'https://me.github.io/namecard/', NAMECARD_BASE_PATH: '/' });
+    } catch (caught) {
+      error = caught;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    expect((error as ConfigError).setting).toBe('NAMECARD_BASE_PATH');
+    expect((error as ConfigError).message).toBe(
+      "`NAMECARD_BASE_PATH` is /, but `NAMECARD_SITE_URL` https://me.github.io/namecard/ is under /namecard/: the pages would load their scripts from the host's /assets/, not from /namecard/assets/. Set NAMECARD_BASE_PATH=/namecard/, or leave it unset to take the site URL's path",
+    );
+  });
+
+  it('refuses a site URL whose path cannot be a base path, naming NAMECARD_SITE_URL', () => {
+    expect(() => loadConfig({ NAMECARD_SITE_URL: 'https://me.example/my%20card/' })).toThrow(
+      "`NAMECARD_SITE_URL`'s path /my%20card/ cannot be the site's base path",
+    );
+  });
+
   it('refuses a site URL that is not an absolute http(s) URL, naming it', () => {
     for (const value of ['me.example', 'ftp://me.example/', 'https://user:pw@me.example/']) {
       expect(() => loadConfig({ NAMECARD_SITE_URL: value }), value).toThrow(

@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_SUPABASE_URL, LOCAL_ANON_KEY, loadConfig } from '../../shared/core/config.js';
+import {
+  DEFAULT_SUPABASE_URL,
+  isDemoKey,
+  LOCAL_ANON_KEY,
+  loadConfig,
+} from '../../shared/core/config.js';
 import { ConfigError } from '../../shared/core/errors.js';
 
 describe('loadConfig', () => {
@@ -97,5 +102,52 @@ describe('loadConfig and the service_role key', () => {
     expect(loadConfig({ SUPABASE_ANON_KEY: 'sb_publishable_x1' }).anonKey).toBe(
       'sb_publishable_x1',
     );
+  });
+});
+
+describe('loadConfig: the demo key only for an API on this machine', () => {
+  it.each([
+    'http://127.0.0.1:54321',
+    'http://127.0.0.2:8000',
+    'http://localhost:54321',
+    'http://[::1]:54321',
+  ])('an unset key against %s is the emulator demo key', (url) => {
+    expect(loadConfig({ SUPABASE_URL: url }).anonKey).toBe(LOCAL_ANON_KEY);
+    expect(loadConfig({ SUPABASE_URL: url, SUPABASE_ANON_KEY: '' }).anonKey).toBe(LOCAL_ANON_KEY);
+  });
+
+  it.each(['https://abc.supabase.co', 'http://192.168.1.20:54321', 'https://api.me.example/'])(
+    'an unset or empty key against %s stops, naming SUPABASE_ANON_KEY',
+    (url) => {
+      for (const key of [undefined, '', '  ']) {
+        let error: unknown;
+        try {
+          loadConfig({ SUPABASE_URL: url, SUPABASE_ANON_KEY: key });
+        } catch (caught) {
+          error = caught;
+        }
+        expect(error).toBeInstanceOf(ConfigError);
+        expect((error as ConfigError).setting).toBe('SUPABASE_ANON_KEY');
+        expect((error as ConfigError).message).toMatch(
+          /^`SUPABASE_ANON_KEY` is not set, and `SUPABASE_URL` .* is not on this machine: set it to that project's anon or publishable key/,
+        );
+      }
+    },
+  );
+
+  it('a key that is given is used against any API (an emulator on a LAN says so itself)', () => {
+    expect(
+      loadConfig({ SUPABASE_URL: 'http://192.168.1.20:54321', SUPABASE_ANON_KEY: LOCAL_ANON_KEY })
+        .anonKey,
+    ).toBe(LOCAL_ANON_KEY);
+  });
+
+  it('isDemoKey knows the demo key and any key issued by supabase-demo, and nothing else', () => {
+    expect(isDemoKey(LOCAL_ANON_KEY)).toBe(true);
+    const claims = btoa(JSON.stringify({ iss: 'supabase-demo', role: 'anon', exp: 1799535600 }));
+    expect(isDemoKey(`eyJhbGciOiJIUzI1NiJ9.${claims.replace(/=+$/, '')}.c2ln`)).toBe(true);
+    const hosted = btoa(JSON.stringify({ iss: 'supabase', ref: 'abc', role: 'anon' }));
+    expect(isDemoKey(`eyJhbGciOiJIUzI1NiJ9.${hosted.replace(/=+$/, '')}.c2ln`)).toBe(false);
+    expect(isDemoKey('sb_publishable_abc123')).toBe(false);
   });
 });
