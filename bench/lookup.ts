@@ -112,7 +112,10 @@ async function timedAnyLookup(table: FilledTable): Promise<number> {
  * past midnight), in four zones (two with the usual changes, Lord Howe's half hour, Kolkata's
  * +05:30); then ANALYZE. Returns the time it took, ms.
  */
-async function addSeries(emulator: BenchEmulator, count: number): Promise<number> {
+export async function addSeries(
+  emulator: Pick<BenchEmulator, 'query'>,
+  count: number,
+): Promise<number> {
   const start = process.hrtime.bigint();
   await emulator.query(
     `insert into public.namecard_series (type, weekdays, start_time, end_time, time_zone, created_by)

@@ -1,5 +1,6 @@
 import { startEmulator } from '../emulator/index.js';
 import { startThrowawayPostgres } from '../tests/support/postgres.js';
+import { addSeries } from './lookup.js';
 
 // A short, targeted measurement of the timeline walk (public.namecard_timeline_at) at 10^6
 // entries on a throwaway PostgreSQL server: the data of tests/emulator/index-plan.test.ts
@@ -7,12 +8,16 @@ import { startThrowawayPostgres } from '../tests/support/postgres.js';
 // first 24 segments alternate), each call timed by EXPLAIN ANALYZE (planning + execution) with
 // plan_cache_mode = force_custom_plan, as PostgREST runs the API roles.
 //
-// Run: node --import tsx bench/timeline-walk.ts [calls=30]
+// With `series` > 0, that many live weekly series are added (the lookup bench's: one to three
+// weekdays, 1 to 9 hours, four zones), so that the walk meets their occurrences too.
+//
+// Run: node --import tsx bench/timeline-walk.ts [calls=30] [series=0]
 
 const ROWS = 1_000_000;
 const FUTURE = 100_000;
 const MINUTE = 60_000;
 const calls = Number(process.argv[2] ?? 30);
+const series = Number(process.argv[3] ?? 0);
 
 const server = await startThrowawayPostgres();
 const emulator = await startEmulator({ port: 0, databaseUrl: server.url });
@@ -37,6 +42,10 @@ try {
   );
   for (const { indexdef } of indexes) await emulator.query(indexdef);
   await emulator.query('vacuum analyze public.namecard');
+  if (series > 0) {
+    const ms = await addSeries(emulator, series);
+    console.log(`${series} live series added in ${(ms / 1000).toFixed(1)} s`);
+  }
 
   const explain = async (sql: string) => {
     const [row] = await emulator.query<{

@@ -1,10 +1,12 @@
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { execa } from 'execa';
 import pg from 'pg';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { startEmulator, type RunningEmulator } from '../../emulator/index.js';
+import { MIGRATIONS_DIR } from '../../emulator/migrations.js';
 import type { RunningServer } from '../../scripts/http-server.js';
 import { buildSite } from '../../scripts/site-build.js';
 import { serveSite } from '../../scripts/site-server.js';
@@ -14,9 +16,10 @@ import { freePort, startThrowawayPostgres, type ThrowawayPostgres } from '../sup
 import { layOutSupabase } from '../support/supabase-layout.js';
 import { followGo, launchBrowser, startCards, type ServedSite, type Visit } from './harness.js';
 
-// docs/deploy.md followed to the letter where a test can: its owner SQL and its build command
-// (every setting it names), on a PostgreSQL laid out as Supabase's images (migrations applied
-// by the non-superuser postgres) with the emulator in front as the hosted API, the site under a
+// docs/deploy.md followed to the letter where a test can: `supabase db push` with the pinned
+// Supabase CLI, its owner SQL and its build command (every setting it names), on a PostgreSQL
+// laid out as Supabase's images (migrations applied by the non-superuser postgres) with the
+// emulator in front as the hosted API, the site under a
 // sub-path as on GitHub Pages. It ends as the guide does: `namecard doctor` exits 0, and a
 // visitor's /go lands on the main site.
 
@@ -30,6 +33,17 @@ function codeBlock(guide: string, lang: string, marker: string): string {
   const block = blocks.map((m) => m[1] ?? '').find((text) => text.includes(marker));
   if (block === undefined) throw new Error(`docs/deploy.md has no ${lang} block with ${marker}`);
   return block;
+}
+
+/** `npx supabase db push --db-url …` as docs/deploy.md's step 2 runs it, against `url`. */
+function pushMigrations(url: string) {
+  // The throwaway server speaks no TLS; hosted Supabase's does.
+  const dbUrl = `${url}${url.includes('?') ? '&' : '?'}sslmode=disable`;
+  return execa('npx', ['supabase', 'db', 'push', '--db-url', dbUrl, '--yes'], {
+    cwd: ROOT,
+    reject: false,
+    env: { CI: 'true' },
+  });
 }
 
 describe('docs/deploy.md on a Supabase-laid-out PostgreSQL', () => {
@@ -47,7 +61,11 @@ describe('docs/deploy.md on a Supabase-laid-out PostgreSQL', () => {
     guide = await readFile(GUIDE, 'utf8');
     server = await startThrowawayPostgres({ superuser: 'supabase_admin' });
     postgresUrl = await layOutSupabase(server.url);
-    // Step 2 (`supabase db push`): the emulator applies every migration as postgres.
+    // Step 2: the pinned Supabase CLI pushes every migration as postgres (no superuser); the
+    // emulator in front then finds them all in the history table and applies none again.
+    const push = await pushMigrations(postgresUrl);
+    expect(push.exitCode, push.stderr).toBe(0);
+    expect(push.stdout).toContain('Finished supabase db push.');
     emulator = await startEmulator({ databaseUrl: postgresUrl, port: 0 });
     cards = await startCards();
     configDir = await tempConfigDir();
@@ -59,6 +77,23 @@ describe('docs/deploy.md on a Supabase-laid-out PostgreSQL', () => {
     await emulator?.stop();
     await server?.stop();
     await removeDir(configDir);
+  });
+
+  test('step 2: every migration is in the history table, and a second push is up to date', async () => {
+    const client = new pg.Client({ connectionString: postgresUrl });
+    await client.connect();
+    try {
+      const { rows } = await client.query<{ version: string }>(
+        'select version from supabase_migrations.schema_migrations order by version',
+      );
+      const files = (await readdir(MIGRATIONS_DIR)).filter((f) => f.endsWith('.sql')).sort();
+      expect(rows.map((r) => r.version)).toEqual(files.map((f) => f.split('_')[0]));
+    } finally {
+      await client.end();
+    }
+    const again = await pushMigrations(postgresUrl);
+    expect(again.exitCode, again.stderr).toBe(0);
+    expect(again.stdout).toContain('Remote database is up to date.');
   });
 
   test("step 5's SQL makes the user an owner, however its e-mail is typed", async () => {

@@ -4,8 +4,8 @@ import pg from 'pg';
 const BOOTSTRAP_SQL = new URL('../../emulator/bootstrap.sql', import.meta.url);
 
 /**
- * Lays out a fresh PostgreSQL server's `postgres` database as Supabase's images do, so that
- * migrations run here with the rights they get on hosted Supabase:
+ * Lays out a database of a fresh PostgreSQL server as Supabase's images do, so that
+ * migrations run there with the rights they get on hosted Supabase:
  *
  * - `supabase_admin` is the only superuser (the server must have been initialised with it);
  * - `postgres` is NOSUPERUSER with CREATEROLE, CREATEDB, REPLICATION and BYPASSRLS, owns the
@@ -17,23 +17,43 @@ const BOOTSTRAP_SQL = new URL('../../emulator/bootstrap.sql', import.meta.url);
  *   email(), jwt() owned by GoTrue's `supabase_auth_admin`; `postgres` may use the tables
  *   (reference them, read and write rows) but not change or replace them.
  *
+ * Roles are the server's, made once; each database laid out gets its own auth schema.
  * Reconstructed from Supabase's image init scripts as far as namecard depends on them; not a
  * copy of them.
  *
  * @param superuserUrl a connection string as `supabase_admin` to the new server's `postgres`
- * @returns the same connection string as `postgres`
+ * @param options.database another database to create (owned by `postgres`) and lay out
+ *   instead of `postgres` itself
+ * @returns the connection string as `postgres` to the database laid out
  * @throws the server's error when a statement fails
  */
-export async function layOutSupabase(superuserUrl: string): Promise<string> {
+export async function layOutSupabase(
+  superuserUrl: string,
+  options: { database?: string } = {},
+): Promise<string> {
+  const database = options.database ?? 'postgres';
+  const target = new URL(superuserUrl);
+  target.pathname = `/${database}`;
   const bootstrap = await readFile(BOOTSTRAP_SQL, 'utf8');
-  const client = new pg.Client({ connectionString: superuserUrl });
+  const server = new pg.Client({ connectionString: superuserUrl });
+  await server.connect();
+  try {
+    await server.query(`
+      do $$ begin
+        if not exists (select from pg_roles where rolname = 'postgres') then
+          create role postgres login createrole createdb replication bypassrls;
+          create role supabase_auth_admin login noinherit createrole;
+        end if;
+      end $$;
+    `);
+    if (database === 'postgres') await server.query('alter database postgres owner to postgres');
+    else await server.query(`create database ${pg.escapeIdentifier(database)} owner postgres`);
+  } finally {
+    await server.end();
+  }
+  const client = new pg.Client({ connectionString: target.toString() });
   await client.connect();
   try {
-    await client.query(`
-      create role postgres login createrole createdb replication bypassrls;
-      create role supabase_auth_admin login noinherit createrole;
-      alter database postgres owner to postgres;
-    `);
     await client.query(bootstrap);
     await client.query(`
       grant anon, authenticated, service_role to postgres with admin option;
@@ -52,7 +72,6 @@ export async function layOutSupabase(superuserUrl: string): Promise<string> {
   } finally {
     await client.end();
   }
-  const url = new URL(superuserUrl);
-  url.username = 'postgres';
-  return url.toString();
+  target.username = 'postgres';
+  return target.toString();
 }

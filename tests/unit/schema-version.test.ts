@@ -16,14 +16,19 @@ describe('the schema version', () => {
     expect(SCHEMA_VERSION, 'shared/core/schema-version.ts').toBe(version);
 
     const sql = await readFile(path.join(MIGRATIONS_DIR, newest), 'utf8');
+    // Written by hand (`$$`) or by `npm run db:diff` (migra writes pg_get_functiondef's
+    // `$function$`).
     const definition = new RegExp(
-      `create\\s+or\\s+replace\\s+function\\s+public\\.${SCHEMA_VERSION_FUNCTION}\\s*\\(\\s*\\)\\s*returns\\s+text[\\s\\S]*?\\$\\$\\s*select\\s+'(\\d+)'(?:::text)?\\s*;?\\s*\\$\\$`,
+      `create\\s+or\\s+replace\\s+function\\s+public\\.${SCHEMA_VERSION_FUNCTION}\\s*\\(\\s*\\)\\s*returns\\s+text[\\s\\S]*?\\$(\\w*)\\$\\s*select\\s+'(\\d+)'(?:::text)?\\s*;?\\s*\\$\\1\\$`,
       'i',
     ).exec(sql);
     expect(
       definition,
       `${newest} must (re)define public.${SCHEMA_VERSION_FUNCTION}()`,
     ).not.toBeNull();
-    expect(definition![1]).toBe(version);
+    expect(definition![2]).toBe(version);
+    // The schema files say the same (supabase/schemas/version.sql).
+    const declared = await readFile(path.join(MIGRATIONS_DIR, '../schemas/version.sql'), 'utf8');
+    expect(declared).toContain(`select '${version}'::text`);
   });
 });

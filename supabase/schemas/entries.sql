@@ -1,0 +1,71 @@
+-- Entries: one row per switch of the card. An entry is active at instant t when
+-- (stamp_start is null or stamp_start <= t) and stamp_end > t (epoch ms, the database server's
+-- clock); among active entries the highest id wins; with none, visitors get the main site.
+-- Rows are never deleted: end and cancel mark them (stopped_at, stop_kind, planned_end).
+
+create table public.namecard (
+  id bigint generated always as identity primary key,
+  stamp_end bigint not null constraint namecard_stamp_end_positive check (stamp_end > 0),
+  type text not null,
+  created_at timestamptz not null default now(),
+  created_by uuid default auth.uid() references auth.users (id) on delete set null,
+  stamp_start bigint null,
+  stopped_at bigint null,
+  stop_kind text null constraint namecard_stop_kind_known check (stop_kind in ('ended', 'cancelled')),
+  planned_end bigint null,
+  constraint namecard_start_before_end check (
+    stamp_start is null or stamp_start < stamp_end
+    or (stop_kind is not null and stamp_start <= stamp_end)
+  ),
+  constraint namecard_stop_complete check (
+    (stopped_at is null and stop_kind is null and planned_end is null)
+    or (stopped_at is not null and stop_kind is not null and planned_end is not null)
+  ),
+  constraint namecard_type_profile foreign key (type) references public.namecard_profile (name)
+);
+
+comment on table public.namecard is
+  'Name card switches: type main|photo until stamp_end (epoch ms). Newest active entry wins.';
+comment on column public.namecard.stamp_start is
+  'Epoch ms when the entry starts; null means from the moment it was stored.';
+comment on column public.namecard.stopped_at is
+  'Epoch ms (server clock) when the owner ended or cancelled the entry; null if never.';
+comment on column public.namecard.stop_kind is
+  'ended: stopped by "end now" while in force; cancelled: stopped by "cancel"; null: never.';
+comment on column public.namecard.planned_end is
+  'The stamp_end the entry had before it was stopped (stamp_end is then the stop moment).';
+
+-- What is active at t is answered by two partial indexes, one per kind of entry, so that
+-- neither the ended entries (most of the table) nor the ones not started yet are read:
+-- - no start: active while stamp_end > t, a btree range scan over the few not ended;
+-- - a start: active while t lies in [stamp_start, stamp_end), a GiST stab of int8range's '[)'
+--   interval, which is exactly the rule.
+-- The next start after t is a btree on the start. tests/emulator/index-plan.test.ts checks
+-- the plans at 10^6 rows.
+create index namecard_stamp_end_idx on public.namecard (stamp_end);
+create index namecard_open_end_idx on public.namecard (stamp_end) where stamp_start is null;
+create index namecard_active_range_idx
+  on public.namecard using gist (int8range(stamp_start, stamp_end))
+  where stamp_start is not null;
+create index namecard_start_idx on public.namecard (stamp_start) where stamp_start is not null;
+
+alter table public.namecard enable row level security;
+
+-- anon reads only what a visitor needs (id, type, start, end), never the audit columns.
+revoke all on table public.namecard from anon, authenticated, public;
+grant insert (stamp_end, type, stamp_start) on table public.namecard to authenticated;
+grant select (id, type, stamp_start, stamp_end) on table public.namecard to anon;
+grant select on table public.namecard to authenticated;
+grant select, insert on table public.namecard to service_role;
+
+create policy namecard_read on public.namecard
+  for select to anon, authenticated
+  using (true);
+
+create policy namecard_owner_insert on public.namecard
+  for insert to authenticated
+  with check ((select private.is_namecard_owner()));
+
+create trigger namecard_entry_profile
+  before insert on public.namecard
+  for each row execute function private.namecard_entry_profile_check();

@@ -1,0 +1,773 @@
+-- Series: weekly recurring entries ("photo every Saturday 10:00-18:00 in Europe/Berlin").
+--
+-- A series names a profile, ISO weekdays (1 = Monday ... 7 = Sunday), a local start and end
+-- time (an end at or before the start runs past midnight), the IANA zone it was set in, and
+-- optional first and last local dates of the occurrences' starts (both inclusive). Each
+-- occurrence is an entry for the one rule: active from its start until just before its end;
+-- among everything active the highest id wins; none means main.
+--
+-- A series takes its id from the entries' sequence, so ids are unique across both tables and
+-- "newest wins" is creation order across both; an id names an entry or a series, never both.
+--
+-- Local times keep their wall-clock meaning across clock changes (RFC 5545's rule, Temporal's
+-- 'compatible'): a time in the spring-forward gap is read with the offset before the change,
+-- a time in the autumn fold is the earlier instant (namecard_local_instant).
+--
+-- `end` stops the occurrence in force (a row of namecard_series_stop) and keeps the series;
+-- `cancel` marks the series (stopped_at): the occurrence in force ends then, later ones never
+-- start, past ones stay as they were.
+
+-- Epoch ms of a wall-clock time in an IANA zone: a time in the spring-forward gap is read with
+-- the offset before the change, a time in the autumn fold is the earlier instant.
+create or replace function public.namecard_local_instant(local_time timestamp without time zone, time_zone text)
+returns bigint
+language sql
+stable
+parallel safe
+as $$
+  select (extract(epoch from case
+    when ((local_time - (
+          ((local_time at time zone time_zone) - interval '24 hours') at time zone time_zone
+          - ((local_time at time zone time_zone) - interval '24 hours') at time zone 'UTC'
+        )) at time zone 'UTC') < (local_time at time zone time_zone)
+      and (((local_time - (
+          ((local_time at time zone time_zone) - interval '24 hours') at time zone time_zone
+          - ((local_time at time zone time_zone) - interval '24 hours') at time zone 'UTC'
+        )) at time zone 'UTC') at time zone time_zone) = local_time
+    then (local_time - (
+          ((local_time at time zone time_zone) - interval '24 hours') at time zone time_zone
+          - ((local_time at time zone time_zone) - interval '24 hours') at time zone 'UTC'
+        )) at time zone 'UTC'
+    else local_time at time zone time_zone
+  end) * 1000)::bigint
+$$;
+
+comment on function public.namecard_local_instant(local_time timestamp without time zone, time_zone text) is
+  'Epoch ms of a wall-clock time in an IANA zone: a gap time with the offset before the change, a fold time the earlier instant.';
+
+revoke all on function public.namecard_local_instant(local_time timestamp without time zone, time_zone text) from public;
+grant execute on function public.namecard_local_instant(local_time timestamp without time zone, time_zone text) to anon, authenticated, service_role;
+
+create table public.namecard_series (
+  id bigint primary key default nextval('public.namecard_id_seq'::regclass),
+  type text not null constraint namecard_series_type_profile
+    references public.namecard_profile (name),
+  weekdays smallint[] not null constraint namecard_series_weekdays_form check (
+    cardinality(weekdays) between 1 and 7
+    and weekdays <@ '{1,2,3,4,5,6,7}'::smallint[]
+    and array_position(weekdays, null) is null
+  ),
+  start_time time not null constraint namecard_series_start_minute
+    check (start_time = date_trunc('minute', start_time::interval)::time),
+  end_time time not null constraint namecard_series_end_minute
+    check (end_time = date_trunc('minute', end_time::interval)::time),
+  time_zone text not null constraint namecard_series_time_zone_form
+    check (char_length(time_zone) between 1 and 64),
+  first_date date null,
+  last_date date null,
+  stopped_at bigint null,
+  stop_kind text null constraint namecard_series_stop_kind_known check (stop_kind = 'cancelled'),
+  created_at timestamptz not null default now(),
+  created_by uuid default auth.uid() references auth.users (id) on delete set null,
+  constraint namecard_series_dates_order
+    check (first_date is null or last_date is null or first_date <= last_date),
+  constraint namecard_series_stop_complete
+    check ((stopped_at is null) = (stop_kind is null))
+);
+
+comment on table public.namecard_series is
+  'Weekly recurring entries: type on weekdays (1 = Monday) from start_time to end_time local, in time_zone.';
+comment on column public.namecard_series.id is
+  'From public.namecard_id_seq, shared with the entries: newest wins across both, and an id names one of them.';
+comment on column public.namecard_series.stopped_at is
+  'Epoch ms (server clock) when the owner cancelled the series; occurrences end there. Null: never.';
+
+create index namecard_series_live_idx on public.namecard_series (id) where stopped_at is null;
+
+-- The columns of a series its occurrences follow from, the ones anon may read: the weekly
+-- expansion and the stop rule take a row of this view (a whole row of the table would need
+-- every column, audit columns included).
+create view public.namecard_series_rule
+with (security_invoker = true) as
+  select s.id, s.type, s.weekdays, s.start_time, s.end_time, s.time_zone, s.first_date,
+    s.last_date, s.stopped_at
+  from public.namecard_series as s;
+
+comment on view public.namecard_series_rule is
+  'Each series'' rule: profile, ISO weekdays, local start and end, zone, first and last date, cancel.';
+
+grant select on public.namecard_series_rule to anon, authenticated, service_role;
+
+create table public.namecard_series_stop (
+  series_id bigint not null references public.namecard_series (id),
+  occurrence_start bigint not null,
+  stopped_at bigint not null,
+  created_at timestamptz not null default now(),
+  created_by uuid default auth.uid() references auth.users (id) on delete set null,
+  primary key (series_id, occurrence_start),
+  constraint namecard_series_stop_after_start check (stopped_at >= occurrence_start)
+);
+
+comment on table public.namecard_series_stop is
+  'Occurrences of a series stopped by "end now": the occurrence starting at occurrence_start (epoch ms) ended at stopped_at.';
+
+-- A series' zone must be one of PostgreSQL's, by its IANA name (not an abbreviation such as
+-- CEST or a POSIX rule, which `at time zone` would also take).
+create or replace function private.namecard_series_check()
+returns trigger
+language plpgsql
+security definer
+set search_path = ''
+as $$
+begin
+  if not exists (select 1 from pg_catalog.pg_timezone_names as z where z.name = new.time_zone)
+    or new.time_zone !~ '^[A-Za-z][A-Za-z0-9_+-]*(/[A-Za-z0-9_+-]+)*$'
+  then
+    raise exception using
+      errcode = '22023',
+      message = format('time_zone must be an IANA time zone such as Europe/Berlin, not %s',
+        new.time_zone);
+  end if;
+  return new;
+end;
+$$;
+
+revoke all on function private.namecard_series_check() from public;
+
+create trigger namecard_series_zone
+  before insert on public.namecard_series
+  for each row execute function private.namecard_series_check();
+
+create trigger namecard_series_profile
+  before insert on public.namecard_series
+  for each row execute function private.namecard_entry_profile_check();
+
+-- Anyone reads what the rule needs, owners read everything; owners insert through
+-- namecard_set_series; end and cancel are functions that check the owner.
+alter table public.namecard_series enable row level security;
+alter table public.namecard_series_stop enable row level security;
+
+revoke all on table public.namecard_series from anon, authenticated, public;
+revoke all on table public.namecard_series_stop from anon, authenticated, public;
+grant select (
+  id, type, weekdays, start_time, end_time, time_zone, first_date, last_date, stopped_at
+) on table public.namecard_series to anon;
+grant select on table public.namecard_series to authenticated;
+grant insert (type, weekdays, start_time, end_time, time_zone, first_date, last_date)
+  on table public.namecard_series to authenticated;
+grant select (series_id, occurrence_start, stopped_at) on table public.namecard_series_stop to anon;
+grant select on table public.namecard_series_stop to authenticated;
+grant select, insert, update on table public.namecard_series, public.namecard_series_stop
+  to service_role;
+-- The id default takes the next value of the entries' sequence as the inserting role.
+grant usage on sequence public.namecard_id_seq to authenticated, service_role;
+
+create policy namecard_series_read on public.namecard_series
+  for select to anon, authenticated using (true);
+create policy namecard_series_owner_insert on public.namecard_series
+  for insert to authenticated with check ((select private.is_namecard_owner()));
+create policy namecard_series_stop_read on public.namecard_series_stop
+  for select to anon, authenticated using (true);
+
+-- Occurrences materialised ahead, so that /go's lookup stabs an index instead of expanding
+-- every series. private.namecard_occurrence holds PLANNED occurrences (start, planned end);
+-- end and cancel are read at lookup time by primary key. private.namecard_series_window says,
+-- per series, for which instants [covered_from, covered_until) the table is complete; outside
+-- it the series is expanded exactly (slower, never wrong). Owner writes extend the horizon.
+
+create table private.namecard_series_window (
+  series_id bigint primary key
+    references public.namecard_series (id) on delete cascade,
+  covered_from bigint not null,
+  covered_until bigint not null,
+  constraint namecard_series_window_order check (covered_from <= covered_until)
+);
+
+comment on table private.namecard_series_window is
+  'Per series: the instants [covered_from, covered_until) (epoch ms) at which private.namecard_occurrence holds every occurrence in force.';
+
+create index namecard_series_window_until_idx on private.namecard_series_window (covered_until);
+create index namecard_series_window_from_idx on private.namecard_series_window (covered_from);
+
+create table private.namecard_occurrence (
+  series_id bigint not null references public.namecard_series (id) on delete cascade,
+  stamp_start bigint not null,
+  planned_end bigint not null,
+  primary key (series_id, stamp_start),
+  constraint namecard_occurrence_order check (planned_end > stamp_start)
+);
+
+comment on table private.namecard_occurrence is
+  'Planned occurrences of the series (epoch ms, before any end or cancel), over each series'' window.';
+
+create index namecard_occurrence_range_idx
+  on private.namecard_occurrence using gist (int8range(stamp_start, planned_end));
+-- The next start after an instant (the timeline walk, the status' series): a btree on the start.
+create index namecard_occurrence_start_idx on private.namecard_occurrence (stamp_start);
+
+alter table private.namecard_series_window enable row level security;
+alter table private.namecard_occurrence enable row level security;
+revoke all on table private.namecard_series_window, private.namecard_occurrence
+  from public, anon, authenticated;
+
+-- The local calendar day of epoch ms at_ms in an IANA zone.
+create or replace function public.namecard_local_day(at_ms bigint, time_zone text)
+returns date
+language sql
+stable
+parallel safe
+as $$
+  select (to_timestamp(at_ms / 1000.0) at time zone time_zone)::date
+$$;
+
+revoke all on function public.namecard_local_day(bigint, text) from public;
+grant execute on function public.namecard_local_day(bigint, text)
+  to anon, authenticated, service_role;
+
+-- THE weekly expansion: the occurrences of series s whose start falls on a local day from
+-- from_day to until_day (both inclusive) and within the series' first and last dates, each
+-- with its start and planned end (epoch ms). An end at or before the start is on the next day.
+-- Every function that needs occurrences calls this one; shared/calendar/series.ts is its
+-- TypeScript twin (tests/conformance/timeline-property.test.ts keeps the two equal).
+-- Plain SQL with no settings, so that the planner inlines it into its callers.
+create or replace function public.namecard_series_days(
+  s public.namecard_series_rule, from_day date, until_day date
+)
+returns table (start_ms bigint, planned_end bigint)
+language sql
+stable
+as $$
+  select public.namecard_local_instant(d.day + s.start_time, s.time_zone),
+    public.namecard_local_instant(
+      d.day + (s.end_time <= s.start_time)::integer + s.end_time, s.time_zone)
+  from generate_series(
+    greatest(from_day, s.first_date), least(until_day, s.last_date), interval '1 day'
+  ) as g (day)
+  cross join lateral (select g.day::date as day) as d
+  where extract(isodow from d.day)::smallint = any (s.weekdays)
+$$;
+
+revoke all on function public.namecard_series_days(public.namecard_series_rule, date, date) from public;
+grant execute on function public.namecard_series_days(public.namecard_series_rule, date, date)
+  to anon, authenticated, service_role;
+
+-- THE stop rule: where an occurrence of series s starting at start_ms really ends: its planned
+-- end, cut by the series' cancel (stopped_at) and by an `end` of that one occurrence (a row of
+-- namecard_series_stop). An occurrence whose end is not after its start never counts. A set of
+-- one row (joined laterally), so that the planner inlines it with its probe of the stops.
+create or replace function public.namecard_occurrence_end(
+  s public.namecard_series_rule, start_ms bigint, planned_end bigint
+)
+returns table (cut_end bigint)
+language sql
+stable
+as $$
+  select least(planned_end, s.stopped_at, (
+    select x.stopped_at from public.namecard_series_stop as x
+    where x.series_id = s.id and x.occurrence_start = start_ms
+  ))
+$$;
+
+revoke all on function public.namecard_occurrence_end(public.namecard_series_rule, bigint, bigint)
+  from public;
+grant execute on function public.namecard_occurrence_end(public.namecard_series_rule, bigint, bigint)
+  to anon, authenticated, service_role;
+
+-- The instant from which series s has nothing in force or to come (epoch ms): its cancel, or
+-- the end of the day after its last date at its end time (past any last occurrence, even one
+-- running past midnight); null while it is endless.
+create or replace function public.namecard_series_until(s public.namecard_series_rule)
+returns bigint
+language sql
+stable
+as $$
+  select least(
+    s.stopped_at,
+    case when s.last_date is not null
+      then public.namecard_local_instant(s.last_date + 1 + s.end_time, s.time_zone)
+    end
+  )
+$$;
+
+revoke all on function public.namecard_series_until(public.namecard_series_rule) from public;
+grant execute on function public.namecard_series_until(public.namecard_series_rule)
+  to anon, authenticated, service_role;
+
+-- The occurrences in force some time in [from_ms, to_ms), by exact expansion: series id,
+-- profile, start, end as stopped, planned end. An occurrence lasts at most a day and a clock
+-- change, so local days from two before from_ms to one after to_ms hold every one. PL/pgSQL
+-- with JIT off: opaque to the planner of its callers, whose plans would otherwise carry the
+-- expansion's cost estimates and pay JIT compilation (~250 ms) on every read.
+create or replace function public.namecard_occurrences(from_ms bigint, to_ms bigint)
+returns table (id bigint, type text, stamp_start bigint, stamp_end bigint, planned_end bigint)
+language plpgsql
+stable
+rows 2
+set search_path = ''
+set jit = 'off'
+as $$
+begin
+  return query
+  select o.id, o.type, o.start_ms, o.cut_end, o.planned_end
+  from (
+    select s.id, s.type, w.start_ms, w.planned_end, e.cut_end
+    from public.namecard_series_rule as s
+    cross join lateral public.namecard_series_days(
+      s,
+      public.namecard_local_day(from_ms, s.time_zone) - 2,
+      public.namecard_local_day(to_ms, s.time_zone) + 1
+    ) as w
+    cross join lateral public.namecard_occurrence_end(s, w.start_ms, w.planned_end) as e
+    where s.stopped_at is null or s.stopped_at > from_ms
+  ) as o
+  where o.start_ms < to_ms
+    and o.cut_end > o.start_ms
+    and o.cut_end > from_ms;
+end;
+$$;
+
+comment on function public.namecard_occurrences(bigint, bigint) is
+  'Occurrences of the series in force some time in [from_ms, to_ms): id, type, start, end (as stopped), planned end.';
+
+revoke all on function public.namecard_occurrences(bigint, bigint) from public;
+grant execute on function public.namecard_occurrences(bigint, bigint)
+  to anon, authenticated, service_role;
+
+-- The first start after after_ms of an occurrence of series s that counts (not cut to nothing),
+-- before before_ms when given. Every weekday comes round within 8 days of the local day before
+-- after_ms (or of the first date, when later), so that span holds the answer when there is one.
+create or replace function public.namecard_series_next_after(
+  s public.namecard_series_rule, after_ms bigint, before_ms bigint
+)
+returns bigint
+language sql
+stable
+as $$
+  select min(w.start_ms)
+  from (
+    select greatest(public.namecard_local_day(after_ms, s.time_zone) - 1, s.first_date) as day
+  ) as f
+  cross join lateral public.namecard_series_days(s, f.day, f.day + 8) as w
+  cross join lateral public.namecard_occurrence_end(s, w.start_ms, w.planned_end) as e
+  where w.start_ms > after_ms
+    and (before_ms is null or w.start_ms < before_ms)
+    and e.cut_end > w.start_ms
+$$;
+
+revoke all on function public.namecard_series_next_after(public.namecard_series_rule, bigint, bigint)
+  from public;
+grant execute on function public.namecard_series_next_after(public.namecard_series_rule, bigint, bigint)
+  to anon, authenticated, service_role;
+
+-- Where the materialised occurrences answer "what starts next" at instant t: for a series whose
+-- window was opened at most three days after t (rows are filled from three days before it) and
+-- has not passed t, every occurrence starting in (t, covered_until) is in the table.
+create or replace function private.namecard_series_covers(w private.namecard_series_window, t bigint)
+returns boolean
+language sql
+immutable
+as $$
+  select w.covered_from - 3 * 86400000 <= t and w.covered_until > t
+$$;
+
+revoke all on function private.namecard_series_covers(private.namecard_series_window, bigint)
+  from public;
+
+-- The first start after after_ms of an occurrence of one series that counts, or null (none
+-- ahead): from the materialised occurrences when they hold it, else by exact expansion. PL/pgSQL
+-- planned once per session (a generic plan), as the lookup's series part.
+create or replace function public.namecard_series_next(series_id bigint, after_ms bigint)
+returns bigint
+language plpgsql
+stable
+security definer
+set search_path = ''
+set jit = 'off'
+set plan_cache_mode = 'force_generic_plan'
+as $$
+begin
+  return coalesce(
+    (
+      select o.stamp_start
+      from private.namecard_occurrence as o
+      join private.namecard_series_window as w on w.series_id = o.series_id
+      join public.namecard_series_rule as s on s.id = o.series_id
+      cross join lateral public.namecard_occurrence_end(s, o.stamp_start, o.planned_end) as e
+      where o.series_id = namecard_series_next.series_id
+        and o.stamp_start > after_ms
+        and private.namecard_series_covers(w, after_ms)
+        and o.stamp_start < w.covered_until
+        and e.cut_end > o.stamp_start
+      order by o.stamp_start
+      limit 1
+    ),
+    (
+      select public.namecard_series_next_after(s, after_ms, null)
+      from public.namecard_series_rule as s
+      where s.id = namecard_series_next.series_id
+    )
+  );
+end;
+$$;
+
+comment on function public.namecard_series_next(bigint, bigint) is
+  'Epoch ms: the first start after after_ms of an occurrence of the series, or null when none is ahead.';
+
+revoke all on function public.namecard_series_next(bigint, bigint) from public;
+grant execute on function public.namecard_series_next(bigint, bigint)
+  to anon, authenticated, service_role;
+
+-- The timeline walk's next change from the series: the first start after after_ms, before
+-- before_ms (null: no bound), of an occurrence of a series newer than newer_than. From the
+-- materialised occurrences for the series they cover (index order on the start, the first that
+-- counts), by exact expansion for the series whose window has passed or not begun (found by the
+-- windows' indexes: none in the normal case). A covered series may start again after its window
+-- ends, so its window's end counts as a possible change too: the walk then finds nothing new
+-- there and goes on (far ahead, and rare). As in /go's lookup, a series with no window at all
+-- (stored while triggers were off) counts from the next owner write, which materialises it.
+create or replace function public.namecard_series_next_start(
+  after_ms bigint, newer_than bigint, before_ms bigint
+)
+returns bigint
+language plpgsql
+stable
+security definer
+set search_path = ''
+set jit = 'off'
+set plan_cache_mode = 'force_generic_plan'
+as $$
+begin
+  return least(
+    (
+      select o.stamp_start
+      from private.namecard_occurrence as o
+      join private.namecard_series_window as w on w.series_id = o.series_id
+      join public.namecard_series_rule as s on s.id = o.series_id
+      cross join lateral public.namecard_occurrence_end(s, o.stamp_start, o.planned_end) as e
+      -- A one-time filter: with no series newer than newer_than, nothing is read.
+      where exists (select from public.namecard_series as x where x.id > newer_than)
+        and o.stamp_start > after_ms
+        -- Both bounds in the index condition (the plan is generic: a null test would not be).
+        and o.stamp_start < coalesce(before_ms, 9223372036854775807)
+        and o.series_id > newer_than
+        and private.namecard_series_covers(w, after_ms)
+        and o.stamp_start < w.covered_until
+        and e.cut_end > o.stamp_start
+      order by o.stamp_start
+      limit 1
+    ),
+    (
+      select w.covered_until
+      from private.namecard_series_window as w
+      where w.covered_until > after_ms
+        -- An unbounded window holds every occurrence there is: its end is no change.
+        and w.covered_until < 9223372036854775807
+        and w.series_id > newer_than
+        and private.namecard_series_covers(w, after_ms)
+      order by w.covered_until
+      limit 1
+    ),
+    (
+      select min(public.namecard_series_next_after(s, after_ms, before_ms))
+      from public.namecard_series_rule as s
+      where s.id > newer_than
+        and (s.stopped_at is null or s.stopped_at > after_ms)
+        and s.id in (
+          select w.series_id from private.namecard_series_window as w
+          where w.covered_until <= after_ms
+          union
+          select w.series_id from private.namecard_series_window as w
+          where w.covered_from > after_ms + 3 * 86400000
+        )
+    )
+  );
+end;
+$$;
+
+comment on function public.namecard_series_next_start(bigint, bigint, bigint) is
+  'Epoch ms: the first start after after_ms, before before_ms, of an occurrence of a series with id > newer_than.';
+
+revoke all on function public.namecard_series_next_start(bigint, bigint, bigint) from public;
+grant execute on function public.namecard_series_next_start(bigint, bigint, bigint)
+  to anon, authenticated, service_role;
+
+-- How far ahead occurrences are materialised: 400 days (epoch ms).
+create or replace function private.namecard_series_horizon_ms()
+returns bigint
+language sql
+immutable
+set search_path = ''
+as $$
+  select 400::bigint * 86400000
+$$;
+
+revoke all on function private.namecard_series_horizon_ms() from public;
+
+-- Stores the planned occurrences of series sid that start in [from_ms, until_ms).
+create or replace function private.namecard_series_fill(sid bigint, from_ms bigint, until_ms bigint)
+returns void
+language sql
+security definer
+set search_path = ''
+set jit = 'off'
+as $$
+  insert into private.namecard_occurrence (series_id, stamp_start, planned_end)
+  select s.id, w.start_ms, w.planned_end
+  from public.namecard_series_rule as s
+  cross join lateral public.namecard_series_days(
+    s,
+    public.namecard_local_day(from_ms, s.time_zone) - 2,
+    public.namecard_local_day(until_ms, s.time_zone) + 1
+  ) as w
+  where s.id = sid
+    and w.start_ms >= from_ms
+    and w.start_ms < until_ms
+    and w.planned_end > w.start_ms
+  on conflict do nothing
+$$;
+
+revoke all on function private.namecard_series_fill(bigint, bigint, bigint) from public;
+
+-- Materialises series sid up to until_ms (from scratch when rebuild: its row changed). A new
+-- window covers the instants from now on, with every occurrence starting from three days
+-- before now (an occurrence in force now started at most a day and a clock change ago). A
+-- series that ends (namecard_series_until) is filled to its end and its window is then
+-- unbounded above.
+create or replace function private.namecard_series_materialise(sid bigint, until_ms bigint, rebuild boolean)
+returns void
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  now_ms bigint := (extract(epoch from now()) * 1000)::bigint;
+  s public.namecard_series_rule%rowtype;
+  w private.namecard_series_window%rowtype;
+  bound bigint;
+  fill_from bigint;
+begin
+  select * into s from public.namecard_series_rule as x where x.id = sid;
+  if not found then
+    return;
+  end if;
+  if rebuild then
+    delete from private.namecard_occurrence as o where o.series_id = sid;
+    delete from private.namecard_series_window as x where x.series_id = sid;
+  end if;
+  select * into w from private.namecard_series_window as x where x.series_id = sid for update;
+  if not found then
+    fill_from := now_ms - 3 * 86400000;
+    w.series_id := sid;
+    w.covered_from := now_ms;
+    w.covered_until := now_ms;
+  else
+    fill_from := w.covered_until;
+  end if;
+  bound := public.namecard_series_until(s);
+  if bound is not null and bound <= until_ms then
+    if fill_from < bound then
+      perform private.namecard_series_fill(sid, fill_from, bound);
+    end if;
+    w.covered_until := 9223372036854775807;
+  elsif fill_from < until_ms then
+    perform private.namecard_series_fill(sid, fill_from, until_ms);
+    w.covered_until := greatest(w.covered_until, until_ms);
+  end if;
+  insert into private.namecard_series_window as x (series_id, covered_from, covered_until)
+  values (w.series_id, w.covered_from, w.covered_until)
+  on conflict (series_id) do update set covered_until = excluded.covered_until;
+end;
+$$;
+
+revoke all on function private.namecard_series_materialise(bigint, bigint, boolean) from public;
+
+-- A series stored or changed is materialised 400 days ahead (rebuilt when its row changed).
+create or replace function private.namecard_series_materialise_row()
+returns trigger
+language plpgsql
+security definer
+set search_path = ''
+as $$
+begin
+  perform private.namecard_series_materialise(
+    new.id,
+    (extract(epoch from now()) * 1000)::bigint + private.namecard_series_horizon_ms(),
+    tg_op = 'UPDATE');
+  return null;
+end;
+$$;
+
+revoke all on function private.namecard_series_materialise_row() from public;
+
+-- Any owner write moves the horizon on: every series whose window ends within half the horizon
+-- is extended to the whole horizon, and a series with no window (stored while triggers were
+-- off, as a data-only restore of public without private may do) is materialised.
+create or replace function private.namecard_series_extend()
+returns void
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  now_ms bigint := (extract(epoch from now()) * 1000)::bigint;
+  sid bigint;
+begin
+  for sid in
+    select w.series_id from private.namecard_series_window as w
+    where w.covered_until < now_ms + private.namecard_series_horizon_ms() / 2
+    union
+    select x.id from public.namecard_series as x
+    where not exists (
+      select from private.namecard_series_window as v where v.series_id = x.id
+    )
+    order by 1
+  loop
+    perform private.namecard_series_materialise(
+      sid, now_ms + private.namecard_series_horizon_ms(), false);
+  end loop;
+end;
+$$;
+
+revoke all on function private.namecard_series_extend() from public;
+
+create or replace function private.namecard_series_extend_statement()
+returns trigger
+language plpgsql
+security definer
+set search_path = ''
+as $$
+begin
+  perform private.namecard_series_extend();
+  return null;
+end;
+$$;
+
+revoke all on function private.namecard_series_extend_statement() from public;
+
+-- The series occurrence in force at at_ms from the materialised table, newest series first,
+-- for series whose window holds at_ms. Fenced and sorted, so that the index stab's rows drive
+-- primary-key probes of their series, stops and windows until one counts (not a walk of the
+-- series, nor a hash of them all).
+create or replace function private.namecard_series_materialised_at(at_ms bigint)
+returns table (id bigint, type text, stamp_start bigint, stamp_end bigint)
+language sql
+stable
+as $$
+  select o.series_id, s.type, o.stamp_start, s.cut_end
+  from (
+    select o.series_id, o.stamp_start, o.planned_end
+    from private.namecard_occurrence as o
+    where int8range(o.stamp_start, o.planned_end) @> at_ms
+    order by o.series_id desc, o.stamp_start desc
+    offset 0
+  ) as o
+  cross join lateral (
+    select x.type, e.cut_end
+    from public.namecard_series_rule as x
+    cross join lateral public.namecard_occurrence_end(x, o.stamp_start, o.planned_end) as e
+    where x.id = o.series_id
+  ) as s
+  where s.cut_end > at_ms
+    and exists (
+      select from private.namecard_series_window as w
+      where w.series_id = o.series_id
+        and w.covered_from <= at_ms
+        and w.covered_until > at_ms
+    )
+  order by o.series_id desc, o.stamp_start desc
+  limit 1
+$$;
+
+revoke all on function private.namecard_series_materialised_at(bigint) from public;
+
+-- The series occurrence in force at at_ms by exact expansion, for the series whose window does
+-- not hold at_ms (its horizon passed with no owner write, or at_ms is before it was stored),
+-- and for series with no window at all (until the next owner write materialises them).
+create or replace function private.namecard_series_expanded_at(at_ms bigint)
+returns table (id bigint, type text, stamp_start bigint, stamp_end bigint)
+language sql
+stable
+security definer
+rows 1
+set search_path = ''
+set jit = 'off'
+as $$
+  select o.id, o.type, o.stamp_start, o.stamp_end
+  from public.namecard_occurrences(at_ms, at_ms + 1) as o
+  where o.id in (
+      select w.series_id from private.namecard_series_window as w where w.covered_until <= at_ms
+      union
+      select w.series_id from private.namecard_series_window as w where w.covered_from > at_ms
+      union
+      select x.id from public.namecard_series as x
+      where not exists (
+        select from private.namecard_series_window as v where v.series_id = x.id
+      )
+    )
+$$;
+
+revoke all on function private.namecard_series_expanded_at(bigint) from public;
+
+-- The series occurrence in force at at_ms with the highest id, or no row: the materialised
+-- table where windows hold at_ms, the exact expansion for the rest. Security definer: the
+-- private tables are nobody's to read; it answers what namecard_occurrences answers from the
+-- series anon may read. PL/pgSQL planned once per session (a generic plan).
+create or replace function public.namecard_series_in_force(at_ms bigint)
+returns table (id bigint, type text, stamp_start bigint, stamp_end bigint)
+language plpgsql
+stable
+security definer
+rows 1
+set search_path = ''
+set jit = 'off'
+set plan_cache_mode = 'force_generic_plan'
+as $$
+begin
+  return query
+  select c.id, c.type, c.stamp_start, c.stamp_end
+  from (
+    (
+      select m.id, m.type, m.stamp_start, m.stamp_end
+      from private.namecard_series_materialised_at(at_ms) as m
+      offset 0
+    )
+    union all
+    (
+      select e.id, e.type, e.stamp_start, e.stamp_end
+      from private.namecard_series_expanded_at(at_ms) as e
+      -- A one-time filter: when every window holds at_ms, the expansion is not called.
+      where exists (
+        select from private.namecard_series_window as w where w.covered_until <= at_ms
+      ) or exists (
+        select from private.namecard_series_window as w where w.covered_from > at_ms
+      )
+      offset 0
+    )
+  ) as c
+  order by c.id desc, c.stamp_start desc
+  limit 1;
+end;
+$$;
+
+comment on function public.namecard_series_in_force(bigint) is
+  'The series occurrence in force at epoch ms at_ms with the highest id (id, type, start, end as stopped), or no row.';
+
+revoke all on function public.namecard_series_in_force(bigint) from public;
+grant execute on function public.namecard_series_in_force(bigint)
+  to anon, authenticated, service_role;
+
+create trigger namecard_series_materialise
+  after insert or update on public.namecard_series
+  for each row execute function private.namecard_series_materialise_row();
+
+create trigger namecard_series_extend
+  after insert or update on public.namecard
+  for each statement execute function private.namecard_series_extend_statement();
+
+create trigger namecard_series_extend
+  after insert or update on public.namecard_series
+  for each statement execute function private.namecard_series_extend_statement();
+
+create trigger namecard_series_extend
+  after insert or update on public.namecard_series_stop
+  for each statement execute function private.namecard_series_extend_statement();

@@ -1,0 +1,138 @@
+-- Visits are counts only: per 15-minute bucket (server clock), profile served and channel.
+-- No per-visit rows, no address, no user agent. One anon-callable function counts; owners read.
+
+create table public.namecard_visit (
+  bucket bigint not null
+    constraint namecard_visit_bucket_whole check (bucket >= 0 and bucket % 900000 = 0),
+  type text not null constraint namecard_visit_type_profile
+    references public.namecard_profile (name),
+  via text not null constraint namecard_visit_via_known check (via in ('qr', 'nfc', 'link')),
+  visits bigint not null constraint namecard_visit_visits_positive check (visits > 0),
+  -- The running total of this profile and channel up to and including this bucket, so that
+  -- the visits between any two instants on bucket boundaries are two index look-ups (the
+  -- total before the end minus the total before the start), however many visits there are.
+  running bigint not null constraint namecard_visit_running_covers check (running >= visits),
+  primary key (bucket, type, via)
+);
+
+-- "The last counter of this profile and channel before t" for the running totals.
+create index namecard_visit_running_idx
+  on public.namecard_visit (type, via, bucket desc) include (running);
+
+comment on table public.namecard_visit is
+  'Visit counts: per 15-minute bucket (start, epoch ms), type sent to and channel (qr|nfc|link).';
+
+-- Owners read the counts; nobody else reads them, and nobody writes them through the API but
+-- the counting function. anon has no privilege on the table at all.
+alter table public.namecard_visit enable row level security;
+revoke all on table public.namecard_visit from anon, authenticated, public;
+grant select on table public.namecard_visit to authenticated;
+grant select, insert, update, delete on table public.namecard_visit to service_role;
+
+create policy namecard_visit_owner_read on public.namecard_visit
+  for select to authenticated
+  using ((select private.is_namecard_owner()));
+
+-- Counts one visit now: for the profile the lookup answers now (the caller cannot choose it),
+-- via 'qr' or 'nfc' (anything else: 'link'). One unnamed text parameter, so that a browser calls
+-- it with a CORS-simple text/plain POST. Security definer: anon holds no privilege on the table.
+create or replace function public.namecard_count_visit(text)
+returns void
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  now_ms bigint := (extract(epoch from now()) * 1000)::bigint;
+  channel text := lower(btrim(coalesce($1, '')));
+  sent_to text;
+  at_ms bigint;
+  prev_total bigint;
+begin
+  if channel not in ('qr', 'nfc') then
+    channel := 'link';
+  end if;
+  select a.type into sent_to from public.namecard_lookup_at(now_ms) as a;
+  sent_to := coalesce(sent_to, 'main');
+  -- One count of a profile and channel at a time, the bucket taken from the clock once the
+  -- lock is held: buckets then only ever grow, and the newest counter's running total is the
+  -- one to add to. Counts of other profiles or channels do not wait.
+  perform pg_advisory_xact_lock(hashtext('namecard_visit:' || sent_to || ':' || channel));
+  at_ms := (extract(epoch from clock_timestamp()) * 1000)::bigint;
+  select v.running into prev_total
+  from public.namecard_visit as v
+  where v.type = sent_to and v.via = channel
+  order by v.bucket desc
+  limit 1;
+  insert into public.namecard_visit as v (bucket, type, via, visits, running)
+  values (at_ms - at_ms % 900000, sent_to, channel, 1, coalesce(prev_total, 0) + 1)
+  on conflict (bucket, type, via) do update set visits = v.visits + 1, running = v.running + 1;
+end;
+$$;
+
+comment on function public.namecard_count_visit(text) is
+  'Counts one visit now: for the active profile, via qr|nfc (anything else: link).';
+
+revoke all on function public.namecard_count_visit(text) from public;
+grant execute on function public.namecard_count_visit(text) to anon, authenticated, service_role;
+
+-- Owners: visits summed per day, by profile and channel; day_starts are the days' starts in
+-- epoch ms on 15-minute boundaries, ascending, plus the end of the last (at most 401: 400 days).
+-- Two index probes per day and kind, from the running totals.
+create or replace function public.namecard_visit_days(day_starts bigint[])
+returns table (day integer, type text, via text, visits bigint)
+language plpgsql
+stable
+set search_path = ''
+as $$
+declare
+  n integer := coalesce(cardinality(day_starts), 0);
+begin
+  if n > 401 then
+    raise exception using
+      errcode = '22023',
+      message = format('day_starts must hold at most 401 values (400 days and the end of the last), not %s', n);
+  end if;
+  if exists (select 1 from unnest(day_starts) as d (v) where d.v is null or d.v % 900000 <> 0) then
+    raise exception using
+      errcode = '22023',
+      message = 'day_starts must be epoch milliseconds on 15-minute boundaries (multiples of 900000)';
+  end if;
+  if exists (
+    select 1 from generate_subscripts(day_starts, 1) as i (i)
+    where i.i > 1 and day_starts[i.i] <= day_starts[i.i - 1]
+  ) then
+    raise exception using errcode = '22023', message = 'day_starts must be in ascending order';
+  end if;
+  return query
+  with
+    kinds (type, via) as (
+      select p.name, c.via
+      from public.namecard_profile as p
+      cross join (values ('qr'), ('nfc'), ('link')) as c (via)
+    ),
+    marks as (
+      select k.type, k.via, i.i, coalesce((
+        select v.running
+        from public.namecard_visit as v
+        where v.type = k.type and v.via = k.via and v.bucket < day_starts[i.i]
+        order by v.bucket desc
+        limit 1
+      ), 0) as total
+      from kinds as k
+      cross join generate_subscripts(day_starts, 1) as i (i)
+    )
+  select m.i::integer as day, m.type, m.via, (n2.total - m.total)::bigint as visits
+  from marks as m
+  join marks as n2 on n2.type = m.type and n2.via = m.via and n2.i = m.i + 1
+  where n2.total > m.total
+  order by 1, 2, 3;
+end;
+$$;
+
+comment on function public.namecard_visit_days(day_starts bigint[]) is
+  'Owners: visits summed per day; day_starts are the days'' starts in epoch ms plus the end.';
+
+revoke all on function public.namecard_visit_days(day_starts bigint[]) from public;
+grant execute on function public.namecard_visit_days(day_starts bigint[]) to authenticated, service_role;
+

@@ -1,0 +1,323 @@
+-- The owner's writes: set, set a series, end now, cancel, remove a profile. Each is one RPC on
+-- the database's clock that answers what it stored and the status after it (namecard_status),
+-- so that a face shows what the server did without another read.
+
+-- The first step of every owner write: a token whose session was signed out writes nothing
+-- (PT401, PostgREST's 401); and, for the functions that act as their definer, the caller must
+-- be an owner (42501, naming the function as PostgreSQL's own refusal does).
+create or replace function private.namecard_check_writer(fn text, owners_only_hint text)
+returns void
+language plpgsql
+stable
+set search_path = ''
+as $$
+begin
+  if not (select private.namecard_session_live()) then
+    raise exception using
+      errcode = 'PT401',
+      message = 'The session has ended',
+      hint = 'Sign in again.';
+  end if;
+  if owners_only_hint is not null and not (select private.is_namecard_owner()) then
+    raise exception using
+      errcode = '42501',
+      message = format('permission denied for function %s', fn),
+      hint = owners_only_hint;
+  end if;
+end;
+$$;
+
+revoke all on function private.namecard_check_writer(text, text) from public;
+grant execute on function private.namecard_check_writer(text, text) to authenticated, service_role;
+
+-- A write's answer: its own part and the status after it.
+create or replace function private.namecard_answer(part jsonb)
+returns jsonb
+language sql
+stable
+set search_path = ''
+as $$
+  select part || (select to_jsonb(s) from public.namecard_status as s)
+$$;
+
+revoke all on function private.namecard_answer(jsonb) from public;
+grant execute on function private.namecard_answer(jsonb) to authenticated, service_role;
+
+-- Stops the entries of ids not stopped yet, at now_ms, as `kind` (ended or cancelled): the end
+-- becomes now (or the start, for one that has not started), the planned end is kept. Answers
+-- them, newest first, without the audit columns.
+create or replace function private.namecard_stop_entries(ids bigint[], kind text, now_ms bigint)
+returns jsonb
+language sql
+set search_path = ''
+as $$
+  with s as (
+    update public.namecard as n
+    set stamp_end = greatest(coalesce(n.stamp_start, now_ms), now_ms),
+      stopped_at = now_ms,
+      stop_kind = kind,
+      planned_end = n.stamp_end
+    where n.id = any (ids) and n.stop_kind is null
+    returning n.*
+  )
+  select coalesce(jsonb_agg(to_jsonb(s) - 'created_at' - 'created_by' order by s.id desc), '[]')
+  from s
+$$;
+
+revoke all on function private.namecard_stop_entries(bigint[], text, bigint) from public;
+
+-- Stores an entry as the caller (RLS, column grants and checks decide as for a plain insert).
+create or replace function public.namecard_set(type text, stamp_start bigint, stamp_end bigint)
+returns jsonb
+language plpgsql
+set search_path = ''
+as $$
+declare
+  stored jsonb;
+begin
+  perform private.namecard_check_writer('namecard_set', null);
+  insert into public.namecard as n (type, stamp_start, stamp_end)
+  values (namecard_set.type, namecard_set.stamp_start, namecard_set.stamp_end)
+  returning to_jsonb(n) into stored;
+  return private.namecard_answer(jsonb_build_object('entry', stored));
+end;
+$$;
+
+comment on function public.namecard_set(text, bigint, bigint) is
+  'Owners: stores an entry (as the caller, RLS applies); answers it and what visitors get now.';
+
+revoke all on function public.namecard_set(text, bigint, bigint) from public;
+grant execute on function public.namecard_set(text, bigint, bigint) to authenticated, service_role;
+
+-- Stores a weekly series as the caller; the weekdays are kept sorted, each once.
+create or replace function public.namecard_set_series(
+  type text, weekdays smallint[], start_time time without time zone,
+  end_time time without time zone, time_zone text, first_date date DEFAULT NULL::date,
+  last_date date DEFAULT NULL::date
+)
+returns jsonb
+language plpgsql
+set search_path = ''
+as $$
+declare
+  stored jsonb;
+begin
+  perform private.namecard_check_writer('namecard_set_series', null);
+  insert into public.namecard_series as s
+    (type, weekdays, start_time, end_time, time_zone, first_date, last_date)
+  values (
+    namecard_set_series.type,
+    coalesce((
+      select array_agg(distinct u.w order by u.w) from unnest(namecard_set_series.weekdays) as u (w)
+    ), '{}'),
+    namecard_set_series.start_time,
+    namecard_set_series.end_time,
+    namecard_set_series.time_zone,
+    namecard_set_series.first_date,
+    namecard_set_series.last_date
+  )
+  returning to_jsonb(s) into stored;
+  return private.namecard_answer(jsonb_build_object('series', stored));
+end;
+$$;
+
+comment on function public.namecard_set_series(text, smallint[], time without time zone, time without time zone, text, date, date) is
+  'Owners: stores a weekly series (as the caller, RLS applies); answers it and what visitors get now.';
+
+revoke all on function public.namecard_set_series(text, smallint[], time without time zone, time without time zone, text, date, date) from public;
+grant execute on function public.namecard_set_series(text, smallint[], time without time zone, time without time zone, text, date, date) to authenticated, service_role;
+
+-- The timeline from now_ms to horizon as text, to compare before and after a change.
+create or replace function private.namecard_timeline_text(now_ms bigint, horizon bigint)
+returns text
+language sql
+stable
+set search_path = ''
+as $$
+  select string_agg(concat_ws(',', t.type, t."from", least(t."to", horizon)), ';' order by t."from")
+  from public.namecard_timeline_until(now_ms, horizon, 1000) as t
+$$;
+
+revoke all on function private.namecard_timeline_text(bigint, bigint) from public;
+
+-- End now: visitors get the main site now. Every entry in force stops (the winner and the older
+-- ones that would come back after it), and so does every series occurrence in force (a stop
+-- row; the series stays); what starts later stays. When that would change nothing visitors
+-- get, nothing is stored ('ended' is empty). Entries another call stopped meanwhile are
+-- answered as 'already_stopped'.
+create or replace function public.namecard_end_now()
+returns jsonb
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  now_ms bigint := (extract(epoch from now()) * 1000)::bigint;
+  seen bigint[];
+  horizon bigint;
+  raced jsonb;
+  before_end text;
+  stopped jsonb := '[]';
+begin
+  perform private.namecard_check_writer(
+    'namecard_end_now', 'Only the card''s owners may end what visitors get.');
+
+  -- The entries in force and not stopped, as this call first sees them, locked in id order so
+  -- that two calls never wait on each other in a cycle. A call that waits here sees, from its
+  -- next statement on (read committed), what the other one stored.
+  select coalesce(array_agg(n.id), '{}') into seen
+  from public.namecard as n
+  where (n.stamp_start is null or n.stamp_start <= now_ms)
+    and n.stamp_end > now_ms
+    and n.stop_kind is null;
+  perform 1 from public.namecard as n where n.id = any(seen) order by n.id for update;
+
+  select coalesce(jsonb_agg(to_jsonb(n) - 'created_at' - 'created_by' order by n.id desc), '[]')
+  into raced
+  from public.namecard as n
+  where n.id = any(seen) and n.stop_kind is not null;
+
+  -- What is stopped could matter only until the latest end of what is in force now: the
+  -- timelines before and after are compared that far.
+  select coalesce(greatest(
+    (select max(n.stamp_end) from public.namecard as n
+      where (n.stamp_start is null or n.stamp_start <= now_ms) and n.stamp_end > now_ms),
+    (select max(o.stamp_end) from public.namecard_occurrences(now_ms, now_ms + 1) as o)
+  ), now_ms + 1) into horizon;
+  before_end := private.namecard_timeline_text(now_ms, horizon);
+
+  -- A block of its own is a savepoint: when stopping changes nothing visitors would notice,
+  -- raising inside it rolls the stops back and nothing is stored.
+  begin
+    stopped := private.namecard_stop_entries(array(
+      select n.id from public.namecard as n
+      where (n.stamp_start is null or n.stamp_start <= now_ms)
+        and n.stamp_end > now_ms
+        and n.stop_kind is null
+    ), 'ended', now_ms);
+
+    -- At most one stop row per occurrence, so an end racing another stops it once.
+    with occ as (
+      select o.id, o.type, o.stamp_start, o.planned_end
+      from public.namecard_occurrences(now_ms, now_ms + 1) as o
+    ), x as (
+      insert into public.namecard_series_stop as x (series_id, occurrence_start, stopped_at)
+      select occ.id, occ.stamp_start, now_ms from occ
+      on conflict do nothing
+      returning x.series_id, x.occurrence_start, x.stopped_at
+    )
+    select stopped || coalesce(jsonb_agg(jsonb_build_object(
+      'id', x.series_id, 'type', occ.type, 'stamp_start', x.occurrence_start,
+      'stamp_end', x.stopped_at, 'stopped_at', x.stopped_at, 'stop_kind', 'ended',
+      'planned_end', occ.planned_end, 'series', true
+    ) order by x.series_id desc), '[]')
+    into stopped
+    from x join occ on occ.id = x.series_id and occ.stamp_start = x.occurrence_start;
+
+    if private.namecard_timeline_text(now_ms, horizon) is not distinct from before_end then
+      raise exception using errcode = 'NCNOP';
+    end if;
+  exception when sqlstate 'NCNOP' then
+    stopped := '[]';
+  end;
+
+  return private.namecard_answer(jsonb_build_object('ended', stopped, 'already_stopped', raced));
+end;
+$$;
+
+comment on function public.namecard_end_now() is
+  'Owners: visitors get the main site now; every entry in force stops, later ones stay.';
+
+revoke all on function public.namecard_end_now() from public;
+grant execute on function public.namecard_end_now() to authenticated, service_role;
+
+-- Cancel: one entry or series never counts again. A running entry ends now, a scheduled one
+-- never starts; a series' occurrence in force ends now and later ones never start. An unknown
+-- id is PT404; one already cancelled, ended early or over is PT409, saying which.
+create or replace function public.namecard_cancel(entry_id bigint)
+returns jsonb
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  now_ms bigint := (extract(epoch from now()) * 1000)::bigint;
+  entry public.namecard%rowtype;
+  series public.namecard_series%rowtype;
+  cancelled jsonb;
+begin
+  perform private.namecard_check_writer(
+    'namecard_cancel', 'Only the card''s owners may cancel an entry.');
+  -- Locked, and read as the last call that changed it left it (read committed).
+  select * into entry from public.namecard as n where n.id = entry_id for update;
+  if not found then
+    -- Not an entry: a series (ids are shared)?
+    select * into series from public.namecard_series as s where s.id = entry_id for update;
+    if not found then
+      raise exception using
+        errcode = 'PT404',
+        message = format('There is no entry %s', entry_id),
+        hint = 'Ids of entries and series: namecard list.';
+    end if;
+    if series.stop_kind = 'cancelled' then
+      raise exception using
+        errcode = 'PT409',
+        message = format('Series %s was already cancelled', entry_id),
+        detail = format('stopped_at=%s', series.stopped_at);
+    end if;
+    if (select public.namecard_series_until(r) from public.namecard_series_rule as r
+        where r.id = entry_id) <= now_ms then
+      raise exception using
+        errcode = 'PT409',
+        message = format('Series %s has already ended', entry_id);
+    end if;
+    update public.namecard_series as s
+    set stopped_at = now_ms, stop_kind = 'cancelled'
+    where s.id = entry_id
+    returning to_jsonb(s) || jsonb_build_object('series', true) into cancelled;
+    return private.namecard_answer(jsonb_build_object('cancelled', cancelled));
+  end if;
+  -- What a stop recorded before says, whatever the entry's (shortened) end is now.
+  if entry.stop_kind = 'cancelled' then
+    raise exception using
+      errcode = 'PT409',
+      message = format('Entry %s was already cancelled', entry_id),
+      detail = format('stopped_at=%s planned_end=%s', entry.stopped_at, entry.planned_end);
+  end if;
+  if entry.stop_kind = 'ended' then
+    raise exception using
+      errcode = 'PT409',
+      message = format('Entry %s was already ended early', entry_id),
+      detail = format('stopped_at=%s planned_end=%s', entry.stopped_at, entry.planned_end);
+  end if;
+  if entry.stamp_end <= now_ms then
+    raise exception using
+      errcode = 'PT409',
+      message = format('Entry %s has already ended', entry_id);
+  end if;
+  cancelled := private.namecard_stop_entries(array[entry_id], 'cancelled', now_ms) -> 0;
+  return private.namecard_answer(jsonb_build_object('cancelled', cancelled));
+end;
+$$;
+
+comment on function public.namecard_cancel(bigint) is
+  'Owners: the entry never counts again (running: ends now; scheduled: never starts).';
+
+revoke all on function public.namecard_cancel(bigint) from public;
+grant execute on function public.namecard_cancel(bigint) to authenticated, service_role;
+
+-- Removes a profile as the caller (the delete trigger marks it, or refuses naming what uses
+-- it); answers the row as it is after.
+create or replace function public.namecard_remove_profile(profile_name text)
+returns setof public.namecard_profile
+language plpgsql
+set search_path = ''
+as $$
+begin
+  delete from public.namecard_profile as p where p.name = profile_name;
+  return query select * from public.namecard_profile as p where p.name = profile_name;
+end;
+$$;
+
+revoke all on function public.namecard_remove_profile(text) from public;
+grant execute on function public.namecard_remove_profile(text) to authenticated, service_role;
