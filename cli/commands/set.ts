@@ -228,7 +228,9 @@ export async function runSet(args: SetArgs, options: SetOptions): Promise<void> 
   const stored = await owner.run(({ client, transport }) =>
     transport.guard(() => setEntry(client, entry), { act: 'set' }),
   );
-  showSet(stored, entry, options, config, localZone());
+  const { withLabels } = await import('../terminal/labels.js');
+  const status = await withLabels(owner, stored.status, [stored.entry.type]);
+  showSet({ ...stored, status }, entry, options, config, localZone());
 }
 
 /**

@@ -1,12 +1,8 @@
 import { useRef, useState } from 'react';
-import { describeFollowing, describeNow } from '../../../shared/core/describe.js';
+import { describeNow } from '../../../shared/core/describe.js';
 import { localTimeZone } from '../../../shared/core/format.js';
-import {
-  isCancellable,
-  timeline,
-  type EntryState,
-  type Segment,
-} from '../../../shared/core/timeline.js';
+import { isActiveAt } from '../../../shared/core/rules.js';
+import { isCancellable, type EntryState, type Segment } from '../../../shared/core/timeline.js';
 import type { NamecardRow } from '../../../shared/core/types.js';
 import { cancelEntry, endNow } from '../../../shared/supabase/data.js';
 import { supabase } from '../supabase.js';
@@ -17,12 +13,19 @@ import {
   describeInstead,
   describeStateSoon,
   errorMessage,
+  followingItems,
   isUpcoming,
   sameTimeline,
+  type FollowingItem,
 } from './describe.js';
 import { profileTone } from './profile-tone.js';
 import { TimelineBar } from './TimelineBar.js';
-import { timelineAt, useServerNow, type CardState, type CardStateResult } from './useCardState.js';
+import {
+  cardTimeline,
+  useServerNow,
+  type CardState,
+  type CardStateResult,
+} from './useCardState.js';
 
 interface CardTimelineProps {
   result: CardStateResult;
@@ -37,11 +40,12 @@ type Asking =
   | { kind: 'end'; stopping: NamecardRow[]; after: Segment[]; before: Segment[]; at: number }
   | { kind: 'cancel'; row: NamecardRow; after: Segment[]; before: Segment[]; at: number };
 
-/** The entries in force at `at`: those End now stops (`public.namecard_end_now()`'s rule). */
-function inForce(rows: readonly NamecardRow[], at: number): NamecardRow[] {
-  return rows.filter(
-    (row) => (row.stamp_start == null || row.stamp_start <= at) && row.stamp_end > at,
-  );
+/**
+ * The entries and series occurrences in force at `at`: those End now stops
+ * (`public.namecard_end_now()`'s rule).
+ */
+function inForce(card: CardState, at: number): NamecardRow[] {
+  return [...card.open, ...card.occurrences].filter((row) => isActiveAt(row, at));
 }
 
 /** The labels of profiles by name, from the status (`{ shop: 'Shop' }`). */
@@ -56,27 +60,22 @@ function takesEffect(state: EntryState, now: number): number {
 }
 
 /**
- * The question before End now at `at`: the entries it stops and what visitors get before and
- * after, by the shared timeline rule over the entries the page has; null when that changes
- * nothing (only a main entry in force).
+ * The question before End now at `at`: what it stops (entries and a series' occurrence in
+ * force) and what visitors get before and after, both by `cardTimeline`, the function the page
+ * draws its timeline with, over the rows the page has; null when that changes nothing (only a
+ * main entry in force).
  */
 function endQuestion(card: CardState, at: number): Asking | null {
-  const before = timelineAt(card, at);
-  const stopping = inForce(card.open, at);
-  const after = timeline(
-    card.open.filter((row) => !stopping.includes(row)),
-    at,
-  );
+  const before = cardTimeline(card, at);
+  const after = cardTimeline(card, at, { kind: 'end' });
+  const stopping = inForce(card, at);
   return sameTimeline(before, after) ? null : { kind: 'end', stopping, before, after, at };
 }
 
 /** The question before Cancel of `row` at `at`: what visitors get before and after. */
 function cancelQuestion(card: CardState, row: NamecardRow, at: number): Asking {
-  const before = timelineAt(card, at);
-  const after = timeline(
-    card.open.filter((other) => other.id !== row.id),
-    at,
-  );
+  const before = cardTimeline(card, at);
+  const after = cardTimeline(card, at, { kind: 'cancel', id: row.id });
   return { kind: 'cancel', row, before, after, at };
 }
 
@@ -178,10 +177,10 @@ export function CardTimeline({ result, refresh }: CardTimelineProps) {
   else if (result.state === 'error' || !card || now === null) {
     body = <p>Could not read the current card: {result.state === 'error' ? result.error : ''}</p>;
   } else {
-    const segments = timelineAt(card, now);
+    const segments = cardTimeline(card, now);
     const [first] = segments;
     const { labels } = card.status;
-    const following = describeFollowing(segments, now, zone, segments.length, labels);
+    const following = followingItems(segments, card.status.series ?? [], now, zone, labels);
     const upcoming = upcomingEntries(card);
     body = (
       <>
@@ -200,7 +199,7 @@ export function CardTimeline({ result, refresh }: CardTimelineProps) {
           </button>
         )}
         <TimelineBar segments={segments} now={now} timeZone={zone} labels={labels} />
-        <Following lines={following} segments={segments} />
+        <Following items={following} />
         <UpcomingEntries
           upcoming={upcoming}
           now={card.status.now}
@@ -251,17 +250,19 @@ function upcomingEntries(card: CardState): { row: NamecardRow; state: EntryState
     .sort((a, b) => takesEffect(a.state, now) - takesEffect(b.state, now) || b.row.id - a.row.id);
 }
 
-/** What follows now, one line per coming segment, each marked with its profile's colour. */
-function Following({ lines, segments }: { lines: string[]; segments: readonly Segment[] }) {
-  if (lines.length === 0) return null;
+/**
+ * What follows now: one line per coming change and one per weekly series, each marked with its
+ * profile's colour.
+ */
+function Following({ items }: { items: readonly FollowingItem[] }) {
+  if (items.length === 0) return null;
   return (
     <ol className="following" aria-label="What follows">
-      {lines.map((line, index) => {
-        const type = segments[index + 1]?.type;
+      {items.map(({ key, text, type }) => {
         const { tone, style } = type === undefined ? { tone: '' } : profileTone(type);
         return (
-          <li key={line} className={tone && `profile-dot-${tone}`} style={style}>
-            {line}
+          <li key={key} className={tone && `profile-dot-${tone}`} style={style}>
+            {text}
           </li>
         );
       })}

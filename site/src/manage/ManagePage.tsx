@@ -91,7 +91,11 @@ function OwnerView({ profiles }: { profiles: ProfilesState }) {
       />
       {result.state === 'ready' && (
         <Suspense fallback={null}>
-          <SeriesSection card={result.data} refresh={refresh} />
+          <SeriesSection
+            card={result.data}
+            profiles={profiles.state === 'ready' ? profiles.data : undefined}
+            refresh={refresh}
+          />
         </Suspense>
       )}
       <CardHistory result={result} />
