@@ -1,5 +1,5 @@
 import { Command } from 'commander';
-import { NOT_OWNER_MESSAGE, UsageError } from '../errors.js';
+import { NOT_OWNER_MESSAGE, UsageError, fromPasswordSource } from '../errors.js';
 import { out, print, warn } from '../terminal/output.js';
 import { isInteractive } from '../terminal/prompts.js';
 import {
@@ -63,7 +63,9 @@ export const loginCommand = new Command('login')
       }
       const password = await readStdin();
       if (!password) throw new UsageError('the password read from stdin is empty');
-      signedIn = await signInAndSave(config, email, password, settings);
+      signedIn = await signInAndSave(config, email, password, settings).catch((error: unknown) => {
+        throw fromPasswordSource(error, 'stdin', email);
+      });
     }
     if (broken) warn(`replaced the broken stored config ${broken.file}`);
     print(`Signed in as ${out.bold(terminalSafe(signedIn.email))} at ${config.supabaseUrl}`);

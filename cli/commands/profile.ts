@@ -1,5 +1,11 @@
 import { Command } from 'commander';
-import { InputError } from '../../shared/core/errors.js';
+import { ApiError, InputError, REFUSAL_CODES } from '../../shared/core/errors.js';
+import {
+  PROFILE_REFUSAL_WORDS as WORDS,
+  ProfileRefusal,
+  profilesPhrase,
+  readProfileRefusal,
+} from '../../shared/core/profile-words.js';
 import {
   checkDestination,
   checkProfileLabel,
@@ -7,7 +13,7 @@ import {
   type ProfileFieldProblem,
 } from '../../shared/core/profiles.js';
 import { out, print, printJson } from '../terminal/output.js';
-import { profileLine, showProfiles } from '../terminal/profile-show.js';
+import { destinationOf, profileLine, showProfiles } from '../terminal/profile-show.js';
 import { resolveConfig, type CliConfig } from '../session/settings.js';
 import { terminalSafe } from '../terminal/terminal-safe.js';
 
@@ -46,6 +52,40 @@ async function ownerAndData(config: CliConfig) {
   return { owner: await requireOwner(config), data };
 }
 
+type OwnerAndData = Awaited<ReturnType<typeof ownerAndData>>;
+
+/** Every profile of the card, removed ones too (to say what exists, or was removed). */
+function allProfiles({ owner, data }: OwnerAndData) {
+  return owner.transport.guard(() => data.listProfiles(owner.client, { removed: true }));
+}
+
+/**
+ * The refusal for a name the card does not have: removed before (and how to bring it back), or
+ * never there (and which there are). The message keeps the shape that name suggestions extend
+ * (`no profile \`blgo\``, then `, did you mean …?`).
+ */
+async function noSuchProfile(name: string, found: OwnerAndData): Promise<ProfileRefusal> {
+  const rows = await allProfiles(found);
+  // An owner always sees main: an empty list is an account that is not one of the owners.
+  if (rows.length === 0) throw new ApiError(403, REFUSAL_CODES.not_owner, 'no profile is readable');
+  const removed = rows.find((row) => row.name === name && row.removed_at !== null);
+  if (removed) {
+    return new ProfileRefusal(
+      'profile_removed',
+      name,
+      WORDS.removed(terminalSafe(name), `on ${removed.removed_at!.slice(0, 10)}`),
+      `\`namecard profile add ${terminalSafe(name)} <url>\` brings it back`,
+    );
+  }
+  const names = rows.filter((row) => row.removed_at === null).map((row) => row.name);
+  return new ProfileRefusal(
+    'no_such_profile',
+    name,
+    WORDS.none(terminalSafe(name)),
+    `${profilesPhrase(names.map(terminalSafe))} (\`namecard profile list\`)`,
+  );
+}
+
 /**
  * `namecard profile list [--json]`: every profile with its label, destination and whether an
  * entry in force or a scheduled one names it.
@@ -67,8 +107,8 @@ export async function runProfileList(options: ProfileOptions): Promise<void> {
  * `namecard profile add <name> <url> [--label <text>]`: a new profile (or a removed one back).
  *
  * @throws InputError for a bad name, label or URL, or an origin /go does not follow (exit 2,
- *   nothing stored); SessionError, ApiError (a profile of that name exists, not an owner),
- *   NetworkError (exit 1)
+ *   nothing stored); ProfileRefusal for a name the card has (saying what it is and how to
+ *   change it), SessionError, ApiError (not an owner), NetworkError (exit 1)
  */
 export async function runProfileAdd(
   name: string,
@@ -80,11 +120,24 @@ export async function runProfileAdd(
   refuse(checkProfileName(name), name);
   refuse(checkProfileLabel(label), label);
   refuse(checkDestination(url, config.allowedOrigins), url);
-  const { owner, data } = await ownerAndData(config);
-  const row = await owner.transport.guard(
-    () => data.addProfile(owner.client, { name, label, url }),
-    { act: 'profile change' },
-  );
+  const found = await ownerAndData(config);
+  const { owner, data } = found;
+  const row = await owner.transport
+    .guard(() => data.addProfile(owner.client, { name, label, url }), { act: 'profile change' })
+    .catch(async (error: unknown) => {
+      if (readProfileRefusal(error)?.code !== 'profile_exists') throw error;
+      const existing = (await allProfiles(found)).find((p) => p.name === name);
+      if (!existing) throw error;
+      throw new ProfileRefusal(
+        'profile_exists',
+        name,
+        WORDS.exists(
+          terminalSafe(name),
+          `${terminalSafe(existing.label)}, ${terminalSafe(destinationOf(existing, config))}`,
+        ),
+        `Change it with \`namecard profile edit ${terminalSafe(name)} --url <url> --label <text>\`, or choose another name`,
+      );
+    });
   if (options.json) return printJson(row);
   print(`${out.green('✔')} Added ${profileLine(row, config)}`);
 }
@@ -93,7 +146,8 @@ export async function runProfileAdd(
  * `namecard profile edit <name> [--url <url>] [--label <text>]`.
  *
  * @throws InputError for nothing to change, a bad label or URL, or an origin /go does not
- *   follow (exit 2); SessionError, ApiError (no such profile, not an owner), NetworkError (exit 1)
+ *   follow (exit 2); ProfileRefusal for a name the card does not have (listing those it has) or
+ *   removed before; SessionError, ApiError (not an owner), NetworkError (exit 1)
  */
 export async function runProfileEdit(name: string, options: ProfileOptions): Promise<void> {
   const config = resolveConfig(options);
@@ -109,15 +163,20 @@ export async function runProfileEdit(name: string, options: ProfileOptions): Pro
   if (options.url !== undefined) {
     refuse(checkDestination(options.url, config.allowedOrigins, '--url'), options.url);
   }
-  const { owner, data } = await ownerAndData(config);
-  const row = await owner.transport.guard(
-    () =>
-      data.editProfile(owner.client, name, {
-        ...(options.label !== undefined ? { label: options.label } : {}),
-        ...(options.url !== undefined ? { url: options.url } : {}),
-      }),
-    { act: 'profile change' },
-  );
+  const found = await ownerAndData(config);
+  const { owner, data } = found;
+  const change = {
+    ...(options.label !== undefined ? { label: options.label } : {}),
+    ...(options.url !== undefined ? { url: options.url } : {}),
+  };
+  const row = await owner.transport
+    .guard(() => data.editProfile(owner.client, name, change), { act: 'profile change' })
+    .catch(async (error: unknown) => {
+      // No row changed: no profile of that name (or a removed one; RLS hides nothing from an
+      // owner, and a non-owner is refused before this by requireOwner's session).
+      if ((error as { code?: string }).code !== 'no_row') throw error;
+      throw await noSuchProfile(name, found);
+    });
   if (options.json) return printJson(row);
   print(`${out.green('✔')} Changed ${profileLine(row, config)}`);
 }
@@ -125,18 +184,50 @@ export async function runProfileEdit(name: string, options: ProfileOptions): Pro
 /**
  * `namecard profile remove <name>`: marks the profile removed (old entries keep its label).
  *
- * @throws SessionError, ApiError (main, in use by the entries it names, no such profile, not an
- *   owner), NetworkError (exit 1)
+ * @throws ProfileRefusal (main; in use, naming the entries and series and the commands that
+ *   cancel them; no such profile, or removed already) (exit 1); SessionError, ApiError,
+ *   NetworkError (exit 1)
  */
 export async function runProfileRemove(name: string, options: ProfileOptions): Promise<void> {
   const config = resolveConfig(options);
-  const { owner, data } = await ownerAndData(config);
-  const row = await owner.transport.guard(() => data.removeProfile(owner.client, name), {
-    act: 'profile change',
-  });
+  const found = await ownerAndData(config);
+  const { owner, data } = found;
+  // Looked up first: a name the card does not have, or one removed before, is refused as such
+  // (the server's removal would answer a removed row again as if it had just removed it).
+  const present = (await allProfiles(found)).some((p) => p.name === name && !p.removed_at);
+  if (!present) throw await noSuchProfile(name, found);
+  const row = await owner.transport
+    .guard(() => data.removeProfile(owner.client, name), { act: 'profile change' })
+    .catch((error: unknown) => {
+      throw removeRefusal(name, error);
+    });
   if (options.json) return printJson(row);
   print(
     `${out.green('✔')} Removed ${out.bold(terminalSafe(row.name))} (${terminalSafe(row.label)}): no new entry can name it; past entries keep it`,
+  );
+}
+
+/** The server's refusal of a removal in the owner's words, with the commands that clear it. */
+function removeRefusal(name: string, error: unknown): unknown {
+  const refusal = readProfileRefusal(error);
+  const shown = terminalSafe(name);
+  if (refusal?.code === 'main_profile') {
+    return new ProfileRefusal(
+      'main_profile',
+      name,
+      WORDS.main(),
+      'Change its destination with `namecard profile edit main --url <url>`',
+    );
+  }
+  if (refusal?.code !== 'profile_in_use') return error;
+  const { entries, series } = refusal.inUse;
+  const cancels = [...entries, ...series].map((id) => `\`namecard cancel ${id}\``).join(', ');
+  return new ProfileRefusal(
+    'profile_in_use',
+    name,
+    WORDS.inUse(shown, refusal.inUse),
+    `Cancel ${entries.length + series.length === 1 ? 'it' : 'them'} first (${cancels}; \`namecard list\` shows them), or wait until ${entries.length + series.length === 1 ? 'it ends' : 'they end'}; then remove ${shown}`,
+    refusal.inUse,
   );
 }
 

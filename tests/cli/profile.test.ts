@@ -124,7 +124,9 @@ describe('namecard profile', () => {
     const id = row!.id;
     const inUse = await namecard(['profile', 'remove', 'shop']);
     expect(inUse.exitCode).toBe(1);
-    expect(inUse.stderr).toContain(`profile shop is in use by entries ${id}`);
+    // The entry in the way and the command that clears it (issue 39).
+    expect(inUse.stderr).toContain(`profile \`shop\` is in use: entry ${id} still names it`);
+    expect(inUse.stderr).toContain(`\`namecard cancel ${id}\``);
     const main = await namecard(['profile', 'remove', 'main']);
     expect(main.exitCode).toBe(1);
     expect(main.stderr).toContain('the main profile cannot be removed');
@@ -153,10 +155,12 @@ describe('namecard profile', () => {
     ]);
     const list = await namecard(['profile', 'list']);
     expect(list.exitCode).toBe(0);
+    // In aligned columns (issue 39): each as wide as its widest cell.
+    const photo = `${MAIN_URL}photo (the build’s setting)`;
     expect(list.stdout.split('\n')).toEqual([
-      `main  Main Profile  ${MAIN_URL} (the build’s setting)`,
-      `photo  Photographer  ${MAIN_URL}photo (the build’s setting)  scheduled`,
-      `shop  Shop  ${MAIN_URL}shop  in force`,
+      `main   Main Profile  ${MAIN_URL} (the build’s setting)`,
+      `photo  Photographer  ${photo}  scheduled`,
+      `shop   Shop          ${`${MAIN_URL}shop`.padEnd(photo.length)}  in force`,
     ]);
   });
 
