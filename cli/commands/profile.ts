@@ -1,5 +1,6 @@
 import { Command } from 'commander';
 import { ApiError, InputError, REFUSAL_CODES } from '../../shared/core/errors.js';
+import { localTimeZone, toWallClock } from '../../shared/core/format.js';
 import {
   PROFILE_REFUSAL_WORDS as WORDS,
   ProfileRefusal,
@@ -73,7 +74,11 @@ async function noSuchProfile(name: string, found: OwnerAndData): Promise<Profile
     return new ProfileRefusal(
       'profile_removed',
       name,
-      WORDS.removed(terminalSafe(name), `on ${removed.removed_at!.slice(0, 10)}`),
+      // The day it was removed, in this machine's zone (the date the owner lives in).
+      WORDS.removed(
+        terminalSafe(name),
+        `on ${toWallClock(Date.parse(removed.removed_at!), localTimeZone()).date}`,
+      ),
       `\`namecard profile add ${terminalSafe(name)} <url>\` brings it back`,
     );
   }
@@ -267,7 +272,9 @@ export const profileCommand = new Command('profile')
   .addCommand(
     json(
       new Command('remove')
-        .description('remove a profile no entry in force or scheduled names')
+        .description(
+          'remove a profile (refused while an entry or a series in force or ahead names it)',
+        )
         .argument('<name>', 'the profile'),
     ).action((name: string, _options: object, command: Command) =>
       runProfileRemove(name, command.optsWithGlobals<ProfileOptions>()),

@@ -50,10 +50,11 @@ describe.each(WIDTHS)('profiles on /manage at $width px', (viewport) => {
   test('Remove asks first; in use, it says so next to the button, with a way to each Cancel', async () => {
     const { emulator, page, site } = e2e;
     const now = await dbNow(emulator);
-    const [{ id }] = await emulator.query<{ id: string }>(
+    const [row] = await emulator.query<{ id: string }>(
       `insert into public.namecard (type, stamp_end) values ('shop', $1) returning id`,
       [now + HOUR],
     );
+    const id = Number(row!.id);
     await signIn(page, site, OWNER);
     const item = page.getByTestId('profile-shop');
     const remove = item.getByRole('button', { name: 'Remove Summer Sale' });

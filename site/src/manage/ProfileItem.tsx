@@ -4,23 +4,19 @@ import {
   checkDestination,
   checkProfileLabel,
 } from '../../../shared/core/profiles.js';
-import { resolveTargets } from '../../../shared/core/rules.js';
 import type { InUse } from '../../../shared/core/profile-words.js';
 import { editProfile, removeProfile, type ProfileEntry } from '../../../shared/supabase/data.js';
 import { siteConfig } from '../site-config.js';
 import { supabase } from '../supabase.js';
 import { ConfirmDialog } from './ConfirmDialog.js';
 import { errorMessage } from './describe.js';
-import { firstProblem, removeRefusal, type Said } from './profile-words.js';
-
-/** The build's own targets, for main and photo while they have no URL of their own. */
-const BUILD_TARGETS: Record<string, string> = resolveTargets(siteConfig);
-
-/** Where a profile sends visitors, in words for the list. */
-export function destination(profile: ProfileEntry): string {
-  if (profile.url !== null) return profile.url;
-  return `${BUILD_TARGETS[profile.name] ?? siteConfig.mainUrl} (this site's setting)`;
-}
+import {
+  BUILD_TARGETS,
+  destination,
+  firstProblem,
+  removeRefusal,
+  type Said,
+} from './profile-words.js';
 
 /**
  * One profile of the list: its label, name and destination, Edit (the form in place of the

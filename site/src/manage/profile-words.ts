@@ -6,10 +6,21 @@ import {
   type InUse,
 } from '../../../shared/core/profile-words.js';
 import type { ProfileFieldProblem } from '../../../shared/core/profiles.js';
+import { resolveTargets } from '../../../shared/core/rules.js';
 import type { ProfileEntry } from '../../../shared/supabase/data.js';
+import { siteConfig } from '../site-config.js';
 
 // The Profiles section's words: the shared refusals (shared/core/profile-words.ts) in plain
 // words for the page, each with the page's own next step. Pure: no component, no hook.
+
+/** The build's own targets, for main and photo while they have no URL of their own. */
+export const BUILD_TARGETS: Readonly<Record<string, string>> = resolveTargets(siteConfig);
+
+/** Where a profile sends visitors, in words for the list. */
+export function destination(profile: ProfileEntry): string {
+  if (profile.url !== null) return profile.url;
+  return `${BUILD_TARGETS[profile.name] ?? siteConfig.mainUrl} (this site's setting)`;
+}
 
 /** What the page says after a change: its words and whether it went through. */
 export interface Said {
@@ -51,9 +62,7 @@ export function addRefusal(
 ): string | undefined {
   if (readProfileRefusal(error)?.code !== 'profile_exists') return undefined;
   const existing = profiles.find((p) => p.name === name);
-  const what = existing
-    ? `${existing.label}, ${existing.url ?? "this site's setting"}`
-    : 'in the list above';
+  const what = existing ? `${existing.label}, ${destination(existing)}` : 'in the list above';
   return `${sentence(WORDS.exists(name, what))} Change it with its Edit button, or choose another name.`;
 }
 
