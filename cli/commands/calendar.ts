@@ -2,8 +2,7 @@ import { writeFile } from 'node:fs/promises';
 import { Command } from 'commander';
 import { InputError } from '../../shared/core/errors.js';
 import { print } from '../terminal/output.js';
-import type { ProfileLabels } from '../../shared/core/profiles.js';
-import { resolveConfig, type CliConfig } from '../session/settings.js';
+import { resolveConfig } from '../session/settings.js';
 
 /** The options of `namecard calendar` (global ones included), as typed. */
 export interface CalendarOptions {
@@ -53,7 +52,8 @@ export async function runCalendar(options: CalendarOptions): Promise<void> {
       listSeries(client),
     ]),
   );
-  const labels = await calendarLabels(config, status.labels, [
+  const { signedInLabels } = await import('../terminal/labels.js');
+  const labels = await signedInLabels(config, status.labels, [
     ...entries.map((e) => e.type),
     ...series.map((s) => s.type),
   ]);
@@ -66,29 +66,6 @@ export async function runCalendar(options: CalendarOptions): Promise<void> {
   print(
     `✔ Wrote the card's schedule to ${options.out} (iCalendar, ${series.filter((s) => s.stopped_at == null).length} series, the entries ahead)`,
   );
-}
-
-/**
- * The labels the file names its events by: the status's (the profiles its timeline names),
- * completed from the profile table when the owner is signed in here and a profile the file
- * names is missing (a series whose occurrences lie beyond the status's timeline); a failed or
- * refused read leaves them as they were (the name is shown then).
- */
-async function calendarLabels(
-  config: CliConfig,
-  labels: ProfileLabels,
-  types: readonly string[],
-): Promise<ProfileLabels> {
-  const { completeLabels, labelsToRead } = await import('../../shared/supabase/data.js');
-  if (labelsToRead(types, labels).length === 0) return labels;
-  try {
-    const { findOwner } = await import('../session/session.js');
-    const owner = await findOwner(config);
-    if (!owner) return labels;
-    return await owner.transport.guard(() => completeLabels(owner.client, types, labels));
-  } catch {
-    return labels;
-  }
 }
 
 export const calendarCommand = new Command('calendar')

@@ -1,4 +1,6 @@
 import type { CardStatus } from '../../shared/core/lookup.js';
+import type { ProfileLabels } from '../../shared/core/profiles.js';
+import type { CliConfig } from '../session/settings.js';
 import type { OwnerWriter } from '../session/writer.js';
 
 // The labels a write's output names its profiles by: the answer's own (the profiles its
@@ -28,5 +30,33 @@ export async function withLabels(
     return { ...status, labels };
   } catch {
     return status;
+  }
+}
+
+/**
+ * `labels` (what a read anyone may make answered: the status's) completed from the profile
+ * table when the owner is signed in here and a profile the output names is missing (a series
+ * whose occurrences lie beyond the status's timeline, an instant `preview` asks about); a
+ * failed or refused read leaves them as they were (the name is shown then). For commands that
+ * work signed out (`calendar`, `preview`).
+ *
+ * @param config the settings of this run
+ * @param labels the labels already known
+ * @param types the profiles the output names
+ */
+export async function signedInLabels(
+  config: CliConfig,
+  labels: ProfileLabels,
+  types: readonly string[],
+): Promise<ProfileLabels> {
+  const { completeLabels, labelsToRead } = await import('../../shared/supabase/data.js');
+  if (labelsToRead(types, labels).length === 0) return labels;
+  try {
+    const { findOwner } = await import('../session/session.js');
+    const owner = await findOwner(config);
+    if (!owner) return labels;
+    return await owner.transport.guard(() => completeLabels(owner.client, types, labels));
+  } catch {
+    return labels;
   }
 }

@@ -94,6 +94,17 @@ describe('a profile is named by its label wherever it is shown', () => {
     );
   });
 
+  it('preview names the profile by its label', async () => {
+    expect((await namecard(['set', 'shop', '--for', '2h'])).exitCode).toBe(0);
+    const [entry] = await ids('namecard', 'shop');
+    const at = new Date(Date.now() + 3_600_000).toISOString().slice(0, 16).replace('T', ' ');
+    const preview = await namecard(['preview', '--at', at, '--tz', 'UTC']);
+    expect(preview.stderr).toBe('');
+    expect(preview.stdout).toMatch(
+      new RegExp(`^At ${at} UTC: shop \\(Summer Sale\\), entry ${entry}, until `),
+    );
+  });
+
   it('the .ics file names each event by its label and name', async () => {
     await namecard(['set', 'shop', '--every', 'sat', '10:00-18:00', '--tz', 'UTC']);
     expect((await namecard(['profile', 'add', 'blog', `${MAIN_URL}blog`])).exitCode).toBe(0);
