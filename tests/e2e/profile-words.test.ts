@@ -92,7 +92,16 @@ describe.each(WIDTHS)('profiles on /manage at $width px', (viewport) => {
       .getByRole('dialog', { name: `Cancel #${id}?` })
       .getByRole('button', { name: 'Yes, cancel it' })
       .click();
-    await page.getByTestId('change-outcome').getByText(`Cancelled #${id}`).waitFor();
+    // Named by its label there too, and in the history (issue 39: one display name).
+    await page
+      .getByTestId('change-outcome')
+      .getByText(`Cancelled #${id} Summer Sale until`)
+      .waitFor();
+    await page.getByText(/^History/).click();
+    await page
+      .getByRole('list', { name: 'History' })
+      .getByText(`#${id} Summer Sale until`)
+      .waitFor();
 
     await remove.click();
     await dialog.getByRole('button', { name: 'Yes, remove it' }).click();

@@ -4,7 +4,7 @@ import { localTimeZone } from '../../../shared/core/format.js';
 import { isActiveAt } from '../../../shared/core/rules.js';
 import { isCancellable, type EntryState, type Segment } from '../../../shared/core/timeline.js';
 import type { NamecardRow } from '../../../shared/core/types.js';
-import { cancelEntry, endNow } from '../../../shared/supabase/data.js';
+import { cancelEntry, endNow, type ProfileEntry } from '../../../shared/supabase/data.js';
 import { supabase } from '../supabase.js';
 import { ConfirmDialog } from './ConfirmDialog.js';
 import {
@@ -21,6 +21,7 @@ import {
 import { profileTone } from './profile-tone.js';
 import { TimelineBar } from './TimelineBar.js';
 import {
+  cardLabels,
   cardTimeline,
   useServerNow,
   type CardState,
@@ -30,6 +31,8 @@ import {
 interface CardTimelineProps {
   result: CardStateResult;
   refresh: () => Promise<CardState | undefined>;
+  /** The owner's profiles, for their labels (the status's otherwise). */
+  profiles?: readonly ProfileEntry[];
 }
 
 /** The outcome of End now or Cancel, in words. */
@@ -87,11 +90,13 @@ function cancelQuestion(card: CardState, row: NamecardRow, at: number): Asking {
  * @param card the card as last read, or null while it is not
  * @param refresh reads the card again
  * @param zone IANA time zone of the times in the words
+ * @param labels the profiles' labels the words name them by
  */
 function useTimelineChanges(
   card: CardState | null,
   refresh: () => Promise<CardState | undefined>,
   zone: string,
+  labels: Labels,
 ) {
   const [busy, setBusy] = useState(false);
   const [outcome, setOutcome] = useState<Outcome>(null);
@@ -126,7 +131,7 @@ function useTimelineChanges(
     change(async () => {
       await cancelEntry(supabase, row.id);
       const fresh = await refresh();
-      return `Cancelled ${describeEntry(row, at, zone)}. ${describeAfter(fresh?.status, zone)}`;
+      return `Cancelled ${describeEntry(row, at, zone, labels)}. ${describeAfter(fresh?.status, zone)}`;
     }, `Could not cancel #${row.id}`);
 
   /** End now, asked first; when it changes nothing (endQuestion), the server is asked at once. */
@@ -165,13 +170,13 @@ function useTimelineChanges(
  * picture from now to the last change, what follows in words, and the entries that still
  * count, each with Cancel. Times are read at a glance; the zone is named once, at the top.
  */
-export function CardTimeline({ result, refresh }: CardTimelineProps) {
+export function CardTimeline({ result, refresh, profiles }: CardTimelineProps) {
   const card = result.state === 'ready' ? result.data : null;
   const now = useServerNow(card);
   const zone = localTimeZone();
+  const labels = cardLabels(card, profiles);
   const { busy, outcome, outcomeRef, asking, dismiss, confirm, askEnd, askCancel } =
-    useTimelineChanges(card, refresh, zone);
-  const askLabels = card?.status.labels ?? {};
+    useTimelineChanges(card, refresh, zone, labels);
   let body;
   if (result.state === 'loading') body = <p>Reading the current card…</p>;
   else if (result.state === 'error' || !card || now === null) {
@@ -179,7 +184,6 @@ export function CardTimeline({ result, refresh }: CardTimelineProps) {
   } else {
     const segments = cardTimeline(card, now);
     const [first] = segments;
-    const { labels } = card.status;
     const following = followingItems(segments, card.status.series ?? [], now, zone, labels);
     const upcoming = upcomingEntries(card);
     body = (
@@ -219,7 +223,7 @@ export function CardTimeline({ result, refresh }: CardTimelineProps) {
         <AskDialog
           asking={asking}
           zone={zone}
-          labels={askLabels}
+          labels={labels}
           onDismiss={dismiss}
           onConfirm={confirm}
         />

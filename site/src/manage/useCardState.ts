@@ -9,7 +9,8 @@ import {
   type EntryState,
 } from '../../../shared/core/timeline.js';
 import type { NamecardRow } from '../../../shared/core/types.js';
-import { OPEN_ENTRIES, listEntries } from '../../../shared/supabase/data.js';
+import { labelsOf, type ProfileLabels } from '../../../shared/core/profiles.js';
+import { OPEN_ENTRIES, listEntries, type ProfileEntry } from '../../../shared/supabase/data.js';
 import { listOccurrences, type ServerOccurrence } from '../../../shared/supabase/series.js';
 import { siteConfig } from '../site-config.js';
 import { supabase } from '../supabase.js';
@@ -116,6 +117,20 @@ export function serverNow(card: CardState): number {
  */
 export function cardTimeline(card: CardState, at: number, change?: Change): Segment[] {
   return plannedTimeline([...card.open, ...card.occurrences], at, { change, until: card.until });
+}
+
+/**
+ * The labels the page names profiles by (`profileLabel` reads them): the owner's profile list,
+ * else the status's (the profiles its timeline names).
+ *
+ * @param card the card as read, or null
+ * @param profiles the owner's profiles, when read
+ */
+export function cardLabels(
+  card: CardState | null,
+  profiles: readonly ProfileEntry[] | undefined,
+): ProfileLabels {
+  return { ...card?.status.labels, ...labelsOf(profiles ?? []) };
 }
 
 /**

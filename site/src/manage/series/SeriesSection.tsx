@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { localTimeZone } from '../../../../shared/core/format.js';
 import { calendarFile } from '../../../../shared/calendar/ics.js';
-import { labelsOf, profileLabel, type ProfileLabels } from '../../../../shared/core/profiles.js';
+import { profileLabel, type ProfileLabels } from '../../../../shared/core/profiles.js';
 import type { SeriesRow } from '../../../../shared/core/series.js';
 import {
   OPEN_ENTRIES,
@@ -13,7 +13,7 @@ import { listSeries } from '../../../../shared/supabase/series.js';
 import { supabase } from '../../supabase.js';
 import { ConfirmDialog } from '../ConfirmDialog.js';
 import { describeInstead, errorMessage } from '../describe.js';
-import { cardTimeline, serverNow, type CardState } from '../useCardState.js';
+import { cardLabels, cardTimeline, serverNow, type CardState } from '../useCardState.js';
 import { useLoad } from '../useLoad.js';
 import { seriesLine } from './weekly.js';
 
@@ -43,12 +43,6 @@ async function read(now: number, labels: ProfileLabels, signal: AbortSignal): Pr
   return { series, calendar };
 }
 
-/** The labels the section names profiles by: the owner's list, else the status's. */
-const labelsFor = (card: CardState, profiles?: readonly ProfileEntry[]): ProfileLabels => ({
-  ...card.status.labels,
-  ...labelsOf(profiles ?? []),
-});
-
 /** Live: not cancelled, and with an occurrence ahead or no last date passed. */
 const live = (s: SeriesRow, today: string) =>
   s.stopped_at == null && (s.last_date == null || s.last_date >= today);
@@ -75,10 +69,10 @@ export function SeriesSection({
   const now = card.status.now;
   // Read again at each new card state (at its `now`) and with new labels.
   const loaded = useLoad(
-    (signal) => read(card.status.now, labelsFor(card, profiles), signal),
+    (signal) => read(card.status.now, cardLabels(card, profiles), signal),
     [card, profiles],
   );
-  const labels = labelsFor(card, profiles);
+  const labels = cardLabels(card, profiles);
   const label = (type: string) => profileLabel(type, labels);
 
   async function cancel(series: SeriesRow) {
