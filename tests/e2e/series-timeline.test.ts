@@ -157,6 +157,21 @@ describe.each(WIDTHS)('/manage with a weekly series at $width px', (viewport) =>
     ]);
   });
 
+  test('an entry that ends past the window of occurrences the page reads keeps its own end', async () => {
+    const { emulator, page, site } = e2e;
+    const now = await dbNow(emulator);
+    // The page reads occurrences 400 days ahead at most; with no series, nothing it does not
+    // know lies past that, so the picture ends where the entry does, not where the window does.
+    const end = now + 401 * DAY;
+    await insert('photo', null, end);
+    await signIn(page, site, OWNER);
+    const picture = page.getByRole('img', { name: /^Visitors get, from now: / });
+    await picture.waitFor();
+    await expect(picture.getAttribute('aria-label')).resolves.toBe(
+      `Visitors get, from now: Photographer until ${when(end, now)}, then the main site from then on.`,
+    );
+  });
+
   test('the legend names each profile as the list does; its swatches are bars, not boxes', async () => {
     const { emulator, page, site } = e2e;
     const now = await dbNow(emulator);

@@ -55,20 +55,23 @@ const WINDOW_MS = 400 * 86_400_000;
  * The window the page reads occurrences for, from the server's answer: up to where its timeline
  * was capped (beyond it the page says "more follows", as the server does), else far enough for
  * every entry that has not ended and every occurrence of a series with a last date, at most
- * {@link WINDOW_MS}.
+ * {@link WINDOW_MS}. Only the occurrences make the timeline incomplete past that bound (the
+ * open entries are read whole): an entry that ends further on (a year and a day ahead) keeps
+ * its own end, and the timeline is cut there only when a series runs past it.
  */
 function windowOf(status: CardStatus, open: readonly NamecardRow[]) {
   const last = status.timeline[status.timeline.length - 1]!;
   const limit = status.now + WINDOW_MS;
   if (last.to !== null) return { to: Math.min(last.to, limit), until: Math.min(last.to, limit) };
-  const ends = [
-    last.from,
-    ...open.map((row) => row.stamp_end),
-    // A series' last occurrence starts on its last date and ends the next day at the latest.
+  // A series' last occurrence starts on its last date and ends the next day at the latest.
+  const seriesEnd = Math.max(
+    0,
     ...(status.series ?? []).map((s) => (s.last_date ? Date.parse(s.last_date) : 0) + 3 * DAY_MS),
-  ];
-  const to = Math.max(...ends) + 1;
-  return to > limit ? { to: limit, until: limit } : { to, until: null };
+  );
+  if (seriesEnd + 1 > limit) return { to: limit, until: limit };
+  // Every occurrence ends before the limit: reading up to it, at most, tells them all.
+  const to = Math.max(last.from, seriesEnd, ...open.map((row) => row.stamp_end)) + 1;
+  return { to: Math.min(to, limit), until: null };
 }
 
 const DAY_MS = 86_400_000;
