@@ -62,6 +62,53 @@ export class MissingPasswordError extends UsageError {
   }
 }
 
+/** Where a password that is not typed at a prompt came from. */
+export type PasswordSource = 'stdin' | 'env';
+
+const PASSWORD_SOURCES: Readonly<Record<PasswordSource, { what: string; hint: string }>> = {
+  stdin: {
+    what: 'the password read from stdin (`--password-stdin`)',
+    hint: 'Check what the script writes to stdin (one final line break is dropped; any other space is part of the password) and `--email`',
+  },
+  env: {
+    what: 'the password in `NAMECARD_PASSWORD`',
+    hint: "Check `NAMECARD_EMAIL` and `NAMECARD_PASSWORD` in this command's environment (a CI secret may be stale), or unset both to use the session `namecard login` keeps",
+  },
+};
+
+/**
+ * The server refused an email and password that did not come from a prompt: the message says
+ * which source held the password, so a script's owner knows what to fix.
+ */
+export class WrongPasswordError extends NamecardError {
+  readonly source: PasswordSource;
+
+  /**
+   * @param source where the password came from
+   * @param email the email it was sent with (shown; never the password)
+   * @param serverMessage the server's words (`Invalid login credentials`)
+   */
+  constructor(source: PasswordSource, email: string, serverMessage: string) {
+    const words = PASSWORD_SOURCES[source];
+    super(
+      'invalid_credentials',
+      `${words.what} was not accepted for ${email}: ${serverMessage}`,
+      words.hint,
+    );
+    this.source = source;
+  }
+}
+
+/**
+ * `error` as a {@link WrongPasswordError} when it is the server's refusal of the email and
+ * password themselves (GoTrue's `invalid_credentials`), else `error` as it is.
+ */
+export function fromPasswordSource(error: unknown, source: PasswordSource, email: string): unknown {
+  return error instanceof ApiError && error.code === 'invalid_credentials'
+    ? new WrongPasswordError(source, email, error.message)
+    : error;
+}
+
 /** What to do after a write whose outcome is unknown: look before setting it again. */
 export const OUTCOME_UNKNOWN_HINT =
   'Check with `namecard status` (or `namecard list`) whether it was saved before setting it again';
@@ -268,6 +315,14 @@ function describe(
     error instanceof SessionError ||
     error instanceof ApiError
   ) {
+    return { message: error.message, hint: error.hint, code: EXIT.failure };
+  }
+  if (error instanceof NamecardError && error.code === 'no_such_profile') {
+    // A profile name the card never had is a typo, as `set`'s unknown profile is: bad input.
+    return { message: error.message, hint: error.hint, code: EXIT.usage };
+  }
+  if (error instanceof NamecardError) {
+    // The module's own refusals in the owner's words (a profile that exists, is in use, …).
     return { message: error.message, hint: error.hint, code: EXIT.failure };
   }
   const message = error instanceof Error ? error.message : String(error);

@@ -1,8 +1,6 @@
 import { commandOf } from '../grammar/commander.js';
 import { writeFile } from 'node:fs/promises';
 import { InputError } from '../../shared/core/errors.js';
-import { profileLabel } from '../../shared/core/types.js';
-import { narrowType } from '../../shared/core/profiles.js';
 import { print } from '../terminal/output.js';
 import { terminalSafe } from '../terminal/terminal-safe.js';
 import { resolveConfig } from '../session/settings.js';
@@ -55,13 +53,12 @@ export async function runCalendar(options: CalendarOptions): Promise<void> {
       listSeries(client),
     ]),
   );
-  const text = calendarFile({
-    entries,
-    series,
-    now: status.now,
-    days,
-    label: (type) => profileLabel(narrowType(type)),
-  });
+  const { signedInLabels } = await import('../terminal/labels.js');
+  const labels = await signedInLabels(config, status.labels, [
+    ...entries.map((e) => e.type),
+    ...series.map((s) => s.type),
+  ]);
+  const text = calendarFile({ entries, series, now: status.now, days, labels });
   if (options.out === undefined) {
     // To a file or a pipe, the file as it is (escaped as RFC 5545 asks, CRLF line ends); to a
     // terminal, line by line, every character from the server that could act on it escaped.

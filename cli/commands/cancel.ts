@@ -31,7 +31,9 @@ export async function runCancel(idText: string, options: CancelOptions): Promise
   const outcome = await owner.run(({ client, transport }) =>
     transport.guard(() => cancelEntry(client, id), { act: 'cancel' }),
   );
-  showCancel(outcome, options, config, localTimeZone);
+  const { withLabels } = await import('../terminal/labels.js');
+  const status = await withLabels(owner, outcome.status, [outcome.cancelled.type]);
+  showCancel({ ...outcome, status }, options, config, localTimeZone);
 }
 
 export const cancelCommand = commandOf('cancel', ({ args, options }) =>

@@ -30,7 +30,10 @@ export async function runEnd(options: EndOptions): Promise<void> {
   const outcome = await owner.run(({ client, transport }) =>
     transport.guard(() => endNow(client), { act: 'end' }),
   );
-  showEnd(outcome, options, config, localTimeZone);
+  const { withLabels } = await import('../terminal/labels.js');
+  const types = [...outcome.ended, ...outcome.alreadyStopped].map((row) => row.type);
+  const status = await withLabels(owner, outcome.status, types);
+  showEnd({ ...outcome, status }, options, config, localTimeZone);
 }
 
 export const endCommand = commandOf('end', ({ options }) => runEnd(options));

@@ -1,5 +1,5 @@
 import { commandOf } from '../grammar/commander.js';
-import { NOT_OWNER_MESSAGE, UsageError } from '../errors.js';
+import { NOT_OWNER_MESSAGE, UsageError, fromPasswordSource } from '../errors.js';
 import { out, print, warn } from '../terminal/output.js';
 import { isInteractive } from '../terminal/prompts.js';
 import {
@@ -47,7 +47,9 @@ export const loginCommand = commandOf('login', async ({ options }) => {
     }
     const password = await readStdin();
     if (!password) throw new UsageError('the password read from stdin is empty');
-    signedIn = await signInAndSave(config, email, password, settings);
+    signedIn = await signInAndSave(config, email, password, settings).catch((error: unknown) => {
+      throw fromPasswordSource(error, 'stdin', email);
+    });
   }
   if (broken) warn(`replaced the broken stored config ${broken.file}`);
   print(`Signed in as ${out.bold(terminalSafe(signedIn.email))} at ${config.supabaseUrl}`);

@@ -2,11 +2,16 @@ import { commandOf } from '../grammar/commander.js';
 import { PREVIEW_AT_FORM } from '../grammar/table.js';
 import { ApiError, InputError, NetworkError } from '../../shared/core/errors.js';
 import { visitorsGet } from '../../shared/core/describe.js';
-import { MAIN_PROFILE, narrowType } from '../../shared/core/profiles.js';
+import {
+  MAIN_PROFILE,
+  narrowType,
+  type ProfileLabels,
+  type StoredType,
+} from '../../shared/core/profiles.js';
 import { targetUrl } from '../../shared/core/rules.js';
 import { out, print, printJson } from '../terminal/output.js';
 import { resolveConfig } from '../session/settings.js';
-import { showType } from '../terminal/terminal-safe.js';
+import { showType, terminalSafe } from '../terminal/terminal-safe.js';
 
 /** The options of `namecard preview` (global ones included), as typed. */
 export interface PreviewOptions {
@@ -97,19 +102,40 @@ export async function runPreview(options: PreviewOptions): Promise<void> {
     printJson(answers.length === 1 ? answers[0] : answers);
     return;
   }
+  // Each profile by its display name (profileLabel; `the main site` for main), as everywhere.
+  const { signedInLabels } = await import('../terminal/labels.js');
+  const labels = await signedInLabels(
+    config,
+    {},
+    answers.map((a) => a.profile),
+  );
   const wall = (ms: number) => {
     const w = format.toWallClock(ms, zone);
     return `${w.date} ${w.time}`;
   };
-  for (const a of answers) {
-    const why =
-      a.id === null
-        ? 'nothing is set then'
-        : `${a.kind} ${a.id}${a.until === null ? '' : `, until ${wall(a.until)}`}`;
-    print(
-      `At ${wall(a.at_ms)} ${zone}: ${out.bold(showType(a.profile))} (${visitorsGet(a.profile)}), ${why}`,
-    );
-  }
+  print(...answers.map((a) => previewLine(a, labels, wall, zone)));
+}
+
+/** One answer in words: `At 2030-06-01 12:00 Europe/Berlin: shop (Summer Sale), entry 4, until …`. */
+function previewLine(
+  a: {
+    at_ms: number;
+    profile: StoredType;
+    kind: string | null;
+    id: number | null;
+    until: number | null;
+  },
+  labels: ProfileLabels,
+  wall: (ms: number) => string,
+  zone: string,
+): string {
+  const words = visitorsGet(a.profile, labels);
+  const name = `${out.bold(showType(a.profile))}${words === a.profile ? '' : ` (${terminalSafe(words)})`}`;
+  const why =
+    a.id === null
+      ? 'nothing is set then'
+      : `${a.kind} ${a.id}${a.until === null ? '' : `, until ${wall(a.until)}`}`;
+  return `At ${wall(a.at_ms)} ${zone}: ${name}, ${why}`;
 }
 
 export const previewCommand = commandOf('preview', ({ options }) =>

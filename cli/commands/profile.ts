@@ -1,5 +1,12 @@
 import { commandOf } from '../grammar/commander.js';
-import { ApiError, InputError } from '../../shared/core/errors.js';
+import { ApiError, InputError, REFUSAL_CODES } from '../../shared/core/errors.js';
+import { localTimeZone, toWallClock } from '../../shared/core/format.js';
+import {
+  PROFILE_REFUSAL_WORDS as WORDS,
+  ProfileRefusal,
+  profilesPhrase,
+  readProfileRefusal,
+} from '../../shared/core/profile-words.js';
 import { nearestName } from '../../shared/core/suggest.js';
 import {
   checkDestination,
@@ -8,7 +15,7 @@ import {
   type ProfileFieldProblem,
 } from '../../shared/core/profiles.js';
 import { out, print, printJson } from '../terminal/output.js';
-import { profileLine, showProfiles } from '../terminal/profile-show.js';
+import { destinationOf, profileLine, showProfiles } from '../terminal/profile-show.js';
 import { resolveConfig, type CliConfig } from '../session/settings.js';
 import { terminalSafe } from '../terminal/terminal-safe.js';
 
@@ -47,38 +54,53 @@ async function ownerAndData(config: CliConfig) {
   return { owner: await requireOwner(config), data };
 }
 
+type OwnerAndData = Awaited<ReturnType<typeof ownerAndData>>;
+
+/** Every profile of the card, removed ones too (to say what exists, or was removed). */
+function allProfiles({ owner, data }: OwnerAndData) {
+  return owner.transport.guard(() => data.listProfiles(owner.client, { removed: true }));
+}
+
 /**
- * A change of the profile `name` (edit, remove), with the card's own list when the server
- * changed no profile of that name: "no profile `blgo`; did you mean `blog`?", or the profiles
- * there are (exit 2). The list is read only then, so a change stays one request.
+ * The refusal for a name the card does not have: removed before (and how to bring it back), or
+ * never there: the name most likely meant, if one is near ("no profile `blgo`; did you mean
+ * `blog`?", shared/core/suggest.ts's rule, as `set` suggests a profile), and the profiles there
+ * are. A name never there is a typo, refused as bad input like `set`'s unknown profile (exit 2,
+ * cli/errors.ts); a removed one is the card's state in the way (exit 1).
  *
- * @throws InputError (exit 2) for a name the card has no profile of; whatever `change` throws
+ * @param serverError the server's refusal that led here, thrown again when the name is there
+ *   after all (changed meanwhile): then the server's own words are the truth
  */
-async function changeProfile<T>(
-  { owner, data }: Awaited<ReturnType<typeof ownerAndData>>,
+async function noSuchProfile(
   name: string,
-  change: () => Promise<T>,
-): Promise<T> {
-  try {
-    return await owner.transport.guard(change, { act: 'profile change' });
-  } catch (error) {
-    if (!(error instanceof ApiError && error.code === 'no_row')) throw error;
-    const names = (await owner.transport.guard(() => data.listProfiles(owner.client))).map(
-      (profile) => profile.name,
-    );
-    // None listed (not an owner) or the name is there after all: the server's own words.
-    if (names.length === 0 || names.includes(name)) throw error;
-    const guess = nearestName(name.trim().toLowerCase(), names);
-    const shown = terminalSafe(name);
-    throw new InputError(
-      'name',
-      `one of the card's profiles (${names.join(', ')})`,
+  found: OwnerAndData,
+  serverError?: unknown,
+): Promise<ProfileRefusal> {
+  const rows = await allProfiles(found);
+  // An owner always sees main: an empty list is an account that is not one of the owners.
+  if (rows.length === 0) throw new ApiError(403, REFUSAL_CODES.not_owner, 'no profile is readable');
+  const names = rows.filter((row) => row.removed_at === null).map((row) => row.name);
+  if (serverError !== undefined && names.includes(name)) throw serverError;
+  const removed = rows.find((row) => row.name === name && row.removed_at !== null);
+  if (removed) {
+    return new ProfileRefusal(
+      'profile_removed',
       name,
-      guess === undefined
-        ? `no profile \`${shown}\`; the card's profiles are ${names.join(', ')} (namecard profile list)`
-        : `no profile \`${shown}\`; did you mean \`${guess}\`?`,
+      // The day it was removed, in this machine's zone (the date the owner lives in).
+      WORDS.removed(
+        terminalSafe(name),
+        `on ${toWallClock(Date.parse(removed.removed_at!), localTimeZone()).date}`,
+      ),
+      `\`namecard profile add ${terminalSafe(name)} <url>\` brings it back`,
     );
   }
+  const guess = nearestName(name.trim().toLowerCase(), names);
+  return new ProfileRefusal(
+    'no_such_profile',
+    name,
+    WORDS.none(terminalSafe(name), guess),
+    `${profilesPhrase(names.map(terminalSafe))} (\`namecard profile list\`)`,
+  );
 }
 
 /**
@@ -102,8 +124,8 @@ export async function runProfileList(options: ProfileOptions): Promise<void> {
  * `namecard profile add <name> <url> [--label <text>]`: a new profile (or a removed one back).
  *
  * @throws InputError for a bad name, label or URL, or an origin /go does not follow (exit 2,
- *   nothing stored); SessionError, ApiError (a profile of that name exists, not an owner),
- *   NetworkError (exit 1)
+ *   nothing stored); ProfileRefusal for a name the card has (saying what it is and how to
+ *   change it), SessionError, ApiError (not an owner), NetworkError (exit 1)
  */
 export async function runProfileAdd(
   name: string,
@@ -115,11 +137,24 @@ export async function runProfileAdd(
   refuse(checkProfileName(name), name);
   refuse(checkProfileLabel(label), label);
   refuse(checkDestination(url, config.allowedOrigins), url);
-  const { owner, data } = await ownerAndData(config);
-  const row = await owner.transport.guard(
-    () => data.addProfile(owner.client, { name, label, url }),
-    { act: 'profile change' },
-  );
+  const found = await ownerAndData(config);
+  const { owner, data } = found;
+  const row = await owner.transport
+    .guard(() => data.addProfile(owner.client, { name, label, url }), { act: 'profile change' })
+    .catch(async (error: unknown) => {
+      if (readProfileRefusal(error)?.code !== 'profile_exists') throw error;
+      const existing = (await allProfiles(found)).find((p) => p.name === name);
+      if (!existing) throw error;
+      throw new ProfileRefusal(
+        'profile_exists',
+        name,
+        WORDS.exists(
+          terminalSafe(name),
+          `${terminalSafe(existing.label)}, ${terminalSafe(destinationOf(existing, config))}`,
+        ),
+        `Change it with \`namecard profile edit ${terminalSafe(name)} --url <url> --label <text>\`, or choose another name`,
+      );
+    });
   if (options.json) return printJson(row);
   print(`${out.green('✔')} Added ${profileLine(row, config)}`);
 }
@@ -127,8 +162,9 @@ export async function runProfileAdd(
 /**
  * `namecard profile edit <name> [--url <url>] [--label <text>]`.
  *
- * @throws InputError for nothing to change, a bad label or URL, an origin /go does not follow,
- *   or no such profile (exit 2, with the nearest name); SessionError, ApiError (not an owner),
+ * @throws InputError for nothing to change, a bad label or URL, or an origin /go does not
+ *   follow (exit 2); ProfileRefusal for a name the card does not have (the nearest name and
+ *   those it has, exit 2) or removed before (exit 1); SessionError, ApiError (not an owner),
  *   NetworkError (exit 1)
  */
 export async function runProfileEdit(name: string, options: ProfileOptions): Promise<void> {
@@ -145,14 +181,20 @@ export async function runProfileEdit(name: string, options: ProfileOptions): Pro
   if (options.url !== undefined) {
     refuse(checkDestination(options.url, config.allowedOrigins, '--url'), options.url);
   }
-  const signedIn = await ownerAndData(config);
-  const { owner, data } = signedIn;
-  const row = await changeProfile(signedIn, name, () =>
-    data.editProfile(owner.client, name, {
-      ...(options.label !== undefined ? { label: options.label } : {}),
-      ...(options.url !== undefined ? { url: options.url } : {}),
-    }),
-  );
+  const found = await ownerAndData(config);
+  const { owner, data } = found;
+  const change = {
+    ...(options.label !== undefined ? { label: options.label } : {}),
+    ...(options.url !== undefined ? { url: options.url } : {}),
+  };
+  const row = await owner.transport
+    .guard(() => data.editProfile(owner.client, name, change), { act: 'profile change' })
+    .catch(async (error: unknown) => {
+      // No row changed: no profile of that name (or a removed one; RLS hides nothing from an
+      // owner, and a non-owner is refused before this by requireOwner's session).
+      if ((error as { code?: string }).code !== 'no_row') throw error;
+      throw await noSuchProfile(name, found, error);
+    });
   if (options.json) return printJson(row);
   print(`${out.green('✔')} Changed ${profileLine(row, config)}`);
 }
@@ -160,17 +202,50 @@ export async function runProfileEdit(name: string, options: ProfileOptions): Pro
 /**
  * `namecard profile remove <name>`: marks the profile removed (old entries keep its label).
  *
- * @throws InputError for no such profile (exit 2, with the nearest name); SessionError, ApiError
- *   (main, in use by the entries it names, not an owner), NetworkError (exit 1)
+ * @throws ProfileRefusal (main; in use, naming the entries and series and the commands that
+ *   cancel them; removed already) (exit 1), or for no such profile (the nearest name and those
+ *   there are, exit 2); SessionError, ApiError, NetworkError (exit 1)
  */
 export async function runProfileRemove(name: string, options: ProfileOptions): Promise<void> {
   const config = resolveConfig(options);
-  const signedIn = await ownerAndData(config);
-  const { owner, data } = signedIn;
-  const row = await changeProfile(signedIn, name, () => data.removeProfile(owner.client, name));
+  const found = await ownerAndData(config);
+  const { owner, data } = found;
+  // Looked up first: a name the card does not have, or one removed before, is refused as such
+  // (the server's removal would answer a removed row again as if it had just removed it).
+  const present = (await allProfiles(found)).some((p) => p.name === name && !p.removed_at);
+  if (!present) throw await noSuchProfile(name, found);
+  const row = await owner.transport
+    .guard(() => data.removeProfile(owner.client, name), { act: 'profile change' })
+    .catch((error: unknown) => {
+      throw removeRefusal(name, error);
+    });
   if (options.json) return printJson(row);
   print(
     `${out.green('✔')} Removed ${out.bold(terminalSafe(row.name))} (${terminalSafe(row.label)}): no new entry can name it; past entries keep it`,
+  );
+}
+
+/** The server's refusal of a removal in the owner's words, with the commands that clear it. */
+function removeRefusal(name: string, error: unknown): unknown {
+  const refusal = readProfileRefusal(error);
+  const shown = terminalSafe(name);
+  if (refusal?.code === 'main_profile') {
+    return new ProfileRefusal(
+      'main_profile',
+      name,
+      WORDS.main(),
+      'Change its destination with `namecard profile edit main --url <url>`',
+    );
+  }
+  if (refusal?.code !== 'profile_in_use') return error;
+  const { entries, series } = refusal.inUse;
+  const cancels = [...entries, ...series].map((id) => `\`namecard cancel ${id}\``).join(', ');
+  return new ProfileRefusal(
+    'profile_in_use',
+    name,
+    WORDS.inUse(shown, refusal.inUse),
+    `Cancel ${entries.length + series.length === 1 ? 'it' : 'them'} first (${cancels}; \`namecard list\` shows them), or wait until ${entries.length + series.length === 1 ? 'it ends' : 'they end'}; then remove ${shown}`,
+    refusal.inUse,
   );
 }
 

@@ -5,12 +5,13 @@ import { showType, terminalSafe } from '../terminal/terminal-safe.js';
 import { formatWhen } from '../../shared/core/format.js';
 import { PROFILE_NAME_FORM, isProfileType } from '../../shared/core/profiles.js';
 import {
-  describeSeries,
+  describeRule,
   parseTimeRange,
   parseWeekdays,
+  seriesWords,
   type SeriesRow,
 } from '../../shared/core/series.js';
-import { profileLabel } from '../../shared/core/types.js';
+import { showProfile } from '../terminal/profile-words.js';
 import type { Occurrence } from '../../shared/calendar/series.js';
 
 /** The options of `namecard set … --every` (global ones included), as typed. */
@@ -86,8 +87,10 @@ export async function planSeries(
 }
 
 /**
- * A series in one line for `list`: its id, profile, days and times (its zone when not `zone`),
- * and its next occurrence, or that it was cancelled or has none ahead.
+ * A series in one line for `list`: its id, profile, days and times, and its next occurrence, or
+ * that it was cancelled or has none ahead. A series set in another zone than `zone` gives its
+ * own zone's times and its next start in both, each zone named (seriesWords); so does the
+ * moment it was cancelled.
  *
  * @param next its next occurrence from `now`, or null
  * @param now epoch ms (the server's now)
@@ -99,15 +102,15 @@ export function seriesLine(
   now: number,
   zone: string,
 ): string {
-  const when = (ms: number) => formatWhen(ms, now, zone);
+  const words = seriesWords(series, next?.stamp_start ?? null, now, zone);
+  const named = series.time_zone === zone ? '' : ` in ${zone}`;
   const state =
     series.stopped_at != null
-      ? out.dim(`cancelled ${when(series.stopped_at)}`)
+      ? out.dim(`cancelled ${formatWhen(series.stopped_at, now, zone)}${named}`)
       : next
-        ? out.cyan(`next ${when(next.stamp_start)}`)
-        : out.dim('no occurrence ahead');
-  const words = describeSeries(series, series.time_zone !== zone).replace(/^\S+ /, '');
-  return `  ${terminalSafe(series.id)}  ${showType(series.type)} ${words}, ${state}`;
+        ? out.cyan(words.next)
+        : out.dim(words.next);
+  return `  ${terminalSafe(series.id)}  ${showType(series.type)} ${words.rule}, ${state}`;
 }
 
 /**
@@ -149,6 +152,8 @@ export async function runSetSeries(
   const { series, status } = await owner.run(({ client, transport }) =>
     transport.guard(() => setSeries(client, input), { act: 'set' }),
   );
+  const { withLabels } = await import('../terminal/labels.js');
+  const labelled = await withLabels(owner, status, [series.type]);
   const { nextOccurrences } = await import('../../shared/calendar/series.js');
   const next = nextOccurrences(series, status.now, 3);
   if (options.json) {
@@ -170,7 +175,7 @@ export async function runSetSeries(
   }
   const when = (ms: number) => format.formatWhen(ms, status.now, series.time_zone);
   const lines = [
-    `${out.green('✔')} Series ${series.id}: ${out.bold(showType(series.type))} (${profileLabel(series.type)}) ${describeSeries(series, true).replace(/^\S+ /, '')}`,
+    `${out.green('✔')} Series ${series.id}: ${showProfile(series.type, labelled.labels)} ${describeRule(series, true)}`,
   ];
   if (next[0]) {
     lines.push(
@@ -179,5 +184,5 @@ export async function runSetSeries(
   } else {
     lines.push('  It has no occurrence ahead.');
   }
-  print(...lines, ...timelineLines(status, config, series.time_zone, false));
+  print(...lines, ...timelineLines(labelled, config, series.time_zone, false));
 }

@@ -240,8 +240,16 @@ export async function runSet(args: SetArgs, options: SetOptions): Promise<void> 
   const stored = await owner.run(({ client, transport }) =>
     transport.guard(() => setEntry(client, entry), { act: 'set' }),
   );
+  const { withLabels } = await import('../terminal/labels.js');
+  const status = await withLabels(owner, stored.status, [stored.entry.type]);
   // The machine's zone is the entry's unless `--tz` named another.
-  showSet(stored, entry, options, config, options.tz === undefined ? entry.timeZone : localZone());
+  showSet(
+    { ...stored, status },
+    entry,
+    options,
+    config,
+    options.tz === undefined ? entry.timeZone : localZone(),
+  );
 }
 
 /**

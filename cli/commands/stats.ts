@@ -1,7 +1,7 @@
 import { commandOf } from '../grammar/commander.js';
 import { NamecardError } from '../../shared/core/errors.js';
 import { out, print, printJson } from '../terminal/output.js';
-import { showType } from '../terminal/terminal-safe.js';
+import { terminalSafe } from '../terminal/terminal-safe.js';
 import { resolveConfig } from '../session/settings.js';
 
 /** The options of `namecard stats` (global ones included), as typed. */
@@ -18,8 +18,8 @@ const BAR_WIDTH = 50;
 
 /**
  * `namecard stats`: how many visits the card had in the last `--days` local days (default
- * 30) in `--tz` (default this machine's zone): the total, by profile, by channel and a bar
- * per day. Owners only: the counts are readable by owners alone (RLS).
+ * 30) in `--tz` (default this machine's zone): the total, by profile (each named by its label,
+ * as everywhere else; `--json` keys by name), by channel and a bar per day. Owners only: the counts are readable by owners alone (RLS).
  *
  * @throws InputError naming `--days` or `--tz` (exit 2); SessionError; NamecardError
  *   `not_owner` for a signed-in account that is not an owner; ApiError; NetworkError
@@ -34,18 +34,24 @@ export async function runStats(options: StatsOptions): Promise<void> {
   const zone =
     options.tz === undefined ? format.localTimeZone() : time.parseTimeZone(options.tz, '--tz');
   const config = resolveConfig(options);
-  const [{ requireOwner }, { canSetCard, fetchVisitCounts }] = await Promise.all([
-    import('../session/session.js'),
-    import('../../shared/supabase/data.js'),
-  ]);
+  const [{ requireOwner }, { canSetCard, fetchVisitCounts, listProfiles }, profiles] =
+    await Promise.all([
+      import('../session/session.js'),
+      import('../../shared/supabase/data.js'),
+      import('../../shared/core/profiles.js'),
+    ]);
   const owner = await requireOwner(config);
   const window = visits.visitWindow(Date.now(), days, zone);
-  const [isOwner, counts] = await owner.transport.guard(() =>
+  // The profiles' labels too (removed ones as well: their past visits still count), so that
+  // each profile is named as everywhere else.
+  const [isOwner, counts, rows] = await owner.transport.guard(() =>
     Promise.all([
       canSetCard(owner.client),
       fetchVisitCounts(owner.client, visits.dayStarts(window)),
+      listProfiles(owner.client, { removed: true }),
     ]),
   );
+  const labels = profiles.labelsOf(rows);
   if (!isOwner) {
     throw new NamecardError(
       'not_owner',
@@ -66,7 +72,7 @@ export async function runStats(options: StatsOptions): Promise<void> {
   print(
     `${out.bold(plural(summary.total, 'visit'))} from ${first} to ${last} (${plural(days, 'day')}, ${summary.time_zone})`,
     `  by profile: ${Object.entries(summary.by_type)
-      .map(([type, n]) => `${showType(type)} ${n}`)
+      .map(([type, n]) => `${terminalSafe(profiles.profileLabel(type, labels))} ${n}`)
       .join(', ')}`,
     `  by channel: QR code ${summary.by_via.qr}, NFC ${summary.by_via.nfc}, link ${summary.by_via.link}`,
     '',

@@ -167,7 +167,7 @@ Examples:
         ],
       }),
       remove: withJson({
-        help: 'remove a profile no entry in force or scheduled names',
+        help: 'remove a profile (refused while an entry or a series in force or ahead names it)',
         arguments: [{ name: '<name>', help: 'the profile' }],
       }),
     },

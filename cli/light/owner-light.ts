@@ -1,8 +1,11 @@
 import { ApiError } from '../../shared/core/errors.js';
 import { localTimeZone, setHostTimeZone } from '../../shared/core/format.js';
+import type { CardStatus } from '../../shared/core/lookup.js';
 import {
   cancelOutcome,
   endOutcome,
+  labelQuery,
+  labelsToRead,
   profilesOf,
   PROFILE_COLUMNS,
   PROFILE_TABLE,
@@ -15,14 +18,14 @@ import {
   type EntryPlan,
   type ZoneRules,
 } from '../../shared/core/entry-rules.js';
-import { isProfileType } from '../../shared/core/profiles.js';
+import { isProfileType, labelsOf } from '../../shared/core/profiles.js';
 import { hostEpochMs } from '../../shared/core/wall-time.js';
 import { refuseAccessToken, storedAccessToken } from '../session/access-token.js';
 import { parseEntryId, showCancel } from '../terminal/cancel-show.js';
 import { showEnd } from '../terminal/end-show.js';
 import { handleError } from '../errors.js';
 import { entryZoneOf, hostTimeZone } from '../session/host-zone.js';
-import { ownerRest } from '../transport/light-rest.js';
+import { ownerRest, type OwnerRest } from '../transport/light-rest.js';
 import { readStatus } from '../terminal/outlook.js';
 import type { LineOf } from '../grammar/table.js';
 import type { OwnerLine } from './light-lines.js';
@@ -83,18 +86,25 @@ async function runOwnerLight(line: OwnerLine): Promise<boolean> {
     if (line.command === 'end') {
       // One request: it stops what is in force and answers what visitors get afterwards.
       const answer = await transport.guard(() => rest.rpc('namecard_end_now'), { act: 'end' });
-      showEnd(endOutcome(answer.data, answer.status), options, config, zone);
+      const outcome = endOutcome(answer.data, answer.status);
+      const types = [...outcome.ended, ...outcome.alreadyStopped].map((row) => row.type);
+      const status = await withLabels(rest, outcome.status, types);
+      showEnd({ ...outcome, status }, options, config, zone);
     } else if (line.command === 'set' && entry) {
       // One request: it stores the entry and answers what visitors get afterwards.
       const answer = await transport.guard(() => rest.rpc('namecard_set', setArgs(entry)), {
         act: 'set',
       });
-      showSet(setOutcome(answer.data, answer.status), entry, options, config, entry.timeZone);
+      const stored = setOutcome(answer.data, answer.status);
+      const status = await withLabels(rest, stored.status, [stored.entry.type]);
+      showSet({ ...stored, status }, entry, options, config, entry.timeZone);
     } else if (line.command === 'cancel') {
       const answer = await transport.guard(() => rest.rpc('namecard_cancel', { entry_id: id }), {
         act: 'cancel',
       });
-      showCancel(cancelOutcome(answer.data, answer.status), options, config, zone);
+      const outcome = cancelOutcome(answer.data, answer.status);
+      const status = await withLabels(rest, outcome.status, [outcome.cancelled.type]);
+      showCancel({ ...outcome, status }, options, config, zone);
     } else {
       const [profiles, status] = await Promise.all([
         transport.guard(() =>
@@ -114,6 +124,26 @@ async function runOwnerLight(line: OwnerLine): Promise<boolean> {
     return false;
   }
   return true;
+}
+
+/**
+ * `status` with its labels completed for `types` by one read of the profile table, as the
+ * program does (cli/terminal/labels.ts): only when a profile other than main and photo is
+ * missing; the status as it was when the read fails (the write is done).
+ */
+async function withLabels(
+  rest: OwnerRest,
+  status: CardStatus,
+  types: readonly string[],
+): Promise<CardStatus> {
+  const names = labelsToRead(types, status.labels);
+  if (names.length === 0) return status;
+  try {
+    const answer = await rest.read(PROFILE_TABLE, labelQuery(names));
+    return { ...status, labels: { ...labelsOf(profilesOf(answer.data)), ...status.labels } };
+  } catch {
+    return status;
+  }
 }
 
 /**

@@ -3,7 +3,7 @@ import Conf from 'conf';
 import type { AuthError, Session } from '@supabase/supabase-js';
 import type { RawSettings } from '../../shared/core/config.js';
 import { ApiError } from '../../shared/core/errors.js';
-import { MissingPasswordError, SessionError, signedOut } from '../errors.js';
+import { MissingPasswordError, SessionError, fromPasswordSource, signedOut } from '../errors.js';
 import {
   ciCredentials,
   emailWithoutPassword,
@@ -172,7 +172,11 @@ export async function findOwner(
 ): Promise<Owner | undefined> {
   const ci = ciCredentials(env);
   if (ci) {
-    const { client, transport } = await signIn(config, ci.email, ci.password);
+    const { client, transport } = await signIn(config, ci.email, ci.password).catch(
+      (error: unknown) => {
+        throw fromPasswordSource(error, 'env', ci.email);
+      },
+    );
     return { client, transport };
   }
   // Read first without conf, so that a signed-out `list` creates no config folder.

@@ -1,12 +1,12 @@
 import type { CardStatus } from '../../shared/core/lookup.js';
 import { InputError } from '../../shared/core/errors.js';
 import { formatWhen } from '../../shared/core/format.js';
-import { describeSeries, isSeriesRow, shortTime } from '../../shared/core/series.js';
-import { profileLabel, type NamecardRow } from '../../shared/core/types.js';
+import { describeRule, isSeriesRow, shortTime } from '../../shared/core/series.js';
+import type { NamecardRow } from '../../shared/core/types.js';
 import { out, print, printJson } from './output.js';
 import { statusJson, timelineLines } from './outlook.js';
 import type { CliConfig } from '../session/settings.js';
-import { showType } from './terminal-safe.js';
+import { showProfile } from './profile-words.js';
 
 /**
  * An entry id as typed: a whole number from 1 (ids are what `namecard list` shows).
@@ -46,7 +46,7 @@ export function showCancel(
   // Ids are shared by entries and series: a series' cancel ends the series for good.
   if (isSeriesRow(row)) {
     print(
-      `${out.green('✔')} Cancelled series ${row.id}: ${out.bold(showType(row.type))} (${profileLabel(row.type)}) ${describeSeries({ ...row, start_time: shortTime(row.start_time), end_time: shortTime(row.end_time) }, true).replace(/^\S+ /, '')}. It ends for good; its past occurrences stay in the history.`,
+      `${out.green('✔')} Cancelled series ${row.id}: ${showProfile(row.type, status.labels)} ${describeRule({ ...row, start_time: shortTime(row.start_time), end_time: shortTime(row.end_time) }, true)}. It ends for good; its past occurrences stay in the history.`,
       ...timelineLines(status, config, timeZone),
     );
     return;
@@ -58,7 +58,7 @@ export function showCancel(
       ? `until ${when(planned)}`
       : `from ${when(row.stamp_start)} until ${when(planned)}`;
   print(
-    `${out.green('✔')} Cancelled entry ${row.id}: ${out.bold(showType(row.type))} (${profileLabel(row.type, status.labels)}) ${span}`,
+    `${out.green('✔')} Cancelled entry ${row.id}: ${showProfile(row.type, status.labels)} ${span}`,
     ...timelineLines(status, config, timeZone),
   );
 }

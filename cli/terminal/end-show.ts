@@ -1,11 +1,11 @@
 import { formatWhen } from '../../shared/core/format.js';
 import type { EndOutcome } from '../../shared/core/owner-answers.js';
 import { MAIN_PROFILE } from '../../shared/core/profiles.js';
-import { profileLabel, type NamecardRow } from '../../shared/core/types.js';
+import type { NamecardRow } from '../../shared/core/types.js';
 import { out, print, printJson } from './output.js';
 import { statusJson, timelineLines } from './outlook.js';
 import type { CliConfig } from '../session/settings.js';
-import { showType } from './terminal-safe.js';
+import { showProfile } from './profile-words.js';
 
 /**
  * Prints what `namecard end` did: the entries it stopped (or that nothing needed stopping),
@@ -29,7 +29,11 @@ export function showEnd(
   const lines = timelineLines(status, config, timeZone);
   // An occurrence of a weekly series ends; the series stays (its id is the series').
   const name = (row: NamecardRow & { series?: boolean }) =>
-    `${out.bold(showType(row.type))} (${profileLabel(row.type, status.labels)}, ${row.series ? 'this occurrence of series' : 'entry'} ${row.id})`;
+    showProfile(
+      row.type,
+      status.labels,
+      `${row.series ? 'this occurrence of series' : 'entry'} ${row.id}`,
+    );
   // Another call (a cancel, another end) stopped these while this one waited: say what it did.
   const others = alreadyStopped.map(
     (row) =>

@@ -1,7 +1,7 @@
 import { describeFollowing, describeNow, visitorsGet } from '../../shared/core/describe.js';
-import { formatWhen, zoneHeader } from '../../shared/core/format.js';
+import { zoneHeader } from '../../shared/core/format.js';
 import { fetchStatus, type CardStatus, type LookupFetch } from '../../shared/core/lookup.js';
-import { describeSeries } from '../../shared/core/series.js';
+import { foldSeries, seriesWords } from '../../shared/core/series.js';
 import { destinationUrl } from '../../shared/core/rules.js';
 import type { CliConfig } from '../session/settings.js';
 import { out } from './output.js';
@@ -52,8 +52,9 @@ export function statusJson(status: CardStatus, config: CliConfig) {
 
 /**
  * The weekly series with an occurrence ahead, one line each under `Series:`: `photo every Sat
- * 10:00–18:00, next Sat 28 Nov 10:00` (its zone named when it is not `zone`, its first and last
- * date when it has them), the next start in `zone`. No lines when there is none.
+ * 10:00–18:00, next Sat 28 Nov 10:00` in `zone`; a series set in another zone gives its own
+ * zone's times and its next start in both, each zone named (shared/core/series.ts's
+ * seriesWords). No lines when there is none.
  *
  * @param zone IANA time zone of the times shown
  */
@@ -63,18 +64,17 @@ export function seriesLines(status: CardStatus, zone: string): string[] {
   return [
     'Series:',
     ...series.map((s) => {
-      const words = describeSeries({ ...s, stopped_at: null }, s.time_zone !== zone).replace(
-        /^\S+ /,
-        '',
-      );
-      return `  ${showType(s.type)} ${words}, ${out.cyan(`next ${formatWhen(s.next, status.now, zone)}`)}`;
+      const { rule, next } = seriesWords(s, s.next, status.now, zone);
+      return `  ${showType(s.type)} ${rule}, ${out.cyan(next)}`;
     }),
   ];
 }
 
 /**
  * The timeline in words, one line each: `Now: Photographer until today 18:00 (in 2 h): <url>`,
- * then `Then …` for each coming change (up to 5), the times in `zone`.
+ * then `Then …` for each coming change (up to 5), the times in `zone`. A weekly series'
+ * occurrences are not repeated here: each series has its one line (seriesLines), and the
+ * changes are those foldSeries keeps.
  *
  * @param zone IANA time zone of the times shown
  * @param header whether to start with the line naming the zone (`Times in …`); leave it out
@@ -92,6 +92,6 @@ export function timelineLines(
   return [
     ...(header ? [out.dim(zoneHeader(zone, now))] : []),
     `Now: ${current ? describeNow(current, now, zone, labels) : visitorsGet(null)}: ${out.cyan(target)}`,
-    ...describeFollowing(timeline, now, zone, 5, labels),
+    ...describeFollowing(foldSeries(timeline, status.series ?? []), now, zone, 5, labels),
   ];
 }

@@ -60,5 +60,34 @@ export function showProfiles(
     );
     return;
   }
-  print(...profiles.map((p) => profileLine(p, config, stateOf(p.name) ?? '')));
+  print(...profileTable(profiles, config, (p) => stateOf(p.name) ?? ''));
+}
+
+/**
+ * The profiles as aligned columns: name, label, destination (and a state), each column as wide
+ * as its widest cell, two spaces between; the last column is not padded.
+ */
+export function profileTable(
+  profiles: readonly ProfileEntry[],
+  config: CliConfig,
+  state: (profile: ProfileEntry) => string,
+): string[] {
+  const rows = profiles.map((p) => [
+    terminalSafe(p.name),
+    terminalSafe(p.label),
+    `${terminalSafe(destinationOf(p, config))}${p.url === null ? ' (the build’s setting)' : ''}`,
+    state(p),
+  ]);
+  const width = (column: number) => Math.max(0, ...rows.map((r) => [...r[column]!].length));
+  const widths = [0, 1, 2].map(width);
+  return rows.map((cells) => {
+    const last = cells[3] ? 3 : 2;
+    return cells
+      .slice(0, last + 1)
+      .map((cell, i) => {
+        const padded = i === last ? cell : cell + ' '.repeat(widths[i]! - [...cell].length);
+        return i === 0 ? out.bold(padded) : padded;
+      })
+      .join('  ');
+  });
 }

@@ -1,11 +1,11 @@
 import type { EntryPlan } from '../../shared/core/entry-rules.js';
 import { formatStamp, toWallClock } from '../../shared/core/format.js';
 import type { CardStatus } from '../../shared/core/lookup.js';
-import { profileLabel, type NamecardRow } from '../../shared/core/types.js';
+import type { NamecardRow } from '../../shared/core/types.js';
 import { out, print, printJson } from './output.js';
 import { statusJson, timelineLines } from './outlook.js';
 import type { CliConfig } from '../session/settings.js';
-import { showType } from './terminal-safe.js';
+import { showProfile } from './profile-words.js';
 
 /**
  * Prints what `namecard set` stored, as the server confirmed it: the entry (the zone named
@@ -51,7 +51,7 @@ export function showSet(
   const start = row.stamp_start == null ? '' : `from ${wall(row.stamp_start)} `;
   const end = formatStamp(row.stamp_end, entry.timeZone);
   const lines = [
-    `${out.green('✔')} The card points to ${out.bold(showType(row.type))} (${profileLabel(row.type, status.labels)}) ${start}until ${end}`,
+    `${out.green('✔')} The card points to ${showProfile(row.type, status.labels)} ${start}until ${end}`,
   ];
   if (entry.notice) lines.push(`  ${entry.notice}.`);
   const elsewhere = localZone !== entry.timeZone;

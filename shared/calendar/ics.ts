@@ -1,4 +1,6 @@
 import { Temporal } from 'temporal-polyfill';
+import { visitorsGet } from '../core/describe.js';
+import { labelWithName, type ProfileLabels } from '../core/profiles.js';
 import type { SeriesRow } from '../core/series.js';
 import type { NamecardRow } from '../core/types.js';
 import { localInstant, occurrences } from './series.js';
@@ -115,8 +117,12 @@ export interface CalendarInput {
   now: number;
   /** How many days ahead: entries and series with nothing in that span are left out. */
   days: number;
-  /** The label people see for a profile (`Photographer`). */
-  label: (type: string) => string;
+  /**
+   * The profiles' labels by name, as the server answered them (the status's `labels`, the
+   * owner's profile list): each event is named by core/profiles.ts's `labelWithName`
+   * (`Summer Sale (shop)`, `Photographer (photo)`), as every face names a profile.
+   */
+  labels: ProfileLabels;
 }
 
 /**
@@ -165,8 +171,8 @@ export function calendarFile(input: CalendarInput): string {
       `DTSTART;TZID=${zone}:${local(start)}`,
       `DTEND;TZID=${zone}:${local(end)}`,
       `RRULE:${rule}`,
-      `SUMMARY:${text(`${input.label(s.type)} (${s.type})`)}`,
-      `DESCRIPTION:${text(`namecard series ${s.id}: visitors get ${input.label(s.type)}`)}`,
+      `SUMMARY:${text(labelWithName(s.type, input.labels))}`,
+      `DESCRIPTION:${text(`namecard series ${s.id}: visitors get ${visitorsGet(s.type, input.labels)}`)}`,
       'END:VEVENT',
     );
   }
@@ -180,8 +186,8 @@ export function calendarFile(input: CalendarInput): string {
       `DTSTAMP:${stamp}`,
       `DTSTART:${utc(Math.max(start, e.stamp_start == null ? now : start))}`,
       `DTEND:${utc(e.stamp_end)}`,
-      `SUMMARY:${text(`${input.label(e.type)} (${e.type})`)}`,
-      `DESCRIPTION:${text(`namecard entry ${e.id}: visitors get ${input.label(e.type)}`)}`,
+      `SUMMARY:${text(labelWithName(e.type, input.labels))}`,
+      `DESCRIPTION:${text(`namecard entry ${e.id}: visitors get ${visitorsGet(e.type, input.labels)}`)}`,
       'END:VEVENT',
     );
   }

@@ -1,23 +1,25 @@
 import type { ApiError, RefusalCode } from './errors.js';
 import { formatRelative, formatWhen } from './format.js';
 import type { EntryState, Segment } from './timeline.js';
-import { MAIN_PROFILE, readProfile, type StoredType } from './profiles.js';
+import {
+  MAIN_PROFILE,
+  profileLabel,
+  readProfile,
+  type ProfileLabels,
+  type StoredType,
+} from './profiles.js';
 
 // What visitors get, in the owner's words, for the CLI and the manage page alike. Intl only
 // (through format.ts), so `namecard status` and /manage can use it without Temporal. Times are
 // read at a glance (`today 18:00`, `Wed 09:00`); the zone is named once per screen by the face
 // (format.ts's zoneHeader).
 
-/**
- * Labels of profiles by name (`{ shop: 'Shop' }`), as the server answers them from the profile
- * rows (the status's `labels`, the owner's profile list).
- */
-export type ProfileLabels = Readonly<Record<string, string>>;
+export type { ProfileLabels };
 
 /**
  * What visitors get for a profile type, or for none: `the main site` for main or none, else the
- * profile's label from its row (`labels`), else the built-in label (`Photographer`), else the
- * name as it is stored.
+ * profile's display name (`profileLabel`: its row's label, else the built-in one, else the
+ * name as it is stored).
  *
  * @param type a stored type, or null/undefined when nothing is active
  * @param labels the profiles' labels from the server ({} when unknown)
@@ -26,9 +28,8 @@ export function visitorsGet(
   type: StoredType | null | undefined,
   labels: ProfileLabels = {},
 ): string {
-  const reading = readProfile(type);
-  if (type == null || type === MAIN_PROFILE.type) return reading.visitorsGet;
-  return Object.hasOwn(labels, type) ? labels[type]! : reading.visitorsGet;
+  if (type == null || type === MAIN_PROFILE.type) return readProfile(type).visitorsGet;
+  return profileLabel(type, labels);
 }
 
 /**

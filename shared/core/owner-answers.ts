@@ -1,6 +1,6 @@
 import { ApiError } from './errors.js';
 import { parseStatus, type CardStatus } from './lookup.js';
-import { MAIN_PROFILE } from './profiles.js';
+import { MAIN_PROFILE, isProfileType, type ProfileLabels } from './profiles.js';
 import { narrowRow } from './rules.js';
 import type { NamecardRow, NewEntry } from './types.js';
 
@@ -14,6 +14,25 @@ export const PROFILE_TABLE = 'namecard_profile';
 
 /** The profile table's columns an owner reads. */
 export const PROFILE_COLUMNS = 'name,label,url,removed_at';
+
+/**
+ * The profiles a write's answer names without their label: the status's `labels` cover only the
+ * profiles its timeline names, so an entry just ended or cancelled, or a series whose
+ * occurrences are further off, may be missing. Built-in profiles are left out (their labels are
+ * known here), so that a write about main or photo stays one request.
+ *
+ * @param types the profiles the output names
+ * @param labels the labels the answer carried
+ * @returns the names to read the labels of, without repeats
+ */
+export function labelsToRead(types: readonly string[], labels: ProfileLabels): string[] {
+  return [...new Set(types)].filter((t) => !isProfileType(t) && !Object.hasOwn(labels, t));
+}
+
+/** The query that reads the labels of some profiles (an owner's read of the profile table). */
+export function labelQuery(names: readonly string[]): Record<string, string> {
+  return { select: PROFILE_COLUMNS, name: `in.(${names.join(',')})` };
+}
 
 /** One row of `public.namecard_profile`, as an owner reads it. */
 export interface ProfileEntry {

@@ -13,10 +13,6 @@ export interface Profile {
   readonly label: string;
   /** What visitors get, in the owner's words: `the main site`, `Photographer`. */
   readonly visitorsGet: string;
-  /** One short word for a small picture (the manage page's timeline bar): `Main`, `Photo`. */
-  readonly short: string;
-  /** Where the visits it counts went, in a list of totals: `main site`, `photo section`. */
-  readonly visitsLabel: string;
   /** The setting (environment variable) that says where this profile sends visitors. */
   readonly setting: string;
   /** The setting's field in the validated config. */
@@ -37,8 +33,6 @@ export const PROFILES = [
     type: 'main',
     label: 'Main Profile',
     visitorsGet: 'the main site',
-    short: 'Main',
-    visitsLabel: 'main site',
     setting: 'NAMECARD_MAIN_URL',
     configKey: 'mainUrl',
     defaultValue: 'http://127.0.0.1:4174/',
@@ -47,8 +41,6 @@ export const PROFILES = [
     type: 'photo',
     label: 'Photographer',
     visitorsGet: 'Photographer',
-    short: 'Photo',
-    visitsLabel: 'photo section',
     setting: 'NAMECARD_PHOTO_PATH',
     configKey: 'photoPath',
     defaultValue: 'photo',
@@ -158,6 +150,49 @@ export function readProfile(type: StoredType | null | undefined): ProfileReading
     return { profile, label: profile.label, visitorsGet: profile.visitorsGet };
   }
   return { profile: MAIN_PROFILE, label: type, visitorsGet: type };
+}
+
+/**
+ * Labels of profiles by name (`{ shop: 'Summer Sale' }`), as the server answers them from the
+ * profile rows: the status's `labels` (the profiles its timeline names), the owner's profile list
+ * ({@link labelsOf}).
+ */
+export type ProfileLabels = Readonly<Record<string, string>>;
+
+/**
+ * A profile's display name: the one place every face (the CLI's lines, `stats`, the .ics file,
+ * /manage's lists, legend and Visits box) gets the name people see for a profile. Its row's
+ * label when `labels` has it (`Summer Sale`), else the built-in label (`Photographer`, `Main
+ * Profile`: the spec's, until the server says otherwise), else the name as it is stored.
+ *
+ * @param type a stored type (a profile's name)
+ * @param labels labels by profile name, as the server answers them ({} when unknown)
+ * @example profileLabel('shop', { shop: 'Summer Sale' }) // → 'Summer Sale'
+ */
+export function profileLabel(type: StoredType | string, labels: ProfileLabels = {}): string {
+  return Object.hasOwn(labels, type) ? labels[type]! : readProfile(type as StoredType).label;
+}
+
+/**
+ * A profile's display name with its name, for a line that is read away from the card (the
+ * .ics file's events): `Summer Sale (shop)`, or only the name when the label is the name
+ * (`shop`, never `shop (shop)`).
+ *
+ * @param type a stored type
+ * @param labels labels by profile name ({@link profileLabel})
+ */
+export function labelWithName(type: StoredType | string, labels: ProfileLabels = {}): string {
+  const label = profileLabel(type, labels);
+  return label === type ? type : `${label} (${type})`;
+}
+
+/**
+ * The labels of a list of profile rows, by name: what {@link profileLabel} reads.
+ *
+ * @param rows profile rows (`{ name, label }`), e.g. the owner's profile list
+ */
+export function labelsOf(rows: readonly { name: string; label: string }[]): ProfileLabels {
+  return Object.fromEntries(rows.map((row) => [row.name, row.label]));
 }
 
 /**

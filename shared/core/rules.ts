@@ -56,7 +56,7 @@ export function narrowRow<T extends { type?: unknown }>(
  * @param row a well-formed row
  * @param at epoch milliseconds
  */
-function isActiveAt(row: NamecardRow, at: number): boolean {
+export function isActiveAt(row: NamecardRow, at: number): boolean {
   return (row.stamp_start == null || row.stamp_start <= at) && row.stamp_end > at;
 }
 

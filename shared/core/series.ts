@@ -1,6 +1,8 @@
 import { InputError } from './errors.js';
-import type { StoredType } from './profiles.js';
+import { formatWhen, toWallClock } from './format.js';
+import { MAIN_PROFILE, type StoredType } from './profiles.js';
 import { didYouMean, nearestName } from './suggest.js';
+import type { Segment } from './timeline.js';
 
 // Weekly series ("photo every Sat 10:00-18:00"): their shape as the database keeps them
 // (public.namecard_series, 20261125000100_series.sql) and the owner's words for them. The
@@ -162,6 +164,29 @@ export function shortTime(time: string): string {
   return time.slice(0, 5);
 }
 
+/** The rule of a series, as the status and the owner's reads both answer it. */
+export type SeriesRule = Pick<
+  SeriesRow,
+  'type' | 'weekdays' | 'start_time' | 'end_time' | 'time_zone' | 'first_date' | 'last_date'
+>;
+
+/**
+ * A series' rule in words, without its profile: `every Sat 10:00–18:00` (the zone and dates
+ * follow when given: `in Europe/Berlin from 2030-06-01 until 2030-09-30`).
+ *
+ * @param series the stored series
+ * @param showZone whether to name its zone (when it differs from the zone the face shows)
+ */
+export function describeRule(series: SeriesRule, showZone = false): string {
+  const parts = [
+    `every ${describeWeekdays(series.weekdays)} ${shortTime(series.start_time)}–${shortTime(series.end_time)}`,
+  ];
+  if (showZone) parts.push(`in ${series.time_zone}`);
+  if (series.first_date) parts.push(`from ${series.first_date}`);
+  if (series.last_date) parts.push(`until ${series.last_date}`);
+  return parts.join(' ');
+}
+
 /**
  * A series in one line: `photo every Sat 10:00–18:00` (the zone and dates follow when given:
  * `in Europe/Berlin, from 2030-06-01 until 2030-09-30`).
@@ -169,14 +194,131 @@ export function shortTime(time: string): string {
  * @param series the stored series
  * @param showZone whether to name its zone (when it differs from the zone the face shows)
  */
-export function describeSeries(series: SeriesRow, showZone = false): string {
-  const parts = [
-    `${series.type} every ${describeWeekdays(series.weekdays)} ${shortTime(series.start_time)}–${shortTime(series.end_time)}`,
-  ];
-  if (showZone) parts.push(`in ${series.time_zone}`);
-  if (series.first_date) parts.push(`from ${series.first_date}`);
-  if (series.last_date) parts.push(`until ${series.last_date}`);
-  return parts.join(' ');
+export function describeSeries(series: SeriesRule, showZone = false): string {
+  return `${series.type} ${describeRule(series, showZone)}`;
+}
+
+/** How a face writes an instant in a zone (`Sat 10:00` by default: format.ts's formatWhen). */
+export type WhenWords = (epochMs: number, now: number, timeZone: string) => string;
+
+/**
+ * A series in one line, without its profile, for a screen whose times are in `displayZone`
+ * (named once, at its top): its rule in its own zone's times, then its next start. When the
+ * series' zone is the display zone, no zone is named: `every Sat 10:00–18:00, next Sat 10:00`.
+ * When it is not, each time is named with its zone, so no line mixes two zones unnamed: `every
+ * Sat 10:00–18:00 in Europe/Berlin, next Sat 10:00 in Europe/Berlin (Sat 17:00 in Asia/Tokyo)`.
+ *
+ * @param series the series' rule
+ * @param next epoch ms of its next start, or null when it has none ahead
+ * @param now epoch ms (the server's now)
+ * @param displayZone IANA zone of the screen's other times
+ * @param when how the face writes an instant ({@link formatWhen} by default)
+ * @returns the rule and the next start (`next …`, or `no occurrence ahead`) in words
+ */
+export function seriesWords(
+  series: SeriesRule,
+  next: number | null,
+  now: number,
+  displayZone: string,
+  when: WhenWords = formatWhen,
+): { rule: string; next: string } {
+  const own = series.time_zone;
+  const same = own === displayZone;
+  const rule = describeRule(series, !same);
+  if (next === null) return { rule, next: 'no occurrence ahead' };
+  if (same) return { rule, next: `next ${when(next, now, own)}` };
+  return {
+    rule,
+    next: `next ${when(next, now, own)} in ${own} (${when(next, now, displayZone)} in ${displayZone})`,
+  };
+}
+
+/** Milliseconds in a day. */
+const DAY_MS = 86_400_000;
+
+/** `HH:MM` or `HH:MM:SS` as milliseconds after midnight. */
+function timeOfDayMs(time: string): number {
+  const [h = 0, m = 0, sec = 0] = time.split(':').map(Number);
+  return ((h * 60 + m) * 60 + sec) * 1000;
+}
+
+/** An instant as local milliseconds in a zone (its epoch ms plus the zone's offset then). */
+function localMs(epochMs: number, timeZone: string): number {
+  const { offset } = toWallClock(epochMs, timeZone);
+  const sign = offset.startsWith('-') ? -1 : 1;
+  const [h = 0, m = 0] = offset.slice(1).split(':').map(Number);
+  return epochMs + sign * (h * 60 + m) * 60_000;
+}
+
+/**
+ * True when `[from, to)` lies inside one occurrence of the series: it starts on or after an
+ * occurrence's local start and ends on or before its local end (read with Intl, no Temporal,
+ * so that `namecard status` can ask it). A time the series moves for a clock change (a start
+ * in the spring-forward gap) is not matched: such a stretch is then not taken for an
+ * occurrence, and is shown as it is.
+ *
+ * @param series the series' rule
+ * @param from epoch ms
+ * @param to epoch ms (exclusive)
+ */
+export function inOccurrence(series: SeriesRule, from: number, to: number): boolean {
+  const zone = series.time_zone;
+  const start = localMs(from, zone);
+  const end = localMs(to, zone);
+  const startTime = timeOfDayMs(series.start_time);
+  const endTime = timeOfDayMs(series.end_time);
+  const overnight = endTime <= startTime;
+  const today = Math.floor(start / DAY_MS);
+  // The occurrence may have started the day before (one that runs past midnight).
+  for (const day of [today, today - 1]) {
+    const date = new Date(day * DAY_MS).toISOString().slice(0, 10);
+    const weekday = ((new Date(day * DAY_MS).getUTCDay() + 6) % 7) + 1;
+    if (!series.weekdays.includes(weekday)) continue;
+    if (
+      (series.first_date && date < series.first_date) ||
+      (series.last_date && date > series.last_date)
+    )
+      continue;
+    const occurrenceStart = day * DAY_MS + startTime;
+    const occurrenceEnd = (day + (overnight ? 1 : 0)) * DAY_MS + endTime;
+    if (start >= occurrenceStart && end <= occurrenceEnd) return true;
+  }
+  return false;
+}
+
+/**
+ * The coming changes worth a line of their own once each weekly series is said in one line:
+ * the timeline's segments without those that are a series' occurrence, and without the
+ * stretches after one that only go back to what came before it: the main site (between two
+ * Saturdays, or before a one-off entry), or anything between two occurrences. The first segment (now) is always kept, as it is; every kept segment
+ * keeps its own start and end, so each line says what is true. The picture (/manage's bar)
+ * keeps drawing every segment; this is for the words.
+ *
+ * @param timeline segments from now on (the server's, or `timeline()`'s)
+ * @param series the series with an occurrence ahead (the status's `series`)
+ * @returns the segments to describe, in order
+ * @example foldSeries(segments, status.series ?? [])
+ */
+export function foldSeries(timeline: readonly Segment[], series: readonly SeriesRule[]): Segment[] {
+  const isOccurrence = (s: Segment | undefined) =>
+    s !== undefined &&
+    s.to !== null &&
+    series.some((x) => x.type === s.type && inOccurrence(x, s.from, s.to!));
+  const kept: Segment[] = [];
+  timeline.forEach((segment, index) => {
+    if (index === 0) return void kept.push(segment);
+    if (isOccurrence(segment)) return;
+    const last = kept[kept.length - 1]!;
+    const next = timeline[index + 1];
+    // A return to what came before an occurrence: the main site (nothing planned), or anything
+    // between two occurrences (or up to where the answer stops). Another profile coming back
+    // before a change of its own keeps its line: it says until when.
+    const between = next === undefined ? segment.to !== null : isOccurrence(next);
+    const returns = isOccurrence(timeline[index - 1]) && segment.type === last.type;
+    if (returns && (segment.type === MAIN_PROFILE.type || between)) return;
+    kept.push(segment);
+  });
+  return kept;
 }
 
 /**

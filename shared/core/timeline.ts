@@ -1,4 +1,4 @@
-import { activeEntry, isWellFormed } from './rules.js';
+import { activeEntry, isActiveAt, isWellFormed } from './rules.js';
 import { MAIN_PROFILE } from './profiles.js';
 import type { NamecardRow } from './types.js';
 
@@ -120,14 +120,17 @@ interface StopMarks {
  * @param rows rows of `public.namecard`; the newest rows must all be there (a list "newest
  *   first, limit N" is fine)
  * @param at epoch ms: the server's now when known (the timeline view's first `from`)
+ * @param others rows that take part in the rule but get no state of their own: the weekly
+ *   series' occurrences (an entry they cover is never shown, or comes back after them)
  * @returns the states by row id
  */
 export function entryStates(
   rows: readonly (NamecardRow & StopMarks)[],
   at: number,
+  others: readonly NamecardRow[] = [],
 ): Map<number, EntryState> {
   const firstRun = new Map<number, Run>();
-  for (const run of runs(rows, at)) {
+  for (const run of runs([...rows, ...others], at)) {
     if (run.entry && !firstRun.has(run.entry.id)) firstRun.set(run.entry.id, run);
   }
   const states = new Map<number, EntryState>();
@@ -153,4 +156,61 @@ export function entryStates(
  */
 export function isCancellable(row: NamecardRow & StopMarks, at: number): boolean {
   return row.stop_kind == null && row.stamp_end > at;
+}
+
+/**
+ * A change the owner may make, as the server makes it: End now (`namecard_end_now()`: every
+ * entry and series occurrence in force stops now, what starts later stays) or Cancel of one id
+ * (`namecard_cancel(id)`: an entry, or every occurrence of a series; what runs stops now, what
+ * is ahead never starts).
+ */
+export type Change = { kind: 'end' } | { kind: 'cancel'; id: number };
+
+/**
+ * The rows as they are once `change` is made at `at`, by the server's rules (see {@link Change}):
+ * a stopped row ends at `at`, a cancelled one that has not started ends at its start (it is
+ * then never active). Rows are copied, never changed in place.
+ *
+ * @param rows entries and series occurrences (occurrences carry their series' id)
+ * @param at epoch ms: the moment the change is made (the server's now, estimated)
+ * @param change the change, or undefined for none
+ */
+export function applyChange<T extends NamecardRow>(
+  rows: readonly T[],
+  at: number,
+  change?: Change,
+): T[] {
+  if (!change) return [...rows];
+  return rows.map((row) => {
+    if (change.kind === 'end') return isActiveAt(row, at) ? { ...row, stamp_end: at } : row;
+    if (row.id !== change.id || row.stamp_end <= at) return row;
+    return { ...row, stamp_end: Math.max(row.stamp_start ?? at, at) };
+  });
+}
+
+/**
+ * What visitors get from `at` on, for a face that holds the rows (entries and the series'
+ * occurrences read for a window): the one rule ({@link timeline}) over the rows with `change`
+ * made, cut at `until` when the rows say nothing past it (the last segment then ends there:
+ * more may follow). /manage draws its timeline with this, and asks before End now or Cancel
+ * with this and the change, so a question and the page after the change agree.
+ *
+ * @param rows entries and series occurrences
+ * @param at epoch ms
+ * @param options.change the change to make first, if any
+ * @param options.until epoch ms past which the rows are not complete, or null
+ * @example plannedTimeline(rows, now, { change: { kind: 'end' }, until: null })
+ */
+export function plannedTimeline(
+  rows: readonly NamecardRow[],
+  at: number,
+  options: { change?: Change; until?: number | null } = {},
+): Segment[] {
+  const segments = timeline(applyChange(rows, at, options.change), at);
+  const until = options.until ?? null;
+  if (until === null || until <= at) return segments;
+  const cut = segments.filter((segment) => segment.from < until);
+  const last = cut[cut.length - 1];
+  if (last && (last.to === null || last.to > until)) cut[cut.length - 1] = { ...last, to: until };
+  return cut;
 }

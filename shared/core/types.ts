@@ -1,10 +1,12 @@
-import { readProfile, type StoredType } from './profiles.js';
+import type { StoredType } from './profiles.js';
 
 // The profiles themselves live in the table (./profiles.ts); these names stay for callers.
+// `profileLabel` is the one display name of a profile (profiles.ts), re-exported here.
 export {
   PROFILE_LABELS,
   PROFILE_TYPES,
   isProfileType,
+  profileLabel,
   type ProfileType,
   type StoredType,
   type UnknownType,
@@ -43,18 +45,4 @@ export interface NewEntry {
   stamp_end: number;
   /** Epoch ms; `null` or absent means "from the moment it is stored". */
   stamp_start?: number | null;
-}
-
-/**
- * The label people see for a stored type: its row's label from the server when `labels` has it,
- * else the built-in one (`Photographer`, `Main Profile`); an unknown type is shown as it is.
- *
- * @param type a stored type
- * @param labels labels by profile name, as the server answers them ({} when unknown)
- */
-export function profileLabel(
-  type: StoredType,
-  labels: Readonly<Record<string, string>> = {},
-): string {
-  return Object.hasOwn(labels, type) ? labels[type]! : readProfile(type).label;
 }

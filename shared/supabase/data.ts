@@ -5,6 +5,7 @@ import {
   cancelOutcome,
   endOutcome,
   isProfileEntry,
+  labelsToRead,
   PROFILE_COLUMNS,
   PROFILE_TABLE,
   profilesOf,
@@ -13,11 +14,12 @@ import {
   type EndOutcome,
   type ProfileEntry,
 } from '../core/owner-answers.js';
+import { labelsOf, type ProfileLabels } from '../core/profiles.js';
 import { narrowRow } from '../core/rules.js';
 import type { NamecardRow, NewEntry } from '../core/types.js';
 import type { VisitCount } from '../calendar/visits.js';
 
-export { PROFILE_TABLE, type EndOutcome, type ProfileEntry };
+export { PROFILE_TABLE, labelsToRead, type EndOutcome, type ProfileEntry };
 
 // The owner's data calls through supabase-js: list entries, insert one, set one (with the status), end now, cancel one. (What visitors get
 // is read by core/lookup.ts, with one plain request.) Only the type of the client is imported,
@@ -236,6 +238,28 @@ export async function listProfiles(
   const result = await query.order('name');
   if (result.error) throw toError(client, result);
   return profilesOf(result.data);
+}
+
+/**
+ * `labels` completed with the labels of the profiles in `types` that it lacks (an owner's read
+ * of the profile table; none when nothing is missing): what the CLI's write outputs name a
+ * profile by (shared/core/owner-answers.ts's labelsToRead says which). A failed read leaves
+ * `labels` as they were: the write is done, and the names still say which profile it was.
+ *
+ * @param client a supabase-js client signed in as an owner
+ * @param types the profiles an output names
+ * @param labels the labels the write's answer carried
+ */
+export async function completeLabels(
+  client: DataClient,
+  types: readonly string[],
+  labels: ProfileLabels,
+): Promise<ProfileLabels> {
+  const names = labelsToRead(types, labels);
+  if (names.length === 0) return labels;
+  const result = await client.from(PROFILE_TABLE).select(PROFILE_COLUMNS).in('name', names);
+  if (result.error) return labels;
+  return { ...labelsOf(profilesOf(result.data)), ...labels };
 }
 
 /** Returns the one row a write answered, or throws `no_row` (the server changed nothing). */

@@ -1,6 +1,7 @@
 import { ApiError, NetworkError } from '../core/errors.js';
 import { parseStatus, type CardStatus } from '../core/lookup.js';
-import { narrowRow } from '../core/rules.js';
+import { isWellFormed, narrowRow } from '../core/rules.js';
+import type { NamecardRow } from '../core/types.js';
 import { isSeriesRow, type SeriesRow, type SeriesStop } from '../core/series.js';
 import type { DataClient } from './data.js';
 
@@ -116,4 +117,50 @@ export async function listSeries(
       stopped_at: Number(s.stopped_at),
     })),
   };
+}
+
+/** One occurrence as the server expands it: an entry for the rule, with its series' id. */
+export type ServerOccurrence = NamecardRow & {
+  stamp_start: number;
+  /** Epoch ms: the end the series gives it (`stamp_end` is earlier once it was stopped). */
+  planned_end: number;
+  series: true;
+};
+
+/**
+ * The series' occurrences in force some time in `[from, to)`, as the server expands them
+ * (`public.namecard_occurrences`, by PostgreSQL's time-zone rules, each cut where "end now" or
+ * the series' cancellation stopped it): rows for the one rule, newest id wins. No Temporal here,
+ * so /manage's first draw can use them.
+ *
+ * @param client a supabase-js client (anyone may call it; it answers what the rule uses)
+ * @param from epoch ms, inclusive
+ * @param to epoch ms, exclusive
+ * @throws ApiError; NetworkError when unreachable
+ */
+export async function listOccurrences(
+  client: DataClient,
+  from: number,
+  to: number,
+): Promise<ServerOccurrence[]> {
+  const result = await client.rpc('namecard_occurrences', {
+    from_ms: Math.floor(from),
+    to_ms: Math.ceil(to),
+  });
+  if (result.error) throw failure(client, result);
+  if (!Array.isArray(result.data)) {
+    throw new ApiError(
+      result.status,
+      'invalid_response',
+      'The server answered no list of occurrences',
+    );
+  }
+  return (result.data as Record<string, unknown>[]).filter(isWellFormed).map((row) => ({
+    ...narrowRow(row),
+    id: Number(row.id),
+    stamp_start: Number(row.stamp_start),
+    stamp_end: Number(row.stamp_end),
+    planned_end: Number(row.planned_end),
+    series: true,
+  }));
 }

@@ -110,19 +110,19 @@ describe('namecard profile', () => {
     expect(await profiles()).toEqual(BUILT_IN);
   });
 
+  // The name meant on the first line (when one is near), the card's profiles on the next: one
+  // refusal that says both (the grammar's suggestion and issue 39's "say what exists").
+  const PROFILES_THERE = "the card's profiles: main, blog, photo (`namecard profile list`)";
   it.each([
     [['profile', 'edit', 'blgo', '--label', 'Blog'], 'no profile `blgo`; did you mean `blog`?'],
     [['profile', 'remove', 'blgo'], 'no profile `blgo`; did you mean `blog`?'],
-    [
-      ['profile', 'remove', 'video'],
-      "no profile `video`; the card's profiles are main, blog, photo (namecard profile list)",
-    ],
+    [['profile', 'remove', 'video'], 'no profile `video`'],
   ])(
     "%j names the card's profile meant, from the server's list (exit 2)",
     async (args, message) => {
       await namecard(['profile', 'add', 'blog', `${MAIN_URL}blog`]);
       const result = await namecard(args);
-      expect(result.stderr.split('\n')[0]).toBe(`error: ${message}`);
+      expect(result.stderr.split('\n')).toEqual([`error: ${message}`, PROFILES_THERE]);
       expect(result.exitCode).toBe(2);
       expect(await profiles()).toEqual([
         { name: 'blog', label: 'blog', url: `${MAIN_URL}blog`, removed: false },
@@ -145,7 +145,9 @@ describe('namecard profile', () => {
     const id = row!.id;
     const inUse = await namecard(['profile', 'remove', 'shop']);
     expect(inUse.exitCode).toBe(1);
-    expect(inUse.stderr).toContain(`profile shop is in use by entries ${id}`);
+    // The entry in the way and the command that clears it (issue 39).
+    expect(inUse.stderr).toContain(`profile \`shop\` is in use: entry ${id} still names it`);
+    expect(inUse.stderr).toContain(`\`namecard cancel ${id}\``);
     const main = await namecard(['profile', 'remove', 'main']);
     expect(main.exitCode).toBe(1);
     expect(main.stderr).toContain('the main profile cannot be removed');
@@ -174,10 +176,12 @@ describe('namecard profile', () => {
     ]);
     const list = await namecard(['profile', 'list']);
     expect(list.exitCode).toBe(0);
+    // In aligned columns (issue 39): each as wide as its widest cell.
+    const photo = `${MAIN_URL}photo (the build’s setting)`;
     expect(list.stdout.split('\n')).toEqual([
-      `main  Main Profile  ${MAIN_URL} (the build’s setting)`,
-      `photo  Photographer  ${MAIN_URL}photo (the build’s setting)  scheduled`,
-      `shop  Shop  ${MAIN_URL}shop  in force`,
+      `main   Main Profile  ${MAIN_URL} (the build’s setting)`,
+      `photo  Photographer  ${photo}  scheduled`,
+      `shop   Shop          ${`${MAIN_URL}shop`.padEnd(photo.length)}  in force`,
     ]);
   });
 

@@ -108,7 +108,8 @@ describe('namecard stats', () => {
     expect(json.days.at(-1)!.by_type).toEqual({ main: 0, photo: 0, shop: 4 });
     const text = await namecard(['stats']);
     expect(text.exitCode).toBe(0);
-    expect(text.stdout).toContain('by profile: main 1, photo 0, shop 4');
+    // Each profile by its label, as everywhere else (issue 39).
+    expect(text.stdout).toContain('by profile: Main Profile 1, Photographer 0, Shop 4');
     await cli.emulator.query('truncate public.namecard_visit');
   });
 
@@ -152,7 +153,7 @@ describe('namecard stats', () => {
     expect(lines[0]).toMatch(
       /^50 visits from \d{4}-\d\d-\d\d to \d{4}-\d\d-\d\d \(30 days, UTC\)$/,
     );
-    expect(stdout).toContain('by profile: main 49, photo 1');
+    expect(stdout).toContain('by profile: Main Profile 49, Photographer 1');
     expect(stdout).toContain('by channel: QR code 40, NFC 1, link 9');
     const bars = lines.filter((line) => /^\d{4}-\d\d-\d\d /.test(line));
     expect(bars).toHaveLength(30);

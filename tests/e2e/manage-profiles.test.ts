@@ -29,7 +29,8 @@ test('add a profile, set it from the form, and /go lands on its destination', as
   elsewhere.hostname = 'localhost';
   await add.getByLabel('Destination').fill(`${elsewhere.href}shop`);
   await add.getByRole('button', { name: 'Add the profile' }).click();
-  const outcome = section.getByRole('status');
+  // Said under the add form's button (issue 39: next to the control that was used).
+  const outcome = add.getByRole('status');
   await expect(outcome.innerText()).resolves.toBe(
     `Not added: Destination must be on an origin the card's /go follows (${new URL(cards.url).origin}): add ${elsewhere.origin} to NAMECARD_ALLOWED_ORIGINS and rebuild the site first.`,
   );
@@ -76,9 +77,18 @@ test('add a profile, set it from the form, and /go lands on its destination', as
     ),
   ).resolves.not.toBe('rgba(0, 0, 0, 0)');
 
-  // In use: the server refuses the removal, in its words, and the profile stays.
+  // In use: Remove asks first (issue 39), then the server refuses the removal, said next to the
+  // button with the entry in the way, and the profile stays.
   await section.getByRole('button', { name: 'Remove Shop' }).click();
-  await outcome.getByText(/profile shop is in use by entries \d+/).waitFor();
+  await page
+    .getByRole('dialog', { name: 'Remove Shop?' })
+    .getByRole('button', { name: 'Yes, remove it' })
+    .click();
+  await page
+    .getByTestId('profile-shop')
+    .getByRole('alert')
+    .getByText(/Profile "shop" is in use: entry \d+ still names it/)
+    .waitFor();
   expect((await profileRows()).find((p) => p.name === 'shop')?.removed).toBe(false);
   // Main is where visitors go when nothing else is set: it offers no Remove at all.
   await expect(section.getByRole('button', { name: 'Remove Main Profile' }).count()).resolves.toBe(

@@ -88,11 +88,10 @@ describe('weekly series on /manage at 375 px', () => {
     await expect(page.getByTestId('series-line').innerText()).resolves.toMatch(
       /^Photographer every Sat, Sun 10:00–18:00, next (Sat|Sun) \d{1,2} [A-Z][a-z]{2}, 10:00\s*Cancel$/,
     );
-    // The timeline shows the occurrences ahead.
+    // The timeline says the series in one line (issue 39: not each occurrence as a change).
     await page
       .getByRole('list', { name: 'What follows' })
-      .getByText(/Photographer from (Sat|Sun) /)
-      .first()
+      .getByText(/^Photographer every Sat, Sun 10:00–18:00, next /)
       .waitFor();
     await screenshot(page, 'manage-series-set-375');
     // Closed again, the form is the one-off form, and the days are not kept.
@@ -116,14 +115,16 @@ describe('weekly series on /manage at 375 px', () => {
     await page.clock.install();
     await signIn(page, site, OWNER);
     const follows = page.getByRole('list', { name: 'What follows' });
-    await follows
-      .getByText(/Photographer from /)
-      .first()
-      .waitFor();
+    // The series in one line (issue 39), and the picture with its occurrences.
+    const line = follows.getByText(/^Photographer every day /);
+    const occurrences = page.locator('.timeline-segment.profile-photo');
+    await line.waitFor();
+    await expect(occurrences.count()).resolves.toBeGreaterThan(0);
     // Past the page's 15-second tick, before its next read (at most a minute away).
     await page.clock.fastForward(20_000);
     await page.waitForTimeout(200);
-    await expect(follows.getByText(/Photographer from /).count()).resolves.toBeGreaterThan(0);
+    await expect(line.count()).resolves.toBe(1);
+    await expect(occurrences.count()).resolves.toBeGreaterThan(0);
   });
 
   test('a series with no day is refused, naming the field; nothing is stored', async () => {

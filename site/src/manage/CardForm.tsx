@@ -169,7 +169,9 @@ export function CardForm({ refresh, profiles }: CardFormProps) {
     <form className="card-form" onSubmit={(event) => void handleSubmit(event)}>
       <label>
         Profile
-        <select name="profile" required defaultValue="">
+        {/* The spec's placeholder, shown as a prompt (muted, with the hint under it), so that
+            it does not read as the page still loading. */}
+        <select name="profile" required defaultValue="" aria-describedby="profile-hint">
           <option value="" disabled>
             Selecting profile..
           </option>
@@ -180,6 +182,9 @@ export function CardForm({ refresh, profiles }: CardFormProps) {
           ))}
         </select>
       </label>
+      <p id="profile-hint" className="muted small field-hint">
+        Choose where the card sends visitors: one of your profiles.
+      </p>
       <details className="repeat-weekly" onToggle={(event) => setWeekly(event.currentTarget.open)}>
         <summary>Repeat weekly</summary>
         {weekly && (

@@ -1,12 +1,20 @@
 import { localTimeZone } from '../../../shared/core/format.js';
 import { describeEntry, describeStateSoon, isUpcoming } from './describe.js';
-import { HISTORY_SIZE, type CardStateResult } from './useCardState.js';
+import type { ProfileEntry } from '../../../shared/supabase/data.js';
+import { HISTORY_SIZE, cardLabels, type CardStateResult } from './useCardState.js';
 
 /**
  * Past entries (ended, ended early, cancelled), newest first, collapsed under "History": the
  * timeline above shows what still counts. Ids are shown, as the CLI's `list` does.
  */
-export function CardHistory({ result }: { result: CardStateResult }) {
+export function CardHistory({
+  result,
+  profiles,
+}: {
+  result: CardStateResult;
+  /** The owner's profiles, for their labels (the status's otherwise). */
+  profiles?: readonly ProfileEntry[];
+}) {
   if (result.state !== 'ready') return null;
   const { recent, states, status } = result.data;
   const past = recent
@@ -26,7 +34,7 @@ export function CardHistory({ result }: { result: CardStateResult }) {
       <ol aria-label="History">
         {past.map(({ row, state }) => (
           <li key={row.id} className={`state-${state.state}`}>
-            <span>{describeEntry(row, status.now, zone)}</span>{' '}
+            <span>{describeEntry(row, status.now, zone, cardLabels(result.data, profiles))}</span>{' '}
             <span className="muted">· {describeStateSoon(state, status.now, zone)}</span>
           </li>
         ))}

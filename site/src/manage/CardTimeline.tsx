@@ -1,14 +1,10 @@
 import { useRef, useState } from 'react';
-import { describeFollowing, describeNow } from '../../../shared/core/describe.js';
+import { describeNow } from '../../../shared/core/describe.js';
 import { localTimeZone } from '../../../shared/core/format.js';
-import {
-  isCancellable,
-  timeline,
-  type EntryState,
-  type Segment,
-} from '../../../shared/core/timeline.js';
+import { isActiveAt } from '../../../shared/core/rules.js';
+import { isCancellable, type EntryState, type Segment } from '../../../shared/core/timeline.js';
 import type { NamecardRow } from '../../../shared/core/types.js';
-import { cancelEntry, endNow } from '../../../shared/supabase/data.js';
+import { cancelEntry, endNow, type ProfileEntry } from '../../../shared/supabase/data.js';
 import { supabase } from '../supabase.js';
 import { ConfirmDialog } from './ConfirmDialog.js';
 import {
@@ -17,16 +13,26 @@ import {
   describeInstead,
   describeStateSoon,
   errorMessage,
+  followingItems,
   isUpcoming,
   sameTimeline,
+  type FollowingItem,
 } from './describe.js';
 import { profileTone } from './profile-tone.js';
 import { TimelineBar } from './TimelineBar.js';
-import { timelineAt, useServerNow, type CardState, type CardStateResult } from './useCardState.js';
+import {
+  cardLabels,
+  cardTimeline,
+  useServerNow,
+  type CardState,
+  type CardStateResult,
+} from './useCardState.js';
 
 interface CardTimelineProps {
   result: CardStateResult;
   refresh: () => Promise<CardState | undefined>;
+  /** The owner's profiles, for their labels (the status's otherwise). */
+  profiles?: readonly ProfileEntry[];
 }
 
 /** The outcome of End now or Cancel, in words. */
@@ -37,11 +43,12 @@ type Asking =
   | { kind: 'end'; stopping: NamecardRow[]; after: Segment[]; before: Segment[]; at: number }
   | { kind: 'cancel'; row: NamecardRow; after: Segment[]; before: Segment[]; at: number };
 
-/** The entries in force at `at`: those End now stops (`public.namecard_end_now()`'s rule). */
-function inForce(rows: readonly NamecardRow[], at: number): NamecardRow[] {
-  return rows.filter(
-    (row) => (row.stamp_start == null || row.stamp_start <= at) && row.stamp_end > at,
-  );
+/**
+ * The entries and series occurrences in force at `at`: those End now stops
+ * (`public.namecard_end_now()`'s rule).
+ */
+function inForce(card: CardState, at: number): NamecardRow[] {
+  return [...card.open, ...card.occurrences].filter((row) => isActiveAt(row, at));
 }
 
 /** The labels of profiles by name, from the status (`{ shop: 'Shop' }`). */
@@ -56,27 +63,22 @@ function takesEffect(state: EntryState, now: number): number {
 }
 
 /**
- * The question before End now at `at`: the entries it stops and what visitors get before and
- * after, by the shared timeline rule over the entries the page has; null when that changes
- * nothing (only a main entry in force).
+ * The question before End now at `at`: what it stops (entries and a series' occurrence in
+ * force) and what visitors get before and after, both by `cardTimeline`, the function the page
+ * draws its timeline with, over the rows the page has; null when that changes nothing (only a
+ * main entry in force).
  */
 function endQuestion(card: CardState, at: number): Asking | null {
-  const before = timelineAt(card, at);
-  const stopping = inForce(card.open, at);
-  const after = timeline(
-    card.open.filter((row) => !stopping.includes(row)),
-    at,
-  );
+  const before = cardTimeline(card, at);
+  const after = cardTimeline(card, at, { kind: 'end' });
+  const stopping = inForce(card, at);
   return sameTimeline(before, after) ? null : { kind: 'end', stopping, before, after, at };
 }
 
 /** The question before Cancel of `row` at `at`: what visitors get before and after. */
 function cancelQuestion(card: CardState, row: NamecardRow, at: number): Asking {
-  const before = timelineAt(card, at);
-  const after = timeline(
-    card.open.filter((other) => other.id !== row.id),
-    at,
-  );
+  const before = cardTimeline(card, at);
+  const after = cardTimeline(card, at, { kind: 'cancel', id: row.id });
   return { kind: 'cancel', row, before, after, at };
 }
 
@@ -88,11 +90,13 @@ function cancelQuestion(card: CardState, row: NamecardRow, at: number): Asking {
  * @param card the card as last read, or null while it is not
  * @param refresh reads the card again
  * @param zone IANA time zone of the times in the words
+ * @param labels the profiles' labels the words name them by
  */
 function useTimelineChanges(
   card: CardState | null,
   refresh: () => Promise<CardState | undefined>,
   zone: string,
+  labels: Labels,
 ) {
   const [busy, setBusy] = useState(false);
   const [outcome, setOutcome] = useState<Outcome>(null);
@@ -127,7 +131,7 @@ function useTimelineChanges(
     change(async () => {
       await cancelEntry(supabase, row.id);
       const fresh = await refresh();
-      return `Cancelled ${describeEntry(row, at, zone)}. ${describeAfter(fresh?.status, zone)}`;
+      return `Cancelled ${describeEntry(row, at, zone, labels)}. ${describeAfter(fresh?.status, zone)}`;
     }, `Could not cancel #${row.id}`);
 
   /** End now, asked first; when it changes nothing (endQuestion), the server is asked at once. */
@@ -166,22 +170,21 @@ function useTimelineChanges(
  * picture from now to the last change, what follows in words, and the entries that still
  * count, each with Cancel. Times are read at a glance; the zone is named once, at the top.
  */
-export function CardTimeline({ result, refresh }: CardTimelineProps) {
+export function CardTimeline({ result, refresh, profiles }: CardTimelineProps) {
   const card = result.state === 'ready' ? result.data : null;
   const now = useServerNow(card);
   const zone = localTimeZone();
+  const labels = cardLabels(card, profiles);
   const { busy, outcome, outcomeRef, asking, dismiss, confirm, askEnd, askCancel } =
-    useTimelineChanges(card, refresh, zone);
-  const askLabels = card?.status.labels ?? {};
+    useTimelineChanges(card, refresh, zone, labels);
   let body;
   if (result.state === 'loading') body = <p>Reading the current card…</p>;
   else if (result.state === 'error' || !card || now === null) {
     body = <p>Could not read the current card: {result.state === 'error' ? result.error : ''}</p>;
   } else {
-    const segments = timelineAt(card, now);
+    const segments = cardTimeline(card, now);
     const [first] = segments;
-    const { labels } = card.status;
-    const following = describeFollowing(segments, now, zone, segments.length, labels);
+    const following = followingItems(segments, card.status.series ?? [], now, zone, labels);
     const upcoming = upcomingEntries(card);
     body = (
       <>
@@ -200,7 +203,7 @@ export function CardTimeline({ result, refresh }: CardTimelineProps) {
           </button>
         )}
         <TimelineBar segments={segments} now={now} timeZone={zone} labels={labels} />
-        <Following lines={following} segments={segments} />
+        <Following items={following} />
         <UpcomingEntries
           upcoming={upcoming}
           now={card.status.now}
@@ -220,7 +223,7 @@ export function CardTimeline({ result, refresh }: CardTimelineProps) {
         <AskDialog
           asking={asking}
           zone={zone}
-          labels={askLabels}
+          labels={labels}
           onDismiss={dismiss}
           onConfirm={confirm}
         />
@@ -251,17 +254,19 @@ function upcomingEntries(card: CardState): { row: NamecardRow; state: EntryState
     .sort((a, b) => takesEffect(a.state, now) - takesEffect(b.state, now) || b.row.id - a.row.id);
 }
 
-/** What follows now, one line per coming segment, each marked with its profile's colour. */
-function Following({ lines, segments }: { lines: string[]; segments: readonly Segment[] }) {
-  if (lines.length === 0) return null;
+/**
+ * What follows now: one line per coming change and one per weekly series, each marked with its
+ * profile's colour.
+ */
+function Following({ items }: { items: readonly FollowingItem[] }) {
+  if (items.length === 0) return null;
   return (
     <ol className="following" aria-label="What follows">
-      {lines.map((line, index) => {
-        const type = segments[index + 1]?.type;
+      {items.map(({ key, text, type }) => {
         const { tone, style } = type === undefined ? { tone: '' } : profileTone(type);
         return (
-          <li key={line} className={tone && `profile-dot-${tone}`} style={style}>
-            {line}
+          <li key={key} className={tone && `profile-dot-${tone}`} style={style}>
+            {text}
           </li>
         );
       })}

@@ -79,22 +79,20 @@ function OwnerView({ profiles }: { profiles: ProfilesState }) {
   const { result, refresh } = useCardState();
   const [shownAt] = useState(() => Date.now());
   const at = result.state === 'ready' ? result.data.status.now : shownAt;
+  const rows = profiles.state === 'ready' ? profiles.data : undefined;
   return (
     <div className="owner-view">
       <p className="muted small zone-header" data-testid="zone-header">
         {zoneHeader(localTimeZone(), at)}
       </p>
-      <CardTimeline result={result} refresh={refresh} />
-      <CardForm
-        refresh={refresh}
-        profiles={profiles.state === 'ready' ? profiles.data : undefined}
-      />
+      <CardTimeline result={result} refresh={refresh} profiles={rows} />
+      <CardForm refresh={refresh} profiles={rows} />
       {result.state === 'ready' && (
         <Suspense fallback={null}>
-          <SeriesSection card={result.data} refresh={refresh} />
+          <SeriesSection card={result.data} profiles={rows} refresh={refresh} />
         </Suspense>
       )}
-      <CardHistory result={result} />
+      <CardHistory result={result} profiles={rows} />
     </div>
   );
 }

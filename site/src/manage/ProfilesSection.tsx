@@ -1,54 +1,24 @@
 import { useState, type FormEvent } from 'react';
 import {
-  MAIN_PROFILE,
   checkDestination,
   checkProfileLabel,
   checkProfileName,
-  type ProfileFieldProblem,
 } from '../../../shared/core/profiles.js';
-import { resolveTargets } from '../../../shared/core/rules.js';
-import {
-  addProfile,
-  editProfile,
-  removeProfile,
-  type ProfileEntry,
-} from '../../../shared/supabase/data.js';
+import { addProfile, type ProfileEntry } from '../../../shared/supabase/data.js';
 import { siteConfig } from '../site-config.js';
 import { supabase } from '../supabase.js';
 import { errorMessage } from './describe.js';
+import { ProfileItem } from './ProfileItem.js';
+import { addRefusal, firstProblem, type Said } from './profile-words.js';
 import type { ProfilesState } from './useProfiles.js';
 
-interface Outcome {
-  tone: 'ok' | 'error';
-  text: string;
-}
-
-/** The build's own targets, for main and photo while they have no URL of their own. */
-const BUILD_TARGETS: Record<string, string> = resolveTargets(siteConfig);
-
-/** Where a profile sends visitors, in words for the list. */
-function destination(profile: ProfileEntry): string {
-  if (profile.url !== null) return profile.url;
-  return `${BUILD_TARGETS[profile.name] ?? siteConfig.mainUrl} (this site's setting)`;
-}
-
-/** A field problem in the form's words: the field's label, what it must be, and what to do. */
-function say(problem: ProfileFieldProblem, label: string): string {
-  const text = problem.message.replace(`\`${problem.field}\``, label);
-  return problem.hint ? `${text}: ${problem.hint}.` : `${text}.`;
-}
-
-/** Runs the checks in order; the first problem, in words, or null. */
-function firstProblem(checks: [ProfileFieldProblem | null, string][]): string | null {
-  for (const [problem, label] of checks) if (problem) return say(problem, label);
-  return null;
-}
-
 /**
- * The Profiles section: each profile with its label and destination, a form to add one, and
- * per profile Edit and Remove (main, where visitors go when nothing else is set, has no Remove). What the form refuses (name, label and URL forms, an origin the
- * card's /go does not follow) is said before anything is sent; the server's refusals (in use,
- * main) are shown in its words; the list is read again after every change.
+ * The Profiles section: each profile with its label and destination, Edit, and Remove (which
+ * asks first; main, where visitors go when nothing else is set, has none), and a form to add
+ * one. What the form refuses (name, label and URL forms, an origin the card's /go does not
+ * follow) is said before anything is sent; the server's refusals (a name taken, in use, with
+ * the ids and the buttons that clear them) are said next to the control that was used; the
+ * list is read again after every change.
  */
 export function ProfilesSection({
   state,
@@ -57,61 +27,9 @@ export function ProfilesSection({
   state: ProfilesState;
   reload: () => Promise<unknown>;
 }) {
-  const [outcome, setOutcome] = useState<Outcome | null>(null);
-  const [editing, setEditing] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-
-  async function act(work: () => Promise<string>) {
-    setBusy(true);
-    try {
-      const text = await work();
-      setOutcome({ tone: 'ok', text });
-      setEditing(null);
-      await reload();
-    } catch (error) {
-      setOutcome({ tone: 'error', text: errorMessage(error) });
-    } finally {
-      setBusy(false);
-    }
-  }
-
-  function submitAdd(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    const form = event.currentTarget;
-    const fields = new FormData(form);
-    const name = String(fields.get('name') ?? '').trim();
-    const url = String(fields.get('url') ?? '').trim();
-    const label = String(fields.get('label') ?? '').trim() || name;
-    const problem = firstProblem([
-      [checkProfileName(name), 'Name'],
-      [checkProfileLabel(label), 'Label'],
-      [checkDestination(url, siteConfig.allowedOrigins), 'Destination'],
-    ]);
-    if (problem) return setOutcome({ tone: 'error', text: `Not added: ${problem}` });
-    void act(async () => {
-      const row = await addProfile(supabase, { name, label, url });
-      form.reset();
-      return `Added ${row.label} (${row.name}): ${row.url ?? ''}.`;
-    });
-  }
-
-  function submitEdit(event: FormEvent<HTMLFormElement>, profile: ProfileEntry) {
-    event.preventDefault();
-    const fields = new FormData(event.currentTarget);
-    const label = String(fields.get('label') ?? '').trim();
-    const url = String(fields.get('url') ?? '').trim();
-    const problem = firstProblem([
-      [checkProfileLabel(label), 'Label'],
-      [url ? checkDestination(url, siteConfig.allowedOrigins) : null, 'Destination'],
-    ]);
-    if (problem) return setOutcome({ tone: 'error', text: `Not changed: ${problem}` });
-    void act(async () => {
-      // An empty destination for main or photo: follow this site's setting again.
-      const row = await editProfile(supabase, profile.name, { label, url: url || null });
-      return `Changed ${row.label} (${row.name}): ${destination(row)}.`;
-    });
-  }
-
+  // A removal's outcome: its profile's line is gone, so it is said where the line was.
+  const [removed, setRemoved] = useState('');
+  const profiles = state.state === 'ready' ? state.data : [];
   return (
     <section className="card profiles">
       <h2>Profiles</h2>
@@ -124,125 +42,70 @@ export function ProfilesSection({
       {state.state === 'ready' && (
         <ul className="profile-list">
           {state.data.map((profile) => (
-            <li key={profile.name}>
-              <p>
-                <strong>{profile.label}</strong> <code>{profile.name}</code>
-                <br />
-                <span className="muted small">{destination(profile)}</span>
-              </p>
-              {editing === profile.name ? (
-                <EditProfileForm
-                  profile={profile}
-                  busy={busy}
-                  onSubmit={(event) => submitEdit(event, profile)}
-                  onClose={() => setEditing(null)}
-                />
-              ) : (
-                <ProfileActions
-                  profile={profile}
-                  busy={busy}
-                  onEdit={() => setEditing(profile.name)}
-                  onRemove={() =>
-                    void act(async () => {
-                      const row = await removeProfile(supabase, profile.name);
-                      return `Removed ${row.label} (${row.name}): no new entry can name it; past entries keep it.`;
-                    })
-                  }
-                />
-              )}
-            </li>
+            <ProfileItem
+              key={profile.name}
+              profile={profile}
+              reload={reload}
+              onRemoved={setRemoved}
+            />
           ))}
         </ul>
       )}
-      <AddProfileForm busy={busy} onSubmit={submitAdd} />
-      <p role="status" className={`status${outcome ? ` ${outcome.tone}` : ''}`}>
-        {outcome?.text}
+      <p role="status" className="status ok" data-testid="profiles-outcome">
+        {removed}
       </p>
+      <AddProfileForm profiles={profiles} reload={reload} />
     </section>
   );
 }
 
-/** The form that edits one profile's label and destination, in place of its buttons. */
-function EditProfileForm({
-  profile,
-  busy,
-  onSubmit,
-  onClose,
-}: {
-  profile: ProfileEntry;
-  busy: boolean;
-  onSubmit: (event: FormEvent<HTMLFormElement>) => void;
-  onClose: () => void;
-}) {
-  return (
-    <form className="card-form" aria-label={`Edit ${profile.label}`} onSubmit={onSubmit}>
-      <label>
-        Label
-        <input name="label" defaultValue={profile.label} required maxLength={60} />
-      </label>
-      <label>
-        Destination
-        <input
-          name="url"
-          type="url"
-          defaultValue={profile.url ?? ''}
-          // Main and photo may be emptied: they then follow this site's settings.
-          required={!(profile.name in BUILD_TARGETS)}
-        />
-      </label>
-      <div className="actions">
-        <button type="submit" className="button" disabled={busy}>
-          Save {profile.label}
-        </button>
-        <button type="button" className="button secondary" onClick={onClose}>
-          Close
-        </button>
-      </div>
-    </form>
-  );
-}
-
-/** A profile's Edit and Remove buttons (main, where visitors go when nothing is set, has no Remove). */
-function ProfileActions({
-  profile,
-  busy,
-  onEdit,
-  onRemove,
-}: {
-  profile: ProfileEntry;
-  busy: boolean;
-  onEdit: () => void;
-  onRemove: () => void;
-}) {
-  return (
-    <div className="actions">
-      <button type="button" className="button secondary small-button" onClick={onEdit}>
-        Edit {profile.label}
-      </button>
-      {profile.name !== MAIN_PROFILE.type && (
-        <button
-          type="button"
-          className="button secondary small-button"
-          disabled={busy}
-          onClick={onRemove}
-        >
-          Remove {profile.label}
-        </button>
-      )}
-    </div>
-  );
-}
-
-/** The form that adds a profile: name, optional label (the name by default), destination. */
+/**
+ * The form that adds a profile: name, optional label (the name by default), destination; its
+ * outcome, or why it was refused (a name the card has: what it is, and Edit), under its button.
+ */
 function AddProfileForm({
-  busy,
-  onSubmit,
+  profiles,
+  reload,
 }: {
-  busy: boolean;
-  onSubmit: (event: FormEvent<HTMLFormElement>) => void;
+  profiles: readonly ProfileEntry[];
+  reload: () => Promise<unknown>;
 }) {
+  const [said, setSaid] = useState<Said | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  async function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const form = event.currentTarget;
+    const fields = new FormData(form);
+    const name = String(fields.get('name') ?? '').trim();
+    const url = String(fields.get('url') ?? '').trim();
+    const label = String(fields.get('label') ?? '').trim() || name;
+    const problem = firstProblem([
+      [checkProfileName(name), 'Name'],
+      [checkProfileLabel(label), 'Label'],
+      [checkDestination(url, siteConfig.allowedOrigins), 'Destination'],
+    ]);
+    if (problem) return setSaid({ tone: 'error', text: `Not added: ${problem}` });
+    setBusy(true);
+    try {
+      const row = await addProfile(supabase, { name, label, url });
+      form.reset();
+      setSaid({ tone: 'ok', text: `Added ${row.label} (${row.name}): ${row.url ?? ''}.` });
+      await reload();
+    } catch (error) {
+      const text = addRefusal(error, name, profiles) ?? errorMessage(error);
+      setSaid({ tone: 'error', text: `Not added: ${text}` });
+    } finally {
+      setBusy(false);
+    }
+  }
+
   return (
-    <form className="card-form" onSubmit={onSubmit} aria-label="Add a destination">
+    <form
+      className="card-form"
+      onSubmit={(event) => void submit(event)}
+      aria-label="Add a destination"
+    >
       <div className="row">
         <label>
           Name
@@ -260,6 +123,9 @@ function AddProfileForm({
       <button type="submit" className="button" disabled={busy}>
         Add the profile
       </button>
+      <p role="status" className={`status${said ? ` ${said.tone}` : ''}`}>
+        {said?.text}
+      </p>
     </form>
   );
 }

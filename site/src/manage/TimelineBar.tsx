@@ -1,4 +1,3 @@
-import { MAIN_PROFILE, readProfile } from '../../../shared/core/profiles.js';
 import { formatWhen } from '../../../shared/core/format.js';
 import type { Segment } from '../../../shared/core/timeline.js';
 import { visitorsGet, type ProfileLabels } from '../../../shared/core/describe.js';
@@ -32,23 +31,13 @@ export function timelineAlt(
   return `Visitors get, from now: ${parts.join(', ')}.`;
 }
 
-/** The word the legend shows for a profile: `Main`, `Photo`, or the label of an added profile. */
-function shortLabel(type: Segment['type'], labels: ProfileLabels): string {
-  const reading = readProfile(type);
-  const own = Object.hasOwn(labels, type) ? labels[type] : undefined;
-  if (type !== reading.profile.type) return own ?? type;
-  // main and photo: their short word, unless the owner gave photo a label of its own.
-  return own !== undefined && own !== reading.label && type !== MAIN_PROFILE.type
-    ? own
-    : reading.profile.short;
-}
-
 /**
  * The timeline as a bar to scale: the window from now (its left edge, marked and labelled) to
  * the last change (its right edge, labelled with that time), one block per segment coloured by
  * profile, its width its share of the window; the open-ended rest (always main) is a faded
  * block after the window's end. The blocks carry no text (a short break would cut it): a
- * legend names the colours, with each row's label (`labels`, from the status). Plain HTML and
+ * legend names the colours in the words the list under it uses (`visitorsGet`: each row's label
+ * from the status's `labels`, `the main site` for main), its swatches short bars like the blocks. Plain HTML and
  * CSS, the widths set through the style object (CSSOM), which the site's CSP allows.
  */
 export function TimelineBar({
@@ -103,7 +92,7 @@ export function TimelineBar({
           const { tone, style } = profileTone(type);
           return (
             <li key={type} className={`profile-dot-${tone}`} style={style}>
-              {shortLabel(type, labels)}
+              {visitorsGet(type, labels)}
             </li>
           );
         })}

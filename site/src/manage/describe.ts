@@ -3,11 +3,13 @@ import {
   describeFollowing,
   describeNow,
   describeState,
+  visitorsGet,
 } from '../../../shared/core/describe.js';
 import type { EntryFieldNames } from '../../../shared/core/entry-rules.js';
 import { NetworkError, isRefusal } from '../../../shared/core/errors.js';
 import { formatRelative, formatWhen } from '../../../shared/core/format.js';
-import type { CardStatus } from '../../../shared/core/lookup.js';
+import type { CardStatus, StatusSeries } from '../../../shared/core/lookup.js';
+import { foldSeries, seriesWords } from '../../../shared/core/series.js';
 import type { EntryState, Segment } from '../../../shared/core/timeline.js';
 import { profileLabel, type NamecardRow } from '../../../shared/core/types.js';
 import { inPlainWords } from '../../../shared/core/plain-words.js';
@@ -46,17 +48,62 @@ export function errorMessage(error: unknown, names: readonly string[] = []): str
 
 /**
  * An entry in a few words, with its id (Cancel takes one): `#12 Photographer from Wed 09:00
- * until Wed 18:00`. A stopped entry shows the end it was planned with.
+ * until Wed 18:00`. A stopped entry shows the end it was planned with. An occurrence of a
+ * weekly series (End now stops the one in force) says so: `this time of weekly series #4
+ * (Photographer from today 10:00 until today 18:00)`.
  */
 export function describeEntry(
-  row: NamecardRow,
+  row: NamecardRow & { series?: boolean },
   now: number,
   timeZone: string,
   labels: Readonly<Record<string, string>> = {},
 ): string {
   const from = row.stamp_start == null ? '' : ` from ${formatWhen(row.stamp_start, now, timeZone)}`;
   const end = row.planned_end ?? row.stamp_end;
-  return `#${row.id} ${profileLabel(row.type, labels)}${from} until ${formatWhen(end, now, timeZone)}`;
+  const words = `${profileLabel(row.type, labels)}${from} until ${formatWhen(end, now, timeZone)}`;
+  return row.series ? `this time of weekly series #${row.id} (${words})` : `#${row.id} ${words}`;
+}
+
+/** One line of the list under the timeline picture: its words and the profile it marks. */
+export interface FollowingItem {
+  key: string;
+  text: string;
+  /** The profile whose colour marks the line; none for "And more changes after that". */
+  type?: string;
+}
+
+/**
+ * The list under the timeline picture: each coming change in words (`Then Photographer from
+ * Wed 09:00 until Wed 18:00`) and each weekly series in one line (`Photographer every Sat
+ * 10:00–18:00, next Sat 10:00`), in the order they come; a series' occurrences are not
+ * repeated as changes of their own (foldSeries), while the picture keeps drawing them.
+ *
+ * @param segments the timeline from `now` (cardTimeline)
+ * @param series the series with an occurrence ahead (the status's)
+ * @param now epoch ms (the server's now, estimated)
+ * @param timeZone IANA time zone of the times shown (named once, at the top of the page)
+ * @param labels the profiles' labels from the server
+ */
+export function followingItems(
+  segments: readonly Segment[],
+  series: readonly StatusSeries[],
+  now: number,
+  timeZone: string,
+  labels: Readonly<Record<string, string>>,
+): FollowingItem[] {
+  const folded = foldSeries(segments, series);
+  const lines = describeFollowing(folded, now, timeZone, folded.length, labels);
+  const changes = folded.slice(1).map((segment, index) => ({
+    at: segment.from,
+    item: { key: `change-${segment.from}`, text: lines[index]!, type: segment.type },
+  }));
+  const weekly = series.map((s) => {
+    const words = seriesWords(s, s.next, now, timeZone);
+    const text = `${visitorsGet(s.type, labels)} ${words.rule}, ${words.next}`;
+    return { at: s.next, item: { key: `series-${s.id}`, text, type: s.type } };
+  });
+  const more = lines.slice(changes.length).map((text) => ({ key: text, text }));
+  return [...[...changes, ...weekly].sort((a, b) => a.at - b.at).map((x) => x.item), ...more];
 }
 
 /**

@@ -1,8 +1,17 @@
 import { useCallback, useEffect, useState } from 'react';
 import { fetchStatus, type CardStatus } from '../../../shared/core/lookup.js';
-import { entryStates, runs, timeline, type EntryState } from '../../../shared/core/timeline.js';
+import type { Segment } from '../../../shared/core/timeline.js';
+import {
+  entryStates,
+  plannedTimeline,
+  runs,
+  type Change,
+  type EntryState,
+} from '../../../shared/core/timeline.js';
 import type { NamecardRow } from '../../../shared/core/types.js';
-import { OPEN_ENTRIES, listEntries } from '../../../shared/supabase/data.js';
+import { labelsOf, type ProfileLabels } from '../../../shared/core/profiles.js';
+import { OPEN_ENTRIES, listEntries, type ProfileEntry } from '../../../shared/supabase/data.js';
+import { listOccurrences, type ServerOccurrence } from '../../../shared/supabase/series.js';
 import { siteConfig } from '../site-config.js';
 import { supabase } from '../supabase.js';
 import { useLoad, type Loaded } from './useLoad.js';
@@ -13,6 +22,16 @@ export interface CardState {
   status: CardStatus;
   /** Every entry that had not ended at `status.now` (Cancel's candidates), newest first. */
   open: NamecardRow[];
+  /**
+   * The weekly series' occurrences in force from `status.now` to the window's end, as the
+   * server expands them: with `open`, every row the rule needs there.
+   */
+  occurrences: ServerOccurrence[];
+  /**
+   * Epoch ms past which `open` and `occurrences` do not tell the whole timeline (the server's
+   * answer was capped there, as an endless series makes it), or null when they do.
+   */
+  until: number | null;
   /** The last entries, newest first (the history's candidates). */
   recent: NamecardRow[];
   /** Each entry's state at `status.now`, by id (from `open` and `recent`). */
@@ -29,6 +48,34 @@ export const HISTORY_SIZE = 10;
 /** The state is read again at least this often, and at each change it knows of. */
 const REFRESH_MS = 60_000;
 
+/** The longest window of occurrences the page reads ahead (a year and a month). */
+const WINDOW_MS = 400 * 86_400_000;
+
+/**
+ * The window the page reads occurrences for, from the server's answer: up to where its timeline
+ * was capped (beyond it the page says "more follows", as the server does), else far enough for
+ * every entry that has not ended and every occurrence of a series with a last date, at most
+ * {@link WINDOW_MS}. Only the occurrences make the timeline incomplete past that bound (the
+ * open entries are read whole): an entry that ends further on (a year and a day ahead) keeps
+ * its own end, and the timeline is cut there only when a series runs past it.
+ */
+function windowOf(status: CardStatus, open: readonly NamecardRow[]) {
+  const last = status.timeline[status.timeline.length - 1]!;
+  const limit = status.now + WINDOW_MS;
+  if (last.to !== null) return { to: Math.min(last.to, limit), until: Math.min(last.to, limit) };
+  // A series' last occurrence starts on its last date and ends the next day at the latest.
+  const seriesEnd = Math.max(
+    0,
+    ...(status.series ?? []).map((s) => (s.last_date ? Date.parse(s.last_date) : 0) + 3 * DAY_MS),
+  );
+  if (seriesEnd + 1 > limit) return { to: limit, until: limit };
+  // Every occurrence ends before the limit: reading up to it, at most, tells them all.
+  const to = Math.max(last.from, seriesEnd, ...open.map((row) => row.stamp_end)) + 1;
+  return { to: Math.min(to, limit), until: null };
+}
+
+const DAY_MS = 86_400_000;
+
 async function read(): Promise<CardState> {
   const { data } = await supabase.auth.getSession();
   const lookup = { ...siteConfig, accessToken: data.session?.access_token ?? null };
@@ -37,14 +84,19 @@ async function read(): Promise<CardState> {
     fetchStatus(lookup),
     listEntries(supabase, { owner: true, limit: HISTORY_SIZE * 2 }),
   ]);
-  const open = await listEntries(supabase, {
-    owner: true,
-    endingAfter: status.now,
-    limit: OPEN_ENTRIES,
-  });
+  // The occurrences beside the open entries, for the window the status alone asks for; read
+  // again further only when an open entry ends later (it may cover occurrences up to its end).
+  const guess = windowOf(status, []);
+  const [open, first] = await Promise.all([
+    listEntries(supabase, { owner: true, endingAfter: status.now, limit: OPEN_ENTRIES }),
+    listOccurrences(supabase, status.now, guess.to),
+  ]);
+  const window = windowOf(status, open);
+  const occurrences =
+    window.to > guess.to ? await listOccurrences(supabase, status.now, window.to) : first;
   const known = new Map([...recent, ...open].map((row) => [row.id, row]));
-  const states = entryStates([...known.values()], status.now);
-  return { status, open, recent, states, readAt: Date.now() };
+  const states = entryStates([...known.values()], status.now, occurrences);
+  return { status, open, occurrences, until: window.until, recent, states, readAt: Date.now() };
 }
 
 /**
@@ -56,28 +108,42 @@ export function serverNow(card: CardState): number {
 }
 
 /**
- * The timeline at `at` (the server's now, estimated): the server's own answer (entries and the
- * weekly series' occurrences) at the instant it read, cut at `at` as "now" moves on; past the
- * end of that answer, the shared pure rule (`timeline()` over the open entries).
+ * What visitors get from `at` on (the server's now, estimated), with `change` made first when
+ * one is asked about: the one rule over the entries and occurrences the page read
+ * (`plannedTimeline`). The page draws its timeline with this, and End now's and Cancel's
+ * questions say what follows with this and their change, so that what a question promises is
+ * what the page shows once the change is made.
+ *
+ * @param card the card as read
+ * @param at epoch ms
+ * @param change End now, or Cancel of an entry or a series, or none
  */
-export function timelineAt(card: CardState, at: number): CardStatus['timeline'] {
-  if (at <= card.status.now) return card.status.timeline;
-  const ahead = card.status.timeline.filter((s) => s.to === null || s.to > at);
-  if (ahead.length === 0) return timeline(card.open, at);
-  return ahead.map((s, i) => (i === 0 ? { ...s, from: Math.max(s.from, at) } : s));
+export function cardTimeline(card: CardState, at: number, change?: Change): Segment[] {
+  return plannedTimeline([...card.open, ...card.occurrences], at, { change, until: card.until });
 }
 
 /**
- * When to read again: just after the next start or end of any entry or occurrence the server's
- * timeline names, at most a minute away.
+ * The labels the page names profiles by (`profileLabel` reads them): the owner's profile list,
+ * else the status's (the profiles its timeline names).
+ *
+ * @param card the card as read, or null
+ * @param profiles the owner's profiles, when read
+ */
+export function cardLabels(
+  card: CardState | null,
+  profiles: readonly ProfileEntry[] | undefined,
+): ProfileLabels {
+  return { ...card?.status.labels, ...labelsOf(profiles ?? []) };
+}
+
+/**
+ * When to read again: just after the next start or end of any entry or occurrence the page
+ * has, at most a minute away.
  */
 function nextReadIn(card: CardState): number {
   const at = serverNow(card);
-  const ends = [
-    runs(card.open, at)[0]?.to,
-    card.status.timeline.find((s) => s.to !== null && s.to > at)?.to,
-  ].filter((t): t is number => t != null);
-  const wait = ends.length === 0 ? REFRESH_MS : Math.min(...ends) - at + 1000;
+  const next = runs([...card.open, ...card.occurrences], at)[0]?.to;
+  const wait = next == null ? REFRESH_MS : next - at + 1000;
   return Math.max(1000, Math.min(REFRESH_MS, wait));
 }
 

@@ -1,20 +1,24 @@
 import { useState } from 'react';
+import { localTimeZone } from '../../../../shared/core/format.js';
 import { calendarFile } from '../../../../shared/calendar/ics.js';
-import { narrowType } from '../../../../shared/core/profiles.js';
+import { profileLabel, type ProfileLabels } from '../../../../shared/core/profiles.js';
 import type { SeriesRow } from '../../../../shared/core/series.js';
-import { profileLabel } from '../../../../shared/core/types.js';
-import { OPEN_ENTRIES, cancelEntry, listEntries } from '../../../../shared/supabase/data.js';
+import {
+  OPEN_ENTRIES,
+  cancelEntry,
+  listEntries,
+  type ProfileEntry,
+} from '../../../../shared/supabase/data.js';
 import { listSeries } from '../../../../shared/supabase/series.js';
 import { supabase } from '../../supabase.js';
 import { ConfirmDialog } from '../ConfirmDialog.js';
-import { errorMessage } from '../describe.js';
-import type { CardState } from '../useCardState.js';
+import { describeInstead, errorMessage } from '../describe.js';
+import { cardLabels, cardTimeline, serverNow, type CardState } from '../useCardState.js';
 import { useLoad } from '../useLoad.js';
 import { seriesLine } from './weekly.js';
 
 /** How many days ahead the calendar file covers (as `namecard calendar` by default). */
 const CALENDAR_DAYS = 90;
-const label = (type: string) => profileLabel(narrowType(type));
 
 interface Read {
   series: SeriesRow[];
@@ -26,12 +30,12 @@ interface Read {
  * The series and the same .ics file as `namecard calendar`, read at the server's `now`; the
  * file's URL is let go of when this read is no longer wanted (`signal`).
  */
-async function read(now: number, signal: AbortSignal): Promise<Read> {
+async function read(now: number, labels: ProfileLabels, signal: AbortSignal): Promise<Read> {
   const [entries, { series }] = await Promise.all([
     listEntries(supabase, { limit: OPEN_ENTRIES, endingAfter: now }),
     listSeries(supabase),
   ]);
-  const text = calendarFile({ entries, series, now, days: CALENDAR_DAYS, label });
+  const text = calendarFile({ entries, series, now, days: CALENDAR_DAYS, labels });
   const calendar = URL.createObjectURL(new Blob([text], { type: 'text/calendar' }));
   const release = () => URL.revokeObjectURL(calendar);
   if (signal.aborted) release();
@@ -45,21 +49,31 @@ const live = (s: SeriesRow, today: string) =>
 
 /**
  * The weekly series, each in one line with a Cancel that asks first (it ends the series for
- * good), and a link to download the schedule as an .ics file. Loaded after the first draw
- * (Temporal and the iCalendar code are in its chunk); read again at each new card state.
+ * good; the question says what visitors get instead, by the page's own `cardTimeline`), and a
+ * link to download the schedule as an .ics file. Loaded after the first draw (Temporal and the
+ * iCalendar code are in its chunk); read again at each new card state.
+ *
+ * @param profiles the owner's profiles, for their labels (the status's otherwise)
  */
 export function SeriesSection({
   card,
+  profiles,
   refresh,
 }: {
   card: CardState;
+  profiles?: readonly ProfileEntry[];
   refresh: () => Promise<CardState | undefined>;
 }) {
-  const [asking, setAsking] = useState<SeriesRow | null>(null);
+  const [asking, setAsking] = useState<{ series: SeriesRow; at: number } | null>(null);
   const [outcome, setOutcome] = useState<{ tone: string; text: string } | null>(null);
   const now = card.status.now;
-  // Read again at each new card state, at its `now`.
-  const loaded = useLoad((signal) => read(card.status.now, signal), [card]);
+  // Read again at each new card state (at its `now`) and with new labels.
+  const loaded = useLoad(
+    (signal) => read(card.status.now, cardLabels(card, profiles), signal),
+    [card, profiles],
+  );
+  const labels = cardLabels(card, profiles);
+  const label = (type: string) => profileLabel(type, labels);
 
   async function cancel(series: SeriesRow) {
     try {
@@ -99,7 +113,7 @@ export function SeriesSection({
               type="button"
               className="button secondary small-button"
               aria-label={`Cancel series #${s.id}`}
-              onClick={() => setAsking(s)}
+              onClick={() => setAsking({ series: s, at: serverNow(card) })}
             >
               Cancel
             </button>
@@ -113,22 +127,56 @@ export function SeriesSection({
         Download calendar (.ics)
       </a>
       {asking && (
-        <ConfirmDialog
-          heading={`Cancel series #${asking.id}?`}
-          confirm="Yes, end the series"
+        <CancelSeriesDialog
+          asking={asking}
+          card={card}
+          labels={labels}
           onConfirm={() => {
-            const s = asking;
+            const { series } = asking;
             setAsking(null);
-            void cancel(s);
+            void cancel(series);
           }}
           onDismiss={() => setAsking(null)}
-        >
-          <p>
-            {seriesLine(asking, label(asking.type), now)}: the series ends for good, with no more
-            occurrences (one running now stops). Its past occurrences stay in the history.
-          </p>
-        </ConfirmDialog>
+        />
       )}
     </section>
+  );
+}
+
+/**
+ * The question before a series is cancelled: what ends, and what visitors will get instead,
+ * by `cardTimeline` with the cancel made (the page's own timeline rule and rows).
+ */
+function CancelSeriesDialog({
+  asking,
+  card,
+  labels,
+  onConfirm,
+  onDismiss,
+}: {
+  asking: { series: SeriesRow; at: number };
+  card: CardState;
+  labels: ProfileLabels;
+  onConfirm: () => void;
+  onDismiss: () => void;
+}) {
+  const { series, at } = asking;
+  const zone = localTimeZone();
+  const before = cardTimeline(card, at);
+  const after = cardTimeline(card, at, { kind: 'cancel', id: series.id });
+  return (
+    <ConfirmDialog
+      heading={`Cancel series #${series.id}?`}
+      confirm="Yes, end the series"
+      onConfirm={onConfirm}
+      onDismiss={onDismiss}
+    >
+      <p>
+        {seriesLine(series, profileLabel(series.type, labels), card.status.now)}: the series ends
+        for good, with no more occurrences (one running now stops). Its past occurrences stay in the
+        history.
+      </p>
+      <p data-testid="confirm-instead">{describeInstead(before, after, at, zone, labels)}</p>
+    </ConfirmDialog>
   );
 }

@@ -1,7 +1,7 @@
 import { nextOccurrences } from '../../../../shared/calendar/series.js';
 import { InputError } from '../../../../shared/core/errors.js';
 import { localTimeZone } from '../../../../shared/core/format.js';
-import { describeSeries, type SeriesRow } from '../../../../shared/core/series.js';
+import { seriesWords, type SeriesRow } from '../../../../shared/core/series.js';
 import { setSeries, type NewSeries } from '../../../../shared/supabase/series.js';
 import { supabase } from '../../supabase.js';
 import { describeAfter } from '../describe.js';
@@ -63,7 +63,7 @@ export function seriesFromForm(
 }
 
 /** An occurrence's start with its date: `Sat 28 Nov, 10:00`. */
-function startWords(at: number, timeZone: string): string {
+function startWords(at: number, _now: number, timeZone: string): string {
   return new Intl.DateTimeFormat('en-GB', {
     weekday: 'short',
     day: 'numeric',
@@ -77,17 +77,18 @@ function startWords(at: number, timeZone: string): string {
 
 /**
  * A series in one line as the page shows it: `Photographer every Sat 10:00–18:00, next Sat 28
- * Nov, 10:00` (its zone when not the browser's; `no occurrence ahead` when none is).
+ * Nov, 10:00` (`no occurrence ahead` when none is). A series set in another zone than the
+ * browser's gives its own zone's times and its next start in both zones, each named
+ * (seriesWords).
  *
  * @param series the stored series
  * @param label the profile's label
  * @param now epoch ms (the server's now)
  */
 export function seriesLine(series: SeriesRow, label: string, now: number): string {
-  const zone = localTimeZone();
-  const words = describeSeries(series, series.time_zone !== zone).replace(/^\S+ /, '');
   const [next] = nextOccurrences(series, now, 1);
-  return `${label} ${words}, ${next ? `next ${startWords(next.stamp_start, zone)}` : 'no occurrence ahead'}`;
+  const words = seriesWords(series, next?.stamp_start ?? null, now, localTimeZone(), startWords);
+  return `${label} ${words.rule}, ${words.next}`;
 }
 
 /**

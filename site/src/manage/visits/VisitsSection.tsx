@@ -6,18 +6,25 @@ import {
   type VisitSummary,
 } from '../../../../shared/calendar/visits.js';
 import { localTimeZone } from '../../../../shared/core/format.js';
-import { PROFILES } from '../../../../shared/core/profiles.js';
-import { fetchVisitCounts } from '../../../../shared/supabase/data.js';
+import { labelsOf, profileLabel, type ProfileLabels } from '../../../../shared/core/profiles.js';
+import { fetchVisitCounts, listProfiles } from '../../../../shared/supabase/data.js';
 import { supabase } from '../../supabase.js';
 import { useLoad } from '../useLoad.js';
 import { VisitsChart, CHANNELS } from './VisitsChart.js';
 import './visits.css';
 
-/** The last 30 days in this browser's zone, from the owner's counts (same sums as `stats`). */
-async function loadSummary(): Promise<VisitSummary> {
+/**
+ * The last 30 days in this browser's zone, from the owner's counts (same sums as `stats`), and
+ * the profiles' labels (removed ones too: their past visits still count), so that each profile
+ * is named as everywhere else.
+ */
+async function loadSummary(): Promise<{ summary: VisitSummary; labels: ProfileLabels }> {
   const window = visitWindow(Date.now(), DEFAULT_VISIT_DAYS, localTimeZone());
-  const counts = await fetchVisitCounts(supabase, dayStarts(window));
-  return summarizeVisits(counts, window);
+  const [counts, profiles] = await Promise.all([
+    fetchVisitCounts(supabase, dayStarts(window)),
+    listProfiles(supabase, { removed: true }),
+  ]);
+  return { summary: summarizeVisits(counts, window), labels: labelsOf(profiles) };
 }
 
 /**
@@ -36,7 +43,7 @@ export default function VisitsSection() {
           Could not load the visit counts: {loaded.error}
         </p>
       )}
-      {loaded.state === 'ready' && <Summary summary={loaded.data} />}
+      {loaded.state === 'ready' && <Summary {...loaded.data} />}
       <p className="muted small">
         Counts only: no cookies, no addresses, no devices are kept. Your own visits from a browser
         where you are signed in are not counted.
@@ -45,7 +52,7 @@ export default function VisitsSection() {
   );
 }
 
-function Summary({ summary }: { summary: VisitSummary }) {
+function Summary({ summary, labels }: { summary: VisitSummary; labels: ProfileLabels }) {
   const first = summary.days[0]!.day;
   const last = summary.days.at(-1)!.day;
   // No visits yet: a sentence says so, where a chart and a table would show only zeros.
@@ -75,8 +82,7 @@ function Summary({ summary }: { summary: VisitSummary }) {
           {Object.entries(summary.by_type).map(([type, visits], index) => (
             <span key={type}>
               {index > 0 && ', '}
-              {PROFILES.find((p) => p.type === type)?.visitsLabel ?? type}:{' '}
-              <span data-type={type}>{visits}</span>
+              {profileLabel(type, labels)}: <span data-type={type}>{visits}</span>
             </span>
           ))}
         </li>
