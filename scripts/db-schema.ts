@@ -295,6 +295,47 @@ async function viewOptions(url: string): Promise<Map<string, string[]>> {
 const literal = (text: string): string => `'${text.replace(/'/g, "''")}'`;
 
 /**
+ * The settings (`set search_path = ''`, `set jit = 'off'` …) of every function of the project's
+ * schemas, by `schema.name(identity arguments)`: migra compares a function's body and signature,
+ * not these.
+ */
+async function functionSettings(url: string): Promise<Map<string, string[]>> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ fn: string; config: string[] | null }>(
+      `select format('%I.%I(%s)', n.nspname, p.proname, pg_get_function_identity_arguments(p.oid))
+                as fn, p.proconfig as config
+         from pg_proc p join pg_namespace n on n.oid = p.pronamespace
+        where n.nspname = any ($1)`,
+      [PROJECT_SCHEMAS],
+    );
+    return new Map(rows.map((r) => [r.fn, r.config ?? []]));
+  } finally {
+    await client.end();
+  }
+}
+
+/** `alter function` statements giving the functions both databases have `to`'s settings. */
+async function settingChanges(from: string, to: string, migraSql: string): Promise<string[]> {
+  const [before, after] = await Promise.all([functionSettings(from), functionSettings(to)]);
+  const statements: string[] = [];
+  for (const [fn, config] of after) {
+    const was = before.get(fn);
+    const name = fn.slice(0, fn.indexOf('('));
+    const remade = new RegExp(`create or replace function ${name.replace('.', '\\.')}\\(`, 'i');
+    if (was === undefined || was.join('\n') === config.join('\n') || remade.test(migraSql))
+      continue;
+    statements.push(`alter function ${fn} reset all;`);
+    for (const setting of config) {
+      const [key = '', value = ''] = setting.split(/=(.*)/s);
+      statements.push(`alter function ${fn} set ${key} = ${literal(value)};`);
+    }
+  }
+  return statements;
+}
+
+/**
  * The objects a migra script drops that `to` still has, so that it creates them again: their
  * privileges and comments are then `to`'s to restore. As privilege targets (`table public.v`
  * for a view too) and comment targets (`view public.v`).
@@ -311,15 +352,19 @@ function droppedObjects(migraSql: string): Set<string> {
 }
 
 /**
- * What migra leaves out and this project uses: privileges beyond whole tables (migra compares
- * only table grants: not those of views, columns, functions, sequences or schemas), comments
- * (not compared) and view options such as `security_invoker` (migra re-creates a changed view
+ * What migra leaves out and this project uses: function settings (`set jit = 'off'`: migra
+ * compares only bodies and signatures), privileges beyond whole tables (migra compares only
+ * table grants: not those of views, columns, functions, sequences or schemas), comments (not
+ * compared) and view options such as `security_invoker` (migra re-creates a changed view
  * without them, and `create or replace view` without a `with` clause drops them). Statements
  * that make `from` say what `to` says.
  */
 async function supplements(from: string, to: string, migraSql: string): Promise<string[]> {
   const recreated = droppedObjects(migraSql);
-  const statements: string[] = await privilegeChanges(from, to, recreated);
+  const statements: string[] = [
+    ...(await settingChanges(from, to, migraSql)),
+    ...(await privilegeChanges(from, to, recreated)),
+  ];
   const [before, after] = await Promise.all([comments(from), comments(to)]);
   for (const [target, comment] of after) {
     const was = recreated.has(target) ? null : (before.get(target) ?? null);

@@ -49,11 +49,12 @@ describe('the schema files and the migrations', () => {
     expect(declared).toBe(migrated);
   });
 
-  test('a differing grant, comment or view option is found (the comparison can fail)', async () => {
+  test('a differing grant, comment, function setting or view option is found (the comparison can fail)', async () => {
     await sql(
       dbs.declared,
       `revoke execute on function public.namecard_schema_version() from anon;
        comment on table public.namecard is 'changed';
+       alter function public.namecard_local_day(bigint, text) set jit = 'on';
        alter view public.namecard_active reset (security_invoker);`,
     );
     try {
@@ -62,6 +63,9 @@ describe('the schema files and the migrations', () => {
         /revoke execute on function public\.namecard_schema_version\(\) from anon;/,
       );
       expect(statements).toContain(`comment on table public.namecard is 'changed';`);
+      expect(statements).toContain(
+        "alter function public.namecard_local_day(at_ms bigint, time_zone text) set jit = 'on';",
+      );
       expect(await dumpSchema(dbs.declared)).not.toBe(await dumpSchema(dbs.migrated));
       const back = await schemaDifference(dbs.declared, dbs.migrated);
       expect(back).toContain('alter view public.namecard_active set (security_invoker=true);');
@@ -71,6 +75,7 @@ describe('the schema files and the migrations', () => {
         `grant execute on function public.namecard_schema_version() to anon;
          comment on table public.namecard is
            'Name card switches: type main|photo until stamp_end (epoch ms). Newest active entry wins.';
+         alter function public.namecard_local_day(bigint, text) reset all;
          alter view public.namecard_active set (security_invoker = true);`,
       );
     }
