@@ -102,11 +102,13 @@ describe('the schema files', () => {
 
   test('`npm run db:diff` on an unchanged tree writes nothing', async () => {
     const before = await readdir(MIGRATIONS_DIR);
-    const { exitCode, stdout } = await execa('npx', ['tsx', 'scripts/db-diff.ts', 'unchanged'], {
+    // tsx's own bin, not npx: a nested npx under CI's `npx -c` inherits npm_config_call.
+    const tsx = join(ROOT, 'node_modules/.bin/tsx');
+    const { exitCode, stdout, stderr } = await execa(tsx, ['scripts/db-diff.ts', 'unchanged'], {
       cwd: ROOT,
       reject: false,
     });
-    expect(stdout).toContain('No schema changes');
+    expect(stdout, stderr).toContain('No schema changes');
     expect(exitCode).toBe(0);
     expect(await readdir(MIGRATIONS_DIR)).toEqual(before);
   });

@@ -39,7 +39,10 @@ function codeBlock(guide: string, lang: string, marker: string): string {
 function pushMigrations(url: string) {
   // The throwaway server speaks no TLS; hosted Supabase's does.
   const dbUrl = `${url}${url.includes('?') ? '&' : '?'}sslmode=disable`;
-  return execa('npx', ['supabase', 'db', 'push', '--db-url', dbUrl, '--yes'], {
+  // The pinned CLI's own bin, not npx: under `npx -c` (CI's Node 24 run) a nested npx would
+  // inherit npm's settings (npm_config_call) from the environment and refuse its arguments.
+  const supabase = join(ROOT, 'node_modules/.bin/supabase');
+  return execa(supabase, ['db', 'push', '--db-url', dbUrl, '--yes'], {
     cwd: ROOT,
     reject: false,
     env: { CI: 'true' },
