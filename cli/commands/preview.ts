@@ -4,7 +4,7 @@ import { visitorsGet } from '../../shared/core/describe.js';
 import { MAIN_PROFILE, narrowType } from '../../shared/core/profiles.js';
 import { targetUrl } from '../../shared/core/rules.js';
 import { out, print, printJson } from '../terminal/output.js';
-import { resolveConfig } from '../session/settings.js';
+import { resolveConfig, type CliConfig } from '../session/settings.js';
 import { showType } from '../terminal/terminal-safe.js';
 
 /** The options of `namecard preview` (global ones included), as typed. */
@@ -28,10 +28,51 @@ export interface PreviewRow {
 
 const AT_FORM = '"YYYY-MM-DD HH:MM"';
 
+/** The server answers at most this many instants a call (namecard_preview's bound, round 5). */
+const INSTANTS_PER_CALL = 10;
+
+/**
+ * The server's answers for `instants` (epoch ms), in their order: one anon request per
+ * INSTANTS_PER_CALL of them.
+ * @throws NetworkError when the server cannot be reached; ApiError for its refusal
+ */
+async function askServer(config: CliConfig, instants: number[]): Promise<PreviewRow[]> {
+  const url = `${config.supabaseUrl.replace(/\/+$/, '')}/rest/v1/rpc/namecard_preview`;
+  const answers: PreviewRow[] = [];
+  for (let i = 0; i < instants.length; i += INSTANTS_PER_CALL) {
+    let res: Response;
+    try {
+      res = await fetch(url, {
+        method: 'POST',
+        headers: {
+          apikey: config.anonKey,
+          authorization: `Bearer ${config.anonKey}`,
+          'content-type': 'application/json',
+        },
+        body: JSON.stringify({ at_ms: instants.slice(i, i + INSTANTS_PER_CALL) }),
+        signal: AbortSignal.timeout(config.timeoutMs),
+      });
+    } catch (error) {
+      throw new NetworkError(config.supabaseUrl, (error as Error).message);
+    }
+    const body = (await res.json().catch(() => null)) as unknown;
+    if (!res.ok || !Array.isArray(body)) {
+      const e = (body ?? {}) as { code?: string; message?: string };
+      throw new ApiError(
+        res.status,
+        e.code ?? String(res.status),
+        e.message ?? `HTTP ${res.status}`,
+      );
+    }
+    answers.push(...(body as PreviewRow[]));
+  }
+  return answers;
+}
+
 /**
  * `namecard preview --at "YYYY-MM-DD HH:MM"`: where the card sends visitors at that instant
  * and why (which entry or series), decided by the server's rule (`namecard_preview`, one
- * request with the anon key for every `--at` given, at most 1000). Local times follow the
+ * request with the anon key for every ten `--at` given, at most 1000). Local times follow the
  * one-off entries' rules (a time skipped by the clocks is refused; a repeated one is the
  * first).
  *
@@ -55,28 +96,8 @@ export async function runPreview(options: PreviewOptions): Promise<void> {
     }
     return time.toEpochMs(date, clock, zone, { date: '--at', time: '--at' });
   });
-  const url = `${config.supabaseUrl.replace(/\/+$/, '')}/rest/v1/rpc/namecard_preview`;
-  let res: Response;
-  try {
-    res = await fetch(url, {
-      method: 'POST',
-      headers: {
-        apikey: config.anonKey,
-        authorization: `Bearer ${config.anonKey}`,
-        'content-type': 'application/json',
-      },
-      body: JSON.stringify({ at_ms: instants }),
-      signal: AbortSignal.timeout(config.timeoutMs),
-    });
-  } catch (error) {
-    throw new NetworkError(config.supabaseUrl, (error as Error).message);
-  }
-  const body = (await res.json().catch(() => null)) as unknown;
-  if (!res.ok || !Array.isArray(body)) {
-    const e = (body ?? {}) as { code?: string; message?: string };
-    throw new ApiError(res.status, e.code ?? String(res.status), e.message ?? `HTTP ${res.status}`);
-  }
-  const rows = (body as PreviewRow[]).map((row) => ({
+  const body = await askServer(config, instants);
+  const rows = body.map((row) => ({
     ...row,
     at: Number(row.at),
     id: row.id === null ? null : Number(row.id),

@@ -21,6 +21,14 @@ create table public.namecard (
     (stopped_at is null and stop_kind is null and planned_end is null)
     or (stopped_at is not null and stop_kind is not null and planned_end is not null)
   ),
+  -- Every instant from 1970 to the end of 2199 (epoch ms): a value past that would overflow the
+  -- date arithmetic of the rule and stop status, lookups and writes for everyone.
+  constraint namecard_instants_range check (
+    stamp_end < 7258118400000
+    and (stamp_start is null or stamp_start >= 0)
+    and (stopped_at is null or stopped_at between 0 and 7258118399999)
+    and (planned_end is null or planned_end between 0 and 7258118399999)
+  ),
   constraint namecard_type_profile foreign key (type) references public.namecard_profile (name)
 );
 
@@ -64,7 +72,7 @@ create policy namecard_read on public.namecard
 
 create policy namecard_owner_insert on public.namecard
   for insert to authenticated
-  with check ((select private.is_namecard_owner()));
+  with check ((select private.is_namecard_owner()) and (select private.namecard_session_live()));
 
 create trigger namecard_entry_profile
   before insert on public.namecard

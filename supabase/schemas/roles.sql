@@ -70,6 +70,31 @@ comment on view public.namecard_access is
 revoke all on public.namecard_access from anon, authenticated, public;
 grant select on public.namecard_access to authenticated;
 
+-- What an instant may be when anyone asks what visitors get then (epoch ms): from 400 days
+-- before now (further back, series cancelled since would all have to be expanded) to the end of
+-- 2199 (the dates every table is held to). Refused with 22023, PostgREST's 400, naming it.
+create or replace function private.namecard_check_instant(at_ms bigint, name text)
+returns void
+language plpgsql
+stable
+set search_path = ''
+as $$
+begin
+  if at_ms is null
+    or at_ms < (extract(epoch from now()) * 1000)::bigint - 400::bigint * 86400000
+    or at_ms >= 7258118400000
+  then
+    raise exception using
+      errcode = '22023',
+      message = format('%s must be an instant (epoch ms) from 400 days ago to the end of 2199, not %s',
+        name, coalesce(at_ms::text, 'null'));
+  end if;
+end;
+$$;
+
+revoke all on function private.namecard_check_instant(bigint, text) from public;
+grant execute on function private.namecard_check_instant(bigint, text) to authenticated, service_role;
+
 -- PostgREST runs /go's lookup as a prepared statement; a generic plan cannot know that
 -- `stamp_end > $1` matches few rows (measured 0.3 ms -> 100-150 ms at 10^6 rows), so the API
 -- roles keep custom plans. Role settings are the server's, not the database's: the schema

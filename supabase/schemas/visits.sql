@@ -3,7 +3,8 @@
 
 create table public.namecard_visit (
   bucket bigint not null
-    constraint namecard_visit_bucket_whole check (bucket >= 0 and bucket % 900000 = 0),
+    constraint namecard_visit_bucket_whole check (bucket >= 0 and bucket % 900000 = 0)
+    constraint namecard_visit_bucket_range check (bucket < 7258118400000),
   type text not null constraint namecard_visit_type_profile
     references public.namecard_profile (name),
   via text not null constraint namecard_visit_via_known check (via in ('qr', 'nfc', 'link')),
