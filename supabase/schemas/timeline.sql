@@ -15,7 +15,9 @@
 -- The entry or series occurrence in force at at_ms with the highest id, or no row. Each branch
 -- is fenced (offset 0) so that it is planned on its own index: entries without a start on the
 -- btree of their ends, entries with one on the GiST of their [start, end) ranges. The series
--- branch not asked for is a one-time filter, and with no series neither is called.
+-- branch not asked for is a one-time filter, and with no series neither is called. anon asks
+-- only within namecard_check_instant's bounds (a one-time filter too): further back, every
+-- entry ended since would be read.
 create or replace function public.namecard_in_force_at(at_ms bigint, materialised boolean)
 returns table (id bigint, type text, stamp_start bigint, stamp_end bigint)
 language sql
@@ -53,6 +55,7 @@ as $$
       offset 0
     )
   ) as active
+  where public.namecard_instant_allowed(at_ms)
   order by active.id desc
   limit 1
 $$;
@@ -263,11 +266,13 @@ revoke all on function public.namecard_timeline_at(bigint, integer) from public;
 grant execute on function public.namecard_timeline_at(bigint, integer) to service_role;
 
 -- For each instant of at_ms (at most 10, each within namecard_check_instant's bounds): what the
--- lookup answers then, and whether it is a series occurrence.
+-- lookup answers then, and whether it is a series occurrence. Security definer: its cost is
+-- fixed by its bounds, and it needs nothing of the tables' grants to anon.
 create or replace function public.namecard_preview(at_ms bigint[])
 returns table (at bigint, id bigint, type text, stamp_start bigint, stamp_end bigint, series boolean)
 language plpgsql
 stable
+security definer
 set search_path = ''
 set jit = 'off'
 as $$
@@ -340,6 +345,8 @@ as $$
           s.first_date, s.last_date, public.namecard_series_next(s.id, clock.now_ms) as next
         from public.namecard_series_rule as s
         where s.stopped_at is null
+        -- Fenced: each series' next start is looked up once, not again for the filter below.
+        offset 0
       ) as x
       where x.next is not null
     )

@@ -196,16 +196,18 @@ describe.each(DB_KINDS)('visit counts over %s', { timeout: 60_000 }, (kind) => {
        order by 1`,
     );
     // Besides counting, anon may run only what the inventory of docs/security.md lists
-    // (tests/security/anon-inventory.test.ts): namecard_profile_labels(text[]) and
-    // namecard_profile_url(text), the label and destination of a profile visitors can meet now
-    // or later; namecard_series_in_force and namecard_series_at, the lookup's series part from
-    // the materialised occurrences or by exact expansion at one bounded instant; and
+    // (tests/security/anon-inventory.test.ts): namecard_instant_allowed(bigint), the bound of
+    // the instants anon may ask about; namecard_preview(bigint[]), at most 10 such instants;
+    // namecard_profile_labels(text[]) and namecard_profile_url(text), the label and destination
+    // of a profile visitors can meet now or later; namecard_series_in_force(bigint), the
+    // lookup's series part from the materialised occurrences at one bounded instant; and
     // namecard_status_now(), the status with no argument.
     expect(granted.map((r) => r.fn)).toEqual([
       'namecard_count_visit(text)',
+      'namecard_instant_allowed(bigint)',
+      'namecard_preview(bigint[])',
       'namecard_profile_labels(text[])',
       'namecard_profile_url(text)',
-      'namecard_series_at(bigint)',
       'namecard_series_in_force(bigint)',
       'namecard_status_now()',
     ]);

@@ -30,21 +30,25 @@ alter table "public"."namecard_visit" validate constraint "namecard_visit_bucket
 set check_function_bodies = off;
 
 CREATE OR REPLACE FUNCTION private.namecard_check_instant(at_ms bigint, name text)
- RETURNS void
+ RETURNS boolean
  LANGUAGE plpgsql
  STABLE
  SET search_path TO ''
 AS $function$
+declare
+  days_back integer := case when current_setting('role', true) = 'anon' then 1 else 400 end;
 begin
   if at_ms is null
-    or at_ms < (extract(epoch from now()) * 1000)::bigint - 400::bigint * 86400000
+    or at_ms < (extract(epoch from now()) * 1000)::bigint - days_back::bigint * 86400000
     or at_ms >= 7258118400000
   then
     raise exception using
       errcode = '22023',
-      message = format('%s must be an instant (epoch ms) from 400 days ago to the end of 2199, not %s',
-        name, coalesce(at_ms::text, 'null'));
+      message = format('%s must be an instant (epoch ms) from %s ago to the end of 2199, not %s',
+        name, case days_back when 1 then 'a day' else days_back || ' days' end,
+        coalesce(at_ms::text, 'null'));
   end if;
+  return true;
 end;
 $function$
 ;
@@ -72,6 +76,17 @@ begin
   end if;
   return new;
 end;
+$function$
+;
+
+CREATE OR REPLACE FUNCTION public.namecard_instant_allowed(at_ms bigint)
+ RETURNS boolean
+ LANGUAGE sql
+ STABLE SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+  select current_setting('role', true) is distinct from 'anon'
+    or private.namecard_check_instant(at_ms, 'at_ms')
 $function$
 ;
 
@@ -130,6 +145,8 @@ AS $function$
           s.first_date, s.last_date, public.namecard_series_next(s.id, clock.now_ms) as next
         from public.namecard_series_rule as s
         where s.stopped_at is null
+        -- Fenced: each series' next start is looked up once, not again for the filter below.
+        offset 0
       ) as x
       where x.next is not null
     )
@@ -141,6 +158,64 @@ AS $function$
     ) as timeline
     from public.namecard_timeline_at(clock.now_ms, 24) as t
   ) as segments
+$function$
+;
+
+CREATE OR REPLACE FUNCTION private.namecard_series_covers(w private.namecard_series_window, t bigint)
+ RETURNS boolean
+ LANGUAGE sql
+ IMMUTABLE
+AS $function$
+  select w.covered_from - 2 * 86400000 <= t and w.covered_until > t
+$function$
+;
+
+CREATE OR REPLACE FUNCTION private.namecard_series_materialise(sid bigint, until_ms bigint, rebuild boolean)
+ RETURNS void
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+declare
+  now_ms bigint := (extract(epoch from now()) * 1000)::bigint;
+  s public.namecard_series_rule%rowtype;
+  w private.namecard_series_window%rowtype;
+  bound bigint;
+  fill_from bigint;
+begin
+  select * into s from public.namecard_series_rule as x where x.id = sid;
+  if not found then
+    return;
+  end if;
+  if rebuild then
+    delete from private.namecard_occurrence as o where o.series_id = sid;
+    delete from private.namecard_series_window as x where x.series_id = sid;
+  end if;
+  select * into w from private.namecard_series_window as x where x.series_id = sid for update;
+  if not found then
+    fill_from := now_ms - 3 * 86400000;
+    w.series_id := sid;
+    -- anon may ask about the day before now (private.namecard_check_instant): answered from
+    -- the rows, however many series were stored or cancelled today.
+    w.covered_from := now_ms - 86400000;
+    w.covered_until := now_ms;
+  else
+    fill_from := w.covered_until;
+  end if;
+  bound := public.namecard_series_until(s);
+  if bound is not null and bound <= until_ms then
+    if fill_from < bound then
+      perform private.namecard_series_fill(sid, fill_from, bound);
+    end if;
+    w.covered_until := 9223372036854775807;
+  elsif fill_from < until_ms then
+    perform private.namecard_series_fill(sid, fill_from, until_ms);
+    w.covered_until := greatest(w.covered_until, until_ms);
+  end if;
+  insert into private.namecard_series_window as x (series_id, covered_from, covered_until)
+  values (w.series_id, w.covered_from, w.covered_until)
+  on conflict (series_id) do update set covered_until = excluded.covered_until;
+end;
 $function$
 ;
 
@@ -181,6 +256,7 @@ AS $function$
       offset 0
     )
   ) as active
+  where public.namecard_instant_allowed(at_ms)
   order by active.id desc
   limit 1
 $function$
@@ -195,7 +271,8 @@ CREATE OR REPLACE FUNCTION public.namecard_occurrences(from_ms bigint, to_ms big
 AS $function$
 begin
   perform private.namecard_check_instant(from_ms, 'from_ms');
-  perform private.namecard_check_instant(to_ms, 'to_ms');
+  -- to_ms is an end (exclusive): the last instant asked about is the one before it.
+  perform private.namecard_check_instant(to_ms - 1, 'to_ms - 1');
   if to_ms - from_ms > 400::bigint * 86400000 then
     raise exception using
       errcode = '22023',
@@ -226,7 +303,7 @@ $function$
 CREATE OR REPLACE FUNCTION public.namecard_preview(at_ms bigint[])
  RETURNS TABLE(at bigint, id bigint, type text, stamp_start bigint, stamp_end bigint, series boolean)
  LANGUAGE plpgsql
- STABLE
+ STABLE SECURITY DEFINER
  SET search_path TO ''
  SET jit TO 'off'
 AS $function$
@@ -268,7 +345,7 @@ CREATE OR REPLACE FUNCTION public.namecard_schema_version()
  IMMUTABLE
  SET search_path TO ''
 AS $function$
-  select '20261125235936'::text
+  select '20261126002443'::text
 $function$
 ;
 
@@ -305,6 +382,64 @@ begin
   ) as c
   order by c.id desc, c.stamp_start desc
   limit 1;
+end;
+$function$
+;
+
+CREATE OR REPLACE FUNCTION public.namecard_series_next_start(after_ms bigint, newer_than bigint, before_ms bigint)
+ RETURNS bigint
+ LANGUAGE plpgsql
+ STABLE SECURITY DEFINER
+ SET search_path TO ''
+ SET jit TO 'off'
+ SET plan_cache_mode TO 'force_generic_plan'
+ SET enable_sort TO 'off'
+AS $function$
+begin
+  return least(
+    (
+      select o.stamp_start
+      from private.namecard_occurrence as o
+      join private.namecard_series_window as w on w.series_id = o.series_id
+      join public.namecard_series_rule as s on s.id = o.series_id
+      cross join lateral public.namecard_occurrence_end(s, o.stamp_start, o.planned_end) as e
+      -- A one-time filter: with no series newer than newer_than, nothing is read.
+      where exists (select from public.namecard_series as x where x.id > newer_than)
+        and o.stamp_start > after_ms
+        -- Both bounds in the index condition (the plan is generic: a null test would not be).
+        and o.stamp_start < coalesce(before_ms, 9223372036854775807)
+        and o.series_id > newer_than
+        and private.namecard_series_covers(w, after_ms)
+        and o.stamp_start < w.covered_until
+        and e.cut_end > o.stamp_start
+      order by o.stamp_start
+      limit 1
+    ),
+    (
+      select w.covered_until
+      from private.namecard_series_window as w
+      where w.covered_until > after_ms
+        -- An unbounded window holds every occurrence there is: its end is no change.
+        and w.covered_until < 9223372036854775807
+        and w.series_id > newer_than
+        and private.namecard_series_covers(w, after_ms)
+      order by w.covered_until
+      limit 1
+    ),
+    (
+      select min(public.namecard_series_next_after(s, after_ms, before_ms))
+      from public.namecard_series_rule as s
+      where s.id > newer_than
+        and (s.stopped_at is null or s.stopped_at > after_ms)
+        and s.id in (
+          select w.series_id from private.namecard_series_window as w
+          where w.covered_until <= after_ms
+          union
+          select w.series_id from private.namecard_series_window as w
+          where w.covered_from > after_ms + 2 * 86400000
+        )
+    )
+  );
 end;
 $function$
 ;
@@ -355,11 +490,13 @@ with check ((( SELECT private.is_namecard_owner() AS is_namecard_owner) AND ( SE
 
 CREATE TRIGGER namecard_series_cap BEFORE INSERT ON public.namecard_series FOR EACH ROW EXECUTE FUNCTION private.namecard_series_cap();
 
+revoke all on function private.namecard_series_cap() from public, anon, authenticated, service_role;
+
 revoke all on function private.namecard_check_instant(at_ms bigint, name text) from public, anon, authenticated, service_role;
 
-revoke all on function public.namecard_series_limit() from public, anon, authenticated, service_role;
+revoke all on function public.namecard_instant_allowed(at_ms bigint) from public, anon, authenticated, service_role;
 
-revoke all on function private.namecard_series_cap() from public, anon, authenticated, service_role;
+revoke all on function public.namecard_series_limit() from public, anon, authenticated, service_role;
 
 revoke all on function public.namecard_series_at(at_ms bigint) from public, anon, authenticated, service_role;
 
@@ -423,11 +560,15 @@ grant execute on function private.namecard_check_instant(at_ms bigint, name text
 
 grant execute on function private.namecard_check_instant(at_ms bigint, name text) to service_role;
 
+grant execute on function public.namecard_instant_allowed(at_ms bigint) to anon;
+
+grant execute on function public.namecard_instant_allowed(at_ms bigint) to authenticated;
+
+grant execute on function public.namecard_instant_allowed(at_ms bigint) to service_role;
+
 grant execute on function public.namecard_series_limit() to authenticated;
 
 grant execute on function public.namecard_series_limit() to service_role;
-
-grant execute on function public.namecard_series_at(at_ms bigint) to anon;
 
 grant execute on function public.namecard_series_at(at_ms bigint) to authenticated;
 
@@ -438,6 +579,8 @@ grant execute on function public.namecard_status_now() to anon;
 grant execute on function public.namecard_status_now() to authenticated;
 
 grant execute on function public.namecard_status_now() to service_role;
+
+comment on function public.namecard_instant_allowed(at_ms bigint) is 'True when anon may ask what visitors get at epoch ms at_ms (from a day ago to the end of 2199), else 22023; true for everyone else.';
 
 comment on function public.namecard_series_at(at_ms bigint) is 'The series occurrence in force at epoch ms at_ms with the highest id, by exact expansion, or no row.';
 
