@@ -351,14 +351,16 @@ grant execute on function public.namecard_series_until(public.namecard_series_ru
 -- The occurrences in force some time in [from_ms, to_ms), by exact expansion: series id,
 -- profile, start, end as stopped, planned end. An occurrence lasts at most a day and a clock
 -- change, so local days from two before from_ms to one after to_ms hold every one. At most 400
--- days at a time, each instant within namecard_check_instant's bounds (signed-in users may
--- call it: /manage reads the occurrences it draws). PL/pgSQL
+-- days at a time, each instant within namecard_check_instant's bounds. Signed-in users may call
+-- it; security definer, since the expansion's parts (the rule view, the weekly expansion, the
+-- stop rule) are the service's alone. PL/pgSQL
 -- with JIT off: opaque to the planner of its callers, whose plans would otherwise carry the
 -- expansion's cost estimates and pay JIT compilation (~250 ms) on every read.
 create or replace function public.namecard_occurrences(from_ms bigint, to_ms bigint)
 returns table (id bigint, type text, stamp_start bigint, stamp_end bigint, planned_end bigint)
 language plpgsql
 stable
+security definer
 rows 2
 set search_path = ''
 set jit = 'off'

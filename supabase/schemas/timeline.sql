@@ -197,8 +197,10 @@ revoke all on function public.namecard_timeline_step(bigint, boolean) from publi
 grant execute on function public.namecard_timeline_step(bigint, boolean) to service_role;
 
 -- The timeline from at_ms on: segments (type, from, to), the last one main and open-ended, or
--- with an end when the walk stops at max_segments (an endless series) or at the first segment
--- reaching until_ms. Each segment is a few index probes; a walk takes at most 8 steps a segment.
+-- with an end when the walk stops at max_segments (an endless series), at the first segment
+-- reaching until_ms, or at the end of 2199 (no instant after it is asked about: an endless
+-- series past an entry that lasts to then would otherwise walk into instants the lookup
+-- refuses). Each segment is a few index probes; a walk takes at most 8 steps a segment.
 create or replace function public.namecard_timeline_until(at_ms bigint, until_ms bigint, max_segments integer)
 returns table (type text, "from" bigint, "to" bigint)
 language plpgsql
@@ -233,6 +235,7 @@ begin
       from walk as w
       cross join lateral public.namecard_timeline_step(w.nxt, has_series) as s
       where w.nxt is not null
+        and w.nxt < 7258118400000
         and (until_ms is null or w.nxt < until_ms)
         and w.step < max_segments * 8
         and w.seg <= max_segments

@@ -27,6 +27,10 @@ alter table "public"."namecard_visit" add constraint "namecard_visit_bucket_rang
 
 alter table "public"."namecard_visit" validate constraint "namecard_visit_bucket_range";
 
+alter table "public"."namecard_visit" add constraint "namecard_visit_running_range" CHECK ((running <= '1000000000000000'::bigint)) not valid;
+
+alter table "public"."namecard_visit" validate constraint "namecard_visit_running_range";
+
 set check_function_bodies = off;
 
 CREATE OR REPLACE FUNCTION private.namecard_check_instant(at_ms bigint, name text)
@@ -219,6 +223,141 @@ end;
 $function$
 ;
 
+CREATE OR REPLACE FUNCTION private.namecard_timeline_text(now_ms bigint, horizon bigint)
+ RETURNS text
+ LANGUAGE sql
+ STABLE
+ SET search_path TO ''
+AS $function$
+  select case when bool_or(t."to" is null or t."to" >= horizon) then
+    string_agg(concat_ws(',', t.type, t."from", least(t."to", horizon)), ';' order by t."from")
+  end
+  from public.namecard_timeline_until(now_ms, horizon, 100) as t
+$function$
+;
+
+CREATE OR REPLACE FUNCTION public.namecard_count_visit(text)
+ RETURNS void
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+declare
+  now_ms bigint := (extract(epoch from now()) * 1000)::bigint;
+  channel text := lower(btrim(coalesce($1, '')));
+  sent_to text;
+  at_ms bigint;
+  prev_total bigint;
+begin
+  if channel not in ('qr', 'nfc') then
+    channel := 'link';
+  end if;
+  select a.type into sent_to from public.namecard_lookup_at(now_ms) as a;
+  sent_to := coalesce(sent_to, 'main');
+  -- One count of a profile and channel at a time, the bucket taken from the clock once the
+  -- lock is held: buckets then only ever grow, and the newest counter's running total is the
+  -- one to add to. Counts of other profiles or channels do not wait.
+  perform pg_advisory_xact_lock(hashtext('namecard_visit:' || sent_to || ':' || channel));
+  at_ms := (extract(epoch from clock_timestamp()) * 1000)::bigint;
+  select v.running into prev_total
+  from public.namecard_visit as v
+  where v.type = sent_to and v.via = channel
+  order by v.bucket desc
+  limit 1;
+  -- Counters stop at 10^15 (namecard_visit_running_range) rather than fail.
+  insert into public.namecard_visit as v (bucket, type, via, visits, running)
+  values (at_ms - at_ms % 900000, sent_to, channel, 1,
+    least(coalesce(prev_total, 0) + 1, 1000000000000000))
+  on conflict (bucket, type, via) do update
+    set visits = least(v.visits + 1, 1000000000000000),
+      running = least(v.running + 1, 1000000000000000);
+end;
+$function$
+;
+
+CREATE OR REPLACE FUNCTION public.namecard_end_now()
+ RETURNS jsonb
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+declare
+  now_ms bigint := (extract(epoch from now()) * 1000)::bigint;
+  seen bigint[];
+  horizon bigint;
+  raced jsonb;
+  before_end text;
+  stopped jsonb := '[]';
+begin
+  perform private.namecard_check_writer(
+    'namecard_end_now', 'Only the card''s owners may end what visitors get.');
+
+  -- The entries in force and not stopped, as this call first sees them, locked in id order so
+  -- that two calls never wait on each other in a cycle. A call that waits here sees, from its
+  -- next statement on (read committed), what the other one stored.
+  select coalesce(array_agg(n.id), '{}') into seen
+  from public.namecard as n
+  where (n.stamp_start is null or n.stamp_start <= now_ms)
+    and n.stamp_end > now_ms
+    and n.stop_kind is null;
+  perform 1 from public.namecard as n where n.id = any(seen) order by n.id for update;
+
+  select coalesce(jsonb_agg(to_jsonb(n) - 'created_at' - 'created_by' order by n.id desc), '[]')
+  into raced
+  from public.namecard as n
+  where n.id = any(seen) and n.stop_kind is not null;
+
+  -- What is stopped could matter only until the latest end of what is in force now: the
+  -- timelines before and after are compared that far.
+  select coalesce(greatest(
+    (select max(n.stamp_end) from public.namecard as n
+      where (n.stamp_start is null or n.stamp_start <= now_ms) and n.stamp_end > now_ms),
+    (select max(o.stamp_end) from public.namecard_occurrences(now_ms, now_ms + 1) as o)
+  ), now_ms + 1) into horizon;
+  before_end := private.namecard_timeline_text(now_ms, horizon);
+
+  -- A block of its own is a savepoint: when stopping changes nothing visitors would notice,
+  -- raising inside it rolls the stops back and nothing is stored.
+  begin
+    stopped := private.namecard_stop_entries(array(
+      select n.id from public.namecard as n
+      where (n.stamp_start is null or n.stamp_start <= now_ms)
+        and n.stamp_end > now_ms
+        and n.stop_kind is null
+    ), 'ended', now_ms);
+
+    -- At most one stop row per occurrence, so an end racing another stops it once.
+    with occ as (
+      select o.id, o.type, o.stamp_start, o.planned_end
+      from public.namecard_occurrences(now_ms, now_ms + 1) as o
+    ), x as (
+      insert into public.namecard_series_stop as x (series_id, occurrence_start, stopped_at)
+      select occ.id, occ.stamp_start, now_ms from occ
+      on conflict do nothing
+      returning x.series_id, x.occurrence_start, x.stopped_at
+    )
+    select stopped || coalesce(jsonb_agg(jsonb_build_object(
+      'id', x.series_id, 'type', occ.type, 'stamp_start', x.occurrence_start,
+      'stamp_end', x.stopped_at, 'stopped_at', x.stopped_at, 'stop_kind', 'ended',
+      'planned_end', occ.planned_end, 'series', true
+    ) order by x.series_id desc), '[]')
+    into stopped
+    from x join occ on occ.id = x.series_id and occ.stamp_start = x.occurrence_start;
+
+    if before_end is not null
+      and private.namecard_timeline_text(now_ms, horizon) is not distinct from before_end
+    then
+      raise exception using errcode = 'NCNOP';
+    end if;
+  exception when sqlstate 'NCNOP' then
+    stopped := '[]';
+  end;
+
+  return private.namecard_answer(jsonb_build_object('ended', stopped, 'already_stopped', raced));
+end;
+$function$
+;
+
 CREATE OR REPLACE FUNCTION public.namecard_in_force_at(at_ms bigint, materialised boolean)
  RETURNS TABLE(id bigint, type text, stamp_start bigint, stamp_end bigint)
  LANGUAGE sql
@@ -265,7 +404,7 @@ $function$
 CREATE OR REPLACE FUNCTION public.namecard_occurrences(from_ms bigint, to_ms bigint)
  RETURNS TABLE(id bigint, type text, stamp_start bigint, stamp_end bigint, planned_end bigint)
  LANGUAGE plpgsql
- STABLE ROWS 2
+ STABLE SECURITY DEFINER ROWS 2
  SET search_path TO ''
  SET jit TO 'off'
 AS $function$
@@ -345,7 +484,7 @@ CREATE OR REPLACE FUNCTION public.namecard_schema_version()
  IMMUTABLE
  SET search_path TO ''
 AS $function$
-  select '20261126002443'::text
+  select '20261126002943'::text
 $function$
 ;
 
@@ -451,6 +590,54 @@ create or replace view "public"."namecard_status" as  SELECT s.now,
     s.url,
     s.series_ahead
    FROM namecard_status_now() s(now, active, timeline, labels, url, series_ahead);
+
+CREATE OR REPLACE FUNCTION public.namecard_timeline_until(at_ms bigint, until_ms bigint, max_segments integer)
+ RETURNS TABLE(type text, "from" bigint, "to" bigint)
+ LANGUAGE plpgsql
+ STABLE
+ SET search_path TO ''
+ SET jit TO 'off'
+AS $function$
+declare
+  -- Read once per walk: with no series (the common card) no step calls the series' search.
+  has_series boolean := exists (select from public.namecard_series);
+begin
+  if max_segments is null or max_segments < 1 or max_segments > 1000 then
+    raise exception using
+      errcode = '22023',
+      message = format('max_segments must be a whole number from 1 to 1000, not %s',
+        coalesce(max_segments::text, 'null')),
+      hint = 'Ask for fewer segments: 24 is what namecard_status answers.';
+  end if;
+  if until_ms is not null and until_ms <= at_ms then
+    raise exception using
+      errcode = '22023',
+      message = 'until_ms must be after at_ms';
+  end if;
+  return query
+    with recursive walk (step, seg, cur, run_type, nxt) as (
+      select 1, 1, at_ms, f.run_type, f.nxt
+      from public.namecard_timeline_step(at_ms, has_series) as f
+      union all
+      select w.step + 1,
+        w.seg + (s.run_type is distinct from w.run_type)::integer,
+        w.nxt, s.run_type, s.nxt
+      from walk as w
+      cross join lateral public.namecard_timeline_step(w.nxt, has_series) as s
+      where w.nxt is not null
+        and w.nxt < 7258118400000
+        and (until_ms is null or w.nxt < until_ms)
+        and w.step < max_segments * 8
+        and w.seg <= max_segments
+    )
+    select min(w.run_type), min(w.cur), (array_agg(w.nxt order by w.step desc))[1]
+    from walk as w
+    where w.seg <= max_segments
+    group by w.seg
+    order by w.seg;
+end;
+$function$
+;
 
 create policy "namecard_owner_insert"
   on "public"."namecard"
