@@ -56,6 +56,10 @@ create index namecard_active_range_idx
   on public.namecard using gist (int8range(stamp_start, stamp_end))
   where stamp_start is not null;
 create index namecard_start_idx on public.namecard (stamp_start) where stamp_start is not null;
+-- Whether an entry in force or to come names a profile (what anon may learn of a profile,
+-- private.namecard_profile_public): one probe, not a read of every entry not ended (round 5:
+-- 64 labels read 76,000 buffers at 10^6 rows).
+create index namecard_type_end_idx on public.namecard (type, stamp_end);
 
 alter table public.namecard enable row level security;
 

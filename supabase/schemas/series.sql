@@ -443,7 +443,9 @@ revoke all on function private.namecard_series_covers(private.namecard_series_wi
 
 -- The first start after after_ms of an occurrence of one series that counts, or null (none
 -- ahead): from the materialised occurrences when they hold it, else by exact expansion. PL/pgSQL
--- planned once per session (a generic plan), as the lookup's series part.
+-- planned once per session (a generic plan), as the lookup's series part. Sorting is off, as
+-- in namecard_series_next_start: the generic plan read every occurrence of the series ahead
+-- and probed its stops (350 buffers a series, a call per live series in every status).
 create or replace function public.namecard_series_next(series_id bigint, after_ms bigint)
 returns bigint
 language plpgsql
@@ -452,6 +454,7 @@ security definer
 set search_path = ''
 set jit = 'off'
 set plan_cache_mode = 'force_generic_plan'
+set enable_sort = 'off'
 as $$
 begin
   return coalesce(

@@ -11,6 +11,8 @@ drop policy "namecard_profile_owner_update" on "public"."namecard_profile";
 
 drop policy "namecard_series_owner_insert" on "public"."namecard_series";
 
+CREATE INDEX namecard_type_end_idx ON public.namecard USING btree (type, stamp_end);
+
 alter table "public"."namecard" add constraint "namecard_instants_range" CHECK (((stamp_end < '7258118400000'::bigint) AND ((stamp_start IS NULL) OR (stamp_start >= 0)) AND ((stopped_at IS NULL) OR ((stopped_at >= 0) AND (stopped_at <= '7258118399999'::bigint))) AND ((planned_end IS NULL) OR ((planned_end >= 0) AND (planned_end <= '7258118399999'::bigint))))) not valid;
 
 alter table "public"."namecard" validate constraint "namecard_instants_range";
@@ -484,7 +486,7 @@ CREATE OR REPLACE FUNCTION public.namecard_schema_version()
  IMMUTABLE
  SET search_path TO ''
 AS $function$
-  select '20261126002943'::text
+  select '20261126003612'::text
 $function$
 ;
 
