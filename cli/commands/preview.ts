@@ -30,6 +30,10 @@ const AT_FORM = '"YYYY-MM-DD HH:MM"';
 
 /** The server answers at most this many instants a call (namecard_preview's bound, round 5). */
 const INSTANTS_PER_CALL = 10;
+/** The instants anon may ask about (private.namecard_check_instant): a day back to 2199. */
+const EARLIEST_MS_BACK = 86_400_000;
+const END_OF_2199_MS = 7_258_118_400_000;
+const WITHIN = 'a time from a day ago to the end of 2199';
 
 /**
  * The server's answers for `instants` (epoch ms), in their order: one anon request per
@@ -94,7 +98,12 @@ export async function runPreview(options: PreviewOptions): Promise<void> {
     if (date === undefined || clock === undefined || rest.length > 0) {
       throw new InputError('--at', AT_FORM, text);
     }
-    return time.toEpochMs(date, clock, zone, { date: '--at', time: '--at' });
+    const ms = time.toEpochMs(date, clock, zone, { date: '--at', time: '--at' });
+    // Checked here too, so that the refusal names `--at`, not the server's argument.
+    if (ms < Date.now() - EARLIEST_MS_BACK || ms >= END_OF_2199_MS) {
+      throw new InputError('--at', WITHIN, text);
+    }
+    return ms;
   });
   const body = await askServer(config, instants);
   const rows = body.map((row) => ({
