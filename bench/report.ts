@@ -2,6 +2,7 @@
 // tables, the JSON under bench/results/, and the lookup chart (SVG).
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import type { AnonFloodResult } from './anon-flood.js';
 import type { CliCommandFigures, CliResult } from './cli.js';
 import type { DbKind } from './emulator.js';
 import type { FloodResult } from './flood.js';
@@ -22,6 +23,8 @@ export interface BenchResults {
   cli: CliResult[];
   load: LoadResult[];
   flood: FloodResult[];
+  /** Visitors under an anon flood of the costliest call (older result files have none). */
+  anon?: AnonFloodResult[];
   /** The owner's pages' scripts before the first draw (older result files have none). */
   site?: SiteResult;
 }
@@ -92,7 +95,7 @@ export function goals(r: BenchResults): Goal[] {
     const s = l.series;
     if (!s) continue;
     out.push({
-      goal: `Lookup p50 with ${rows(s.series)} live series + ${rows(s.rows)} entries ≤ 1.5× p50 at ${rows(s.baseline.rows)} entries`,
+      goal: `Lookup p50 with ${rows(s.series)} series (${rows(Math.min(s.series, 100))} live) + ${rows(s.rows)} entries ≤ 1.5× p50 at ${rows(s.baseline.rows)} entries`,
       db: l.db,
       measured: `${x(s.ratio)} (${ms(s.baseline.p50)} → ${ms(s.p50)}; series part ${ms(s.seriesPlan.executionMs)} in the database)`,
       met: s.ratio <= 1.5 && s.errors === 0 && s.mismatches === 0,
@@ -243,6 +246,15 @@ export function goals(r: BenchResults): Goal[] {
       db: f.db,
       measured: `p50 ${ms(f.flood.p50)}, p99 ${ms(f.flood.p99)} (quiet: ${ms(f.quiet.p50)}, ${ms(f.quiet.p99)}); ${f.flood.failures} failed`,
       met: f.flood.p99 <= 500 && f.flood.failures === 0,
+    });
+  }
+  for (const a of r.anon ?? []) {
+    out.push({
+      goal: `Visitor lookup p99 ≤ 500 ms while ${a.clients} anon clients call ${a.flooded.entry} (${a.flooded.label}, ${a.seconds} s)`,
+      db: a.db,
+      measured: `p50 ${ms(a.flood.p50)}, p99 ${ms(a.flood.p99)} (quiet: ${ms(a.quiet.p50)}, ${ms(a.quiet.p99)}); ${a.flood.failures} failed`,
+      // The issue's bound is PostgreSQL's; PGlite runs one statement at a time.
+      met: a.db === 'postgres' ? a.flood.p99 <= 500 && a.flood.failures === 0 : undefined,
     });
   }
   return out;
@@ -458,7 +470,29 @@ export function markdown(r: BenchResults): string {
       );
     }
   }
+  for (const a of r.anon ?? []) lines.push(...anonLines(a));
   return `${lines.join('\n')}\n`;
+}
+
+/** The anon flood's detail: every anon call's time, then the lookups quiet and flooded. */
+function anonLines(a: AnonFloodResult): string[] {
+  const answers = Object.entries(a.byStatus)
+    .map(([status, n]) => `${status}: ${n}`)
+    .join(', ');
+  return [
+    '',
+    `Anon calls over HTTP (${a.db}, ${a.entries.toLocaleString('en-US')} entries, ${a.series.toLocaleString('en-US')} series), median of 5, slowest first:`,
+    '',
+    '| entry | extreme arguments | ms | status |',
+    '|---|---|---:|---:|',
+    ...a.calls.map((c) => `| \`${c.entry}\` | ${c.label} | ${ms(c.ms)} | ${c.status} |`),
+    '',
+    `Visitor lookups, one at a time, quiet and while ${a.clients} anon clients call the slowest:`,
+    '',
+    '| db | clients × s | quiet p50 / p99 | flood p50 / p99 / max | lookups (failed) | calls: answers by status, socket errors |',
+    '|---|---|---:|---:|---:|---|',
+    `| ${a.db} | ${a.clients} × ${a.seconds} s | ${ms(a.quiet.p50)} / ${ms(a.quiet.p99)} | ${ms(a.flood.p50)} / ${ms(a.flood.p99)} / ${ms(a.flood.max)} | ${a.flood.count} (${a.flood.failures}) | ${a.sent} sent; ${answers || 'none'}; ${a.socketErrors} |`,
+  ];
 }
 
 const span = ({ min, max }: { min: number; max: number }) =>

@@ -76,9 +76,9 @@ async function askServer(config: CliConfig, instants: number[]): Promise<Preview
 /**
  * `namecard preview --at "YYYY-MM-DD HH:MM"`: where the card sends visitors at that instant
  * and why (which entry or series), decided by the server's rule (`namecard_preview`, one
- * request with the anon key for every ten `--at` given, at most 1000). Local times follow the
- * one-off entries' rules (a time skipped by the clocks is refused; a repeated one is the
- * first).
+ * request with the anon key for every ten `--at` given, at most 1000, each from a day ago to
+ * the end of 2199). Local times follow the one-off entries' rules (a time skipped by the clocks
+ * is refused; a repeated one is the first).
  *
  * @throws InputError (exit 2) for a bad `--at` or `--tz`; ApiError, NetworkError (exit 1)
  */

@@ -1,3 +1,5 @@
+import { once } from 'node:events';
+import { Worker } from 'node:worker_threads';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator, type RunningEmulator } from '../../emulator/index.js';
@@ -66,23 +68,36 @@ describe('anon calls under their time bounds, at 10^6 entries and 10^3 series (P
   it(`keeps the visitor's lookup p99 within ${LOOKUP_P99_MS} ms while ${FLOODERS} anon clients call the costliest entry`, async () => {
     const costliest = measured.filter((m) => m.call.http).sort((a, b) => b.ms - a.ms)[0];
     expect(costliest, 'the first test measured the calls').toBeDefined();
-    const { path, method, body } = costliest!.call.http!;
-    const flood = async () => {
-      const res = await fetch(`${emulator.url}/rest/v1/${path}`, {
-        method,
-        headers: { apikey: emulator.anonKey, 'content-type': 'application/json' },
-        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-      });
-      await res.arrayBuffer();
-      return res.status;
-    };
-    expect(await flood(), costliest!.entry).toBe(200);
-
-    const deadline = Date.now() + FLOOD_MS;
-    const statuses: number[] = [];
-    const flooders = Array.from({ length: FLOODERS }, async () => {
-      while (Date.now() < deadline) statuses.push(await flood());
+    // Built again at the flood's clock: the earliest instant anon may ask about moves on.
+    const call = anonCalls(await dbNow(emulator))[costliest!.entry]!.find(
+      (c) => c.label === costliest!.call.label,
+    )!;
+    const { path, method, body } = call.http!;
+    const url = `${emulator.url}/rest/v1/${path}`;
+    const first = await fetch(url, {
+      method,
+      headers: { apikey: emulator.anonKey, 'content-type': 'application/json' },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
     });
+    await first.arrayBuffer();
+    expect(first.status, costliest!.entry).toBe(200);
+
+    // The anon clients in a worker thread (the bench's), so that their requests never delay
+    // the lookups timed here.
+    const worker = new Worker(new URL('../../bench/anon-flood-clients.mjs', import.meta.url), {
+      workerData: {
+        url,
+        method,
+        body,
+        anonKey: emulator.anonKey,
+        clients: FLOODERS,
+        seconds: FLOOD_MS / 1000,
+      },
+    });
+    const done = once(worker, 'message') as Promise<
+      [{ sent: number; byStatus: Record<string, number>; socketErrors: number }]
+    >;
+    const deadline = Date.now() + FLOOD_MS;
     const lookups: number[] = [];
     let failures = 0;
     while (Date.now() < deadline) {
@@ -98,10 +113,11 @@ describe('anon calls under their time bounds, at 10^6 entries and 10^3 series (P
         failures++;
       }
     }
-    await Promise.all(flooders);
+    const [{ sent, byStatus, socketErrors }] = await done;
+    await worker.terminate();
     // The flood happened, and every call of it was answered.
-    expect(statuses.length).toBeGreaterThan(FLOODERS);
-    expect(statuses.filter((s) => s !== 200)).toEqual([]);
+    expect(sent).toBeGreaterThan(FLOODERS);
+    expect({ byStatus, socketErrors }).toEqual({ byStatus: { 200: sent }, socketErrors: 0 });
     expect(failures).toBe(0);
     expect(lookups.length).toBeGreaterThan(10);
     const p99 = quantile(lookups, 0.99);
