@@ -1,5 +1,6 @@
 // What one run of `npm run bench` collects: run.ts fills it in, the report reads it, and
 // bench/results/<date>.json holds it (with the goals beside it).
+import type { AnonFloodResult } from './anon-flood.js';
 import type { CliResult } from './cli.js';
 import type { FloodResult } from './flood.js';
 import type { LoadResult } from './load.js';
@@ -18,6 +19,8 @@ export interface BenchResults {
   cli: CliResult[];
   load: LoadResult[];
   flood: FloodResult[];
+  /** Visitors under an anon flood of the costliest call (older result files have none). */
+  anon?: AnonFloodResult[];
   /** The owner's pages' scripts before the first draw (older result files have none). */
   site?: SiteResult;
 }

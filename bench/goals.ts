@@ -1,6 +1,7 @@
 // Every goal a run measured, with its figure and verdict: one function per measurement, each
 // reading only its own figures. The report puts them in one table (report.ts), and the JSON
 // under bench/results/ keeps them beside the figures.
+import type { AnonFloodResult } from './anon-flood.js';
 import type { BenchResults } from './bench-results.js';
 import type { CliResult } from './cli.js';
 import type { DbKind } from './emulator.js';
@@ -36,6 +37,7 @@ export function goals(r: BenchResults): Goal[] {
     ...siteGoals(r.site),
     ...r.load.map(loadGoal),
     ...(r.flood ?? []).map(floodGoal),
+    ...(r.anon ?? []).map(anonFloodGoal),
   ];
 }
 
@@ -80,7 +82,7 @@ function seriesGoal(l: LookupResult): Goal | undefined {
   const s = l.series;
   if (!s) return undefined;
   return {
-    goal: `Lookup p50 with ${rows(s.series)} live series + ${rows(s.rows)} entries ≤ 1.5× p50 at ${rows(s.baseline.rows)} entries`,
+    goal: `Lookup p50 with ${rows(s.series)} series (${rows(Math.min(s.series, 100))} live) + ${rows(s.rows)} entries ≤ 1.5× p50 at ${rows(s.baseline.rows)} entries`,
     db: l.db,
     measured: `${x(s.ratio)} (${ms(s.baseline.p50)} → ${ms(s.p50)}; series part ${ms(s.seriesPlan.executionMs)} in the database)`,
     met: s.ratio <= 1.5 && s.errors === 0 && s.mismatches === 0,
@@ -249,5 +251,16 @@ function floodGoal(f: FloodResult): Goal {
     db: f.db,
     measured: `p50 ${ms(f.flood.p50)}, p99 ${ms(f.flood.p99)} (quiet: ${ms(f.quiet.p50)}, ${ms(f.quiet.p99)}); ${f.flood.failures} failed`,
     met: f.flood.p99 <= 500 && f.flood.failures === 0,
+  };
+}
+
+/** The visitor's lookups while anon clients call the costliest bounded call (round 5). */
+function anonFloodGoal(a: AnonFloodResult): Goal {
+  return {
+    goal: `Visitor lookup p99 ≤ 500 ms while ${a.clients} anon clients call ${a.flooded.entry} (${a.flooded.label}, ${a.seconds} s)`,
+    db: a.db,
+    measured: `p50 ${ms(a.flood.p50)}, p99 ${ms(a.flood.p99)} (quiet: ${ms(a.quiet.p50)}, ${ms(a.quiet.p99)}); ${a.flood.failures} failed`,
+    // The issue's bound is PostgreSQL's; PGlite runs one statement at a time.
+    met: a.db === 'postgres' ? a.flood.p99 <= 500 && a.flood.failures === 0 : undefined,
   };
 }

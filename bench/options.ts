@@ -1,7 +1,7 @@
 // Command-line options of `npm run bench`.
 import type { DbKind } from './emulator.js';
 
-export const SECTIONS = ['lookup', 'page', 'site', 'cli', 'load', 'flood'] as const;
+export const SECTIONS = ['lookup', 'page', 'site', 'cli', 'load', 'flood', 'anon'] as const;
 export type Section = (typeof SECTIONS)[number];
 
 export interface BenchOptions {
@@ -10,7 +10,7 @@ export interface BenchOptions {
   dbs: DbKind[];
 }
 
-export const USAGE = `Usage: npm run bench -- [--quick] [--only lookup|page|site|cli|load|flood[,…]] [--db postgres|pglite]
+export const USAGE = `Usage: npm run bench -- [--quick] [--only lookup|page|site|cli|load|flood|anon[,…]] [--db postgres|pglite]
 
   --quick        smoke run: smaller tables (10^3, 10^4), fewer rounds, 3 s of load
   --only LIST    run only these measurements (comma-separated or repeated)
@@ -112,6 +112,7 @@ export function settingsFor(quick: boolean) {
         cli: { rounds: 5, warmup: 1 },
         load: { rows: 1e4, connections: 50, seconds: 3, runs: 1 },
         flood: { rows: 1e3, clients: 16, bodyBytes: 1024 * 1024 - 1024, seconds: 3 },
+        anon: { entries: 1e4, futureEntries: 1e3, series: 1e2, clients: 50, seconds: 3 },
       }
     : {
         lookup: {
@@ -125,6 +126,7 @@ export function settingsFor(quick: boolean) {
         cli: { rounds: 21, warmup: 2 },
         load: { rows: 1e6, connections: 50, seconds: 10, runs: 3 },
         flood: { rows: 1e3, clients: 16, bodyBytes: 1024 * 1024 - 1024, seconds: 10 },
+        anon: { entries: 1e6, futureEntries: 1e5, series: 1e3, clients: 50, seconds: 10 },
       };
 }
 

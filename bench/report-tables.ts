@@ -228,3 +228,26 @@ export function floodTable(r: BenchResults): string[] {
   }
   return lines;
 }
+
+/** Every anon call's time over HTTP, then the visitor's lookups quiet and during the anon flood. */
+export function anonFloodTable(r: BenchResults): string[] {
+  return (r.anon ?? []).flatMap((a) => {
+    const answers = Object.entries(a.byStatus)
+      .map(([status, n]) => `${status}: ${n}`)
+      .join(', ');
+    return [
+      '',
+      `Anon calls over HTTP (${a.db}, ${a.entries.toLocaleString('en-US')} entries, ${a.series.toLocaleString('en-US')} series), median of 5, slowest first:`,
+      '',
+      '| entry | extreme arguments | ms | status |',
+      '|---|---|---:|---:|',
+      ...a.calls.map((c) => `| \`${c.entry}\` | ${c.label} | ${ms(c.ms)} | ${c.status} |`),
+      '',
+      `Visitor lookups, one at a time, quiet and while ${a.clients} anon clients call the slowest:`,
+      '',
+      '| db | clients × s | quiet p50 / p99 | flood p50 / p99 / max | lookups (failed) | calls: answers by status, socket errors |',
+      '|---|---|---:|---:|---:|---|',
+      `| ${a.db} | ${a.clients} × ${a.seconds} s | ${ms(a.quiet.p50)} / ${ms(a.quiet.p99)} | ${ms(a.flood.p50)} / ${ms(a.flood.p99)} / ${ms(a.flood.max)} | ${a.flood.count} (${a.flood.failures}) | ${a.sent} sent; ${answers || 'none'}; ${a.socketErrors} |`,
+    ];
+  });
+}

@@ -6,6 +6,7 @@ import type { BenchResults } from './bench-results.js';
 import type { DbKind } from './emulator.js';
 import { goals, type Goal } from './goals.js';
 import {
+  anonFloodTable,
   cliTable,
   floodTable,
   largestPlans,
@@ -75,6 +76,7 @@ export function markdown(r: BenchResults): string {
     ...siteTable(r),
     ...loadTable(r),
     ...floodTable(r),
+    ...anonFloodTable(r),
   ];
   return `${lines.join('\n')}\n`;
 }

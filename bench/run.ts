@@ -1,4 +1,4 @@
-// `npm run bench`: the visitor's lookup, its load, the page and the CLI (and the body flood) on the emulator over a PostgreSQL server
+// `npm run bench`: the visitor's lookup, its load, the page and the CLI (and the body and anon floods) on the emulator over a PostgreSQL server
 // and over PGlite. Progress goes to stderr; the Markdown table goes to stdout; figures go to
 // bench/results/. See bench/README.md.
 import path from 'node:path';
@@ -9,6 +9,7 @@ import { stopAll, stopOnSignals } from './cleanup.js';
 import { buildCli, measureCli } from './cli.js';
 import type { DbKind } from './emulator.js';
 import { Fleet } from './fleet.js';
+import { measureAnonFlood } from './anon-flood.js';
 import { measureFlood } from './flood.js';
 import { measureLoad } from './load.js';
 import { measureLookup } from './lookup.js';
@@ -74,6 +75,10 @@ async function runDb(db: DbKind, options: BenchOptions, results: BenchResults, b
       await quiet('flood');
       results.flood.push(await measureFlood(fleet, settings.flood, log));
     }
+    if (options.only.includes('anon')) {
+      await quiet('anon');
+      (results.anon ??= []).push(await measureAnonFlood(db, server, settings.anon, log));
+    }
   } finally {
     await fleet.stop();
     await server?.stop();
@@ -106,6 +111,7 @@ async function main(): Promise<number> {
     load: [],
     site: undefined,
     flood: [],
+    anon: [],
   };
   let failed: unknown;
   try {

@@ -10,7 +10,7 @@ import {
 } from '../../shared/core/profiles.js';
 import { targetUrl } from '../../shared/core/rules.js';
 import { out, print, printJson } from '../terminal/output.js';
-import { resolveConfig } from '../session/settings.js';
+import { resolveConfig, type CliConfig } from '../session/settings.js';
 import { showType, terminalSafe } from '../terminal/terminal-safe.js';
 
 /** The options of `namecard preview` (global ones included), as typed. */
@@ -32,12 +32,57 @@ export interface PreviewRow {
   series: boolean | null;
 }
 
+/** The server answers at most this many instants a call (namecard_preview's bound, round 5). */
+const INSTANTS_PER_CALL = 10;
+/** The instants anon may ask about (private.namecard_check_instant): a day back to 2199. */
+const EARLIEST_MS_BACK = 86_400_000;
+const END_OF_2199_MS = 7_258_118_400_000;
+const WITHIN = 'a time from a day ago to the end of 2199';
+
+/**
+ * The server's answers for `instants` (epoch ms), in their order: one anon request per
+ * INSTANTS_PER_CALL of them.
+ * @throws NetworkError when the server cannot be reached; ApiError for its refusal
+ */
+async function askServer(config: CliConfig, instants: number[]): Promise<PreviewRow[]> {
+  const url = `${config.supabaseUrl.replace(/\/+$/, '')}/rest/v1/rpc/namecard_preview`;
+  const answers: PreviewRow[] = [];
+  for (let i = 0; i < instants.length; i += INSTANTS_PER_CALL) {
+    let res: Response;
+    try {
+      res = await fetch(url, {
+        method: 'POST',
+        headers: {
+          apikey: config.anonKey,
+          authorization: `Bearer ${config.anonKey}`,
+          'content-type': 'application/json',
+        },
+        body: JSON.stringify({ at_ms: instants.slice(i, i + INSTANTS_PER_CALL) }),
+        signal: AbortSignal.timeout(config.timeoutMs),
+      });
+    } catch (error) {
+      throw new NetworkError(config.supabaseUrl, (error as Error).message);
+    }
+    const body = (await res.json().catch(() => null)) as unknown;
+    if (!res.ok || !Array.isArray(body)) {
+      const e = (body ?? {}) as { code?: string; message?: string };
+      throw new ApiError(
+        res.status,
+        e.code ?? String(res.status),
+        e.message ?? `HTTP ${res.status}`,
+      );
+    }
+    answers.push(...(body as PreviewRow[]));
+  }
+  return answers;
+}
+
 /**
  * `namecard preview --at "YYYY-MM-DD HH:MM"`: where the card sends visitors at that instant
  * and why (which entry or series), decided by the server's rule (`namecard_preview`, one
- * request with the anon key for every `--at` given, at most 1000). Local times follow the
- * one-off entries' rules (a time skipped by the clocks is refused; a repeated one is the
- * first).
+ * request with the anon key for every ten `--at` given, at most 1000, each from a day ago to
+ * the end of 2199). Local times follow the one-off entries' rules (a time skipped by the clocks
+ * is refused; a repeated one is the first).
  *
  * @throws InputError (exit 2) for a bad `--at` or `--tz`; ApiError, NetworkError (exit 1)
  */
@@ -57,30 +102,15 @@ export async function runPreview(options: PreviewOptions): Promise<void> {
     if (date === undefined || clock === undefined || rest.length > 0) {
       throw new InputError('--at', PREVIEW_AT_FORM, text);
     }
-    return time.toEpochMs(date, clock, zone, { date: '--at', time: '--at' });
+    const ms = time.toEpochMs(date, clock, zone, { date: '--at', time: '--at' });
+    // Checked here too, so that the refusal names `--at`, not the server's argument.
+    if (ms < Date.now() - EARLIEST_MS_BACK || ms >= END_OF_2199_MS) {
+      throw new InputError('--at', WITHIN, text);
+    }
+    return ms;
   });
-  const url = `${config.supabaseUrl.replace(/\/+$/, '')}/rest/v1/rpc/namecard_preview`;
-  let res: Response;
-  try {
-    res = await fetch(url, {
-      method: 'POST',
-      headers: {
-        apikey: config.anonKey,
-        authorization: `Bearer ${config.anonKey}`,
-        'content-type': 'application/json',
-      },
-      body: JSON.stringify({ at_ms: instants }),
-      signal: AbortSignal.timeout(config.timeoutMs),
-    });
-  } catch (error) {
-    throw new NetworkError(config.supabaseUrl, (error as Error).message);
-  }
-  const body = (await res.json().catch(() => null)) as unknown;
-  if (!res.ok || !Array.isArray(body)) {
-    const e = (body ?? {}) as { code?: string; message?: string };
-    throw new ApiError(res.status, e.code ?? String(res.status), e.message ?? `HTTP ${res.status}`);
-  }
-  const rows = (body as PreviewRow[]).map((row) => ({
+  const body = await askServer(config, instants);
+  const rows = body.map((row) => ({
     ...row,
     at: Number(row.at),
     id: row.id === null ? null : Number(row.id),

@@ -21,6 +21,14 @@ create table public.namecard (
     (stopped_at is null and stop_kind is null and planned_end is null)
     or (stopped_at is not null and stop_kind is not null and planned_end is not null)
   ),
+  -- Every instant from 1970 to the end of 2199 (epoch ms): a value past that would overflow the
+  -- date arithmetic of the rule and stop status, lookups and writes for everyone.
+  constraint namecard_instants_range check (
+    stamp_end < 7258118400000
+    and (stamp_start is null or stamp_start >= 0)
+    and (stopped_at is null or stopped_at between 0 and 7258118399999)
+    and (planned_end is null or planned_end between 0 and 7258118399999)
+  ),
   constraint namecard_type_profile foreign key (type) references public.namecard_profile (name)
 );
 
@@ -48,6 +56,10 @@ create index namecard_active_range_idx
   on public.namecard using gist (int8range(stamp_start, stamp_end))
   where stamp_start is not null;
 create index namecard_start_idx on public.namecard (stamp_start) where stamp_start is not null;
+-- Whether an entry in force or to come names a profile (what anon may learn of a profile,
+-- private.namecard_profile_public): one probe, not a read of every entry not ended (round 5:
+-- 64 labels read 76,000 buffers at 10^6 rows).
+create index namecard_type_end_idx on public.namecard (type, stamp_end);
 
 alter table public.namecard enable row level security;
 
@@ -64,7 +76,7 @@ create policy namecard_read on public.namecard
 
 create policy namecard_owner_insert on public.namecard
   for insert to authenticated
-  with check ((select private.is_namecard_owner()));
+  with check ((select private.is_namecard_owner()) and (select private.namecard_session_live()));
 
 create trigger namecard_entry_profile
   before insert on public.namecard

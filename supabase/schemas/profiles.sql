@@ -47,16 +47,16 @@ create policy namecard_profile_owner_read on public.namecard_profile
 
 create policy namecard_profile_owner_insert on public.namecard_profile
   for insert to authenticated
-  with check ((select private.is_namecard_owner()));
+  with check ((select private.is_namecard_owner()) and (select private.namecard_session_live()));
 
 create policy namecard_profile_owner_update on public.namecard_profile
   for update to authenticated
-  using ((select private.is_namecard_owner()))
-  with check ((select private.is_namecard_owner()));
+  using ((select private.is_namecard_owner()) and (select private.namecard_session_live()))
+  with check ((select private.is_namecard_owner()) and (select private.namecard_session_live()));
 
 create policy namecard_profile_owner_delete on public.namecard_profile
   for delete to authenticated
-  using ((select private.is_namecard_owner()));
+  using ((select private.is_namecard_owner()) and (select private.namecard_session_live()));
 
 -- A new entry or series may name only a profile that exists and is not removed (23503,
 -- PostgREST's 409, naming it). Security definer: it reads the profiles whatever the inserting

@@ -46,7 +46,7 @@ comment on function public.namecard_local_instant(local_time timestamp without t
   'Epoch ms of a wall-clock time in an IANA zone: a gap time with the offset before the change, a fold time the earlier instant.';
 
 revoke all on function public.namecard_local_instant(local_time timestamp without time zone, time_zone text) from public;
-grant execute on function public.namecard_local_instant(local_time timestamp without time zone, time_zone text) to anon, authenticated, service_role;
+grant execute on function public.namecard_local_instant(local_time timestamp without time zone, time_zone text) to service_role;
 
 create table public.namecard_series (
   id bigint primary key default nextval('public.namecard_id_seq'::regclass),
@@ -71,6 +71,13 @@ create table public.namecard_series (
   created_by uuid default auth.uid() references auth.users (id) on delete set null,
   constraint namecard_series_dates_order
     check (first_date is null or last_date is null or first_date <= last_date),
+  -- Dates from 1970 to 2199 and instants before 2200, as for the entries: a date past that
+  -- would overflow the expansion's arithmetic.
+  constraint namecard_series_dates_range check (
+    (first_date is null or first_date between date '1970-01-01' and date '2199-12-31')
+    and (last_date is null or last_date between date '1970-01-01' and date '2199-12-31')
+    and (stopped_at is null or stopped_at between 0 and 7258118399999)
+  ),
   constraint namecard_series_stop_complete
     check ((stopped_at is null) = (stop_kind is null))
 );
@@ -96,7 +103,7 @@ with (security_invoker = true) as
 comment on view public.namecard_series_rule is
   'Each series'' rule: profile, ISO weekdays, local start and end, zone, first and last date, cancel.';
 
-grant select on public.namecard_series_rule to anon, authenticated, service_role;
+grant select on public.namecard_series_rule to service_role;
 
 create table public.namecard_series_stop (
   series_id bigint not null references public.namecard_series (id),
@@ -105,7 +112,10 @@ create table public.namecard_series_stop (
   created_at timestamptz not null default now(),
   created_by uuid default auth.uid() references auth.users (id) on delete set null,
   primary key (series_id, occurrence_start),
-  constraint namecard_series_stop_after_start check (stopped_at >= occurrence_start)
+  constraint namecard_series_stop_after_start check (stopped_at >= occurrence_start),
+  constraint namecard_series_stop_range check (
+    occurrence_start >= 0 and stopped_at < 7258118400000
+  )
 );
 
 comment on table public.namecard_series_stop is
@@ -133,6 +143,54 @@ end;
 $$;
 
 revoke all on function private.namecard_series_check() from public;
+
+-- At most this many live series (not cancelled, not past their last date) a card: each costs
+-- every status and every lookup that falls outside the materialised horizon a little, so the
+-- number is what keeps those within their bounds (docs/security.md, round 5).
+create or replace function public.namecard_series_limit()
+returns integer
+language sql
+immutable
+as $$
+  select 100
+$$;
+
+revoke all on function public.namecard_series_limit() from public;
+grant execute on function public.namecard_series_limit() to authenticated, service_role;
+
+-- A new series is refused (23514, PostgREST's 400) when the card already has the limit of live
+-- series, naming the limit and how to make room. Serialised per card, so that two inserts at
+-- once cannot both pass.
+create or replace function private.namecard_series_cap()
+returns trigger
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  now_ms bigint := (extract(epoch from now()) * 1000)::bigint;
+  live integer;
+begin
+  perform pg_advisory_xact_lock(hashtext('namecard_series_cap'));
+  select count(*) into live
+  from public.namecard_series_rule as s
+  where public.namecard_series_until(s) is null or public.namecard_series_until(s) > now_ms;
+  if live >= public.namecard_series_limit() then
+    raise exception using
+      errcode = '23514',
+      message = format('a card has at most %s live weekly series, and this one has %s',
+        public.namecard_series_limit(), live),
+      hint = 'Cancel one first: namecard list shows their ids, namecard cancel <id> stops one.';
+  end if;
+  return new;
+end;
+$$;
+
+revoke all on function private.namecard_series_cap() from public;
+
+create trigger namecard_series_cap
+  before insert on public.namecard_series
+  for each row execute function private.namecard_series_cap();
 
 create trigger namecard_series_zone
   before insert on public.namecard_series
@@ -165,7 +223,8 @@ grant usage on sequence public.namecard_id_seq to authenticated, service_role;
 create policy namecard_series_read on public.namecard_series
   for select to anon, authenticated using (true);
 create policy namecard_series_owner_insert on public.namecard_series
-  for insert to authenticated with check ((select private.is_namecard_owner()));
+  for insert to authenticated
+  with check ((select private.is_namecard_owner()) and (select private.namecard_session_live()));
 create policy namecard_series_stop_read on public.namecard_series_stop
   for select to anon, authenticated using (true);
 
@@ -221,8 +280,7 @@ as $$
 $$;
 
 revoke all on function public.namecard_local_day(bigint, text) from public;
-grant execute on function public.namecard_local_day(bigint, text)
-  to anon, authenticated, service_role;
+grant execute on function public.namecard_local_day(bigint, text) to service_role;
 
 -- THE weekly expansion: the occurrences of series s whose start falls on a local day from
 -- from_day to until_day (both inclusive) and within the series' first and last dates, each
@@ -248,8 +306,7 @@ as $$
 $$;
 
 revoke all on function public.namecard_series_days(public.namecard_series_rule, date, date) from public;
-grant execute on function public.namecard_series_days(public.namecard_series_rule, date, date)
-  to anon, authenticated, service_role;
+grant execute on function public.namecard_series_days(public.namecard_series_rule, date, date) to service_role;
 
 -- THE stop rule: where an occurrence of series s starting at start_ms really ends: its planned
 -- end, cut by the series' cancel (stopped_at) and by an `end` of that one occurrence (a row of
@@ -270,8 +327,7 @@ $$;
 
 revoke all on function public.namecard_occurrence_end(public.namecard_series_rule, bigint, bigint)
   from public;
-grant execute on function public.namecard_occurrence_end(public.namecard_series_rule, bigint, bigint)
-  to anon, authenticated, service_role;
+grant execute on function public.namecard_occurrence_end(public.namecard_series_rule, bigint, bigint) to service_role;
 
 -- The instant from which series s has nothing in force or to come (epoch ms): its cancel, or
 -- the end of the day after its last date at its end time (past any last occurrence, even one
@@ -290,23 +346,36 @@ as $$
 $$;
 
 revoke all on function public.namecard_series_until(public.namecard_series_rule) from public;
-grant execute on function public.namecard_series_until(public.namecard_series_rule)
-  to anon, authenticated, service_role;
+grant execute on function public.namecard_series_until(public.namecard_series_rule) to service_role;
 
 -- The occurrences in force some time in [from_ms, to_ms), by exact expansion: series id,
 -- profile, start, end as stopped, planned end. An occurrence lasts at most a day and a clock
--- change, so local days from two before from_ms to one after to_ms hold every one. PL/pgSQL
+-- change, so local days from two before from_ms to one after to_ms hold every one. At most 400
+-- days at a time, each instant within namecard_check_instant's bounds. Signed-in users may call
+-- it; security definer, since the expansion's parts (the rule view, the weekly expansion, the
+-- stop rule) are the service's alone. PL/pgSQL
 -- with JIT off: opaque to the planner of its callers, whose plans would otherwise carry the
 -- expansion's cost estimates and pay JIT compilation (~250 ms) on every read.
 create or replace function public.namecard_occurrences(from_ms bigint, to_ms bigint)
 returns table (id bigint, type text, stamp_start bigint, stamp_end bigint, planned_end bigint)
 language plpgsql
 stable
+security definer
 rows 2
 set search_path = ''
 set jit = 'off'
 as $$
 begin
+  perform private.namecard_check_instant(from_ms, 'from_ms');
+  -- to_ms is an end (exclusive): the last instant asked about is the one before it.
+  perform private.namecard_check_instant(to_ms - 1, 'to_ms - 1');
+  if to_ms - from_ms > 400::bigint * 86400000 then
+    raise exception using
+      errcode = '22023',
+      message = format('to_ms may be at most 400 days after from_ms, not %s days',
+        (to_ms - from_ms) / 86400000),
+      hint = 'Ask for a shorter span, or in several calls.';
+  end if;
   return query
   select o.id, o.type, o.start_ms, o.cut_end, o.planned_end
   from (
@@ -330,8 +399,7 @@ comment on function public.namecard_occurrences(bigint, bigint) is
   'Occurrences of the series in force some time in [from_ms, to_ms): id, type, start, end (as stopped), planned end.';
 
 revoke all on function public.namecard_occurrences(bigint, bigint) from public;
-grant execute on function public.namecard_occurrences(bigint, bigint)
-  to anon, authenticated, service_role;
+grant execute on function public.namecard_occurrences(bigint, bigint) to authenticated, service_role;
 
 -- The first start after after_ms of an occurrence of series s that counts (not cut to nothing),
 -- before before_ms when given. Every weekday comes round within 8 days of the local day before
@@ -356,18 +424,18 @@ $$;
 
 revoke all on function public.namecard_series_next_after(public.namecard_series_rule, bigint, bigint)
   from public;
-grant execute on function public.namecard_series_next_after(public.namecard_series_rule, bigint, bigint)
-  to anon, authenticated, service_role;
+grant execute on function public.namecard_series_next_after(public.namecard_series_rule, bigint, bigint) to service_role;
 
 -- Where the materialised occurrences answer "what starts next" at instant t: for a series whose
--- window was opened at most three days after t (rows are filled from three days before it) and
--- has not passed t, every occurrence starting in (t, covered_until) is in the table.
+-- window covers lookups from at most two days after t (rows are filled from two days before
+-- covered_from, three before the window was opened) and has not passed t, every occurrence
+-- starting in (t, covered_until) is in the table.
 create or replace function private.namecard_series_covers(w private.namecard_series_window, t bigint)
 returns boolean
 language sql
 immutable
 as $$
-  select w.covered_from - 3 * 86400000 <= t and w.covered_until > t
+  select w.covered_from - 2 * 86400000 <= t and w.covered_until > t
 $$;
 
 revoke all on function private.namecard_series_covers(private.namecard_series_window, bigint)
@@ -375,7 +443,9 @@ revoke all on function private.namecard_series_covers(private.namecard_series_wi
 
 -- The first start after after_ms of an occurrence of one series that counts, or null (none
 -- ahead): from the materialised occurrences when they hold it, else by exact expansion. PL/pgSQL
--- planned once per session (a generic plan), as the lookup's series part.
+-- planned once per session (a generic plan), as the lookup's series part. Sorting is off, as
+-- in namecard_series_next_start: the generic plan read every occurrence of the series ahead
+-- and probed its stops (350 buffers a series, a call per live series in every status).
 create or replace function public.namecard_series_next(series_id bigint, after_ms bigint)
 returns bigint
 language plpgsql
@@ -384,6 +454,7 @@ security definer
 set search_path = ''
 set jit = 'off'
 set plan_cache_mode = 'force_generic_plan'
+set enable_sort = 'off'
 as $$
 begin
   return coalesce(
@@ -414,8 +485,7 @@ comment on function public.namecard_series_next(bigint, bigint) is
   'Epoch ms: the first start after after_ms of an occurrence of the series, or null when none is ahead.';
 
 revoke all on function public.namecard_series_next(bigint, bigint) from public;
-grant execute on function public.namecard_series_next(bigint, bigint)
-  to anon, authenticated, service_role;
+grant execute on function public.namecard_series_next(bigint, bigint) to service_role;
 
 -- The timeline walk's next change from the series: the first start after after_ms, before
 -- before_ms (null: no bound), of an occurrence of a series newer than newer_than. From the
@@ -425,6 +495,9 @@ grant execute on function public.namecard_series_next(bigint, bigint)
 -- ends, so its window's end counts as a possible change too: the walk then finds nothing new
 -- there and goes on (far ahead, and rare). As in /go's lookup, a series with no window at all
 -- (stored while triggers were off) counts from the next owner write, which materialises it.
+-- Sorting is off: the generic plan guesses a few dozen occurrences after any instant, and would
+-- read and sort every one ahead (15,000 with 100 live series: 47,000 buffers a call, a call a
+-- step of the walk) where the start index, read in order, stops at the first that counts (round 5).
 create or replace function public.namecard_series_next_start(
   after_ms bigint, newer_than bigint, before_ms bigint
 )
@@ -435,6 +508,7 @@ security definer
 set search_path = ''
 set jit = 'off'
 set plan_cache_mode = 'force_generic_plan'
+set enable_sort = 'off'
 as $$
 begin
   return least(
@@ -477,7 +551,7 @@ begin
           where w.covered_until <= after_ms
           union
           select w.series_id from private.namecard_series_window as w
-          where w.covered_from > after_ms + 3 * 86400000
+          where w.covered_from > after_ms + 2 * 86400000
         )
     )
   );
@@ -488,8 +562,7 @@ comment on function public.namecard_series_next_start(bigint, bigint, bigint) is
   'Epoch ms: the first start after after_ms, before before_ms, of an occurrence of a series with id > newer_than.';
 
 revoke all on function public.namecard_series_next_start(bigint, bigint, bigint) from public;
-grant execute on function public.namecard_series_next_start(bigint, bigint, bigint)
-  to anon, authenticated, service_role;
+grant execute on function public.namecard_series_next_start(bigint, bigint, bigint) to service_role;
 
 -- How far ahead occurrences are materialised: 400 days (epoch ms).
 create or replace function private.namecard_series_horizon_ms()
@@ -529,10 +602,10 @@ $$;
 revoke all on function private.namecard_series_fill(bigint, bigint, bigint) from public;
 
 -- Materialises series sid up to until_ms (from scratch when rebuild: its row changed). A new
--- window covers the instants from now on, with every occurrence starting from three days
--- before now (an occurrence in force now started at most a day and a clock change ago). A
--- series that ends (namecard_series_until) is filled to its end and its window is then
--- unbounded above.
+-- window covers the instants from a day before now on, with every occurrence starting from
+-- three days before now (an occurrence in force a day ago started at most a day and a clock
+-- change before that). A series that ends (namecard_series_until) is filled to its end and its
+-- window is then unbounded above.
 create or replace function private.namecard_series_materialise(sid bigint, until_ms bigint, rebuild boolean)
 returns void
 language plpgsql
@@ -558,7 +631,9 @@ begin
   if not found then
     fill_from := now_ms - 3 * 86400000;
     w.series_id := sid;
-    w.covered_from := now_ms;
+    -- anon may ask about the day before now (private.namecard_check_instant): answered from
+    -- the rows, however many series were stored or cancelled today.
+    w.covered_from := now_ms - 86400000;
     w.covered_until := now_ms;
   else
     fill_from := w.covered_until;
@@ -723,6 +798,7 @@ set jit = 'off'
 set plan_cache_mode = 'force_generic_plan'
 as $$
 begin
+  perform private.namecard_check_instant(at_ms, 'at_ms');
   return query
   select c.id, c.type, c.stamp_start, c.stamp_end
   from (
@@ -755,6 +831,36 @@ comment on function public.namecard_series_in_force(bigint) is
 revoke all on function public.namecard_series_in_force(bigint) from public;
 grant execute on function public.namecard_series_in_force(bigint)
   to anon, authenticated, service_role;
+
+-- The series occurrence in force at at_ms with the highest id by exact expansion: the rule's
+-- definition of the series part. Security definer, so that the expansion itself need not be
+-- anyone's to call: its cost grows with the series not stopped before at_ms, which the
+-- instant's bound (and the cap of live series) keeps small. Not anon's: the view /go reads asks
+-- for the materialised part, and the planner drops this branch of the lookup there.
+create or replace function public.namecard_series_at(at_ms bigint)
+returns table (id bigint, type text, stamp_start bigint, stamp_end bigint)
+language plpgsql
+stable
+security definer
+rows 1
+set search_path = ''
+set jit = 'off'
+as $$
+begin
+  perform private.namecard_check_instant(at_ms, 'at_ms');
+  return query
+  select o.id, o.type, o.stamp_start, o.stamp_end
+  from public.namecard_occurrences(at_ms, at_ms + 1) as o
+  order by o.id desc, o.stamp_start desc
+  limit 1;
+end;
+$$;
+
+comment on function public.namecard_series_at(bigint) is
+  'The series occurrence in force at epoch ms at_ms with the highest id, by exact expansion, or no row.';
+
+revoke all on function public.namecard_series_at(bigint) from public;
+grant execute on function public.namecard_series_at(bigint) to authenticated, service_role;
 
 create trigger namecard_series_materialise
   after insert or update on public.namecard_series

@@ -15,7 +15,9 @@
 -- The entry or series occurrence in force at at_ms with the highest id, or no row. Each branch
 -- is fenced (offset 0) so that it is planned on its own index: entries without a start on the
 -- btree of their ends, entries with one on the GiST of their [start, end) ranges. The series
--- branch not asked for is a one-time filter, and with no series neither is called.
+-- branch not asked for is a one-time filter, and with no series neither is called. anon asks
+-- only within namecard_check_instant's bounds (a one-time filter too): further back, every
+-- entry ended since would be read.
 create or replace function public.namecard_in_force_at(at_ms bigint, materialised boolean)
 returns table (id bigint, type text, stamp_start bigint, stamp_end bigint)
 language sql
@@ -48,11 +50,12 @@ as $$
     union all
     (
       select o.id, o.type, o.stamp_start, o.stamp_end
-      from public.namecard_occurrences(at_ms, at_ms + 1) as o
+      from public.namecard_series_at(at_ms) as o
       where not materialised and exists (select from public.namecard_series)
       offset 0
     )
   ) as active
+  where public.namecard_instant_allowed(at_ms)
   order by active.id desc
   limit 1
 $$;
@@ -78,7 +81,7 @@ comment on function public.namecard_active_at(bigint) is
   'The entry in force at epoch ms at_ms: started (or no start), not ended, highest id.';
 
 revoke all on function public.namecard_active_at(bigint) from public;
-grant execute on function public.namecard_active_at(bigint) to anon, authenticated, service_role;
+grant execute on function public.namecard_active_at(bigint) to service_role;
 
 -- The same answer from the materialised occurrences: flat in the number of series.
 create or replace function public.namecard_lookup_at(at_ms bigint)
@@ -121,7 +124,8 @@ $$;
 
 revoke all on function private.namecard_profile_public(text) from public;
 
--- Labels ({name: label}) of the given profiles that anon may learn.
+-- Labels ({name: label}) of the given profiles that anon may learn (the first 64 names asked:
+-- more profiles than that are never named in one timeline).
 create or replace function public.namecard_profile_labels(names text[])
 returns jsonb
 language sql
@@ -131,7 +135,7 @@ set search_path = ''
 as $$
   select coalesce(jsonb_object_agg(p.name, p.label), '{}'::jsonb)
   from public.namecard_profile as p
-  where p.name = any (names)
+  where p.name = any (names[1:64])
     and private.namecard_profile_public(p.name)
 $$;
 
@@ -190,12 +194,13 @@ as $$
 $$;
 
 revoke all on function public.namecard_timeline_step(bigint, boolean) from public;
-grant execute on function public.namecard_timeline_step(bigint, boolean)
-  to anon, authenticated, service_role;
+grant execute on function public.namecard_timeline_step(bigint, boolean) to service_role;
 
 -- The timeline from at_ms on: segments (type, from, to), the last one main and open-ended, or
--- with an end when the walk stops at max_segments (an endless series) or at the first segment
--- reaching until_ms. Each segment is a few index probes; a walk takes at most 8 steps a segment.
+-- with an end when the walk stops at max_segments (an endless series), at the first segment
+-- reaching until_ms, or at the end of 2199 (no instant after it is asked about: an endless
+-- series past an entry that lasts to then would otherwise walk into instants the lookup
+-- refuses). Each segment is a few index probes; a walk takes at most 8 steps a segment.
 create or replace function public.namecard_timeline_until(at_ms bigint, until_ms bigint, max_segments integer)
 returns table (type text, "from" bigint, "to" bigint)
 language plpgsql
@@ -230,6 +235,7 @@ begin
       from walk as w
       cross join lateral public.namecard_timeline_step(w.nxt, has_series) as s
       where w.nxt is not null
+        and w.nxt < 7258118400000
         and (until_ms is null or w.nxt < until_ms)
         and w.step < max_segments * 8
         and w.seg <= max_segments
@@ -246,8 +252,7 @@ comment on function public.namecard_timeline_until(bigint, bigint, integer) is
   'The timeline from epoch ms at_ms, walked until the first segment reaching until_ms (null: no bound).';
 
 revoke all on function public.namecard_timeline_until(bigint, bigint, integer) from public;
-grant execute on function public.namecard_timeline_until(bigint, bigint, integer)
-  to anon, authenticated, service_role;
+grant execute on function public.namecard_timeline_until(bigint, bigint, integer) to service_role;
 
 create or replace function public.namecard_timeline_at(at_ms bigint, max_segments integer DEFAULT 24)
 returns table (type text, "from" bigint, "to" bigint)
@@ -261,24 +266,27 @@ comment on function public.namecard_timeline_at(bigint, integer) is
   'What visitors get from epoch ms at_ms on: segments (type, from, to), last one main with to null.';
 
 revoke all on function public.namecard_timeline_at(bigint, integer) from public;
-grant execute on function public.namecard_timeline_at(bigint, integer)
-  to anon, authenticated, service_role;
+grant execute on function public.namecard_timeline_at(bigint, integer) to service_role;
 
--- For each instant of at_ms (at most 1000): what the lookup answers then, and whether it is a
--- series occurrence.
+-- For each instant of at_ms (at most 10, each within namecard_check_instant's bounds): what the
+-- lookup answers then, and whether it is a series occurrence. Security definer: its cost is
+-- fixed by its bounds, and it needs nothing of the tables' grants to anon.
 create or replace function public.namecard_preview(at_ms bigint[])
 returns table (at bigint, id bigint, type text, stamp_start bigint, stamp_end bigint, series boolean)
 language plpgsql
 stable
+security definer
 set search_path = ''
 set jit = 'off'
 as $$
 begin
-  if coalesce(cardinality(at_ms), 0) > 1000 then
+  if coalesce(cardinality(at_ms), 0) > 10 then
     raise exception using
       errcode = '22023',
-      message = format('at_ms must hold at most 1000 instants, not %s', cardinality(at_ms));
+      message = format('at_ms must hold at most 10 instants, not %s', cardinality(at_ms)),
+      hint = 'Ask in several calls.';
   end if;
+  perform private.namecard_check_instant(i.t, 'at_ms') from unnest(at_ms) as i (t);
   return query
     select i.t, a.id, a.type, a.stamp_start, a.stamp_end,
       case when a.id is null then null
@@ -290,7 +298,7 @@ end;
 $$;
 
 comment on function public.namecard_preview(bigint[]) is
-  'For each epoch ms in at_ms (at most 1000): the entry or series occurrence in force then, or nulls (main).';
+  'For each epoch ms in at_ms (at most 10): the entry or series occurrence in force then, or nulls (main).';
 
 revoke all on function public.namecard_preview(bigint[]) from public;
 grant execute on function public.namecard_preview(bigint[]) to anon, authenticated, service_role;
@@ -308,19 +316,27 @@ grant select on public.namecard_active to anon, authenticated, service_role;
 
 -- `status`' and /manage's one GET: the server's now, the entry in force, the timeline (24
 -- segments at most), the labels of the profiles it names, the destination in force (null: the
--- build's) and the series with an occurrence ahead, each with its next start.
-create view public.namecard_status
-with (security_invoker = true) as
+-- build's) and the series with an occurrence ahead, each with its next start. Security definer
+-- with no argument: what it costs is fixed (24 segments, the live series' next starts), and the
+-- functions it calls need not be anyone's to call with other arguments.
+create or replace function public.namecard_status_now()
+returns table (now bigint, active jsonb, timeline jsonb, labels jsonb, url text, series_ahead jsonb)
+language sql
+stable
+security definer
+set search_path = ''
+set jit = 'off'
+as $$
   select
-    clock.now_ms as now,
+    clock.now_ms,
     case when a.id is not null then jsonb_build_object(
       'id', a.id, 'type', a.type, 'stamp_start', a.stamp_start, 'stamp_end', a.stamp_end
-    ) end as active,
+    ) end,
     segments.timeline,
     public.namecard_profile_labels(
       array(select distinct s ->> 'type' from jsonb_array_elements(segments.timeline) as s)
-    ) as labels,
-    public.namecard_profile_url(a.type) as url,
+    ),
+    public.namecard_profile_url(a.type),
     (
       select coalesce(jsonb_agg(jsonb_build_object(
         'id', x.id, 'type', x.type, 'weekdays', x.weekdays,
@@ -332,9 +348,11 @@ with (security_invoker = true) as
           s.first_date, s.last_date, public.namecard_series_next(s.id, clock.now_ms) as next
         from public.namecard_series_rule as s
         where s.stopped_at is null
+        -- Fenced: each series' next start is looked up once, not again for the filter below.
+        offset 0
       ) as x
       where x.next is not null
-    ) as series_ahead
+    )
   from (select (extract(epoch from now()) * 1000)::bigint as now_ms) as clock
   left join lateral public.namecard_lookup_at(clock.now_ms) as a on true
   cross join lateral (
@@ -342,7 +360,19 @@ with (security_invoker = true) as
       jsonb_build_object('type', t.type, 'from', t."from", 'to', t."to") order by t."from"
     ) as timeline
     from public.namecard_timeline_at(clock.now_ms, 24) as t
-  ) as segments;
+  ) as segments
+$$;
+
+comment on function public.namecard_status_now() is
+  'One row: the server''s now (epoch ms), the active entry or null, the timeline (24 segments at most), the labels of the profiles it names, the destination in force, and the series with an occurrence ahead.';
+
+revoke all on function public.namecard_status_now() from public;
+grant execute on function public.namecard_status_now() to anon, authenticated, service_role;
+
+create view public.namecard_status
+with (security_invoker = true) as
+  select s.now, s.active, s.timeline, s.labels, s.url, s.series_ahead
+  from public.namecard_status_now() as s;
 
 comment on view public.namecard_status is
   'One row: the server''s now (epoch ms), the active entry or null, the timeline (24 segments at most), the labels of the profiles the timeline names, the destination in force (null: the build''s), and the series with an occurrence ahead (with its next start).';

@@ -3,7 +3,8 @@
 
 create table public.namecard_visit (
   bucket bigint not null
-    constraint namecard_visit_bucket_whole check (bucket >= 0 and bucket % 900000 = 0),
+    constraint namecard_visit_bucket_whole check (bucket >= 0 and bucket % 900000 = 0)
+    constraint namecard_visit_bucket_range check (bucket < 7258118400000),
   type text not null constraint namecard_visit_type_profile
     references public.namecard_profile (name),
   via text not null constraint namecard_visit_via_known check (via in ('qr', 'nfc', 'link')),
@@ -11,7 +12,10 @@ create table public.namecard_visit (
   -- The running total of this profile and channel up to and including this bucket, so that
   -- the visits between any two instants on bucket boundaries are two index look-ups (the
   -- total before the end minus the total before the start), however many visits there are.
-  running bigint not null constraint namecard_visit_running_covers check (running >= visits),
+  running bigint not null constraint namecard_visit_running_covers check (running >= visits)
+    -- At most 10^15 (a million visits a second for 31 years), where counting stops adding: so
+    -- that no row, however large its numbers, makes a count fail.
+    constraint namecard_visit_running_range check (running <= 1000000000000000),
   primary key (bucket, type, via)
 );
 
@@ -64,9 +68,13 @@ begin
   where v.type = sent_to and v.via = channel
   order by v.bucket desc
   limit 1;
+  -- Counters stop at 10^15 (namecard_visit_running_range) rather than fail.
   insert into public.namecard_visit as v (bucket, type, via, visits, running)
-  values (at_ms - at_ms % 900000, sent_to, channel, 1, coalesce(prev_total, 0) + 1)
-  on conflict (bucket, type, via) do update set visits = v.visits + 1, running = v.running + 1;
+  values (at_ms - at_ms % 900000, sent_to, channel, 1,
+    least(coalesce(prev_total, 0) + 1, 1000000000000000))
+  on conflict (bucket, type, via) do update
+    set visits = least(v.visits + 1, 1000000000000000),
+      running = least(v.running + 1, 1000000000000000);
 end;
 $$;
 

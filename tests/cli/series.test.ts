@@ -395,6 +395,15 @@ describe('namecard preview', () => {
     expect(result.stdout).toBe(
       `At 2030-06-01 12:00 Europe/Berlin: photo (Photographer), series ${id}, until 2030-06-01 18:00`,
     );
+    for (const at of ['2020-01-01 12:00', '2200-01-01 00:00']) {
+      // The server answers only from a day ago to the end of 2199 (round 5): refused before
+      // anything is sent, naming the option.
+      const far = await namecard(['preview', '--at', at, '--tz', 'UTC']);
+      expect(far.exitCode, at).toBe(2);
+      expect(far.stderr, at).toContain(
+        `\`--at\` must be a time from a day ago to the end of 2199, got \`${at}\``,
+      );
+    }
     const bad = await namecard(['preview', '--at', '2030-06-01']);
     expect(bad.exitCode).toBe(2);
     expect(bad.stderr).toContain('`--at` must be "YYYY-MM-DD HH:MM", got `2030-06-01`');

@@ -122,15 +122,26 @@ describe.each(DB_KINDS)('the timeline rule over %s', { timeout: 600_000 }, (kind
     expect(result.failed).toBe(true);
   });
 
-  // Anyone may call the walk (anon too), so its length is bounded: 1 to 1000 segments.
+  // The walk is the service's (the status reads it through namecard_status_now, with 24
+  // segments); anon may not call it with segments of its own choosing (round 5), and whoever
+  // may finds its length bounded: 1 to 1000 segments.
+  const walkAs = (key: string, max: number) =>
+    fetch(`${emulator.url}/rest/v1/rpc/namecard_timeline_at`, {
+      method: 'POST',
+      headers: { apikey: key, authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ at_ms: 0, max_segments: max }),
+    });
+
+  it("is not anon's to call: 401, PostgREST's answer to a function anon may not run", async () => {
+    const res = await walkAs(emulator.anonKey, 24);
+    expect(res.status).toBe(401);
+    expect(((await res.json()) as { code: string }).code).toBe('42501');
+  });
+
   it.each([0, -1, 1001, 2147483647])(
-    'refuses max_segments %i with 400 and a message naming it, as anon through /rest/v1/rpc',
+    'refuses max_segments %i with 400 and a message naming it, through /rest/v1/rpc',
     async (max) => {
-      const res = await fetch(`${emulator.url}/rest/v1/rpc/namecard_timeline_at`, {
-        method: 'POST',
-        headers: { apikey: emulator.anonKey, 'content-type': 'application/json' },
-        body: JSON.stringify({ at_ms: 0, max_segments: max }),
-      });
+      const res = await walkAs(emulator.serviceRoleKey, max);
       expect(res.status).toBe(400);
       const body = (await res.json()) as { code: string; message: string };
       expect(body.code).toBe('22023');
@@ -141,11 +152,7 @@ describe.each(DB_KINDS)('the timeline rule over %s', { timeout: 600_000 }, (kind
   it('answers max_segments 1 and 1000, the bounds', async () => {
     await store([{ type: 'photo', stamp_start: 10, stamp_end: 20, stop_kind: null }]);
     for (const max of [1, 1000]) {
-      const res = await fetch(`${emulator.url}/rest/v1/rpc/namecard_timeline_at`, {
-        method: 'POST',
-        headers: { apikey: emulator.anonKey, 'content-type': 'application/json' },
-        body: JSON.stringify({ at_ms: 0, max_segments: max }),
-      });
+      const res = await walkAs(emulator.serviceRoleKey, max);
       expect(res.status).toBe(200);
       expect(((await res.json()) as unknown[]).length).toBe(max === 1 ? 1 : 3);
     }

@@ -190,21 +190,21 @@ describe.each(DB_KINDS)('visit counts over %s', { timeout: 60_000 }, (kind) => {
          and p.prosecdef
        order by 1`,
     );
-    // Besides counting, anon may run only namecard_profile_labels(text[]) and
-    // namecard_profile_url(text), which answer the label and destination of a profile visitors
-    // can meet now or later (main, photo, or one an entry in force or to come names, whose name
-    // the status's timeline shows anyway: tests/cli/profile.test.ts); and
-    // namecard_series_in_force(bigint), /go's lookup's series part, and namecard_series_next and
-    // namecard_series_next_start, the status' and the timeline walk's next starts, which answer
-    // from the materialised occurrences what namecard_occurrences (security invoker, over the
-    // series anon may read) answers too.
+    // Besides counting, anon may run only what the inventory of docs/security.md lists
+    // (tests/security/anon-inventory.test.ts): namecard_instant_allowed(bigint), the bound of
+    // the instants anon may ask about; namecard_preview(bigint[]), at most 10 such instants;
+    // namecard_profile_labels(text[]) and namecard_profile_url(text), the label and destination
+    // of a profile visitors can meet now or later; namecard_series_in_force(bigint), the
+    // lookup's series part from the materialised occurrences at one bounded instant; and
+    // namecard_status_now(), the status with no argument.
     expect(granted.map((r) => r.fn)).toEqual([
       'namecard_count_visit(text)',
+      'namecard_instant_allowed(bigint)',
+      'namecard_preview(bigint[])',
       'namecard_profile_labels(text[])',
       'namecard_profile_url(text)',
       'namecard_series_in_force(bigint)',
-      'namecard_series_next(bigint,bigint)',
-      'namecard_series_next_start(bigint,bigint,bigint)',
+      'namecard_status_now()',
     ]);
   });
 });

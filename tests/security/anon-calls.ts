@@ -1,0 +1,167 @@
+import { EXTRA_PROFILES } from '../support/bench-data.js';
+
+// The calls that cost an inventory entry (docs/security.md, "What anon may reach") the most,
+// with its extreme allowed arguments: the SQL anon's request runs, for EXPLAIN and timing, and
+// the request itself where it has one (the flood of tests/security/anon-load.test.ts).
+// tests/security/anon-cost.test.ts fails for an entry with no call here.
+
+const DAY = 86_400_000;
+/** The last instant anyone may ask about: 2199-12-31T23:59:59.999Z (epoch ms). */
+export const LAST_INSTANT = 7_258_118_399_999;
+
+/** One call of an entry: what it runs as anon, and the PostgREST request that runs it. */
+export interface AnonCall {
+  /** What makes it extreme, for messages. */
+  label: string;
+  /** SQL run as anon (literal arguments). */
+  sql: string;
+  /** The request (path below /rest/v1, method, body, headers), when it has one. */
+  http?: { path: string; method: 'GET' | 'POST' | 'HEAD'; body?: unknown; prefer?: string };
+}
+
+/**
+ * The extreme calls of every entry at the database's clock `now` (epoch ms): the earliest
+ * instant anon may ask about is a day back, the latest the end of 2199. `now` is read shortly
+ * before the calls run, so the earliest instant is taken a minute inside the bound.
+ */
+export function anonCalls(now: number): Record<string, AnonCall[]> {
+  const earliest = now - DAY + 60_000;
+  const instants = (at: number) => `array_fill(${at}::bigint, array[10])`;
+  const spread = Array.from({ length: 10 }, (_, i) => earliest + i * 41 * DAY);
+  const profiles = [
+    'main',
+    'photo',
+    ...Array.from({ length: EXTRA_PROFILES }, (_, i) => `p${i + 1}`),
+  ];
+  const rpc = (fn: string, body: unknown) => ({ path: `rpc/${fn}`, method: 'POST', body }) as const;
+  return {
+    'public.namecard_active': [
+      {
+        label: 'the lookup /go makes',
+        sql: 'select * from public.namecard_active',
+        http: { path: 'namecard_active?select=*', method: 'GET' },
+      },
+    ],
+    'public.namecard_status': [
+      {
+        label: "status' one read",
+        sql: 'select * from public.namecard_status',
+        http: { path: 'namecard_status?select=*', method: 'GET' },
+      },
+    ],
+    'public.namecard_status_now()': [
+      {
+        label: 'no argument',
+        sql: 'select * from public.namecard_status_now()',
+        http: rpc('namecard_status_now', {}),
+      },
+    ],
+    'public.namecard_lookup_at(bigint)': [
+      {
+        label: 'a day back',
+        sql: `select * from public.namecard_lookup_at(${earliest})`,
+        http: rpc('namecard_lookup_at', { at_ms: earliest }),
+      },
+      {
+        label: 'the end of 2199',
+        sql: `select * from public.namecard_lookup_at(${LAST_INSTANT})`,
+        http: rpc('namecard_lookup_at', { at_ms: LAST_INSTANT }),
+      },
+    ],
+    'public.namecard_in_force_at(bigint,boolean)': [
+      // Through PostgREST anon is refused (its exact branch is not anon's); inlined with a
+      // constant, as the view does, it runs.
+      {
+        label: 'a day back, inlined',
+        sql: `select * from public.namecard_in_force_at(${earliest}, true)`,
+      },
+      {
+        label: 'the end of 2199, inlined',
+        sql: `select * from public.namecard_in_force_at(${LAST_INSTANT}, true)`,
+      },
+    ],
+    'public.namecard_series_in_force(bigint)': [
+      {
+        label: 'a day back',
+        sql: `select * from public.namecard_series_in_force(${earliest})`,
+        http: rpc('namecard_series_in_force', { at_ms: earliest }),
+      },
+      {
+        label: 'the end of 2199 (every live series expanded)',
+        sql: `select * from public.namecard_series_in_force(${LAST_INSTANT})`,
+        http: rpc('namecard_series_in_force', { at_ms: LAST_INSTANT }),
+      },
+    ],
+    'public.namecard_preview(bigint[])': [
+      {
+        label: '10 × a day back',
+        sql: `select * from public.namecard_preview(${instants(earliest)})`,
+        http: rpc('namecard_preview', { at_ms: Array(10).fill(earliest) }),
+      },
+      {
+        label: '10 × the end of 2199',
+        sql: `select * from public.namecard_preview(${instants(LAST_INSTANT)})`,
+        http: rpc('namecard_preview', { at_ms: Array(10).fill(LAST_INSTANT) }),
+      },
+      {
+        label: '10 instants 41 days apart',
+        sql: `select * from public.namecard_preview(array[${spread.join(',')}]::bigint[])`,
+        http: rpc('namecard_preview', { at_ms: spread }),
+      },
+    ],
+    'public.namecard_instant_allowed(bigint)': [
+      {
+        label: 'the end of 2199',
+        sql: `select public.namecard_instant_allowed(${LAST_INSTANT})`,
+        http: rpc('namecard_instant_allowed', { at_ms: LAST_INSTANT }),
+      },
+    ],
+    'public.namecard_profile_labels(text[])': [
+      {
+        label: '64 profiles no entry names',
+        sql: `select public.namecard_profile_labels(array[${profiles.map((p) => `'${p}'`).join(',')}])`,
+        http: rpc('namecard_profile_labels', { names: profiles }),
+      },
+    ],
+    'public.namecard_profile_url(text)': [
+      {
+        label: 'a profile no entry names',
+        sql: `select public.namecard_profile_url('p${EXTRA_PROFILES}')`,
+        http: rpc('namecard_profile_url', { profile_name: `p${EXTRA_PROFILES}` }),
+      },
+    ],
+    'public.namecard_count_visit(text)': [
+      { label: 'one visit', sql: `select public.namecard_count_visit('qr')` },
+    ],
+    'public.namecard_schema_version()': [
+      {
+        label: 'no argument',
+        sql: 'select public.namecard_schema_version()',
+        http: rpc('namecard_schema_version', {}),
+      },
+    ],
+    'public.namecard': [
+      {
+        label: 'the newest 20 (signed-out list)',
+        sql: 'select id, type, stamp_start, stamp_end from public.namecard order by id desc limit 20',
+      },
+      { label: 'a count of every row', sql: 'select count(*) from public.namecard' },
+      {
+        label: 'a sort on an unindexed column',
+        sql: 'select id, type, stamp_start, stamp_end from public.namecard order by type desc, stamp_start desc offset 100000 limit 1000',
+      },
+    ],
+    'public.namecard_series': [
+      {
+        label: 'every row, sorted',
+        sql: 'select id, type, weekdays, start_time, end_time, time_zone, first_date, last_date, stopped_at from public.namecard_series order by time_zone, id desc limit 1000',
+      },
+    ],
+    'public.namecard_series_stop': [
+      {
+        label: 'every row, sorted',
+        sql: 'select series_id, occurrence_start, stopped_at from public.namecard_series_stop order by stopped_at desc limit 1000',
+      },
+    ],
+  };
+}

@@ -1,0 +1,395 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RunningEmulator } from '../../emulator/index.js';
+import { DB_KINDS, startTestEmulator } from '../support/emulator.js';
+
+// Security round 5 (issue 38), findings 1 to 5, each as the attacker tried it, on both
+// databases: anon can no longer make the database expand an arbitrary range or walk the
+// timeline as far as it likes, a signed-out session writes nothing by plain REST, no value a
+// table allows stops the status, the lookups or the owner's writes, and a card has at most 100
+// live series. docs/security.md ("Round 5") says what each fix is.
+
+const OWNER = { email: 'owner@round5.test', password: 'owner-password-5' };
+const DAY = 86_400_000;
+/** The first instant the tables refuse: 2200-01-01T00:00:00Z (epoch ms). */
+const END_OF_2199 = 7_258_118_400_000;
+
+interface Answer {
+  status: number;
+  body: unknown;
+}
+
+describe.each(DB_KINDS)('security round 5 over %s', { timeout: 300_000 }, (kind) => {
+  let emulator: RunningEmulator;
+
+  /** One PostgREST request as `token` (the anon key unless given), JSON in and out. */
+  const rest = async (
+    path: string,
+    init: { method?: string; body?: unknown; token?: string; prefer?: string } = {},
+  ): Promise<Answer> => {
+    const token = init.token ?? emulator.anonKey;
+    const res = await fetch(`${emulator.url}/rest/v1/${path}`, {
+      method: init.method ?? (init.body === undefined ? 'GET' : 'POST'),
+      headers: {
+        apikey: emulator.anonKey,
+        authorization: `Bearer ${token}`,
+        'content-type': 'application/json',
+        ...(init.prefer ? { prefer: init.prefer } : {}),
+      },
+      ...(init.body === undefined ? {} : { body: JSON.stringify(init.body) }),
+    });
+    const text = await res.text();
+    return { status: res.status, body: text ? (JSON.parse(text) as unknown) : null };
+  };
+  const rpc = (fn: string, args: unknown, token?: string) =>
+    rest(`rpc/${fn}`, { body: args, ...(token ? { token } : {}) });
+  /** The owner's access token of a new session (password grant). */
+  const signIn = async (): Promise<string> => {
+    const res = await fetch(`${emulator.url}/auth/v1/token?grant_type=password`, {
+      method: 'POST',
+      headers: { apikey: emulator.anonKey, 'content-type': 'application/json' },
+      body: JSON.stringify(OWNER),
+    });
+    expect(res.status).toBe(200);
+    return ((await res.json()) as { access_token: string }).access_token;
+  };
+  const dbNow = async () =>
+    Number(
+      (
+        await emulator.query<{ now: number }>(
+          'select (extract(epoch from now()) * 1000)::bigint as now',
+        )
+      )[0]!.now,
+    );
+  const refusal = (answer: Answer) => answer.body as { code?: string; message?: string };
+
+  beforeAll(async () => {
+    emulator = await startTestEmulator(kind, { owner: OWNER });
+  });
+  afterAll(() => emulator?.stop());
+
+  describe('finding 1: no anon function expands an arbitrary range', () => {
+    it("refuses anon namecard_occurrences with 401 42501, PostgREST's answer to a function anon may not run", async () => {
+      const now = await dbNow();
+      const answer = await rpc('namecard_occurrences', { from_ms: now, to_ms: now + DAY });
+      expect(answer.status).toBe(401);
+      expect(refusal(answer).code).toBe('42501');
+    });
+
+    it("refuses the rule itself to anon: namecard_in_force_at answers 401 42501 (its exact branch is not anon's), namecard_active_at too", async () => {
+      const now = await dbNow();
+      for (const [fn, args] of [
+        ['namecard_in_force_at', { at_ms: now, materialised: true }],
+        ['namecard_in_force_at', { at_ms: 0, materialised: false }],
+        ['namecard_active_at', { at_ms: now }],
+      ] as const) {
+        const answer = await rpc(fn, args);
+        expect(answer.status, JSON.stringify(args)).toBe(401);
+        expect(refusal(answer).code, fn).toBe('42501');
+      }
+    });
+
+    it('refuses, as anon, every lookup at an instant over a day back or past 2199 (400 22023 naming it)', async () => {
+      const now = await dbNow();
+      const calls: [string, (at: number) => unknown][] = [
+        ['namecard_lookup_at', (at) => ({ at_ms: at })],
+        ['namecard_series_in_force', (at) => ({ at_ms: at })],
+        ['namecard_preview', (at) => ({ at_ms: [at] })],
+        ['namecard_instant_allowed', (at) => ({ at_ms: at })],
+      ];
+      for (const [fn, args] of calls) {
+        for (const at of [0, now - 400 * DAY, now - 2 * DAY, END_OF_2199]) {
+          const answer = await rpc(fn, args(at));
+          expect(answer.status, `${fn}(${at})`).toBe(400);
+          expect(refusal(answer), `${fn}(${at})`).toMatchObject({
+            code: '22023',
+            message: `at_ms must be an instant (epoch ms) from a day ago to the end of 2199, not ${at}`,
+          });
+        }
+        // The bounds themselves are answered.
+        for (const at of [now + 60_000 - DAY, END_OF_2199 - 1]) {
+          expect((await rpc(fn, args(at))).status, `${fn}(${at})`).toBe(200);
+        }
+      }
+    });
+  });
+
+  describe("finding 2: the walk is not anon's, preview asks about at most 10 instants", () => {
+    it("refuses anon namecard_timeline_until (and the walk's other entries) with 401 42501", async () => {
+      const now = await dbNow();
+      for (const [fn, args] of [
+        ['namecard_timeline_until', { at_ms: now, until_ms: null, max_segments: 1000 }],
+        ['namecard_timeline_at', { at_ms: now, max_segments: 1000 }],
+        ['namecard_active_at', { at_ms: now }],
+        ['namecard_series_next_start', { after_ms: now, newer_than: -1, before_ms: null }],
+        ['namecard_series_at', { at_ms: now }],
+      ] as const) {
+        const answer = await rpc(fn, args);
+        expect(answer.status, fn).toBe(401);
+        expect(refusal(answer).code, fn).toBe('42501');
+      }
+    });
+
+    it('refuses preview with 11 instants (400 22023) and answers 10', async () => {
+      const now = await dbNow();
+      const instants = Array.from({ length: 11 }, (_, i) => now + (i + 1) * 3_600_000);
+      const eleven = await rpc('namecard_preview', { at_ms: instants });
+      expect(eleven.status).toBe(400);
+      expect(refusal(eleven)).toMatchObject({
+        code: '22023',
+        message: 'at_ms must hold at most 10 instants, not 11',
+      });
+      const ten = await rpc('namecard_preview', { at_ms: instants.slice(0, 10) });
+      expect(ten.status).toBe(200);
+      expect(ten.body).toHaveLength(10);
+    });
+
+    it('refuses a preview instant past 2199 (400 22023)', async () => {
+      const answer = await rpc('namecard_preview', { at_ms: [END_OF_2199] });
+      expect(answer.status).toBe(400);
+      expect(refusal(answer).code).toBe('22023');
+    });
+  });
+
+  describe('finding 3: a signed-out session writes nothing by plain REST', () => {
+    it('after POST /auth/v1/logout?scope=global the old access token stores and changes nothing', async () => {
+      const token = await signIn();
+      const before = await emulator.query(
+        `select (select count(*) from public.namecard)::int as entries,
+           (select count(*) from public.namecard_series)::int as series,
+           (select json_agg(p order by p.name) from (select name, label, url
+              from public.namecard_profile) as p) as profiles`,
+      );
+      // The session is live: the token writes (so that the refusals below are the session's).
+      const live = await rest('namecard_profile?name=eq.photo', {
+        method: 'PATCH',
+        body: { label: 'Photos' },
+        token,
+        prefer: 'return=representation',
+      });
+      expect(live.status).toBe(200);
+      expect(live.body).toEqual([expect.objectContaining({ name: 'photo', label: 'Photos' })]);
+      const snapshot = await emulator.query(
+        `select (select count(*) from public.namecard)::int as entries,
+           (select count(*) from public.namecard_series)::int as series,
+           (select json_agg(p order by p.name) from (select name, label, url
+              from public.namecard_profile) as p) as profiles`,
+      );
+      expect(snapshot).not.toEqual(before);
+
+      const out = await fetch(`${emulator.url}/auth/v1/logout?scope=global`, {
+        method: 'POST',
+        headers: { apikey: emulator.anonKey, authorization: `Bearer ${token}` },
+      });
+      expect(out.status).toBe(204);
+
+      const now = await dbNow();
+      const inserts: [string, unknown][] = [
+        ['namecard', { type: 'photo', stamp_end: now + DAY }],
+        ['namecard_profile', { name: 'stolen', label: 'Stolen', url: 'https://evil.example/' }],
+        [
+          'namecard_series',
+          {
+            type: 'photo',
+            weekdays: [1, 2, 3, 4, 5, 6, 7],
+            start_time: '00:00',
+            end_time: '23:59',
+            time_zone: 'Europe/Berlin',
+          },
+        ],
+      ];
+      for (const [table, body] of inserts) {
+        const answer = await rest(table, { body, token, prefer: 'return=representation' });
+        // The owner's insert policy asks for a live session: 42501, PostgREST's 403.
+        expect(answer.status, table).toBe(403);
+        expect(refusal(answer).code, table).toBe('42501');
+      }
+      for (const change of [{ url: 'https://evil.example/' }, { label: 'Stolen' }]) {
+        const answer = await rest('namecard_profile?name=eq.photo', {
+          method: 'PATCH',
+          body: change,
+          token,
+          prefer: 'return=representation',
+        });
+        // The update policy's USING asks for a live session: the row is not the token's to
+        // change, so nothing matches and nothing is answered.
+        expect(answer.body, JSON.stringify(change)).toEqual([]);
+      }
+      const set = await rpc(
+        'namecard_set',
+        { type: 'photo', stamp_start: null, stamp_end: now + DAY },
+        token,
+      );
+      expect(set.status).toBe(401);
+      expect(
+        await emulator.query(
+          `select (select count(*) from public.namecard)::int as entries,
+           (select count(*) from public.namecard_series)::int as series,
+           (select json_agg(p order by p.name) from (select name, label, url
+              from public.namecard_profile) as p) as profiles`,
+        ),
+      ).toEqual(snapshot);
+    });
+  });
+
+  describe('finding 4: no value a table allows stops the status, the lookups or the writes', () => {
+    const SERIES = {
+      type: 'photo',
+      weekdays: [6],
+      start_time: '10:00',
+      end_time: '18:00',
+      time_zone: 'Europe/Berlin',
+    };
+
+    it('refuses a series whose first date is 294276-12-25 (400 23514), by plain REST and by RPC', async () => {
+      const token = await signIn();
+      const plain = await rest('namecard_series', {
+        body: { ...SERIES, first_date: '294276-12-25' },
+        token,
+      });
+      expect(plain.status).toBe(400);
+      expect(refusal(plain)).toMatchObject({ code: '23514' });
+      expect(refusal(plain).message).toContain('namecard_series_dates_range');
+      const call = await rpc('namecard_set_series', { ...SERIES, last_date: '2200-01-01' }, token);
+      expect(call.status).toBe(400);
+      expect(refusal(call).code).toBe('23514');
+      expect(await emulator.query('select id from public.namecard_series')).toEqual([]);
+    });
+
+    it('answers every function and view after the worst values the constraints allow are stored in every table', async () => {
+      const last = END_OF_2199 - 1;
+      await emulator.query(`
+        insert into public.namecard_profile (name, label, url)
+        values ('worst', repeat('W', 60), 'https://worst.example/' || repeat('a', 2026));
+        insert into public.namecard (type, stamp_start, stamp_end) values
+          ('worst', 0, ${last}), ('worst', null, ${last}), ('photo', ${last - 1}, ${last}),
+          ('worst', 0, 1);
+        insert into public.namecard (type, stamp_start, stamp_end, stopped_at, stop_kind, planned_end)
+        values ('photo', 0, 1, ${last}, 'ended', ${last}),
+          ('photo', null, ${last}, 0, 'cancelled', ${last});
+        insert into public.namecard_series
+          (type, weekdays, start_time, end_time, time_zone, first_date, last_date, stopped_at, stop_kind)
+        values
+          -- Past midnight in the most westerly zone: its last occurrence ends in 2200 (UTC).
+          ('worst', '{1,2,3,4,5,6,7}', '23:59', '00:00', 'Etc/GMT+12', '1970-01-01', '2199-12-31', null, null),
+          -- A whole day every day, endless, in the most easterly zone.
+          ('worst', '{1,2,3,4,5,6,7}', '00:00', '00:00', 'Pacific/Kiritimati', null, null, null, null),
+          ('photo', '{7}', '02:00', '02:30', 'Australia/Lord_Howe', '2199-12-31', '2199-12-31', null, null),
+          ('worst', '{1}', '10:00', '11:00', 'Europe/Berlin', '1970-01-01', '2199-12-31', ${last}, 'cancelled'),
+          ('worst', '{2}', '10:00', '11:00', 'Europe/Berlin', '1970-01-01', '2199-12-31', 0, 'cancelled');
+        insert into public.namecard_series_stop (series_id, occurrence_start, stopped_at)
+        select s.id, 0, ${last} from public.namecard_series as s;
+        insert into public.namecard_visit (bucket, type, via, visits, running)
+        select b.bucket, p.name, v.via, 1000000000000000, 1000000000000000
+        from (values (0::bigint), (${END_OF_2199 - 900_000}::bigint)) as b (bucket)
+        cross join (values ('main'), ('photo'), ('worst')) as p (name)
+        cross join (values ('qr'), ('nfc'), ('link')) as v (via);
+      `);
+      const now = await dbNow();
+      const token = await signIn();
+      const ok = (what: string, answer: Answer) => {
+        expect(answer.status, `${what}: ${JSON.stringify(answer.body)}`).toBeLessThan(300);
+      };
+      // What anyone may read or call.
+      ok('namecard_active', await rest('namecard_active'));
+      const status = await rest('namecard_status');
+      ok('namecard_status', status);
+      expect((status.body as { timeline: unknown[] }[])[0]!.timeline.length).toBeGreaterThan(0);
+      ok('preview', await rpc('namecard_preview', { at_ms: [now, now + DAY, last] }));
+      ok('lookup', await rpc('namecard_lookup_at', { at_ms: last }));
+      ok('series_in_force', await rpc('namecard_series_in_force', { at_ms: last }));
+      ok('labels', await rpc('namecard_profile_labels', { names: ['main', 'photo', 'worst'] }));
+      ok('url', await rpc('namecard_profile_url', { profile_name: 'worst' }));
+      ok('schema_version', await rpc('namecard_schema_version', {}));
+      ok('entries (signed out)', await rest('namecard?select=id,type,stamp_start,stamp_end'));
+      ok('series (signed out)', await rest('namecard_series?select=id,first_date,last_date'));
+      ok('stops (signed out)', await rest('namecard_series_stop?select=series_id,stopped_at'));
+      const counted = await fetch(
+        `${emulator.url}/rest/v1/rpc/namecard_count_visit?apikey=${emulator.anonKey}`,
+        { method: 'POST', headers: { 'content-type': 'text/plain;charset=UTF-8' }, body: 'qr' },
+      );
+      expect(counted.status).toBe(204);
+      // The owner's reads and writes.
+      ok('status (owner)', await rest('namecard_status', { token }));
+      ok('list (owner)', await rest('namecard?select=*&order=id.desc', { token }));
+      ok('visit_days', await rpc('namecard_visit_days', { day_starts: [0, 900_000] }, token));
+      ok(
+        'occurrences',
+        await rpc('namecard_occurrences', { from_ms: now, to_ms: now + DAY }, token),
+      );
+      const set = await rpc(
+        'namecard_set',
+        { type: 'photo', stamp_start: null, stamp_end: now + DAY },
+        token,
+      );
+      ok('set', set);
+      ok(
+        'set_series',
+        await rpc('namecard_set_series', { ...SERIES, last_date: '2199-12-31' }, token),
+      );
+      ok('end_now', await rpc('namecard_end_now', {}, token));
+      const [series] = await emulator.query<{ id: number }>(
+        'select id from public.namecard_series where stopped_at is null order by id limit 1',
+      );
+      ok('cancel', await rpc('namecard_cancel', { entry_id: Number(series!.id) }, token));
+      ok('profile', await rest('namecard_profile?name=eq.worst', { token }));
+    });
+  });
+
+  describe('finding 5: at most 100 live series', () => {
+    it('refuses the 101st live series naming the limit and how to cancel, and the status answers with 100', async () => {
+      const token = await signIn();
+      // A clean card: only this test's series count.
+      await emulator.query(
+        `update public.namecard_series set stopped_at = (extract(epoch from now()) * 1000)::bigint,
+           stop_kind = 'cancelled'
+         where stopped_at is null or stopped_at > (extract(epoch from now()) * 1000)::bigint`,
+      );
+      await emulator.query(`
+        insert into public.namecard_series (type, weekdays, start_time, end_time, time_zone)
+        select case when g % 2 = 0 then 'photo' else 'main' end, array[1 + g % 7]::smallint[],
+          make_time(g % 24, 0, 0), make_time((g + 1) % 24, 0, 0), 'Europe/Berlin'
+        from generate_series(1, 100) as g`);
+      const series = {
+        ...{ type: 'photo', weekdays: [3] },
+        start_time: '09:00',
+        end_time: '10:00',
+      };
+      const refused = await rpc(
+        'namecard_set_series',
+        { ...series, time_zone: 'Europe/Berlin' },
+        token,
+      );
+      expect(refused.status).toBe(400);
+      expect(refused.body).toMatchObject({
+        code: '23514',
+        message: 'a card has at most 100 live weekly series, and this one has 100',
+        hint: 'Cancel one first: namecard list shows their ids, namecard cancel <id> stops one.',
+      });
+      const plain = await rest('namecard_series', {
+        body: { ...series, time_zone: 'Europe/Berlin' },
+        token,
+      });
+      expect(plain.status).toBe(400);
+      expect(refusal(plain).code).toBe('23514');
+      const [count] = await emulator.query<{ live: number }>(
+        'select count(*)::int as live from public.namecard_series where stopped_at is null',
+      );
+      expect(count!.live).toBe(100);
+      const status = await rest('namecard_status');
+      expect(status.status).toBe(200);
+      const [row] = status.body as { series_ahead: unknown[]; timeline: unknown[] }[];
+      expect(row!.series_ahead).toHaveLength(100);
+      expect(row!.timeline).toHaveLength(24);
+      // Cancelling one makes room again.
+      const [first] = await emulator.query<{ id: number }>(
+        'select id from public.namecard_series where stopped_at is null order by id limit 1',
+      );
+      expect((await rpc('namecard_cancel', { entry_id: Number(first!.id) }, token)).status).toBe(
+        200,
+      );
+      expect(
+        (await rpc('namecard_set_series', { ...series, time_zone: 'Europe/Berlin' }, token)).status,
+      ).toBe(200);
+    });
+  });
+});
