@@ -103,7 +103,7 @@ describe('the schema files', () => {
   test('`npm run db:diff` on an unchanged tree writes nothing', async () => {
     const before = await readdir(MIGRATIONS_DIR);
     // tsx's own bin, not npx: a nested npx under CI's `npx -c` inherits npm_config_call.
-    const tsx = join(ROOT, 'node_modules/.bin/tsx');
+    const tsx = path.join(ROOT, 'node_modules/.bin/tsx');
     const { exitCode, stdout, stderr } = await execa(tsx, ['scripts/db-diff.ts', 'unchanged'], {
       cwd: ROOT,
       reject: false,

@@ -41,7 +41,7 @@ function pushMigrations(url: string) {
   const dbUrl = `${url}${url.includes('?') ? '&' : '?'}sslmode=disable`;
   // The pinned CLI's own bin, not npx: under `npx -c` (CI's Node 24 run) a nested npx would
   // inherit npm's settings (npm_config_call) from the environment and refuse its arguments.
-  const supabase = join(ROOT, 'node_modules/.bin/supabase');
+  const supabase = path.join(ROOT, 'node_modules/.bin/supabase');
   return execa(supabase, ['db', 'push', '--db-url', dbUrl, '--yes'], {
     cwd: ROOT,
     reject: false,
