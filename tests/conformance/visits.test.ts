@@ -202,9 +202,18 @@ describe.each(DB_KINDS)('visit counts over %s', { timeout: 60_000 }, (kind) => {
     // namecard_series_in_force(bigint), /go's lookup's series part, and namecard_series_next and
     // namecard_series_next_start, the status' and the timeline walk's next starts, which answer
     // from the materialised occurrences what namecard_occurrences (security invoker, over the
-    // series anon may read) answers too.
+    // series anon may read) answers too. All of these answer for the first card only. Since
+    // cards (issue 40): namecard_go(text), /go's lookup of a card by its slug, and
+    // namecard_count_card_visit(text,text), its count, which answer what /go needs and nothing of
+    // a slug never given; namecard_card_status(text) and namecard_preview(bigint[],text), which
+    // answer the first card's to anyone (as the view and preview did) and another card's to its
+    // members only.
     expect(granted.map((r) => r.fn)).toEqual([
+      'namecard_card_status(text)',
+      'namecard_count_card_visit(text,text)',
       'namecard_count_visit(text)',
+      'namecard_go(text)',
+      'namecard_preview(bigint[],text)',
       'namecard_profile_labels(text[])',
       'namecard_profile_url(text)',
       'namecard_series_in_force(bigint)',
