@@ -101,7 +101,13 @@ function checkSeconds(
 
 function checkRateLimits(given: Partial<RateLimits> = {}): RateLimits {
   const limits = { ...DEFAULT_RATE_LIMITS, ...given };
-  for (const name of ['signIn', 'tokenRefresh', 'visits', 'invitations', 'windowSeconds'] as const) {
+  for (const name of [
+    'signIn',
+    'tokenRefresh',
+    'visits',
+    'invitations',
+    'windowSeconds',
+  ] as const) {
     const value = limits[name];
     if (!Number.isInteger(value) || value < 1) {
       throw new Error(`\`rateLimits.${name}\` must be an integer >= 1, got \`${value}\``);

@@ -37,7 +37,11 @@ export function isCardSlug(value: unknown): value is string {
 export function parseCardSlug(value: string, field = 'card'): string {
   const slug = value.trim();
   if (!isCardSlug(slug)) {
-    throw new InputError(field, '2 to 32 of a-z, 0-9 and -, not starting with - (e.g. studio)', value);
+    throw new InputError(
+      field,
+      '2 to 32 of a-z, 0-9 and -, not starting with - (e.g. studio)',
+      value,
+    );
   }
   return slug;
 }

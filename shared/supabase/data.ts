@@ -281,9 +281,7 @@ export async function addProfile(
       .update({ label: profile.label, url: profile.url, removed_at: null })
       .eq('name', profile.name);
     if (cardId !== undefined) again = again.eq('card_id', cardId);
-    const back = await again
-      .not('removed_at', 'is', null)
-      .select(PROFILE_COLUMNS);
+    const back = await again.not('removed_at', 'is', null).select(PROFILE_COLUMNS);
     if (back.error) throw toError(client, back);
     if ((back.data ?? []).length === 0) throw toError(client, result);
     return oneProfile(back, 'brought back');

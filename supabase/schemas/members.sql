@@ -309,7 +309,7 @@ revoke all on function public.namecard_member_accept(text) from public;
 grant execute on function public.namecard_member_accept(text) to authenticated, service_role;
 
 -- The member of card cid with this e-mail, or PT404.
-create or replace function private.namecard_member_by_email(cid bigint, email text)
+create or replace function private.namecard_member_by_email(cid bigint, member_email text)
 returns uuid
 language plpgsql
 stable
@@ -322,11 +322,11 @@ begin
   select m.user_id into uid
   from private.namecard_member as m
   join auth.users as u on u.id = m.user_id
-  where m.card_id = cid and lower(u.email) = lower(btrim(email));
+  where m.card_id = cid and lower(u.email) = lower(btrim(member_email));
   if uid is null then
     raise exception using
       errcode = 'PT404',
-      message = format('%s is not a member of this card', left(email, 80)),
+      message = format('%s is not a member of this card', left(member_email, 80)),
       detail = 'no such member',
       hint = 'The members: namecard member list.';
   end if;

@@ -96,118 +96,132 @@ async function answers(query: (sql: string) => Promise<unknown[]>, dayStarts: nu
   };
 }
 
-describe.each(DB_KINDS)('the cards migration over a deployment on %s', { timeout: 120_000 }, (kind) => {
-  let emulator: RunningEmulator;
-  let database: TestDatabase | undefined;
-  let dataDir: string | undefined;
-  let before: Awaited<ReturnType<typeof answers>>;
-  let owner: Person;
-  const now = Date.now();
-  const dayStarts = [0, 2 * 900000, now - (now % 900000) + DAY];
+describe.each(DB_KINDS)(
+  'the cards migration over a deployment on %s',
+  { timeout: 120_000 },
+  (kind) => {
+    let emulator: RunningEmulator;
+    let database: TestDatabase | undefined;
+    let dataDir: string | undefined;
+    let before: Awaited<ReturnType<typeof answers>>;
+    let owner: Person;
+    const now = Date.now();
+    const dayStarts = [0, 2 * 900000, now - (now % 900000) + DAY];
 
-  beforeAll(async () => {
-    const dir = await migrationsBeforeCards();
-    let db: Db;
-    if (kind === 'pglite') {
-      dataDir = await mkdtemp(path.join(tmpdir(), 'namecard-cards-data-'));
-      db = await openPglite(dataDir);
-    } else {
-      database = await createTestDatabase();
-      db = await openPostgres(database.url);
-    }
-    try {
-      await bootstrap(db);
-      await applyMigrations(db, dir);
-      await fillOldDeployment(db, now);
-      before = await answers((sql) => db.query(sql), dayStarts);
-    } finally {
-      await db.close();
-      await rm(dir, { recursive: true, force: true });
-    }
-    // The upgraded server: the emulator applies the migrations still to apply (the cards one).
-    emulator = await startEmulator({
-      port: 0,
-      rateLimits: TEST_RATE_LIMITS,
-      ...(database ? { databaseUrl: database.url } : { dataDir }),
+    beforeAll(async () => {
+      const dir = await migrationsBeforeCards();
+      let db: Db;
+      if (kind === 'pglite') {
+        dataDir = await mkdtemp(path.join(tmpdir(), 'namecard-cards-data-'));
+        db = await openPglite(dataDir);
+      } else {
+        database = await createTestDatabase();
+        db = await openPostgres(database.url);
+      }
+      try {
+        await bootstrap(db);
+        await applyMigrations(db, dir);
+        await fillOldDeployment(db, now);
+        before = await answers((sql) => db.query(sql), dayStarts);
+      } finally {
+        await db.close();
+        await rm(dir, { recursive: true, force: true });
+      }
+      // The upgraded server: the emulator applies the migrations still to apply (the cards one).
+      emulator = await startEmulator({
+        port: 0,
+        rateLimits: TEST_RATE_LIMITS,
+        ...(database ? { databaseUrl: database.url } : { dataDir }),
+      });
+      owner = await person(emulator, OWNER, { existing: true });
     });
-    owner = await person(emulator, OWNER, { existing: true });
-  });
-  afterAll(async () => {
-    await emulator?.stop();
-    await database?.drop();
-    if (dataDir) await rm(dataDir, { recursive: true, force: true });
-  });
+    afterAll(async () => {
+      await emulator?.stop();
+      await database?.drop();
+      if (dataDir) await rm(dataDir, { recursive: true, force: true });
+    });
 
-  test('makes the one card the first card, main, its owners owners, every row its own', async () => {
-    expect(
-      await emulator.query('select id, slug, name, removed_at from public.namecard_card'),
-    ).toEqual([{ id: 1, slug: 'main', name: 'Main card', removed_at: null }]);
-    expect(
-      await emulator.query(
-        `select m.card_id, u.email, m.role from private.namecard_member as m
+    test('makes the one card the first card, main, its owners owners, every row its own', async () => {
+      expect(
+        await emulator.query('select id, slug, name, removed_at from public.namecard_card'),
+      ).toEqual([{ id: 1, slug: 'main', name: 'Main card', removed_at: null }]);
+      expect(
+        await emulator.query(
+          `select m.card_id, u.email, m.role from private.namecard_member as m
          join auth.users as u on u.id = m.user_id`,
-      ),
-    ).toEqual([{ card_id: 1, email: OWNER, role: 'owner' }]);
-    for (const [i, table] of TABLES.entries()) {
-      const [counts] = await emulator.query<{ n: number; first: number }>(
-        `select count(*)::int as n, count(*) filter (where card_id = 1)::int as first from ${table}`,
+        ),
+      ).toEqual([{ card_id: 1, email: OWNER, role: 'owner' }]);
+      for (const [i, table] of TABLES.entries()) {
+        const [counts] = await emulator.query<{ n: number; first: number }>(
+          `select count(*)::int as n, count(*) filter (where card_id = 1)::int as first from ${table}`,
+        );
+        expect(before.rows[i], table).toEqual({ n: expect.any(Number) });
+        expect((before.rows[i] as { n: number }).n, table).toBeGreaterThan(0);
+        expect(counts, table).toEqual({
+          n: (before.rows[i] as { n: number }).n,
+          first: (before.rows[i] as { n: number }).n,
+        });
+      }
+    });
+
+    test('answers what visitors and the owner were answered before: bare /go, status, visits', async () => {
+      const after = await answers((sql) => emulator.query(sql), dayStarts);
+      expect(after.active).toEqual(before.active);
+      expect(before.active).toEqual([expect.objectContaining({ type: 'photo' })]);
+      expect(after.status).toEqual(before.status);
+      expect(after.visits).toEqual(before.visits);
+      expect(before.visits).toEqual([
+        { day: 1, type: 'main', via: 'nfc', visits: 2 },
+        { day: 2, type: 'photo', via: 'qr', visits: 1 },
+      ]);
+      // Through the API, as /go reads it: the view, and the card's lookup by no slug or `main`.
+      const view = await rest(
+        emulator,
+        null,
+        'GET',
+        'namecard_active?select=id,type,stamp_start,stamp_end,url',
       );
-      expect(before.rows[i], table).toEqual({ n: expect.any(Number) });
-      expect((before.rows[i] as { n: number }).n, table).toBeGreaterThan(0);
-      expect(counts, table).toEqual({
-        n: (before.rows[i] as { n: number }).n,
-        first: (before.rows[i] as { n: number }).n,
-      });
-    }
-  });
-
-  test('answers what visitors and the owner were answered before: bare /go, status, visits', async () => {
-    const after = await answers((sql) => emulator.query(sql), dayStarts);
-    expect(after.active).toEqual(before.active);
-    expect(before.active).toEqual([expect.objectContaining({ type: 'photo' })]);
-    expect(after.status).toEqual(before.status);
-    expect(after.visits).toEqual(before.visits);
-    expect(before.visits).toEqual([
-      { day: 1, type: 'main', via: 'nfc', visits: 2 },
-      { day: 2, type: 'photo', via: 'qr', visits: 1 },
-    ]);
-    // Through the API, as /go reads it: the view, and the card's lookup by no slug or `main`.
-    const view = await rest(emulator, null, 'GET', 'namecard_active?select=id,type,stamp_start,stamp_end,url');
-    expect(view).toEqual({ status: 200, body: before.active });
-    for (const query of ['', '?card=main']) {
-      expect(await rest(emulator, null, 'GET', `rpc/namecard_go${query}`)).toEqual({
-        status: 200,
-        body: before.active,
-      });
-    }
-  });
-
-  test('acts on the first card for the requests an older CLI and /manage send', async () => {
-    const access = await rest(emulator, owner, 'GET', 'namecard_access?select=can_set');
-    expect(access).toEqual({ status: 200, body: [{ can_set: true }] });
-    const profiles = await rest(emulator, owner, 'GET', 'namecard_profile?select=name&order=name');
-    expect(profiles.body).toEqual([{ name: 'main' }, { name: 'photo' }, { name: 'shop' }]);
-    const set = await rpc(emulator, owner, 'namecard_set', {
-      type: 'shop',
-      stamp_start: null,
-      stamp_end: Date.now() + HOUR / 2,
+      expect(view).toEqual({ status: 200, body: before.active });
+      for (const query of ['', '?card=main']) {
+        expect(await rest(emulator, null, 'GET', `rpc/namecard_go${query}`)).toEqual({
+          status: 200,
+          body: before.active,
+        });
+      }
     });
-    expect(set.status, JSON.stringify(set.body)).toBe(200);
-    const entry = (set.body as { entry: { id: number; card_id: number } }).entry;
-    expect(entry.card_id).toBe(1);
-    expect(set.body).toMatchObject({ active: { id: entry.id, type: 'shop' } });
-    const visits = await rpc(emulator, owner, 'namecard_visit_days', { day_starts: dayStarts });
-    expect(visits).toEqual({ status: 200, body: before.visits });
-    const cancelled = await rpc(emulator, owner, 'namecard_cancel', { entry_id: entry.id });
-    expect(cancelled.status, JSON.stringify(cancelled.body)).toBe(200);
-    const ended = await rpc(emulator, owner, 'namecard_end_now');
-    expect(ended.status, JSON.stringify(ended.body)).toBe(200);
-    expect(ended.body).toMatchObject({ active: null });
-    const inserted = await rest(emulator, owner, 'POST', 'namecard', {
-      type: 'main',
-      stamp_end: Date.now() + HOUR,
+
+    test('acts on the first card for the requests an older CLI and /manage send', async () => {
+      const access = await rest(emulator, owner, 'GET', 'namecard_access?select=can_set');
+      expect(access).toEqual({ status: 200, body: [{ can_set: true }] });
+      const profiles = await rest(
+        emulator,
+        owner,
+        'GET',
+        'namecard_profile?select=name&order=name',
+      );
+      expect(profiles.body).toEqual([{ name: 'main' }, { name: 'photo' }, { name: 'shop' }]);
+      const set = await rpc(emulator, owner, 'namecard_set', {
+        type: 'shop',
+        stamp_start: null,
+        stamp_end: Date.now() + HOUR / 2,
+      });
+      expect(set.status, JSON.stringify(set.body)).toBe(200);
+      const entry = (set.body as { entry: { id: number; card_id: number } }).entry;
+      expect(entry.card_id).toBe(1);
+      expect(set.body).toMatchObject({ active: { id: entry.id, type: 'shop' } });
+      const visits = await rpc(emulator, owner, 'namecard_visit_days', { day_starts: dayStarts });
+      expect(visits).toEqual({ status: 200, body: before.visits });
+      const cancelled = await rpc(emulator, owner, 'namecard_cancel', { entry_id: entry.id });
+      expect(cancelled.status, JSON.stringify(cancelled.body)).toBe(200);
+      const ended = await rpc(emulator, owner, 'namecard_end_now');
+      expect(ended.status, JSON.stringify(ended.body)).toBe(200);
+      expect(ended.body).toMatchObject({ active: null });
+      const inserted = await rest(emulator, owner, 'POST', 'namecard', {
+        type: 'main',
+        stamp_end: Date.now() + HOUR,
+      });
+      expect(inserted.status).toBe(201);
+      expect(inserted.body).toEqual([expect.objectContaining({ type: 'main', card_id: 1 })]);
     });
-    expect(inserted.status).toBe(201);
-    expect(inserted.body).toEqual([expect.objectContaining({ type: 'main', card_id: 1 })]);
-  });
-});
+  },
+);

@@ -96,6 +96,8 @@ drop index if exists "public"."namecard_profile_pkey";
 
 drop index if exists "public"."namecard_series_live_idx";
 
+drop index if exists "public"."namecard_stamp_end_idx";
+
 drop index if exists "public"."namecard_start_idx";
 
 drop index if exists "public"."namecard_visit_pkey";
@@ -198,6 +200,8 @@ CREATE INDEX namecard_open_end_idx ON public.namecard USING btree (card_id, stam
 CREATE UNIQUE INDEX namecard_profile_pkey ON public.namecard_profile USING btree (card_id, name);
 
 CREATE INDEX namecard_series_live_idx ON public.namecard_series USING btree (card_id, id) WHERE (stopped_at IS NULL);
+
+CREATE INDEX namecard_stamp_end_idx ON public.namecard USING btree (card_id, stamp_end);
 
 CREATE INDEX namecard_start_idx ON public.namecard USING btree (card_id, stamp_start) WHERE (stamp_start IS NOT NULL);
 
@@ -461,7 +465,7 @@ end;
 $function$
 ;
 
-CREATE OR REPLACE FUNCTION private.namecard_member_by_email(cid bigint, email text)
+CREATE OR REPLACE FUNCTION private.namecard_member_by_email(cid bigint, member_email text)
  RETURNS uuid
  LANGUAGE plpgsql
  STABLE SECURITY DEFINER
@@ -473,11 +477,11 @@ begin
   select m.user_id into uid
   from private.namecard_member as m
   join auth.users as u on u.id = m.user_id
-  where m.card_id = cid and lower(u.email) = lower(btrim(email));
+  where m.card_id = cid and lower(u.email) = lower(btrim(member_email));
   if uid is null then
     raise exception using
       errcode = 'PT404',
-      message = format('%s is not a member of this card', left(email, 80)),
+      message = format('%s is not a member of this card', left(member_email, 80)),
       detail = 'no such member',
       hint = 'The members: namecard member list.';
   end if;
@@ -1942,7 +1946,7 @@ CREATE OR REPLACE FUNCTION public.namecard_schema_version()
  IMMUTABLE
  SET search_path TO ''
 AS $function$
-  select '20261125235424'::text
+  select '20261126001322'::text
 $function$
 ;
 
@@ -2153,7 +2157,7 @@ revoke all on function public.namecard_member_invite(role text, card text, valid
 
 revoke all on function public.namecard_member_accept(code text) from public, anon, authenticated, service_role;
 
-revoke all on function private.namecard_member_by_email(cid bigint, email text) from public, anon, authenticated, service_role;
+revoke all on function private.namecard_member_by_email(cid bigint, member_email text) from public, anon, authenticated, service_role;
 
 revoke all on function public.namecard_member_remove(email text, card text) from public, anon, authenticated, service_role;
 
