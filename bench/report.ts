@@ -6,6 +6,7 @@ import type { CliCommandFigures, CliResult } from './cli.js';
 import type { DbKind } from './emulator.js';
 import type { FloodResult } from './flood.js';
 import type { LoadResult } from './load.js';
+import type { CardsResult } from './cards.js';
 import type { LookupResult } from './lookup.js';
 import type { Machine } from './machine.js';
 import type { PageResult } from './page.js';
@@ -18,6 +19,8 @@ export interface BenchResults {
   machine: Machine;
   settings: unknown;
   lookup: LookupResult[];
+  /** The lookup of a card by its slug among many (older result files have none). */
+  cards?: CardsResult[];
   page: PageResult[];
   cli: CliResult[];
   load: LoadResult[];
@@ -52,6 +55,67 @@ const x = (n: number) => `${n.toFixed(2)}×`;
 const ms = (n: number) => `${n < 10 ? n.toFixed(2) : n.toFixed(1)} ms`;
 const size = (bytes: number) => (bytes < 1024 ? `${bytes} B` : `${(bytes / 1024).toFixed(1)} KB`);
 const rows = (n: number) => `10^${Math.round(Math.log10(n))}`;
+
+/** The goals of the lookup by slug among many cards (issue 40), without and with series. */
+function cardsGoals(r: BenchResults): Goal[] {
+  const out: Goal[] = [];
+  for (const c of r.cards ?? []) {
+    const cases = [
+      ['', c.none] as const,
+      ...(c.series
+        ? [[`, ${rows(c.series.series)} live series spread over them`, c.series] as const]
+        : []),
+    ];
+    for (const [what, k] of cases) {
+      out.push({
+        goal: `Lookup by slug p50 with ${rows(c.cards)} cards × ${rows(c.entries / c.cards)} entries${what} ≤ 1.5× the single-card lookup at ${rows(c.baselineRows)} entries`,
+        db: c.db,
+        measured: `${x(k.ratio)} (${ms(k.baseline.p50)} → ${ms(k.p50)}; ${ms(k.plan.executionMs)} in the database)`,
+        met: k.ratio <= 1.5 && k.errors === 0 && k.mismatches === 0,
+      });
+    }
+  }
+  return out;
+}
+
+/** The detail table and plans of the lookup by slug. */
+function cardsDetails(r: BenchResults): string[] {
+  const all = r.cards ?? [];
+  if (all.length === 0) return [];
+  const lines = [
+    '',
+    'Lookup of a card by its slug (`rpc/namecard_go?card=<slug>`, a different card each request), beside the single-card lookup (the view) in the same rounds:',
+    '',
+    '| db | cards × entries | case | p50 | p99 | single card: p50 | ratio | in the database | answers ≠ namecard_card_active_at |',
+    '|---|---|---|---:|---:|---:|---:|---:|---:|',
+  ];
+  for (const c of all) {
+    const cases = [
+      ['no series', c.none] as const,
+      ...(c.series
+        ? [[`${c.series.series.toLocaleString('en-US')} series`, c.series] as const]
+        : []),
+    ];
+    for (const [what, k] of cases) {
+      lines.push(
+        `| ${c.db} | ${c.cards.toLocaleString('en-US')} × ${(c.entries / c.cards).toLocaleString('en-US')} | ${what} | ${ms(k.p50)} | ${ms(k.p99)} | ${ms(k.baseline.p50)} | ${x(k.ratio)} | ${ms(k.plan.executionMs)} | ${k.mismatches} |`,
+      );
+    }
+  }
+  for (const c of all) {
+    lines.push(
+      '',
+      `<details><summary>${c.db}: EXPLAIN (ANALYZE, BUFFERS) of namecard_go's query for one card</summary>`,
+      '',
+      '```',
+      c.none.plan.text,
+      '```',
+      '',
+      '</details>',
+    );
+  }
+  return lines;
+}
 
 /** Every goal that this run measured, with its figure and verdict. */
 export function goals(r: BenchResults): Goal[] {
@@ -98,6 +162,7 @@ export function goals(r: BenchResults): Goal[] {
       met: s.ratio <= 1.5 && s.errors === 0 && s.mismatches === 0,
     });
   }
+  out.push(...cardsGoals(r));
   const goPages = r.page.flatMap((p) => p.pages.filter((g) => g.page === 'go'));
   if (goPages.length > 0) {
     const most = Math.max(...goPages.map((g) => g.apiPerLoad.max));
@@ -331,6 +396,7 @@ export function markdown(r: BenchResults): string {
       );
     }
   }
+  lines.push(...cardsDetails(r));
   if (r.lookup.some((l) => l.points.some((p) => p.status))) {
     lines.push(
       '',

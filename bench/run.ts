@@ -11,6 +11,7 @@ import type { DbKind } from './emulator.js';
 import { Fleet } from './fleet.js';
 import { measureFlood } from './flood.js';
 import { measureLoad } from './load.js';
+import { measureCards } from './cards.js';
 import { measureLookup } from './lookup.js';
 import { describeMachine, finishMachine, settle } from './machine.js';
 import {
@@ -57,6 +58,11 @@ async function runDb(db: DbKind, options: BenchOptions, results: BenchResults, b
       await quiet('lookup');
       results.lookup.push(await measureLookup(fleet, settings.lookup, log));
     }
+    if (options.only.includes('cards')) {
+      await quiet('cards');
+      const baselineRows = settings.lookup.sizes[0] ?? 1e3;
+      (results.cards ??= []).push(await measureCards(fleet, baselineRows, settings.cards, log));
+    }
     if (options.only.includes('load')) {
       await quiet('load');
       results.load.push(await measureLoad(fleet, settings.load, log));
@@ -100,6 +106,7 @@ async function main(): Promise<number> {
     machine: describeMachine(),
     settings: { ...settingsFor(options.quick), only: options.only, dbs: options.dbs },
     lookup: [],
+    cards: [],
     page: [],
     cli: [],
     load: [],

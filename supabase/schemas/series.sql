@@ -468,15 +468,17 @@ $$;
 revoke all on function private.namecard_series_next_of(bigint, bigint, bigint) from public;
 
 -- The first card's: anyone may ask it, as anyone could before cards (a series of another card
--- answers null).
+-- answers null). PL/pgSQL: one cached call of the worker.
 create or replace function public.namecard_series_next(series_id bigint, after_ms bigint)
 returns bigint
-language sql
+language plpgsql
 stable
 security definer
 set search_path = ''
 as $$
-  select private.namecard_series_next_of(public.namecard_first_card(), series_id, after_ms)
+begin
+  return private.namecard_series_next_of(public.namecard_first_card(), series_id, after_ms);
+end;
 $$;
 
 comment on function public.namecard_series_next(bigint, bigint) is
@@ -593,13 +595,15 @@ create or replace function public.namecard_series_next_start(
   after_ms bigint, newer_than bigint, before_ms bigint
 )
 returns bigint
-language sql
+language plpgsql
 stable
 security definer
 set search_path = ''
 as $$
-  select private.namecard_series_next_start_of(
-    public.namecard_first_card(), after_ms, newer_than, before_ms)
+begin
+  return private.namecard_series_next_start_of(
+    public.namecard_first_card(), after_ms, newer_than, before_ms);
+end;
 $$;
 
 comment on function public.namecard_series_next_start(bigint, bigint, bigint) is
@@ -902,17 +906,19 @@ $$;
 
 revoke all on function private.namecard_series_in_force_of(bigint, bigint) from public;
 
--- The first card's, for anyone, as before cards.
+-- The first card's, for anyone, as before cards. PL/pgSQL: one cached call of the worker.
 create or replace function public.namecard_series_in_force(at_ms bigint)
 returns table (id bigint, type text, stamp_start bigint, stamp_end bigint)
-language sql
+language plpgsql
 stable
 security definer
 rows 1
 set search_path = ''
 as $$
-  select f.id, f.type, f.stamp_start, f.stamp_end
-  from private.namecard_series_in_force_of(public.namecard_first_card(), at_ms) as f
+begin
+  return query select f.id, f.type, f.stamp_start, f.stamp_end
+    from private.namecard_series_in_force_of(public.namecard_first_card(), at_ms) as f;
+end;
 $$;
 
 comment on function public.namecard_series_in_force(bigint) is

@@ -138,12 +138,13 @@ grant execute on function public.namecard_lookup_at(bigint) to anon, authenticat
 
 -- What anon may learn of a card's profile: main and photo (every card has them), and a profile
 -- that an entry or series in force or still to come names, which the status' timeline shows
--- anyway. Never the others: a removed profile, a draft, one only old entries name.
+-- anyway. Never the others: a removed profile, a draft, one only old entries name. One
+-- expression with no settings (every name qualified), so that the planner inlines it into the
+-- query that asks: the lookup's destination costs one plan, not one per function.
 create or replace function private.namecard_profile_public(card bigint, profile_name text)
 returns boolean
 language sql
 stable
-set search_path = ''
 as $$
   select profile_name in ('main', 'photo')
     or exists (
@@ -165,8 +166,31 @@ $$;
 revoke all on function private.namecard_profile_public(bigint, text) from public;
 
 -- Labels ({name: label}) of the given profiles of a card that anon may learn. Private, as the
--- series' workers (namecard_profile_labels is what invoker code calls).
+-- series' workers: run by security-definer callers only (namecard_card_profile_labels is what
+-- invoker code calls). PL/pgSQL with a generic plan, planned once per session.
 create or replace function private.namecard_profile_labels_of(card bigint, names text[])
+returns jsonb
+language plpgsql
+stable
+set search_path = ''
+set plan_cache_mode = 'force_generic_plan'
+as $$
+begin
+  return (
+    select coalesce(jsonb_object_agg(p.name, p.label), '{}'::jsonb)
+    from public.namecard_profile as p
+    where p.card_id = card
+      and p.name = any (names)
+      and private.namecard_profile_public(card, p.name)
+  );
+end;
+$$;
+
+revoke all on function private.namecard_profile_labels_of(bigint, text[]) from public;
+
+-- The first card's, for anyone, as before cards: the same query for card 1, written out so that
+-- it is planned once with the rule inlined.
+create or replace function public.namecard_profile_labels(names text[])
 returns jsonb
 language sql
 stable
@@ -175,22 +199,9 @@ set search_path = ''
 as $$
   select coalesce(jsonb_object_agg(p.name, p.label), '{}'::jsonb)
   from public.namecard_profile as p
-  where p.card_id = card
+  where p.card_id = public.namecard_first_card()
     and p.name = any (names)
-    and private.namecard_profile_public(card, p.name)
-$$;
-
-revoke all on function private.namecard_profile_labels_of(bigint, text[]) from public;
-
--- The first card's, for anyone, as before cards.
-create or replace function public.namecard_profile_labels(names text[])
-returns jsonb
-language sql
-stable
-security definer
-set search_path = ''
-as $$
-  select private.namecard_profile_labels_of(public.namecard_first_card(), names)
+    and private.namecard_profile_public(p.card_id, p.name)
 $$;
 
 comment on function public.namecard_profile_labels(text[]) is
@@ -226,21 +237,25 @@ grant execute on function public.namecard_card_profile_labels(bigint, text[])
 -- learn). The lookups pass the profile they found in force. Private, as the labels.
 create or replace function private.namecard_profile_url_of(card bigint, profile_name text)
 returns text
-language sql
+language plpgsql
 stable
-security definer
 set search_path = ''
+set plan_cache_mode = 'force_generic_plan'
 as $$
-  select p.url
-  from public.namecard_profile as p
-  where p.card_id = card
-    and p.name = profile_name
-    and private.namecard_profile_public(card, p.name)
+begin
+  return (
+    select p.url
+    from public.namecard_profile as p
+    where p.card_id = card
+      and p.name = profile_name
+      and private.namecard_profile_public(card, p.name)
+  );
+end;
 $$;
 
 revoke all on function private.namecard_profile_url_of(bigint, text) from public;
 
--- The first card's, for anyone, as before cards.
+-- The first card's, for anyone, as before cards (the same query for card 1, as the labels').
 create or replace function public.namecard_profile_url(profile_name text)
 returns text
 language sql
@@ -248,7 +263,11 @@ stable
 security definer
 set search_path = ''
 as $$
-  select private.namecard_profile_url_of(public.namecard_first_card(), profile_name)
+  select p.url
+  from public.namecard_profile as p
+  where p.card_id = public.namecard_first_card()
+    and p.name = profile_name
+    and private.namecard_profile_public(p.card_id, p.name)
 $$;
 
 comment on function public.namecard_profile_url(text) is

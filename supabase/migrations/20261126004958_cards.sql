@@ -560,15 +560,20 @@ $function$
 
 CREATE OR REPLACE FUNCTION private.namecard_profile_labels_of(card bigint, names text[])
  RETURNS jsonb
- LANGUAGE sql
- STABLE SECURITY DEFINER
+ LANGUAGE plpgsql
+ STABLE
  SET search_path TO ''
+ SET plan_cache_mode TO 'force_generic_plan'
 AS $function$
-  select coalesce(jsonb_object_agg(p.name, p.label), '{}'::jsonb)
-  from public.namecard_profile as p
-  where p.card_id = card
-    and p.name = any (names)
-    and private.namecard_profile_public(card, p.name)
+begin
+  return (
+    select coalesce(jsonb_object_agg(p.name, p.label), '{}'::jsonb)
+    from public.namecard_profile as p
+    where p.card_id = card
+      and p.name = any (names)
+      and private.namecard_profile_public(card, p.name)
+  );
+end;
 $function$
 ;
 
@@ -576,7 +581,6 @@ CREATE OR REPLACE FUNCTION private.namecard_profile_public(card bigint, profile_
  RETURNS boolean
  LANGUAGE sql
  STABLE
- SET search_path TO ''
 AS $function$
   select profile_name in ('main', 'photo')
     or exists (
@@ -598,15 +602,20 @@ $function$
 
 CREATE OR REPLACE FUNCTION private.namecard_profile_url_of(card bigint, profile_name text)
  RETURNS text
- LANGUAGE sql
- STABLE SECURITY DEFINER
+ LANGUAGE plpgsql
+ STABLE
  SET search_path TO ''
+ SET plan_cache_mode TO 'force_generic_plan'
 AS $function$
-  select p.url
-  from public.namecard_profile as p
-  where p.card_id = card
-    and p.name = profile_name
-    and private.namecard_profile_public(card, p.name)
+begin
+  return (
+    select p.url
+    from public.namecard_profile as p
+    where p.card_id = card
+      and p.name = profile_name
+      and private.namecard_profile_public(card, p.name)
+  );
+end;
 $function$
 ;
 
@@ -1926,7 +1935,11 @@ CREATE OR REPLACE FUNCTION public.namecard_profile_labels(names text[])
  STABLE SECURITY DEFINER
  SET search_path TO ''
 AS $function$
-  select private.namecard_profile_labels_of(public.namecard_first_card(), names)
+  select coalesce(jsonb_object_agg(p.name, p.label), '{}'::jsonb)
+  from public.namecard_profile as p
+  where p.card_id = public.namecard_first_card()
+    and p.name = any (names)
+    and private.namecard_profile_public(p.card_id, p.name)
 $function$
 ;
 
@@ -1936,7 +1949,11 @@ CREATE OR REPLACE FUNCTION public.namecard_profile_url(profile_name text)
  STABLE SECURITY DEFINER
  SET search_path TO ''
 AS $function$
-  select private.namecard_profile_url_of(public.namecard_first_card(), profile_name)
+  select p.url
+  from public.namecard_profile as p
+  where p.card_id = public.namecard_first_card()
+    and p.name = profile_name
+    and private.namecard_profile_public(p.card_id, p.name)
 $function$
 ;
 
@@ -1946,39 +1963,45 @@ CREATE OR REPLACE FUNCTION public.namecard_schema_version()
  IMMUTABLE
  SET search_path TO ''
 AS $function$
-  select '20261126001322'::text
+  select '20261126004958'::text
 $function$
 ;
 
 CREATE OR REPLACE FUNCTION public.namecard_series_in_force(at_ms bigint)
  RETURNS TABLE(id bigint, type text, stamp_start bigint, stamp_end bigint)
- LANGUAGE sql
+ LANGUAGE plpgsql
  STABLE SECURITY DEFINER ROWS 1
  SET search_path TO ''
 AS $function$
-  select f.id, f.type, f.stamp_start, f.stamp_end
-  from private.namecard_series_in_force_of(public.namecard_first_card(), at_ms) as f
+begin
+  return query select f.id, f.type, f.stamp_start, f.stamp_end
+    from private.namecard_series_in_force_of(public.namecard_first_card(), at_ms) as f;
+end;
 $function$
 ;
 
 CREATE OR REPLACE FUNCTION public.namecard_series_next(series_id bigint, after_ms bigint)
  RETURNS bigint
- LANGUAGE sql
+ LANGUAGE plpgsql
  STABLE SECURITY DEFINER
  SET search_path TO ''
 AS $function$
-  select private.namecard_series_next_of(public.namecard_first_card(), series_id, after_ms)
+begin
+  return private.namecard_series_next_of(public.namecard_first_card(), series_id, after_ms);
+end;
 $function$
 ;
 
 CREATE OR REPLACE FUNCTION public.namecard_series_next_start(after_ms bigint, newer_than bigint, before_ms bigint)
  RETURNS bigint
- LANGUAGE sql
+ LANGUAGE plpgsql
  STABLE SECURITY DEFINER
  SET search_path TO ''
 AS $function$
-  select private.namecard_series_next_start_of(
-    public.namecard_first_card(), after_ms, newer_than, before_ms)
+begin
+  return private.namecard_series_next_start_of(
+    public.namecard_first_card(), after_ms, newer_than, before_ms);
+end;
 $function$
 ;
 
@@ -2125,13 +2148,13 @@ revoke all on function private.namecard_role_on(card bigint) from public, anon, 
 
 revoke all on function public.namecard_card_occurrences(card bigint, from_ms bigint, to_ms bigint) from public, anon, authenticated, service_role;
 
+revoke all on function public.namecard_card_lookup_at(card bigint, at_ms bigint) from public, anon, authenticated, service_role;
+
 revoke all on function private.namecard_card_id(card text) from public, anon, authenticated, service_role;
 
 revoke all on function private.namecard_check_writer(card bigint, need text, fn text, refuse_strangers boolean) from public, anon, authenticated, service_role;
 
 revoke all on function private.namecard_owner_to_member() from public, anon, authenticated, service_role;
-
-revoke all on function private.namecard_answer(card bigint, part jsonb) from public, anon, authenticated, service_role;
 
 revoke all on function private.namecard_member_to_owner() from public, anon, authenticated, service_role;
 
@@ -2183,8 +2206,6 @@ revoke all on function public.namecard_in_force_at(card bigint, at_ms bigint, ma
 
 revoke all on function public.namecard_card_active_at(card bigint, at_ms bigint) from public, anon, authenticated, service_role;
 
-revoke all on function public.namecard_card_lookup_at(card bigint, at_ms bigint) from public, anon, authenticated, service_role;
-
 revoke all on function private.namecard_profile_public(card bigint, profile_name text) from public, anon, authenticated, service_role;
 
 revoke all on function private.namecard_profile_labels_of(card bigint, names text[]) from public, anon, authenticated, service_role;
@@ -2199,15 +2220,21 @@ revoke all on function public.namecard_timeline_step(card bigint, t bigint, has_
 
 revoke all on function public.namecard_timeline_until(card bigint, at_ms bigint, until_ms bigint, max_segments integer) from public, anon, authenticated, service_role;
 
+revoke all on function public.namecard_count_card_visit(via text, card text) from public, anon, authenticated, service_role;
+
+revoke all on function public.namecard_visit_days(day_starts bigint[], card text) from public, anon, authenticated, service_role;
+
 revoke all on function public.namecard_preview(at_ms bigint[], card text) from public, anon, authenticated, service_role;
 
 revoke all on function public.namecard_go(card text) from public, anon, authenticated, service_role;
 
-revoke all on function public.namecard_set(type text, stamp_start bigint, stamp_end bigint, card text) from public, anon, authenticated, service_role;
-
 revoke all on function public.namecard_status_of(card bigint) from public, anon, authenticated, service_role;
 
 revoke all on function public.namecard_card_status(card text) from public, anon, authenticated, service_role;
+
+revoke all on function private.namecard_answer(card bigint, part jsonb) from public, anon, authenticated, service_role;
+
+revoke all on function public.namecard_set(type text, stamp_start bigint, stamp_end bigint, card text) from public, anon, authenticated, service_role;
 
 revoke all on function public.namecard_set_series(type text, weekdays smallint[], start_time time without time zone, end_time time without time zone, time_zone text, first_date date, last_date date, card text) from public, anon, authenticated, service_role;
 
@@ -2215,15 +2242,11 @@ revoke all on function private.namecard_timeline_text(card bigint, now_ms bigint
 
 revoke all on function public.namecard_end_now(card text) from public, anon, authenticated, service_role;
 
-revoke all on function public.namecard_count_card_visit(via text, card text) from public, anon, authenticated, service_role;
-
 revoke all on function public.namecard_cancel(entry_id bigint, card text) from public, anon, authenticated, service_role;
 
 revoke all on function public.namecard_remove_profile(profile_name text, card text) from public, anon, authenticated, service_role;
 
 revoke all on function private.namecard_count_visit_of(card bigint, channel_given text) from public, anon, authenticated, service_role;
-
-revoke all on function public.namecard_visit_days(day_starts bigint[], card text) from public, anon, authenticated, service_role;
 
 grant select on table public.namecard_card to authenticated;
 
@@ -2269,6 +2292,12 @@ grant execute on function public.namecard_card_occurrences(card bigint, from_ms 
 
 grant execute on function public.namecard_card_occurrences(card bigint, from_ms bigint, to_ms bigint) to service_role;
 
+grant execute on function public.namecard_card_lookup_at(card bigint, at_ms bigint) to anon;
+
+grant execute on function public.namecard_card_lookup_at(card bigint, at_ms bigint) to authenticated;
+
+grant execute on function public.namecard_card_lookup_at(card bigint, at_ms bigint) to service_role;
+
 grant execute on function private.namecard_card_id(card text) to authenticated;
 
 grant execute on function private.namecard_card_id(card text) to service_role;
@@ -2276,10 +2305,6 @@ grant execute on function private.namecard_card_id(card text) to service_role;
 grant execute on function private.namecard_check_writer(card bigint, need text, fn text, refuse_strangers boolean) to authenticated;
 
 grant execute on function private.namecard_check_writer(card bigint, need text, fn text, refuse_strangers boolean) to service_role;
-
-grant execute on function private.namecard_answer(card bigint, part jsonb) to authenticated;
-
-grant execute on function private.namecard_answer(card bigint, part jsonb) to service_role;
 
 grant execute on function public.namecard_cards() to authenticated;
 
@@ -2347,12 +2372,6 @@ grant execute on function public.namecard_card_active_at(card bigint, at_ms bigi
 
 grant execute on function public.namecard_card_active_at(card bigint, at_ms bigint) to service_role;
 
-grant execute on function public.namecard_card_lookup_at(card bigint, at_ms bigint) to anon;
-
-grant execute on function public.namecard_card_lookup_at(card bigint, at_ms bigint) to authenticated;
-
-grant execute on function public.namecard_card_lookup_at(card bigint, at_ms bigint) to service_role;
-
 grant execute on function public.namecard_card_profile_labels(card bigint, names text[]) to anon;
 
 grant execute on function public.namecard_card_profile_labels(card bigint, names text[]) to authenticated;
@@ -2377,6 +2396,16 @@ grant execute on function public.namecard_timeline_until(card bigint, at_ms bigi
 
 grant execute on function public.namecard_timeline_until(card bigint, at_ms bigint, until_ms bigint, max_segments integer) to service_role;
 
+grant execute on function public.namecard_count_card_visit(via text, card text) to anon;
+
+grant execute on function public.namecard_count_card_visit(via text, card text) to authenticated;
+
+grant execute on function public.namecard_count_card_visit(via text, card text) to service_role;
+
+grant execute on function public.namecard_visit_days(day_starts bigint[], card text) to authenticated;
+
+grant execute on function public.namecard_visit_days(day_starts bigint[], card text) to service_role;
+
 grant execute on function public.namecard_preview(at_ms bigint[], card text) to anon;
 
 grant execute on function public.namecard_preview(at_ms bigint[], card text) to authenticated;
@@ -2388,10 +2417,6 @@ grant execute on function public.namecard_go(card text) to anon;
 grant execute on function public.namecard_go(card text) to authenticated;
 
 grant execute on function public.namecard_go(card text) to service_role;
-
-grant execute on function public.namecard_set(type text, stamp_start bigint, stamp_end bigint, card text) to authenticated;
-
-grant execute on function public.namecard_set(type text, stamp_start bigint, stamp_end bigint, card text) to service_role;
 
 grant execute on function public.namecard_status_of(card bigint) to anon;
 
@@ -2405,6 +2430,14 @@ grant execute on function public.namecard_card_status(card text) to authenticate
 
 grant execute on function public.namecard_card_status(card text) to service_role;
 
+grant execute on function private.namecard_answer(card bigint, part jsonb) to authenticated;
+
+grant execute on function private.namecard_answer(card bigint, part jsonb) to service_role;
+
+grant execute on function public.namecard_set(type text, stamp_start bigint, stamp_end bigint, card text) to authenticated;
+
+grant execute on function public.namecard_set(type text, stamp_start bigint, stamp_end bigint, card text) to service_role;
+
 grant execute on function public.namecard_set_series(type text, weekdays smallint[], start_time time without time zone, end_time time without time zone, time_zone text, first_date date, last_date date, card text) to authenticated;
 
 grant execute on function public.namecard_set_series(type text, weekdays smallint[], start_time time without time zone, end_time time without time zone, time_zone text, first_date date, last_date date, card text) to service_role;
@@ -2413,12 +2446,6 @@ grant execute on function public.namecard_end_now(card text) to authenticated;
 
 grant execute on function public.namecard_end_now(card text) to service_role;
 
-grant execute on function public.namecard_count_card_visit(via text, card text) to anon;
-
-grant execute on function public.namecard_count_card_visit(via text, card text) to authenticated;
-
-grant execute on function public.namecard_count_card_visit(via text, card text) to service_role;
-
 grant execute on function public.namecard_cancel(entry_id bigint, card text) to authenticated;
 
 grant execute on function public.namecard_cancel(entry_id bigint, card text) to service_role;
@@ -2426,10 +2453,6 @@ grant execute on function public.namecard_cancel(entry_id bigint, card text) to 
 grant execute on function public.namecard_remove_profile(profile_name text, card text) to authenticated;
 
 grant execute on function public.namecard_remove_profile(profile_name text, card text) to service_role;
-
-grant execute on function public.namecard_visit_days(day_starts bigint[], card text) to authenticated;
-
-grant execute on function public.namecard_visit_days(day_starts bigint[], card text) to service_role;
 
 comment on table private.namecard_owner is 'The owners of the first card (kept equal to its members with role owner).';
 
@@ -2450,6 +2473,10 @@ comment on function private.namecard_cards_where(min_role text) is 'Ids of the c
 comment on function public.namecard_card_occurrences(card bigint, from_ms bigint, to_ms bigint) is 'Occurrences of the card''s series in force some time in [from_ms, to_ms): id, type, start, end (as stopped), planned end.';
 
 comment on function public.namecard_occurrences(from_ms bigint, to_ms bigint) is 'Occurrences of the first card''s series in force some time in [from_ms, to_ms): id, type, start, end (as stopped), planned end.';
+
+comment on function public.namecard_card_lookup_at(card bigint, at_ms bigint) is 'The entry or series occurrence of the card in force at epoch ms at_ms (highest id), as namecard_active_at answers it; series from their materialised occurrences.';
+
+comment on function public.namecard_lookup_at(at_ms bigint) is 'The entry or series occurrence of the first card in force at epoch ms at_ms (highest id), as namecard_active_at answers it; series from their materialised occurrences.';
 
 comment on function private.namecard_card_id(card text) is 'The id of the card a call names: null is the first card; a slug, a live card of the caller''s (or the first card). Else PT404 "There is no card <slug>".';
 
@@ -2483,17 +2510,13 @@ comment on function public.namecard_card_series_next_start(card bigint, after_ms
 
 comment on function public.namecard_series_in_force(at_ms bigint) is 'The first card''s series occurrence in force at epoch ms at_ms with the highest id (id, type, start, end as stopped), or no row.';
 
+comment on function public.namecard_active_at(at_ms bigint) is 'The entry of the first card in force at epoch ms at_ms: started (or no start), not ended, highest id.';
+
 comment on function public.namecard_card_series_in_force(card bigint, at_ms bigint) is 'The card''s series occurrence in force at epoch ms at_ms with the highest id, or no row; another card than the first only from a security-definer entry point.';
 
 comment on function public.namecard_in_force_at(card bigint, at_ms bigint, materialised boolean) is 'The entry or series occurrence of the card in force at epoch ms at_ms (highest id); series from their exact expansion, or (materialised) from the materialised occurrences.';
 
 comment on function public.namecard_card_active_at(card bigint, at_ms bigint) is 'The entry of the card in force at epoch ms at_ms: started (or no start), not ended, highest id.';
-
-comment on function public.namecard_active_at(at_ms bigint) is 'The entry of the first card in force at epoch ms at_ms: started (or no start), not ended, highest id.';
-
-comment on function public.namecard_card_lookup_at(card bigint, at_ms bigint) is 'The entry or series occurrence of the card in force at epoch ms at_ms (highest id), as namecard_active_at answers it; series from their materialised occurrences.';
-
-comment on function public.namecard_lookup_at(at_ms bigint) is 'The entry or series occurrence of the first card in force at epoch ms at_ms (highest id), as namecard_active_at answers it; series from their materialised occurrences.';
 
 comment on function public.namecard_profile_labels(names text[]) is 'Labels ({name: label}) of the given profiles of the first card that visitors can meet now or later: main, photo, and those an entry in force or to come names.';
 
@@ -2505,29 +2528,29 @@ comment on function public.namecard_card_profile_url(card bigint, profile_name t
 
 comment on function public.namecard_timeline_until(card bigint, at_ms bigint, until_ms bigint, max_segments integer) is 'The card''s timeline from epoch ms at_ms, walked until the first segment reaching until_ms (null: no bound).';
 
+comment on function public.namecard_count_card_visit(via text, card text) is 'Counts one visit now of the live card of slug card (null: the first card): for its active profile, via qr|nfc (anything else: link). An unknown slug counts nothing.';
+
 comment on function public.namecard_timeline_at(at_ms bigint, max_segments integer) is 'What visitors of the first card get from epoch ms at_ms on: segments (type, from, to), last one main with to null.';
+
+comment on function public.namecard_visit_days(day_starts bigint[], card text) is 'Members: visits of the card (slug; null: the first card) summed per day; day_starts are the days'' starts in epoch ms plus the end.';
 
 comment on function public.namecard_preview(at_ms bigint[], card text) is 'For each epoch ms in at_ms (at most 1000): the entry or series occurrence of the card (slug; null: the first card) in force then, or nulls (main).';
 
 comment on function public.namecard_go(card text) is 'What /go/?c=<slug> visitors get now: the entry in force of the live card of that slug (null: the first card) and its destination, or no row (the main site), as namecard_active answers for the first card.';
 
-comment on function public.namecard_set(type text, stamp_start bigint, stamp_end bigint, card text) is 'Editors and owners: stores an entry in the card (slug; null: the first card) as the caller, RLS applies; answers it and what visitors get now.';
-
 comment on function public.namecard_status_of(card bigint) is 'One row of the card: the server''s now (epoch ms), the active entry or null, the timeline (24 segments at most), the labels of the profiles the timeline names, the destination in force (null: the build''s), and the series with an occurrence ahead (with its next start).';
 
 comment on function public.namecard_card_status(card text) is 'The status of the card (slug; null: the first card) as the view namecard_status answers it; another card than the first for its members only.';
+
+comment on function public.namecard_set(type text, stamp_start bigint, stamp_end bigint, card text) is 'Editors and owners: stores an entry in the card (slug; null: the first card) as the caller, RLS applies; answers it and what visitors get now.';
 
 comment on function public.namecard_set_series(type text, weekdays smallint[], start_time time without time zone, end_time time without time zone, time_zone text, first_date date, last_date date, card text) is 'Editors and owners: stores a weekly series in the card (slug; null: the first card) as the caller, RLS applies; answers it and what visitors get now.';
 
 comment on function public.namecard_end_now(card text) is 'Editors and owners: visitors of the card (slug; null: the first card) get the main site now; every entry in force stops, later ones stay.';
 
-comment on function public.namecard_count_card_visit(via text, card text) is 'Counts one visit now of the live card of slug card (null: the first card): for its active profile, via qr|nfc (anything else: link). An unknown slug counts nothing.';
-
 comment on function public.namecard_cancel(entry_id bigint, card text) is 'Editors and owners: the entry or series of the card (slug; null: the first card) never counts again (running: ends now; scheduled: never starts).';
 
 comment on function public.namecard_count_visit(text) is 'Counts one visit of the first card now: for the active profile, via qr|nfc (anything else: link).';
-
-comment on function public.namecard_visit_days(day_starts bigint[], card text) is 'Members: visits of the card (slug; null: the first card) summed per day; day_starts are the days'' starts in epoch ms plus the end.';
 
 alter view public.namecard_access set (security_invoker=true);
 
