@@ -1,7 +1,16 @@
 // Command-line options of `npm run bench`.
 import type { DbKind } from './emulator.js';
 
-export const SECTIONS = ['lookup', 'cards', 'page', 'site', 'cli', 'load', 'flood', 'anon'] as const;
+export const SECTIONS = [
+  'lookup',
+  'cards',
+  'page',
+  'site',
+  'cli',
+  'load',
+  'flood',
+  'anon',
+] as const;
 export type Section = (typeof SECTIONS)[number];
 
 export interface BenchOptions {

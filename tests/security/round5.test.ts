@@ -77,9 +77,10 @@ describe.each(DB_KINDS)('security round 5 over %s', { timeout: 300_000 }, (kind)
 
     it("refuses the rule itself to anon: namecard_in_force_at answers 401 42501 (its exact branch is not anon's), namecard_active_at too", async () => {
       const now = await dbNow();
+      // Since cards (issue 40) the rule takes its card first (1: the first card, anon's).
       for (const [fn, args] of [
-        ['namecard_in_force_at', { at_ms: now, materialised: true }],
-        ['namecard_in_force_at', { at_ms: 0, materialised: false }],
+        ['namecard_in_force_at', { card: 1, at_ms: now, materialised: true }],
+        ['namecard_in_force_at', { card: 1, at_ms: 0, materialised: false }],
         ['namecard_active_at', { at_ms: now }],
       ] as const) {
         const answer = await rpc(fn, args);
@@ -117,7 +118,8 @@ describe.each(DB_KINDS)('security round 5 over %s', { timeout: 300_000 }, (kind)
     it("refuses anon namecard_timeline_until (and the walk's other entries) with 401 42501", async () => {
       const now = await dbNow();
       for (const [fn, args] of [
-        ['namecard_timeline_until', { at_ms: now, until_ms: null, max_segments: 1000 }],
+        // Since cards (issue 40) the walk takes its card first (1: the first card).
+        ['namecard_timeline_until', { card: 1, at_ms: now, until_ms: null, max_segments: 1000 }],
         ['namecard_timeline_at', { at_ms: now, max_segments: 1000 }],
         ['namecard_active_at', { at_ms: now }],
         ['namecard_series_next_start', { after_ms: now, newer_than: -1, before_ms: null }],
@@ -390,6 +392,47 @@ describe.each(DB_KINDS)('security round 5 over %s', { timeout: 300_000 }, (kind)
       expect(
         (await rpc('namecard_set_series', { ...series, time_zone: 'Europe/Berlin' }, token)).status,
       ).toBe(200);
+    });
+
+    it("counts per card since cards (issue 40): a full card does not stop another's series, and the other's 101st is refused", async () => {
+      const token = await signIn();
+      const fill = (card: string, n: number) =>
+        emulator.query(
+          `insert into public.namecard_series (card_id, type, weekdays, start_time, end_time, time_zone)
+           select c.id, 'main', array[1 + g % 7]::smallint[], make_time(g % 24, 0, 0),
+             make_time((g + 1) % 24, 0, 0), 'UTC'
+           from public.namecard_card as c cross join generate_series(1, $2::integer) as g
+           where c.slug = $1`,
+          [card, n],
+        );
+      const liveOf = async (card: string) =>
+        (
+          await emulator.query<{ live: number }>(
+            `select count(*)::int as live from public.namecard_series as s
+             join public.namecard_card as c on c.id = s.card_id
+             where c.slug = $1 and s.stopped_at is null`,
+            [card],
+          )
+        )[0]!.live;
+      const series = { type: 'main', weekdays: [5], start_time: '07:00', end_time: '08:00' };
+      expect((await rpc('namecard_card_add', { slug: 'second-card' }, token)).status).toBe(200);
+      await fill('main', 100 - (await liveOf('main')));
+      expect(await liveOf('main')).toBe(100);
+      const first = await rpc('namecard_set_series', { ...series, time_zone: 'UTC' }, token);
+      expect(first.status).toBe(400);
+      expect(refusal(first).code).toBe('23514');
+      // The first card is full; the second card still takes series, up to its own 100.
+      const second = { ...series, time_zone: 'UTC', card: 'second-card' };
+      expect((await rpc('namecard_set_series', second, token)).status).toBe(200);
+      await fill('second-card', 99);
+      expect(await liveOf('second-card')).toBe(100);
+      const over = await rpc('namecard_set_series', second, token);
+      expect(over.status).toBe(400);
+      expect(over.body).toMatchObject({
+        code: '23514',
+        message: 'a card has at most 100 live weekly series, and this one has 100',
+      });
+      expect(await liveOf('second-card')).toBe(100);
     });
   });
 });
