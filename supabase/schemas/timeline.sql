@@ -413,9 +413,11 @@ stable
 security definer
 set search_path = ''
 set jit = 'off'
+set plan_cache_mode = 'force_custom_plan'
 as $$
 declare
   cid bigint := private.namecard_card_id(card);
+  t bigint;
 begin
   if coalesce(cardinality(at_ms), 0) > 10 then
     raise exception using
@@ -424,13 +426,17 @@ begin
       hint = 'Ask in several calls.';
   end if;
   perform private.namecard_check_instant(i.t, 'at_ms') from unnest(at_ms) as i (t);
-  return query
-    select i.t, a.id, a.type, a.stamp_start, a.stamp_end,
-      case when a.id is null then null
-        else exists (select from public.namecard_series as s where s.id = a.id) end
-    from unnest(at_ms) with ordinality as i (t, n)
-    left join lateral public.namecard_card_lookup_at(cid, i.t) as a on true
-    order by i.n;
+  -- One lookup an instant, each planned for its card and instant (custom plans): joined to the
+  -- instants laterally, the planner knew neither, and read a card's started entries by their
+  -- start alone (100,000 at the bench's 10^6 rows, for an instant in 2199) instead of the GiST.
+  foreach t in array coalesce(at_ms, '{}') loop
+    return query
+      select t, a.id, a.type, a.stamp_start, a.stamp_end,
+        case when a.id is null then null
+          else exists (select from public.namecard_series as s where s.id = a.id) end
+      from (select) as one
+      left join lateral public.namecard_card_lookup_at(cid, t) as a on true;
+  end loop;
 end;
 $$;
 
