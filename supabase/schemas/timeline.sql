@@ -99,30 +99,34 @@ comment on function public.namecard_lookup_at(bigint) is
 revoke all on function public.namecard_lookup_at(bigint) from public;
 grant execute on function public.namecard_lookup_at(bigint) to anon, authenticated, service_role;
 
--- What anon may learn of a profile: main and photo (every card has them), and a profile that an
--- entry or series in force or still to come names, which the status' timeline shows anyway.
--- Never the others: a removed profile, a draft, one only old entries name.
-create or replace function private.namecard_profile_public(profile_name text)
-returns boolean
+-- What anon may learn of profiles: of the names given, main and photo (every card has them), and
+-- those that an entry or series in force or still to come names, which the status' timeline
+-- shows anyway. Never the others: a removed profile, a draft, one only old entries name. One
+-- statement for all the names: its plan is made once a call, not once a name (64 names planned
+-- one by one cost 64 plans of both probes).
+create or replace function private.namecard_public_profiles(names text[])
+returns setof text
 language sql
 stable
 set search_path = ''
 as $$
-  select profile_name in ('main', 'photo')
+  select q.name
+  from unnest(names) as q(name)
+  where q.name in ('main', 'photo')
     or exists (
       select 1 from public.namecard as n
-      where n.type = profile_name
+      where n.type = q.name
         and n.stamp_end > (extract(epoch from now()) * 1000)::bigint
     )
     or exists (
       select 1 from public.namecard_series_rule as s
-      where s.type = profile_name
+      where s.type = q.name
         and (public.namecard_series_until(s) is null
           or public.namecard_series_until(s) > (extract(epoch from now()) * 1000)::bigint)
     )
 $$;
 
-revoke all on function private.namecard_profile_public(text) from public;
+revoke all on function private.namecard_public_profiles(text[]) from public;
 
 -- Labels ({name: label}) of the given profiles that anon may learn (the first 64 names asked:
 -- more profiles than that are never named in one timeline).
@@ -135,8 +139,7 @@ set search_path = ''
 as $$
   select coalesce(jsonb_object_agg(p.name, p.label), '{}'::jsonb)
   from public.namecard_profile as p
-  where p.name = any (names[1:64])
-    and private.namecard_profile_public(p.name)
+  where p.name in (select private.namecard_public_profiles(names[1:64]))
 $$;
 
 comment on function public.namecard_profile_labels(text[]) is
@@ -146,7 +149,6 @@ revoke all on function public.namecard_profile_labels(text[]) from public;
 grant execute on function public.namecard_profile_labels(text[])
   to anon, authenticated, service_role;
 
--- The destination of a profile that anon may learn (null: the build's, or not one to learn).
 -- The views pass the profile their one lookup found in force.
 create or replace function public.namecard_profile_url(profile_name text)
 returns text
@@ -158,7 +160,7 @@ as $$
   select p.url
   from public.namecard_profile as p
   where p.name = profile_name
-    and private.namecard_profile_public(p.name)
+    and p.name in (select private.namecard_public_profiles(array[profile_name]))
 $$;
 
 comment on function public.namecard_profile_url(text) is
