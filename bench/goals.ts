@@ -260,7 +260,9 @@ function anonCallGoal(a: AnonFloodResult): Goal {
   return {
     goal: `Every bounded anon call ≤ 50 ms at ${a.entries.toLocaleString('en-US')} entries and ${a.series.toLocaleString('en-US')} series (over HTTP, median of 5)`,
     db: a.db,
-    measured: slowest ? `slowest ${ms(slowest.ms)} (${slowest.entry}, ${slowest.label})` : 'none measured',
+    measured: slowest
+      ? `slowest ${ms(slowest.ms)} (${slowest.entry}, ${slowest.label})`
+      : 'none measured',
     met: a.db === 'postgres' && slowest ? a.calls.every((c) => c.ms <= 50) : undefined,
   };
 }
