@@ -8,6 +8,7 @@ import {
   type ProfileLabels,
   type StoredType,
 } from '../../shared/core/profiles.js';
+import { INSTANTS_END_MS } from '../../shared/core/entry-rules.js';
 import { targetUrl } from '../../shared/core/rules.js';
 import { out, print, printJson } from '../terminal/output.js';
 import { resolveConfig, type CliConfig } from '../session/settings.js';
@@ -36,7 +37,6 @@ export interface PreviewRow {
 const INSTANTS_PER_CALL = 10;
 /** The instants anon may ask about (private.namecard_check_instant): a day back to 2199. */
 const EARLIEST_MS_BACK = 86_400_000;
-const END_OF_2199_MS = 7_258_118_400_000;
 const WITHIN = 'a time from a day ago to the end of 2199';
 
 /**
@@ -104,7 +104,7 @@ export async function runPreview(options: PreviewOptions): Promise<void> {
     }
     const ms = time.toEpochMs(date, clock, zone, { date: '--at', time: '--at' });
     // Checked here too, so that the refusal names `--at`, not the server's argument.
-    if (ms < Date.now() - EARLIEST_MS_BACK || ms >= END_OF_2199_MS) {
+    if (ms < Date.now() - EARLIEST_MS_BACK || ms >= INSTANTS_END_MS) {
       throw new InputError('--at', WITHIN, text);
     }
     return ms;

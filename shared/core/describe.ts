@@ -131,7 +131,7 @@ export function describeState(state: EntryState, now: number, timeZone: string):
 export const REFUSAL_WORDS = {
   not_owner: 'this account may not change the card',
   entry_refused:
-    'the server refused the entry: its start must be before its end, and both after 1970',
+    'the server refused the entry: its start must be before its end, both from 1970 to the end of 2199',
   no_such_entry: null,
   entry_stopped: null,
 } as const satisfies Readonly<Record<RefusalCode, string | null>>;

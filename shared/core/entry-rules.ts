@@ -84,6 +84,13 @@ export interface EntryPlan extends NewEntry {
 /** The longest `--for`: 10 years of 365.25 days, in milliseconds. */
 export const MAX_DURATION_MS = 10 * 365.25 * 24 * 3_600_000;
 
+/**
+ * The first instant the server refuses (epoch ms, 2200-01-01 00:00 UTC): every table keeps
+ * its dates and instants from 1970 to the end of 2199, since a value past that would overflow
+ * the rule's date arithmetic (docs/security.md, Round 5).
+ */
+export const INSTANTS_END_MS = 7_258_118_400_000;
+
 const DURATION_FORM = 'a duration such as 90m, 2h, 3d or 1h30m';
 
 /**
@@ -311,6 +318,16 @@ export function planEnd(
       input.for === undefined
         ? `\`${names.date}\` and \`${names.time}\` must be in the future, got \`${endText}\` in ${timeZone}`
         : `\`${names.from}\` plus \`${names.for}\` ends at ${formatStamp(stampEnd, timeZone)}, which has passed: the end must be in the future`,
+    );
+  }
+  if (stampEnd >= INSTANTS_END_MS) {
+    throw new InputError(
+      input.for === undefined ? names.date : names.for,
+      'before 2200',
+      endText,
+      input.for === undefined
+        ? `\`${names.date}\` and \`${names.time}\` must be before 2200, got \`${endText}\`: the card keeps times to the end of 2199`
+        : `\`${names.from}\` plus \`${names.for}\` ends at ${formatStamp(stampEnd, timeZone)}: the end must be before 2200`,
     );
   }
   return stampEnd;

@@ -68,7 +68,7 @@ create index namecard_start_idx on public.namecard (card_id, stamp_start)
   where stamp_start is not null;
 create index namecard_card_idx on public.namecard (card_id, id);
 -- Whether an entry of a card in force or to come names a profile (what anon may learn of a
--- profile, private.namecard_profile_public): one probe, not a read of every entry not ended
+-- profile, private.namecard_public_profiles): one probe, not a read of every entry not ended
 -- (round 5: 64 labels read 76,000 buffers at 10^6 rows).
 create index namecard_type_end_idx on public.namecard (card_id, type, stamp_end);
 

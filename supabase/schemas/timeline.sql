@@ -137,34 +137,37 @@ comment on function public.namecard_lookup_at(bigint) is
 revoke all on function public.namecard_lookup_at(bigint) from public;
 grant execute on function public.namecard_lookup_at(bigint) to anon, authenticated, service_role;
 
--- What anon may learn of a card's profile: main and photo (every card has them), and a profile
--- that an entry or series in force or still to come names, which the status' timeline shows
--- anyway. Never the others: a removed profile, a draft, one only old entries name. One
--- expression with no settings (every name qualified), so that the planner inlines it into the
--- query that asks: the lookup's destination costs one plan, not one per function.
-create or replace function private.namecard_profile_public(card bigint, profile_name text)
-returns boolean
+-- What anon may learn of a card's profiles: of the names given, main and photo (every card has
+-- them), and those that an entry or series of the card in force or still to come names, which
+-- the status' timeline shows anyway. Never the others: a removed profile, a draft, one only old
+-- entries name. One statement for all the names: its plan is made once a call, not once a name
+-- (64 names planned one by one cost 64 plans of both probes).
+create or replace function private.namecard_public_profiles(card bigint, names text[])
+returns setof text
 language sql
 stable
+set search_path = ''
 as $$
-  select profile_name in ('main', 'photo')
+  select q.name
+  from unnest(names) as q(name)
+  where q.name in ('main', 'photo')
     or exists (
       select 1 from public.namecard as n
       where n.card_id = card
-        and n.type = profile_name
+        and n.type = q.name
         and n.stamp_end > (extract(epoch from now()) * 1000)::bigint
     )
     or exists (
       select 1 from public.namecard_series_rule as s
       join public.namecard_series as x on x.id = s.id
       where x.card_id = card
-        and s.type = profile_name
+        and s.type = q.name
         and (public.namecard_series_until(s) is null
           or public.namecard_series_until(s) > (extract(epoch from now()) * 1000)::bigint)
     )
 $$;
 
-revoke all on function private.namecard_profile_public(bigint, text) from public;
+revoke all on function private.namecard_public_profiles(bigint, text[]) from public;
 
 -- Labels ({name: label}) of the given profiles of a card that anon may learn (the first 64
 -- names asked: more profiles than that are never named in one timeline). Private, as the
@@ -182,16 +185,14 @@ begin
     select coalesce(jsonb_object_agg(p.name, p.label), '{}'::jsonb)
     from public.namecard_profile as p
     where p.card_id = card
-      and p.name = any (names[1:64])
-      and private.namecard_profile_public(card, p.name)
+      and p.name in (select private.namecard_public_profiles(card, names[1:64]))
   );
 end;
 $$;
 
 revoke all on function private.namecard_profile_labels_of(bigint, text[]) from public;
 
--- The first card's, for anyone, as before cards: the same query for card 1, written out so that
--- it is planned once with the rule inlined.
+-- The first card's, for anyone, as before cards: the same query for card 1.
 create or replace function public.namecard_profile_labels(names text[])
 returns jsonb
 language sql
@@ -202,8 +203,9 @@ as $$
   select coalesce(jsonb_object_agg(p.name, p.label), '{}'::jsonb)
   from public.namecard_profile as p
   where p.card_id = public.namecard_first_card()
-    and p.name = any (names[1:64])
-    and private.namecard_profile_public(p.card_id, p.name)
+    and p.name in (
+      select private.namecard_public_profiles(public.namecard_first_card(), names[1:64])
+    )
 $$;
 
 comment on function public.namecard_profile_labels(text[]) is
@@ -249,7 +251,7 @@ begin
     from public.namecard_profile as p
     where p.card_id = card
       and p.name = profile_name
-      and private.namecard_profile_public(card, p.name)
+      and p.name in (select private.namecard_public_profiles(card, array[profile_name]))
   );
 end;
 $$;
@@ -268,7 +270,9 @@ as $$
   from public.namecard_profile as p
   where p.card_id = public.namecard_first_card()
     and p.name = profile_name
-    and private.namecard_profile_public(p.card_id, p.name)
+    and p.name in (
+      select private.namecard_public_profiles(public.namecard_first_card(), array[profile_name])
+    )
 $$;
 
 comment on function public.namecard_profile_url(text) is

@@ -77,6 +77,12 @@ interface Refused {
 const set = (...args: string[]) => ['set', ...args];
 
 const REFUSED: Record<string, Refused> = {
+  // the server keeps instants from 1970 to the end of 2199
+  'the far future (9999-12-31 23:59)': {
+    args: set('main', '9999-12-31', '23:59'),
+    exit: 2,
+    says: '`date` and `time` must be before 2200, got `9999-12-31 23:59`: the card keeps times to the end of 2199',
+  },
   // profile
   'an unknown profile': {
     args: set('video', date, '18:00'),
@@ -463,9 +469,9 @@ const ACCEPTED: Record<string, Accepted> = {
     args: set('photo', '2032-02-29', '18:00'),
     row: { type: 'photo', stamp_end: Date.UTC(2032, 1, 29, 18, 0) },
   },
-  'the far future (9999-12-31 23:59)': {
-    args: set('main', '9999-12-31', '23:59'),
-    row: { type: 'main', stamp_end: Date.UTC(9999, 11, 31, 23, 59) },
+  'the last minute the card keeps (2199-12-31 23:59)': {
+    args: set('main', '2199-12-31', '23:59'),
+    row: { type: 'main', stamp_end: Date.UTC(2199, 11, 31, 23, 59) },
   },
   'a repeated time in New York, as the earlier (EDT) instant': {
     args: set('photo', nyBack.iso, '01:30', '--tz', 'America/New_York'),

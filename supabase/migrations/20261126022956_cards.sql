@@ -50,7 +50,7 @@ drop function if exists "private"."namecard_answer"(part jsonb);
 
 drop function if exists "private"."namecard_check_writer"(fn text, owners_only_hint text);
 
-drop function if exists "private"."namecard_profile_public"(profile_name text);
+drop function if exists "private"."namecard_public_profiles"(names text[]);
 
 drop function if exists "private"."namecard_series_expanded_at"(at_ms bigint);
 
@@ -592,33 +592,9 @@ begin
     select coalesce(jsonb_object_agg(p.name, p.label), '{}'::jsonb)
     from public.namecard_profile as p
     where p.card_id = card
-      and p.name = any (names[1:64])
-      and private.namecard_profile_public(card, p.name)
+      and p.name in (select private.namecard_public_profiles(card, names[1:64]))
   );
 end;
-$function$
-;
-
-CREATE OR REPLACE FUNCTION private.namecard_profile_public(card bigint, profile_name text)
- RETURNS boolean
- LANGUAGE sql
- STABLE
-AS $function$
-  select profile_name in ('main', 'photo')
-    or exists (
-      select 1 from public.namecard as n
-      where n.card_id = card
-        and n.type = profile_name
-        and n.stamp_end > (extract(epoch from now()) * 1000)::bigint
-    )
-    or exists (
-      select 1 from public.namecard_series_rule as s
-      join public.namecard_series as x on x.id = s.id
-      where x.card_id = card
-        and s.type = profile_name
-        and (public.namecard_series_until(s) is null
-          or public.namecard_series_until(s) > (extract(epoch from now()) * 1000)::bigint)
-    )
 $function$
 ;
 
@@ -635,9 +611,35 @@ begin
     from public.namecard_profile as p
     where p.card_id = card
       and p.name = profile_name
-      and private.namecard_profile_public(card, p.name)
+      and p.name in (select private.namecard_public_profiles(card, array[profile_name]))
   );
 end;
+$function$
+;
+
+CREATE OR REPLACE FUNCTION private.namecard_public_profiles(card bigint, names text[])
+ RETURNS SETOF text
+ LANGUAGE sql
+ STABLE
+ SET search_path TO ''
+AS $function$
+  select q.name
+  from unnest(names) as q(name)
+  where q.name in ('main', 'photo')
+    or exists (
+      select 1 from public.namecard as n
+      where n.card_id = card
+        and n.type = q.name
+        and n.stamp_end > (extract(epoch from now()) * 1000)::bigint
+    )
+    or exists (
+      select 1 from public.namecard_series_rule as s
+      join public.namecard_series as x on x.id = s.id
+      where x.card_id = card
+        and s.type = q.name
+        and (public.namecard_series_until(s) is null
+          or public.namecard_series_until(s) > (extract(epoch from now()) * 1000)::bigint)
+    )
 $function$
 ;
 
@@ -2058,8 +2060,9 @@ AS $function$
   select coalesce(jsonb_object_agg(p.name, p.label), '{}'::jsonb)
   from public.namecard_profile as p
   where p.card_id = public.namecard_first_card()
-    and p.name = any (names[1:64])
-    and private.namecard_profile_public(p.card_id, p.name)
+    and p.name in (
+      select private.namecard_public_profiles(public.namecard_first_card(), names[1:64])
+    )
 $function$
 ;
 
@@ -2073,7 +2076,9 @@ AS $function$
   from public.namecard_profile as p
   where p.card_id = public.namecard_first_card()
     and p.name = profile_name
-    and private.namecard_profile_public(p.card_id, p.name)
+    and p.name in (
+      select private.namecard_public_profiles(public.namecard_first_card(), array[profile_name])
+    )
 $function$
 ;
 
@@ -2083,7 +2088,7 @@ CREATE OR REPLACE FUNCTION public.namecard_schema_version()
  IMMUTABLE
  SET search_path TO ''
 AS $function$
-  select '20261126020828'::text
+  select '20261126022956'::text
 $function$
 ;
 
@@ -2347,7 +2352,7 @@ revoke all on function public.namecard_in_force_at(card bigint, at_ms bigint, ma
 
 revoke all on function public.namecard_card_series_at(card bigint, at_ms bigint) from public, anon, authenticated, service_role;
 
-revoke all on function private.namecard_profile_public(card bigint, profile_name text) from public, anon, authenticated, service_role;
+revoke all on function private.namecard_public_profiles(card bigint, names text[]) from public, anon, authenticated, service_role;
 
 revoke all on function private.namecard_profile_labels_of(card bigint, names text[]) from public, anon, authenticated, service_role;
 
