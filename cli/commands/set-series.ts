@@ -64,6 +64,16 @@ export async function planSeries(
   const { start, end } = parseTimeRange(range, 'time range');
   const first = options.from === undefined ? null : time.parseDate(options.from, '--from');
   const last = options.until === undefined ? null : time.parseDate(options.until, '--until');
+  // The server keeps a series' dates from 1970 to 2199 (round 5's constraints).
+  for (const [field, date, text] of [
+    ['--from', first, options.from],
+    ['--until', last, options.until],
+  ] as const) {
+    if (date && (date.toString() < '1970-01-01' || date.toString() > '2199-12-31')) {
+      const { InputError } = await import('../../shared/core/errors.js');
+      throw new InputError(field, 'a date from 1970-01-01 to 2199-12-31', text!);
+    }
+  }
   if (first && last && first.toString() > last.toString()) {
     const { InputError } = await import('../../shared/core/errors.js');
     throw new InputError(

@@ -128,6 +128,11 @@ describe('namecard set --every', () => {
       ['--every', 'sat', '10:00-18:00', '--from', '2030-06-01', '--until', '2030-05-01'],
       '`--until` must be a date on or after --from (2030-06-01), got `2030-05-01`',
     ],
+    [
+      'a last date past 2199, which the server does not keep',
+      ['--every', 'sat', '10:00-18:00', '--until', '9999-12-31'],
+      '`--until` must be a date from 1970-01-01 to 2199-12-31, got `9999-12-31`',
+    ],
     ['no time range', ['--every', 'sat'], 'missing argument `time range` (HH:MM-HH:MM)'],
   ];
 
