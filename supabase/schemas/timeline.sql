@@ -148,23 +148,27 @@ language sql
 stable
 set search_path = ''
 as $$
+  -- Scalar subqueries, not EXISTS: each is one index probe a name. An EXISTS under OR may be
+  -- planned as a hashed subplan, which reads every entry not ended to hash it.
   select q.name
   from unnest(names) as q(name)
   where q.name in ('main', 'photo')
-    or exists (
-      select 1 from public.namecard as n
+    or coalesce((
+      select true from public.namecard as n
       where n.card_id = card
         and n.type = q.name
         and n.stamp_end > (extract(epoch from now()) * 1000)::bigint
-    )
-    or exists (
-      select 1 from public.namecard_series_rule as s
+      limit 1
+    ), false)
+    or coalesce((
+      select true from public.namecard_series_rule as s
       join public.namecard_series as x on x.id = s.id
       where x.card_id = card
         and s.type = q.name
         and (public.namecard_series_until(s) is null
           or public.namecard_series_until(s) > (extract(epoch from now()) * 1000)::bigint)
-    )
+      limit 1
+    ), false)
 $$;
 
 revoke all on function private.namecard_public_profiles(bigint, text[]) from public;
