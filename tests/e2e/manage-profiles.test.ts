@@ -14,12 +14,18 @@ const profileRows = () =>
     `select name, label, url, removed_at is not null as removed from public.namecard_profile order by name`,
   );
 
+// What the page shows after an action is read until it holds (a loaded machine renders late),
+// never once right after the click.
+const POLL = { timeout: 10_000 };
+
 test('add a profile, set it from the form, and /go lands on its destination', async () => {
   const { page, site, cards } = e2e;
   await signIn(page, site, OWNER);
   const section = page.locator('section.profiles');
   await section.getByText('Main Profile', { exact: true }).waitFor();
-  await expect(section.getByText('Photographer', { exact: true }).isVisible()).resolves.toBe(true);
+  await expect
+    .poll(() => section.getByText('Photographer', { exact: true }).isVisible(), POLL)
+    .toBe(true);
 
   const add = page.getByRole('form', { name: 'Add a destination' });
   // A destination on an origin this site's /go does not follow is refused before sending.
@@ -31,9 +37,11 @@ test('add a profile, set it from the form, and /go lands on its destination', as
   await add.getByRole('button', { name: 'Add the profile' }).click();
   // Said under the add form's button (issue 39: next to the control that was used).
   const outcome = add.getByRole('status');
-  await expect(outcome.innerText()).resolves.toBe(
-    `Not added: Destination must be on an origin the card's /go follows (${new URL(cards.url).origin}): add ${elsewhere.origin} to NAMECARD_ALLOWED_ORIGINS and rebuild the site first.`,
-  );
+  await expect
+    .poll(() => outcome.innerText(), POLL)
+    .toBe(
+      `Not added: Destination must be on an origin the card's /go follows (${new URL(cards.url).origin}): add ${elsewhere.origin} to NAMECARD_ALLOWED_ORIGINS and rebuild the site first.`,
+    );
   expect((await profileRows()).map((p) => p.name)).toEqual(['main', 'photo']);
 
   await add.getByLabel('Destination').fill(`${cards.url}shop`);
@@ -49,12 +57,9 @@ test('add a profile, set it from the form, and /go lands on its destination', as
 
   // The set form offers it now, by its label.
   const select = page.getByLabel('Profile');
-  await expect(select.locator('option').allTextContents()).resolves.toEqual([
-    'Selecting profile..',
-    'Main Profile',
-    'Photographer',
-    'Shop',
-  ]);
+  await expect
+    .poll(() => select.locator('option').allTextContents(), POLL)
+    .toEqual(['Selecting profile..', 'Main Profile', 'Photographer', 'Shop']);
   await select.selectOption('shop');
   await page.getByRole('button', { name: 'for 2 h' }).click();
   await page.getByRole('button', { name: 'Set the card!' }).click();
@@ -65,9 +70,9 @@ test('add a profile, set it from the form, and /go lands on its destination', as
     .getByTestId('now-line')
     .getByText(/visitors get Shop until/)
     .waitFor();
-  await expect(page.locator('.timeline-legend .profile-dot-own').first().innerText()).resolves.toBe(
-    'Shop',
-  );
+  await expect
+    .poll(() => page.locator('.timeline-legend .profile-dot-own').first().innerText(), POLL)
+    .toBe('Shop');
   const segment = page.locator('.timeline-segment.profile-own').first();
   // Runs in the page (the tests compile without the DOM library, hence the structural type).
   type Styles = { getComputedStyle(el: unknown): { backgroundColor: string } };

@@ -12,6 +12,9 @@ import { screenshot, signIn } from './harness.js';
 // form with what exists; the Visits box names each profile by its label.
 
 const HOUR = 3_600_000;
+// What the page shows after an action is read until it holds (a loaded machine renders late),
+// never once right after the click.
+const POLL = { timeout: 10_000 };
 const WIDTHS = [
   { width: 375, height: 812 },
   { width: 1280, height: 800 },
@@ -58,20 +61,24 @@ describe.each(WIDTHS)('profiles on /manage at $width px', (viewport) => {
     const remove = item.getByRole('button', { name: 'Remove Summer Sale' });
     await remove.click();
     const dialog = page.getByRole('dialog', { name: 'Remove Summer Sale?' });
-    await expect(dialog.innerText()).resolves.toContain(
-      'Summer Sale (shop) will no longer be offered: no new entry or series can name it.',
-    );
+    await expect
+      .poll(() => dialog.innerText(), POLL)
+      .toContain(
+        'Summer Sale (shop) will no longer be offered: no new entry or series can name it.',
+      );
     await dialog.getByRole('button', { name: 'No, keep it' }).click();
     expect(await removed()).toBe(false);
 
     await remove.click();
     await dialog.getByRole('button', { name: 'Yes, remove it' }).click();
     const refusal = item.getByRole('alert');
-    await expect(refusal.innerText()).resolves.toMatch(
-      new RegExp(
-        `^Profile "shop" is in use: entry ${id} still names it\\. Cancel it first with its Cancel button, or wait until it ends; then remove Summer Sale\\.\\s+Show entry #${id}$`,
-      ),
-    );
+    await expect
+      .poll(() => refusal.innerText(), POLL)
+      .toMatch(
+        new RegExp(
+          `^Profile "shop" is in use: entry ${id} still names it\\. Cancel it first with its Cancel button, or wait until it ends; then remove Summer Sale\\.\\s+Show entry #${id}$`,
+        ),
+      );
     expect(await removed()).toBe(false);
     // Said next to the button that was used, not somewhere else on the page.
     const gap = (await box(refusal)).y - ((await box(remove)).y + (await box(remove)).height);
@@ -82,9 +89,9 @@ describe.each(WIDTHS)('profiles on /manage at $width px', (viewport) => {
     // The way forward: the entry's Cancel, in the timeline's list, takes the focus.
     await refusal.getByRole('button', { name: `Show entry #${id}` }).click();
     const cancel = page.getByRole('button', { name: `Cancel entry #${id}` });
-    await expect(cancel.evaluate((el) => el === el.ownerDocument.activeElement)).resolves.toBe(
-      true,
-    );
+    await expect
+      .poll(() => cancel.evaluate((el) => el === el.ownerDocument.activeElement), POLL)
+      .toBe(true);
     await page.keyboard.press('Enter');
     await page
       .getByRole('dialog', { name: `Cancel #${id}?` })
