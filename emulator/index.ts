@@ -212,6 +212,13 @@ function listen(
     const server = serve({ fetch, port, hostname }, (info: AddressInfo) =>
       resolve({ server, port: info.port }),
     );
+    // Node closes an idle keep-alive connection after 5 s by default. With PGlite in the same
+    // process, one long query can hold the event loop past that: the client then sends its next
+    // request on the pooled connection just before the server's overdue timer closes it, and the
+    // request fails with ECONNRESET. Clients (undici, browsers) read the `Keep-Alive: timeout`
+    // this sends and stop reusing a connection before it, so a longer timeout only makes the race
+    // need an idle gap of that length (30 s, below the 60 s headersTimeout).
+    if ('keepAliveTimeout' in server) server.keepAliveTimeout = 30_000;
     server.once('error', (e: NodeJS.ErrnoException) => {
       reject(
         e.code === 'EADDRINUSE'
