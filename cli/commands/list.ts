@@ -94,13 +94,20 @@ async function readListing(
     import('../../shared/supabase/data.js'),
     import('../terminal/outlook.js'),
   ]);
-  const owner = await findOwner(config);
+  // A card named by its slug is read by its members only: signed in, or refused.
+  const { card } = config;
+  const owner =
+    card === undefined
+      ? await findOwner(config)
+      : await (await import('../session/session.js')).requireOwner(config);
   const { client, transport } = owner ?? connect(config);
   const [rows, status, { series }] = await transport.guard(() =>
     Promise.all([
-      listEntries(client, { limit, owner: owner !== undefined }),
-      readStatus(config, transport.fetch),
-      import('../../shared/supabase/series.js').then(({ listSeries }) => listSeries(client)),
+      listEntries(client, { limit, owner: owner !== undefined, card }),
+      card === undefined
+        ? readStatus(config, transport.fetch)
+        : import('../../shared/supabase/cards.js').then((c) => c.fetchCardStatus(client, card)),
+      import('../../shared/supabase/series.js').then(({ listSeries }) => listSeries(client, card)),
     ]),
   );
   const [{ seriesLine }, { nextOccurrences }] = await Promise.all([

@@ -46,9 +46,9 @@ export async function runStats(options: StatsOptions): Promise<void> {
   // each profile is named as everywhere else.
   const [isOwner, counts, rows] = await owner.transport.guard(() =>
     Promise.all([
-      canSetCard(owner.client),
-      fetchVisitCounts(owner.client, visits.dayStarts(window)),
-      listProfiles(owner.client, { removed: true }),
+      canSetCard(owner.client, config.card),
+      fetchVisitCounts(owner.client, visits.dayStarts(window), config.card),
+      listProfiles(owner.client, { removed: true, card: config.card }),
     ]),
   );
   const labels = profiles.labelsOf(rows);

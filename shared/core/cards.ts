@@ -7,6 +7,13 @@ import { ApiError, InputError } from './errors.js';
 /** A card's slug: its public name in its link (`/go/?c=<slug>`), checked in SQL too. */
 export const CARD_SLUG_FORM = /^[a-z0-9][a-z0-9-]{1,31}$/;
 
+/**
+ * The first card's slug: the cards migration names the one card a deployment had `main`
+ * (supabase/schemas/cards.sql), and a slug never changes, so a slug names the first card
+ * exactly when it is this one. Its link stays the bare `/go/`.
+ */
+export const FIRST_CARD_SLUG = 'main';
+
 /** The roles, from the most to the least: each may do what the ones after it may. */
 export const CARD_ROLES = ['owner', 'editor', 'viewer'] as const;
 

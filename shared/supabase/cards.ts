@@ -9,6 +9,7 @@ import {
   type Invitation,
 } from '../core/cards.js';
 import { ApiError } from '../core/errors.js';
+import { parseStatus, type CardStatus } from '../core/lookup.js';
 import { answerOf } from '../core/owner-answers.js';
 import { toError, type DataClient } from './errors.js';
 
@@ -239,4 +240,19 @@ export function setMemberRole(
   card?: string,
 ): Promise<MemberChange> {
   return memberCall(client, 'namecard_member_role', { email, role, card: card ?? null });
+}
+
+/**
+ * A card's status (`public.namecard_card_status(card)`, its members): what
+ * `namecard_status` answers for the first card, as the signed-in user.
+ *
+ * @param card the card's slug
+ * @returns now, the active entry, the timeline, labels and series, as {@link parseStatus} reads them
+ * @throws ApiError PT404 `no such card`; ApiError `invalid_response` for another shape
+ */
+export async function fetchCardStatus(client: DataClient, card: string): Promise<CardStatus> {
+  const result = await client.rpc('namecard_card_status', { card });
+  if (result.error) throw toError(client, result);
+  const rows = result.data as unknown;
+  return parseStatus(Array.isArray(rows) && rows.length === 1 ? rows[0] : rows);
 }
