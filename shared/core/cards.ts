@@ -113,6 +113,15 @@ export function isCardSummary(value: unknown): value is CardSummary {
  * @throws ApiError `invalid_response` for another shape
  */
 export function cardOf(value: unknown, status: number): CardSummary & { removed: boolean } {
+  // A card just removed answers no role (the caller is a member of no live card by it): its
+  // remover was one of its owners.
+  const removedRow =
+    typeof value === 'object' &&
+    value !== null &&
+    typeof (value as Record<string, unknown>).removed_at === 'string';
+  if (removedRow && (value as Record<string, unknown>).role === null) {
+    value = { ...(value as Record<string, unknown>), role: 'owner' };
+  }
   if (!isCardSummary(value)) {
     throw new ApiError(status, 'invalid_response', 'The server answered no card');
   }
