@@ -4,7 +4,7 @@ import { InputError } from '../../shared/core/errors.js';
 import { describeState, visitorsGet } from '../../shared/core/describe.js';
 import { entryStates, type EntryState } from '../../shared/core/timeline.js';
 import { out, print, printJson } from '../terminal/output.js';
-import { resolveConfig } from '../session/settings.js';
+import { resolveConfig, tableCard } from '../session/settings.js';
 import { showType, terminalSafe } from '../terminal/terminal-safe.js';
 import type { Occurrence } from '../../shared/calendar/series.js';
 import type { SeriesRow } from '../../shared/core/series.js';
@@ -103,11 +103,17 @@ async function readListing(
   const { client, transport } = owner ?? connect(config);
   const [rows, status, { series }] = await transport.guard(() =>
     Promise.all([
-      listEntries(client, { limit, owner: owner !== undefined, card }),
+      listEntries(client, {
+        limit,
+        owner: owner !== undefined,
+        card: owner ? tableCard(config) : card,
+      }),
       card === undefined
         ? readStatus(config, transport.fetch)
         : import('../../shared/supabase/cards.js').then((c) => c.fetchCardStatus(client, card)),
-      import('../../shared/supabase/series.js').then(({ listSeries }) => listSeries(client, card)),
+      import('../../shared/supabase/series.js').then(({ listSeries }) =>
+        listSeries(client, owner ? tableCard(config) : card),
+      ),
     ]),
   );
   const [{ seriesLine }, { nextOccurrences }] = await Promise.all([

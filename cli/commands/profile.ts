@@ -16,7 +16,7 @@ import {
 } from '../../shared/core/profiles.js';
 import { out, print, printJson } from '../terminal/output.js';
 import { destinationOf, profileLine, showProfiles } from '../terminal/profile-show.js';
-import { resolveConfig, type CliConfig } from '../session/settings.js';
+import { resolveConfig, tableCard, type CliConfig } from '../session/settings.js';
 import { terminalSafe } from '../terminal/terminal-safe.js';
 
 // `namecard profile …`: the owner's profiles (name, label, destination) in the database, changed
@@ -51,7 +51,7 @@ async function ownerAndData(config: CliConfig) {
     import('../session/session.js'),
     import('../../shared/supabase/data.js'),
   ]);
-  return { owner: await requireOwner(config), data, card: config.card };
+  return { owner: await requireOwner(config), data, card: tableCard(config) };
 }
 
 type OwnerAndData = Awaited<ReturnType<typeof ownerAndData>>;
@@ -114,7 +114,7 @@ export async function runProfileList(options: ProfileOptions): Promise<void> {
   const { owner, data } = await ownerAndData(config);
   const { readCardStatus } = await import('../session/cards.js');
   const [profiles, status] = await Promise.all([
-    owner.transport.guard(() => data.listProfiles(owner.client, { card: config.card })),
+    owner.transport.guard(() => data.listProfiles(owner.client, { card: tableCard(config) })),
     readCardStatus(config, owner),
   ]);
   showProfiles(profiles, status, options, config);
@@ -140,7 +140,7 @@ export async function runProfileAdd(
   const found = await ownerAndData(config);
   const { owner, data } = found;
   const row = await owner.transport
-    .guard(() => data.addProfile(owner.client, { name, label, url }, config.card), {
+    .guard(() => data.addProfile(owner.client, { name, label, url }, tableCard(config)), {
       act: 'profile change',
     })
     .catch(async (error: unknown) => {
@@ -190,7 +190,7 @@ export async function runProfileEdit(name: string, options: ProfileOptions): Pro
     ...(options.url !== undefined ? { url: options.url } : {}),
   };
   const row = await owner.transport
-    .guard(() => data.editProfile(owner.client, name, change, config.card), {
+    .guard(() => data.editProfile(owner.client, name, change, tableCard(config)), {
       act: 'profile change',
     })
     .catch(async (error: unknown) => {

@@ -6,7 +6,7 @@ import {
   type SettingName,
 } from '../../shared/core/config.js';
 import { SITE_URL_SETTING } from '../../shared/core/card-link.js';
-import { parseCardSlug } from '../../shared/core/cards.js';
+import { FIRST_CARD_SLUG, parseCardSlug } from '../../shared/core/cards.js';
 import { ConfigError, InputError } from '../../shared/core/errors.js';
 import { isLoopbackHost } from '../../shared/core/loopback.js';
 import { configFile, readStoredState, type StoredState } from './store-file.js';
@@ -55,6 +55,16 @@ export interface CliConfig extends NamecardConfig {
    */
   card?: string;
   cardSource?: CardSource;
+}
+
+/**
+ * The card a signed-in run's table reads and writes filter on: the run's card, else the first
+ * card (by its slug, which needs no request). A member of several cards sees all their cards'
+ * rows through row-level security, so a read naming no card would mix them. Calls of functions
+ * take `config.card` itself (none: the first card, as before).
+ */
+export function tableCard(config: Pick<CliConfig, 'card'>): string {
+  return config.card ?? FIRST_CARD_SLUG;
 }
 
 /**

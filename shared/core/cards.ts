@@ -14,6 +14,9 @@ export const CARD_SLUG_FORM = /^[a-z0-9][a-z0-9-]{1,31}$/;
  */
 export const FIRST_CARD_SLUG = 'main';
 
+/** The first card's id: `public.namecard_first_card()` answers this constant (the cards migration). */
+export const FIRST_CARD_ID = 1;
+
 /** The roles, from the most to the least: each may do what the ones after it may. */
 export const CARD_ROLES = ['owner', 'editor', 'viewer'] as const;
 

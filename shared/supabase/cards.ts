@@ -1,4 +1,6 @@
 import {
+  FIRST_CARD_ID,
+  FIRST_CARD_SLUG,
   cardOf,
   isCardMember,
   isCardSummary,
@@ -54,11 +56,13 @@ function knownIds(client: DataClient): Map<string, number> {
  * (`card_id`), from {@link listCards} (asked once per client).
  *
  * @param client a supabase-js client with a session
- * @param slug the card's slug
+ * @param slug the card's slug (the first card's, `main`, answers its id with no request)
  * @throws ApiError `PT404` (details `no such card`) when it is not among the user's cards, as
  *   the server answers a function called with that slug; NetworkError when unreachable
  */
 export async function cardIdOf(client: DataClient, slug: string): Promise<number> {
+  // The first card anyone may read, by its fixed slug and id: no request.
+  if (slug === FIRST_CARD_SLUG) return FIRST_CARD_ID;
   let id = knownIds(client).get(slug);
   if (id === undefined) {
     await listCards(client);

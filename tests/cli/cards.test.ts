@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { emulatorEnv, login, startEmulator, type Emulator } from './emulator.js';
-import { removeDir, run, tempConfigDir, type RunOptions } from './helpers.js';
+import { KEY, atTerminal, removeDir, run, tempConfigDir, type RunOptions } from './helpers.js';
 
 // `namecard card list|add|use|rename|remove`, `--card`, NAMECARD_CARD and the cards' own links
 // (issue 40), the built CLI as a process against one emulator for the file. The tests run in
@@ -82,7 +82,7 @@ describe('namecard card', () => {
     expect(await entries()).toEqual([]);
   });
 
-  it('refuses a slug taken, even by the first card (exit 1)', async () => {
+  it('refuses a slug taken (exit 1), adding no card', async () => {
     const taken = await owner(['card', 'add', 'studio']);
     expect(taken.exitCode).toBe(1);
     expect(taken.stderr).toContain('The slug studio is taken');
@@ -125,6 +125,46 @@ describe('namecard card', () => {
     expect(first.exitCode).toBe(0);
     expect(first.stdout).not.toContain('Card:');
     expect((await entries()).at(-1)).toEqual({ card: 'main', type: 'photo' });
+  });
+
+  it('reads the card named by --card: list, profile list, preview, calendar and stats', async () => {
+    const ids = async (slug: string) =>
+      (
+        (await emulator.query(
+          'select n.id from public.namecard as n join public.namecard_card as c on c.id = n.card_id where c.slug = $1 order by n.id desc',
+          [slug],
+        )) as { id: number }[]
+      ).map((r) => Number(r.id));
+    const list = await owner(['list', '--json', '--card', 'studio']);
+    expect(list.exitCode).toBe(0);
+    const listed = JSON.parse(list.stdout) as { entries: { id: number; state: string }[] };
+    expect(listed.entries.map((e) => e.id)).toEqual(await ids('studio'));
+    expect(listed.entries[0]!.state).toBe('on-now');
+    const firstList = JSON.parse((await owner(['list', '--json'])).stdout) as typeof listed;
+    expect(firstList.entries.map((e) => e.id)).toEqual(await ids('main'));
+
+    const profiles = await owner(['profile', 'list', '--json', '--card', 'studio']);
+    expect(profiles.exitCode).toBe(0);
+    expect(
+      (JSON.parse(profiles.stdout) as { name: string; state: string }[]).map((p) => p.name),
+    ).toEqual(['main', 'photo']);
+
+    const at = new Date(Date.now() + 30 * 60_000).toISOString().slice(0, 16).replace('T', ' ');
+    const preview = await owner(['preview', '--at', at, '--json', '--card', 'studio']);
+    expect(preview.stderr).toBe('');
+    expect(preview.exitCode).toBe(0);
+    expect(JSON.parse(preview.stdout)).toMatchObject({
+      profile: 'photo',
+      id: (await ids('studio'))[0],
+    });
+
+    const calendar = await owner(['calendar', '--card', 'studio']);
+    expect(calendar.exitCode).toBe(0);
+    expect(calendar.stdout.match(/BEGIN:VEVENT/g)).toHaveLength(2);
+
+    const stats = await owner(['stats', '--json', '--card', 'studio']);
+    expect(stats.stderr).toBe('');
+    expect(stats.exitCode).toBe(0);
   });
 
   it('makes a card current with `card use`: commands act on it until another is chosen', async () => {
@@ -204,5 +244,24 @@ describe('namecard card', () => {
     const again = await owner(['card', 'add', 'studio']);
     expect(again.exitCode).toBe(1);
     expect(again.stderr).toContain('taken');
+  });
+
+  it('asks before removing a card at a terminal: no keeps it, yes removes it', async () => {
+    expect((await owner(['card', 'add', 'fair'])).exitCode).toBe(0);
+    const no = atTerminal(dir, ['card', 'remove', 'fair'], emulatorEnv(emulator));
+    await no.waitFor('Remove the card fair for good?');
+    no.type(`n${KEY.enter}`);
+    const kept = await no.exit();
+    expect(kept.exitCode).toBe(0);
+    expect(kept.screen).toContain('Nothing removed.');
+    expect((await cards()).find((c) => c.slug === 'fair')?.removed).toBe(false);
+
+    const yes = atTerminal(dir, ['card', 'remove', 'fair'], emulatorEnv(emulator));
+    await yes.waitFor('Remove the card fair for good?');
+    yes.type(`y${KEY.enter}`);
+    const gone = await yes.exit();
+    expect(gone.exitCode).toBe(0);
+    expect(gone.screen).toContain('Removed the card fair');
+    expect((await cards()).find((c) => c.slug === 'fair')?.removed).toBe(true);
   });
 });
