@@ -188,6 +188,11 @@ describe('namecard card', () => {
     const other = await owner(['status', '--json', '--card', 'main']);
     expect(JSON.parse(other.stdout)).toMatchObject({ card: 'main', active: { type: 'photo' } });
     expect(JSON.parse(end.stdout).ended).toHaveLength(2);
+    // NAMECARD_CARD wins over the current card too, and --card over NAMECARD_CARD.
+    const env = await owner(['status', '--json'], { NAMECARD_CARD: 'main' });
+    expect(JSON.parse(env.stdout)).toMatchObject({ card: 'main' });
+    const both = await owner(['status', '--json', '--card', 'studio'], { NAMECARD_CARD: 'main' });
+    expect(JSON.parse(both.stdout)).toMatchObject({ card: 'studio' });
 
     const back = await owner(['card', 'use', 'main']);
     expect(back.exitCode).toBe(0);
