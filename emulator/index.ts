@@ -214,11 +214,11 @@ function listen(
     );
     // Node closes an idle keep-alive connection after 5 s by default. With PGlite in the same
     // process, one long query can hold the event loop past that: the client then sends its next
-    // request on the pooled connection just before the server's overdue timer closes it, and the
-    // request fails with ECONNRESET. Clients (undici, browsers) read the `Keep-Alive: timeout`
-    // this sends and stop reusing a connection before it, so a longer timeout only makes the race
-    // need an idle gap of that length (30 s, below the 60 s headersTimeout).
-    if ('keepAliveTimeout' in server) server.keepAliveTimeout = 30_000;
+    // request on its pooled connection just before the server's overdue timer closes it, and the
+    // request fails with ECONNRESET (reproduced with a 9 s query). With 0 the server never closes
+    // an idle connection and sends no `Keep-Alive: timeout` hint, so the client's own idle limit
+    // (undici 4 s, browsers longer) always ends it first; stop() closes whatever is left.
+    if ('keepAliveTimeout' in server) server.keepAliveTimeout = 0;
     server.once('error', (e: NodeJS.ErrnoException) => {
       reject(
         e.code === 'EADDRINUSE'
