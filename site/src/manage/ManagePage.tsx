@@ -7,7 +7,6 @@ import { CardForm } from './CardForm.js';
 import { CardHistory } from './CardHistory.js';
 import { CardLink } from './CardLink.js';
 import { CardTimeline } from './CardTimeline.js';
-import { ProfilesSection } from './ProfilesSection.js';
 import { useCardState } from './useCardState.js';
 import { useLoad } from './useLoad.js';
 import { useProfiles, type ProfilesState } from './useProfiles.js';
@@ -15,6 +14,11 @@ import { useSessionOrLogin } from './useSession.js';
 import { LazyVisits } from './visits/LazyVisits.js';
 import './timeline.css';
 import './manage.css';
+
+/** The profiles' list and editor, below the card: after the first draw. */
+const ProfilesSection = lazy(() =>
+  import('./ProfilesSection.js').then((m) => ({ default: m.ProfilesSection })),
+);
 
 /** The weekly series and the .ics link, with Temporal and the iCalendar code: after the first draw. */
 const SeriesSection = lazy(() =>
@@ -63,7 +67,11 @@ function SignedInManage({ email }: { email: string }) {
             </p>
           )}
         </section>
-        {owner && <ProfilesSection state={profiles} reload={profiles.reload} />}
+        {owner && (
+          <Suspense fallback={null}>
+            <ProfilesSection state={profiles} reload={profiles.reload} />
+          </Suspense>
+        )}
         {owner && <LazyVisits />}
         <CardLink />
       </main>
