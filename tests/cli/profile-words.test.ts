@@ -44,7 +44,8 @@ beforeEach(async () => {
 
 describe('a profile is named by its label wherever it is shown', () => {
   it('stats counts visits by label', async () => {
-    const bucket = Date.now() - (Date.now() % 900_000);
+    const now = Date.now();
+    const bucket = now - (now % 900_000);
     await cli.emulator.query(
       `insert into public.namecard_visit (bucket, type, via, visits, running)
        values ($1, 'shop', 'qr', 4, 4), ($1, 'main', 'link', 1, 1)`,
