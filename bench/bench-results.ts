@@ -1,6 +1,7 @@
 // What one run of `npm run bench` collects: run.ts fills it in, the report reads it, and
 // bench/results/<date>.json holds it (with the goals beside it).
 import type { AnonFloodResult } from './anon-flood.js';
+import type { CardsResult } from './cards.js';
 import type { CliResult } from './cli.js';
 import type { FloodResult } from './flood.js';
 import type { LoadResult } from './load.js';
@@ -15,6 +16,8 @@ export interface BenchResults {
   machine: Machine;
   settings: unknown;
   lookup: LookupResult[];
+  /** The lookup of a card by its slug among many (older result files have none). */
+  cards?: CardsResult[];
   page: PageResult[];
   cli: CliResult[];
   load: LoadResult[];

@@ -9,6 +9,7 @@ import type { FloodResult } from './flood.js';
 import type { LoadResult } from './load.js';
 import type { LookupResult } from './lookup.js';
 import type { PageResult } from './page.js';
+import { cardsGoals } from './report-cards.js';
 import { ms, rows, size, x } from './report-format.js';
 import type { SiteResult } from './site.js';
 
@@ -31,6 +32,7 @@ export function goals(r: BenchResults): Goal[] {
   return [
     ...r.lookup.flatMap(lookupGoals),
     ...r.lookup.flatMap((l) => seriesGoal(l) ?? []),
+    ...cardsGoals(r),
     ...goPageGoals(r.page),
     ...r.page.flatMap(comparisonGoals),
     ...r.cli.flatMap((c) => [...cliFloorGoals(c), ...cliNodeGoals(c)]),

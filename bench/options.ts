@@ -1,7 +1,16 @@
 // Command-line options of `npm run bench`.
 import type { DbKind } from './emulator.js';
 
-export const SECTIONS = ['lookup', 'page', 'site', 'cli', 'load', 'flood', 'anon'] as const;
+export const SECTIONS = [
+  'lookup',
+  'cards',
+  'page',
+  'site',
+  'cli',
+  'load',
+  'flood',
+  'anon',
+] as const;
 export type Section = (typeof SECTIONS)[number];
 
 export interface BenchOptions {
@@ -10,9 +19,9 @@ export interface BenchOptions {
   dbs: DbKind[];
 }
 
-export const USAGE = `Usage: npm run bench -- [--quick] [--only lookup|page|site|cli|load|flood|anon[,…]] [--db postgres|pglite]
+export const USAGE = `Usage: npm run bench -- [--quick] [--only lookup|cards|page|site|cli|load|flood|anon[,…]] [--db postgres|pglite]
 
-  --quick        smoke run: smaller tables (10^3, 10^4), fewer rounds, 3 s of load
+  --quick        smoke run: smaller tables (10^3, 10^4; 10^3 cards × 10), fewer rounds, 3 s of load
   --only LIST    run only these measurements (comma-separated or repeated)
   --db KIND      run on one database only (default: both)
 
@@ -108,6 +117,14 @@ export function settingsFor(quick: boolean) {
   return quick
     ? {
         lookup: { sizes: [1e3, 1e4], series: 1e2, rounds: 3, requestsPerRound: 100, warmup: 50 },
+        cards: {
+          cards: 1e3,
+          perCard: 10,
+          series: 1e2,
+          rounds: 3,
+          requestsPerRound: 100,
+          warmup: 50,
+        },
         page: { goSizes: [1e3, 1e4], baselineSize: 1e4, rounds: 3, warmup: 1 },
         cli: { rounds: 5, warmup: 1 },
         load: { rows: 1e4, connections: 50, seconds: 3, runs: 1 },
@@ -117,6 +134,14 @@ export function settingsFor(quick: boolean) {
     : {
         lookup: {
           sizes: [1e3, 1e5, 1e6],
+          series: 1e3,
+          rounds: 7,
+          requestsPerRound: 300,
+          warmup: 200,
+        },
+        cards: {
+          cards: 1e4,
+          perCard: 1e2,
           series: 1e3,
           rounds: 7,
           requestsPerRound: 300,

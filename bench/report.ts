@@ -17,6 +17,7 @@ import {
   siteTable,
   timelineTable,
 } from './report-tables.js';
+import { cardsTable } from './report-cards.js';
 import { lineChart, type Series } from './svg.js';
 
 const verdict = (g: Goal, overloaded: boolean) =>
@@ -71,6 +72,7 @@ export function markdown(r: BenchResults): string {
     ...seriesTables(r),
     ...timelineTable(r),
     ...largestPlans(r),
+    ...cardsTable(r),
     ...pageTable(r),
     ...cliTable(r),
     ...siteTable(r),

@@ -12,6 +12,7 @@ import { Fleet } from './fleet.js';
 import { measureAnonFlood } from './anon-flood.js';
 import { measureFlood } from './flood.js';
 import { measureLoad } from './load.js';
+import { measureCards } from './cards.js';
 import { measureLookup } from './lookup.js';
 import { describeMachine, finishMachine, settle } from './machine.js';
 import {
@@ -58,6 +59,11 @@ async function runDb(db: DbKind, options: BenchOptions, results: BenchResults, b
     if (options.only.includes('lookup')) {
       await quiet('lookup');
       results.lookup.push(await measureLookup(fleet, settings.lookup, log));
+    }
+    if (options.only.includes('cards')) {
+      await quiet('cards');
+      const baselineRows = settings.lookup.sizes[0] ?? 1e3;
+      (results.cards ??= []).push(await measureCards(fleet, baselineRows, settings.cards, log));
     }
     if (options.only.includes('load')) {
       await quiet('load');
@@ -106,6 +112,7 @@ async function main(): Promise<number> {
     machine: describeMachine(),
     settings: { ...settingsFor(options.quick), only: options.only, dbs: options.dbs },
     lookup: [],
+    cards: [],
     page: [],
     cli: [],
     load: [],

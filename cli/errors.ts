@@ -9,6 +9,7 @@ import {
   type RefusalCode,
 } from '../shared/core/errors.js';
 import { describeRefusal, REFUSAL_WORDS } from '../shared/core/describe.js';
+import { cardRefusalOf, neededRole } from '../shared/core/cards.js';
 import { SITE_URL_SETTING } from '../shared/core/card-link.js';
 import { DEFAULT_SUPABASE_URL } from '../shared/core/config.js';
 import { displayValue, sanitizeMessage, sanitizeServerMessage } from './terminal/display.js';
@@ -118,7 +119,8 @@ export const OUTCOME_UNKNOWN_HINT =
  * an "outcome unknown" says may or may not have happened. Decided by the command, which knows
  * what it asked for, never guessed from the request's URL.
  */
-export type WriteAct = 'set' | 'end' | 'cancel' | 'profile change';
+export type WriteAct =
+  'set' | 'end' | 'cancel' | 'profile change' | 'card change' | 'member change';
 
 /** Each act's words: the request, what may or may not have happened, and where to look. */
 const ACT_WORDS: Readonly<
@@ -143,6 +145,16 @@ const ACT_WORDS: Readonly<
     request: 'the profile change',
     outcome: 'the profile change may or may not have been saved',
     hint: 'Check the profiles before changing them again',
+  },
+  'card change': {
+    request: 'the card change',
+    outcome: 'the card change may or may not have been saved',
+    hint: 'Check with `namecard card list` before trying again',
+  },
+  'member change': {
+    request: 'the member change',
+    outcome: 'the member change may or may not have been saved',
+    hint: 'Check with `namecard member list` before trying again',
   },
   // A write no command named (none today): still never retried, in general words.
   write: {
@@ -258,6 +270,24 @@ const COMMANDER_PRINTED = new Set([
   'commander.version',
 ]);
 
+/**
+ * A refusal about cards and people (shared/core/cards.ts): a role too low names the role needed
+ * ("needs editor"); the others (no such card, member or invitation, the last owner, the first
+ * card, a slug taken) keep the server's words, which name what was refused. Exit 1: nothing
+ * was stored.
+ */
+function cardRefusal(error: ApiError): { message: string; hint?: string; code: number } {
+  const role = neededRole(error);
+  if (role) {
+    return {
+      message: `your role on this card does not allow this: needs ${role}`,
+      hint: error.hint ?? "Ask one of the card's owners (`namecard member role`)",
+      code: EXIT.failure,
+    };
+  }
+  return { message: error.message, hint: error.hint, code: EXIT.failure };
+}
+
 /** The message and exit code for any error; messages never contain a secret. */
 function describe(
   error: unknown,
@@ -291,6 +321,7 @@ function describe(
       error.url === DEFAULT_SUPABASE_URL ? DEFAULT_URL_HINT : (error.hint ?? urlHint(error.url));
     return { message: error.message, hint, code: EXIT.failure };
   }
+  if (error instanceof ApiError && cardRefusalOf(error) !== undefined) return cardRefusal(error);
   const refusal = refusalOf(error);
   if (error instanceof ApiError && refusal !== undefined) {
     return {

@@ -20,13 +20,22 @@ const COMMANDS: Record<keyof typeof GRAMMAR, () => Promise<Command>> = {
   profile: async () => (await import('./commands/profile.js')).profileCommand,
   end: async () => (await import('./commands/end.js')).endCommand,
   cancel: async () => (await import('./commands/cancel.js')).cancelCommand,
-  status: async () => (await import('./commands/status.js')).statusCommand,
+  status: async () => {
+    const { setCardStatus, statusCommand } = await import('./commands/status.js');
+    // A status naming a card needs the session: loaded only then.
+    setCardStatus(async (options) =>
+      (await import('./commands/status-card.js')).runCardStatus(options),
+    );
+    return statusCommand;
+  },
   list: async () => (await import('./commands/list.js')).listCommand,
   preview: async () => (await import('./commands/preview.js')).previewCommand,
   calendar: async () => (await import('./commands/calendar.js')).calendarCommand,
   link: async () => (await import('./commands/link.js')).linkCommand,
   qr: async () => (await import('./commands/qr.js')).qrCommand,
   stats: async () => (await import('./commands/stats.js')).statsCommand,
+  card: async () => (await import('./commands/card.js')).cardCommand,
+  member: async () => (await import('./commands/member.js')).memberCommand,
   logout: async () => (await import('./commands/logout.js')).logoutCommand,
   whoami: async () => (await import('./commands/whoami.js')).whoamiCommand,
   doctor: async () => (await import('./commands/doctor.js')).doctorCommand,

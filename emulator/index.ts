@@ -45,9 +45,9 @@ export interface EmulatorOptions {
    */
   owner?: { email: string; password: string };
   /**
-   * Password sign-ins, token refreshes and counted visits allowed per client address per
-   * window; unset fields keep DEFAULT_RATE_LIMITS (hosted Supabase's: 30 and 150 per 300 s;
-   * visits: the emulator's own 600).
+   * Password sign-ins, token refreshes, counted visits and invitation codes tried allowed per
+   * client address per window; unset fields keep DEFAULT_RATE_LIMITS (hosted Supabase's: 30 and
+   * 150 per 300 s; visits and invitations: the emulator's own 600 and 30).
    */
   rateLimits?: Partial<RateLimits>;
   /**
@@ -101,7 +101,13 @@ function checkSeconds(
 
 function checkRateLimits(given: Partial<RateLimits> = {}): RateLimits {
   const limits = { ...DEFAULT_RATE_LIMITS, ...given };
-  for (const name of ['signIn', 'tokenRefresh', 'visits', 'windowSeconds'] as const) {
+  for (const name of [
+    'signIn',
+    'tokenRefresh',
+    'visits',
+    'invitations',
+    'windowSeconds',
+  ] as const) {
     const value = limits[name];
     if (!Number.isInteger(value) || value < 1) {
       throw new Error(`\`rateLimits.${name}\` must be an integer >= 1, got \`${value}\``);

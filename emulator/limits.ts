@@ -15,6 +15,12 @@ export interface RateLimits {
    * call, so there anyone may call it as often as they like.
    */
   visits: number;
+  /**
+   * Tries to redeem an invitation code (POST /rest/v1/rpc/namecard_member_accept) per address
+   * per window; default 30, as sign-ins. The emulator's own limit: hosted Supabase has none for
+   * a function call (a code's 192 bits are what keeps guessing hopeless there).
+   */
+  invitations: number;
   /** Window length in seconds; default 300. */
   windowSeconds: number;
   /**
@@ -28,10 +34,14 @@ export interface RateLimits {
   header?: string;
 }
 
-/** Hosted Supabase's limits (sign-ins and refreshes) and the emulator's own for visits. */
+/**
+ * Hosted Supabase's limits (sign-ins and refreshes) and the emulator's own for visits and
+ * invitation codes.
+ */
 export const DEFAULT_RATE_LIMITS: RateLimits = {
   signIn: 30,
   tokenRefresh: 150,
   visits: 600,
+  invitations: 30,
   windowSeconds: 300,
 };

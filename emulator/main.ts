@@ -4,7 +4,8 @@
  * Environment: DATABASE_URL (use that PostgreSQL server instead of PGlite),
  * NAMECARD_OWNER_EMAIL + NAMECARD_OWNER_PASSWORD (ensure that owner before ready),
  * NAMECARD_REFRESH_REUSE_INTERVAL (seconds, default 10), NAMECARD_RATE_LIMIT_SIGN_IN,
- * NAMECARD_RATE_LIMIT_TOKEN_REFRESH, NAMECARD_RATE_LIMIT_VISITS, NAMECARD_RATE_LIMIT_WINDOW,
+ * NAMECARD_RATE_LIMIT_TOKEN_REFRESH, NAMECARD_RATE_LIMIT_VISITS, NAMECARD_RATE_LIMIT_INVITATIONS,
+ * NAMECARD_RATE_LIMIT_WINDOW,
  * NAMECARD_RATE_LIMIT_HEADER, NAMECARD_SIGN_UPS (on/off, default off).
  * Exit codes: 0 stopped by SIGINT/SIGTERM, 1 failure, 2 usage.
  */
@@ -23,7 +24,7 @@ const USAGE = `Usage: npm run emulator -- [--port N] [--memory | --data-dir <dir
 Environment: DATABASE_URL, NAMECARD_OWNER_EMAIL, NAMECARD_OWNER_PASSWORD,
 NAMECARD_REFRESH_REUSE_INTERVAL (seconds), NAMECARD_RATE_LIMIT_SIGN_IN (default 30),
 NAMECARD_RATE_LIMIT_TOKEN_REFRESH (default 150), NAMECARD_RATE_LIMIT_VISITS (default 600),
-NAMECARD_RATE_LIMIT_WINDOW (seconds, default 300), NAMECARD_RATE_LIMIT_HEADER (client
+NAMECARD_RATE_LIMIT_INVITATIONS (default 30), NAMECARD_RATE_LIMIT_WINDOW (seconds, default 300), NAMECARD_RATE_LIMIT_HEADER (client
 address header, default none), NAMECARD_SIGN_UPS (on lets anyone sign up, as a new
 hosted project does; default off).`;
 

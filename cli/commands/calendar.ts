@@ -45,12 +45,21 @@ export async function runCalendar(options: CalendarOptions): Promise<void> {
     import('../terminal/outlook.js'),
     import('../../shared/calendar/ics.js'),
   ]);
-  const { client, transport } = connect(config);
-  const status = await transport.guard(() => readStatus(config, transport.fetch));
+  // A card named by its slug is read by its members only: with the session.
+  const { card } = config;
+  const { client, transport } =
+    card === undefined
+      ? connect(config)
+      : await (await import('../session/session.js')).requireOwner(config);
+  const status = await transport.guard(() =>
+    card === undefined
+      ? readStatus(config, transport.fetch)
+      : import('../../shared/supabase/cards.js').then((c) => c.fetchCardStatus(client, card)),
+  );
   const [entries, { series }] = await transport.guard(() =>
     Promise.all([
-      listEntries(client, { limit: OPEN_ENTRIES, endingAfter: status.now }),
-      listSeries(client),
+      listEntries(client, { limit: OPEN_ENTRIES, endingAfter: status.now, card }),
+      listSeries(client, card),
     ]),
   );
   const { signedInLabels } = await import('../terminal/labels.js');

@@ -29,7 +29,7 @@ export async function runCancel(idText: string, options: CancelOptions): Promise
   const owner = await requireWriter(config);
   // One request: it cancels the entry and answers what visitors get afterwards.
   const outcome = await owner.run(({ client, transport }) =>
-    transport.guard(() => cancelEntry(client, id), { act: 'cancel' }),
+    transport.guard(() => cancelEntry(client, id, config.card), { act: 'cancel' }),
   );
   const { withLabels } = await import('../terminal/labels.js');
   const status = await withLabels(owner, outcome.status, [outcome.cancelled.type]);

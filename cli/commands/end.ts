@@ -28,7 +28,7 @@ export async function runEnd(options: EndOptions): Promise<void> {
   const owner = await requireWriter(config);
   // One request: it stops what is in force and answers what visitors get afterwards.
   const outcome = await owner.run(({ client, transport }) =>
-    transport.guard(() => endNow(client), { act: 'end' }),
+    transport.guard(() => endNow(client, config.card), { act: 'end' }),
   );
   const { withLabels } = await import('../terminal/labels.js');
   const types = [...outcome.ended, ...outcome.alreadyStopped].map((row) => row.type);

@@ -4,7 +4,7 @@ import { InputError } from '../../shared/core/errors.js';
 import { describeState, visitorsGet } from '../../shared/core/describe.js';
 import { entryStates, type EntryState } from '../../shared/core/timeline.js';
 import { out, print, printJson } from '../terminal/output.js';
-import { resolveConfig } from '../session/settings.js';
+import { resolveConfig, tableCard } from '../session/settings.js';
 import { showType, terminalSafe } from '../terminal/terminal-safe.js';
 import type { Occurrence } from '../../shared/calendar/series.js';
 import type { SeriesRow } from '../../shared/core/series.js';
@@ -94,13 +94,26 @@ async function readListing(
     import('../../shared/supabase/data.js'),
     import('../terminal/outlook.js'),
   ]);
-  const owner = await findOwner(config);
+  // A card named by its slug is read by its members only: signed in, or refused.
+  const { card } = config;
+  const owner =
+    card === undefined
+      ? await findOwner(config)
+      : await (await import('../session/session.js')).requireOwner(config);
   const { client, transport } = owner ?? connect(config);
   const [rows, status, { series }] = await transport.guard(() =>
     Promise.all([
-      listEntries(client, { limit, owner: owner !== undefined }),
-      readStatus(config, transport.fetch),
-      import('../../shared/supabase/series.js').then(({ listSeries }) => listSeries(client)),
+      listEntries(client, {
+        limit,
+        owner: owner !== undefined,
+        card: owner ? tableCard(config) : card,
+      }),
+      card === undefined
+        ? readStatus(config, transport.fetch)
+        : import('../../shared/supabase/cards.js').then((c) => c.fetchCardStatus(client, card)),
+      import('../../shared/supabase/series.js').then(({ listSeries }) =>
+        listSeries(client, owner ? tableCard(config) : card),
+      ),
     ]),
   );
   const [{ seriesLine }, { nextOccurrences }] = await Promise.all([

@@ -40,11 +40,41 @@ const EARLIEST_MS_BACK = 86_400_000;
 const WITHIN = 'a time from a day ago to the end of 2199';
 
 /**
+ * The server's answers for `instants` on a card named by its slug, which only its members may
+ * ask about: signed in, one call per INSTANTS_PER_CALL instants.
+ */
+async function askAsMember(
+  config: CliConfig,
+  card: string,
+  instants: number[],
+): Promise<PreviewRow[]> {
+  const { requireWriter } = await import('../session/writer.js');
+  const owner = await requireWriter(config);
+  const answers: PreviewRow[] = [];
+  for (let i = 0; i < instants.length; i += INSTANTS_PER_CALL) {
+    const at_ms = instants.slice(i, i + INSTANTS_PER_CALL);
+    const rows = await owner.run(async ({ client, transport }) => {
+      const result = await transport.guard(() => client.rpc('namecard_preview', { at_ms, card }));
+      if (result.error) {
+        const { code, message, details, hint } = result.error;
+        throw new ApiError(result.status, code, message, details, hint);
+      }
+      return result.data as unknown;
+    });
+    if (!Array.isArray(rows))
+      throw new ApiError(200, 'invalid_response', 'The server answered no list');
+    answers.push(...(rows as PreviewRow[]));
+  }
+  return answers;
+}
+
+/**
  * The server's answers for `instants` (epoch ms), in their order: one anon request per
  * INSTANTS_PER_CALL of them.
  * @throws NetworkError when the server cannot be reached; ApiError for its refusal
  */
 async function askServer(config: CliConfig, instants: number[]): Promise<PreviewRow[]> {
+  if (config.card !== undefined) return askAsMember(config, config.card, instants);
   const url = `${config.supabaseUrl.replace(/\/+$/, '')}/rest/v1/rpc/namecard_preview`;
   const answers: PreviewRow[] = [];
   for (let i = 0; i < instants.length; i += INSTANTS_PER_CALL) {

@@ -16,7 +16,7 @@ import {
 } from '../../shared/core/profiles.js';
 import { out, print, printJson } from '../terminal/output.js';
 import { destinationOf, profileLine, showProfiles } from '../terminal/profile-show.js';
-import { resolveConfig, type CliConfig } from '../session/settings.js';
+import { resolveConfig, tableCard, type CliConfig } from '../session/settings.js';
 import { terminalSafe } from '../terminal/terminal-safe.js';
 
 // `namecard profile …`: the owner's profiles (name, label, destination) in the database, changed
@@ -51,14 +51,14 @@ async function ownerAndData(config: CliConfig) {
     import('../session/session.js'),
     import('../../shared/supabase/data.js'),
   ]);
-  return { owner: await requireOwner(config), data };
+  return { owner: await requireOwner(config), data, card: tableCard(config) };
 }
 
 type OwnerAndData = Awaited<ReturnType<typeof ownerAndData>>;
 
 /** Every profile of the card, removed ones too (to say what exists, or was removed). */
-function allProfiles({ owner, data }: OwnerAndData) {
-  return owner.transport.guard(() => data.listProfiles(owner.client, { removed: true }));
+function allProfiles({ owner, data, card }: OwnerAndData) {
+  return owner.transport.guard(() => data.listProfiles(owner.client, { removed: true, card }));
 }
 
 /**
@@ -112,10 +112,10 @@ async function noSuchProfile(
 export async function runProfileList(options: ProfileOptions): Promise<void> {
   const config = resolveConfig(options);
   const { owner, data } = await ownerAndData(config);
-  const { readStatus } = await import('../terminal/outlook.js');
+  const { readCardStatus } = await import('../session/cards.js');
   const [profiles, status] = await Promise.all([
-    owner.transport.guard(() => data.listProfiles(owner.client)),
-    owner.transport.guard(() => readStatus(config, owner.transport.fetch)),
+    owner.transport.guard(() => data.listProfiles(owner.client, { card: tableCard(config) })),
+    readCardStatus(config, owner),
   ]);
   showProfiles(profiles, status, options, config);
 }
@@ -140,7 +140,9 @@ export async function runProfileAdd(
   const found = await ownerAndData(config);
   const { owner, data } = found;
   const row = await owner.transport
-    .guard(() => data.addProfile(owner.client, { name, label, url }), { act: 'profile change' })
+    .guard(() => data.addProfile(owner.client, { name, label, url }, tableCard(config)), {
+      act: 'profile change',
+    })
     .catch(async (error: unknown) => {
       if (readProfileRefusal(error)?.code !== 'profile_exists') throw error;
       const existing = (await allProfiles(found)).find((p) => p.name === name);
@@ -188,7 +190,9 @@ export async function runProfileEdit(name: string, options: ProfileOptions): Pro
     ...(options.url !== undefined ? { url: options.url } : {}),
   };
   const row = await owner.transport
-    .guard(() => data.editProfile(owner.client, name, change), { act: 'profile change' })
+    .guard(() => data.editProfile(owner.client, name, change, tableCard(config)), {
+      act: 'profile change',
+    })
     .catch(async (error: unknown) => {
       // No row changed: no profile of that name (or a removed one; RLS hides nothing from an
       // owner, and a non-owner is refused before this by requireOwner's session).
@@ -215,7 +219,7 @@ export async function runProfileRemove(name: string, options: ProfileOptions): P
   const present = (await allProfiles(found)).some((p) => p.name === name && !p.removed_at);
   if (!present) throw await noSuchProfile(name, found);
   const row = await owner.transport
-    .guard(() => data.removeProfile(owner.client, name), { act: 'profile change' })
+    .guard(() => data.removeProfile(owner.client, name, config.card), { act: 'profile change' })
     .catch((error: unknown) => {
       throw removeRefusal(name, error);
     });

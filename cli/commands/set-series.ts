@@ -1,6 +1,6 @@
 import { UsageError } from '../errors.js';
 import { out, print, printJson } from '../terminal/output.js';
-import { resolveConfig } from '../session/settings.js';
+import { resolveConfig, tableCard } from '../session/settings.js';
 import { showType, terminalSafe } from '../terminal/terminal-safe.js';
 import { formatWhen } from '../../shared/core/format.js';
 import { PROFILE_NAME_FORM, isProfileType } from '../../shared/core/profiles.js';
@@ -150,7 +150,7 @@ export async function runSetSeries(
       import('../../shared/calendar/plan.js'),
     ]);
     const rows = await owner.run(({ client, transport }) =>
-      transport.guard(() => listProfiles(client)),
+      transport.guard(() => listProfiles(client, { card: tableCard(config) })),
     );
     plan.parseProfile(
       planned.type,
@@ -160,7 +160,7 @@ export async function runSetSeries(
   }
   const { builtIn: _builtIn, ...input } = planned;
   const { series, status } = await owner.run(({ client, transport }) =>
-    transport.guard(() => setSeries(client, input), { act: 'set' }),
+    transport.guard(() => setSeries(client, input, config.card), { act: 'set' }),
   );
   const { withLabels } = await import('../terminal/labels.js');
   const labelled = await withLabels(owner, status, [series.type]);

@@ -2,7 +2,7 @@ import { MissingPasswordError, SessionError, UsageError } from '../errors.js';
 import { commandOf } from '../grammar/commander.js';
 import { isInteractive } from '../terminal/prompts.js';
 import type { OwnerWriter } from '../session/writer.js';
-import { explicitSettings, resolveConfig, type CliConfig } from '../session/settings.js';
+import { explicitSettings, resolveConfig, tableCard, type CliConfig } from '../session/settings.js';
 import type { EntryInput, EntryPlan, SetRequest } from '../../shared/calendar/plan.js';
 import { isProfileType } from '../../shared/core/profiles.js';
 import { hostEntryZone } from '../session/host-zone.js';
@@ -227,7 +227,7 @@ export async function runSet(args: SetArgs, options: SetOptions): Promise<void> 
     profiles: async (owner) => {
       const { listProfiles } = await import('../../shared/supabase/data.js');
       const rows = await owner.run(({ client, transport }) =>
-        transport.guard(() => listProfiles(client)),
+        transport.guard(() => listProfiles(client, { card: tableCard(config) })),
       );
       return rows.map((row) => ({ value: row.name, label: row.label }));
     },
@@ -238,7 +238,7 @@ export async function runSet(args: SetArgs, options: SetOptions): Promise<void> 
   // confirmed.
   const { setEntry } = await import('../../shared/supabase/data.js');
   const stored = await owner.run(({ client, transport }) =>
-    transport.guard(() => setEntry(client, entry), { act: 'set' }),
+    transport.guard(() => setEntry(client, entry, config.card), { act: 'set' }),
   );
   const { withLabels } = await import('../terminal/labels.js');
   const status = await withLabels(owner, stored.status, [stored.entry.type]);

@@ -2,7 +2,7 @@ import { commandOf } from '../grammar/commander.js';
 import { NamecardError } from '../../shared/core/errors.js';
 import { out, print, printJson } from '../terminal/output.js';
 import { terminalSafe } from '../terminal/terminal-safe.js';
-import { resolveConfig } from '../session/settings.js';
+import { resolveConfig, tableCard } from '../session/settings.js';
 
 /** The options of `namecard stats` (global ones included), as typed. */
 export interface StatsOptions {
@@ -46,9 +46,9 @@ export async function runStats(options: StatsOptions): Promise<void> {
   // each profile is named as everywhere else.
   const [isOwner, counts, rows] = await owner.transport.guard(() =>
     Promise.all([
-      canSetCard(owner.client),
-      fetchVisitCounts(owner.client, visits.dayStarts(window)),
-      listProfiles(owner.client, { removed: true }),
+      canSetCard(owner.client, config.card),
+      fetchVisitCounts(owner.client, visits.dayStarts(window), config.card),
+      listProfiles(owner.client, { removed: true, card: tableCard(config) }),
     ]),
   );
   const labels = profiles.labelsOf(rows);

@@ -45,6 +45,10 @@ export const GLOBAL_OPTIONS = [
     flags: '--allow-insecure-http',
     help: 'send your password and session over plain http: to another machine (a test on your LAN)',
   },
+  {
+    flags: '--card <slug>',
+    help: 'the card to act on (overrides NAMECARD_CARD and `namecard card use`; default: the first card)',
+  },
 ] as const satisfies readonly OptionSpec[];
 
 /** The program itself: its one line and the help after its options. */
@@ -55,7 +59,8 @@ export const PROGRAM = {
 Settings: flags first, then SUPABASE_URL, SUPABASE_ANON_KEY, NAMECARD_MAIN_URL,
 NAMECARD_PHOTO_PATH, NAMECARD_SITE_URL and NAMECARD_BASE_PATH from the environment, then
 what \`namecard login\` saved, then the local emulator. In CI, set NAMECARD_EMAIL and
-NAMECARD_PASSWORD to sign in for each run.`,
+NAMECARD_PASSWORD to sign in for each run. The card: --card, then NAMECARD_CARD, then
+\`namecard card use\`, then the first card.`,
 } as const;
 
 /** `list`'s number of entries when `--limit` is not given (its help says so). */
@@ -276,6 +281,64 @@ the channel comes from the link: ?via=qr (the QR code), ?via=nfc (an NFC tag), n
 Examples:
   $ namecard stats
   $ namecard stats --days 7 --tz Asia/Kolkata --json`,
+  },
+  card: {
+    help: 'list, add, choose, rename or remove your cards (each has its own link and people)',
+    commands: {
+      list: withJson({ help: 'your cards: slug, name, your role, and which is current' }),
+      add: {
+        help: 'add a card; you become its owner',
+        arguments: [{ name: '<slug>', help: 'its name in its link (/go/?c=<slug>), e.g. studio' }],
+        options: [{ flags: '--name <text>', help: 'what people see (default: the slug)' }],
+      },
+      use: {
+        help: 'make a card the current one here (commands act on it unless told otherwise)',
+        arguments: [{ name: '<slug>', help: 'the card' }],
+      },
+      rename: {
+        help: "change a card's name (owners)",
+        arguments: [
+          { name: '<slug>', help: 'the card' },
+          { name: '<name>', help: 'its new name' },
+        ],
+      },
+      remove: {
+        help: 'remove a card for good: its link then sends visitors to the main site (owners)',
+        arguments: [{ name: '<slug>', help: 'the card' }],
+        options: [{ flags: '--yes', help: 'remove without asking (for scripts)' }],
+      },
+    },
+  },
+  member: {
+    help: "list, invite or remove the card's people, or change their role (owners); accept an invitation",
+    commands: {
+      list: withJson({ help: "the card's members: email and role (owners)" }),
+      invite: withJson({
+        help: 'make a one-time invitation code for a role, shown once (owners)',
+        options: [
+          { flags: '--role <role>', help: 'editor, viewer or owner', required: true },
+          {
+            flags: '--expires <duration>',
+            help: 'how long the code works: 1h, 7d… (1 minute to 90 days; default: 7d)',
+          },
+        ],
+      }),
+      accept: {
+        help: 'join a card with an invitation code',
+        arguments: [{ name: '<code>', help: 'the code, nci_…' }],
+      },
+      remove: {
+        help: 'remove a member (owners), or leave the card (your own email)',
+        arguments: [{ name: '<email>', help: "the member's email" }],
+      },
+      role: {
+        help: "change a member's role (owners)",
+        arguments: [
+          { name: '<email>', help: "the member's email" },
+          { name: '<role>', help: 'owner, editor or viewer' },
+        ],
+      },
+    },
   },
   logout: { help: 'revoke the session and delete it here' },
   whoami: { help: 'show who is signed in, and where' },

@@ -66,6 +66,9 @@ async function runOwnerLight(line: OwnerLine): Promise<boolean> {
   // The same checks, in the same order, as the program's commands.
   const id = line.command === 'cancel' ? parseEntryId(line.args.id) : undefined;
   const config = resolveConfig(line.options);
+  // A card named by NAMECARD_CARD or `namecard card use` (a line with `--card` never comes
+  // here: light-lines.ts does not list it) is the program's, which names it in its output.
+  if (config.card !== undefined) return false;
   const token = storedAccessToken(config);
   if (token === undefined) return false;
   // This process's zone, found once: `set` reads its date and time in it, and every command

@@ -7,12 +7,15 @@ import { runStatus, type StatusOptions } from './status-run.js';
  * settings from the project's `.env` (as the entry point reads them for every other command),
  * then the command. The build bundles this module and all it imports into one file
  * (dist/cli/light/status-main.js), so the status path is two files to load: the entry and this.
+ *
+ * @returns false when the line is the program's (a card named by NAMECARD_CARD or `card use`)
  */
-export async function statusMain(options: StatusOptions): Promise<void> {
+export async function statusMain(options: StatusOptions): Promise<boolean> {
   loadProjectEnv();
   try {
-    await runStatus(options);
+    return await runStatus(options, { orProgram: true });
   } catch (error) {
     process.exitCode = handleError(error);
+    return true;
   }
 }

@@ -21,9 +21,14 @@ export interface StatusOptions {
  * supabase-js, no Temporal. A plain function, not a commander action, so the entry point can
  * run it without loading commander (cli/light/light-lines.ts); the commander command calls it too.
  *
+ * @param light.orProgram on the light path: a run naming a card is left to the program
+ * @returns false when left to the program (nothing printed); true when it ran
  * @throws NetworkError, TimeoutError, ApiError (exit 1); InputError for a bad flag (exit 2)
  */
-export async function runStatus(options: StatusOptions): Promise<void> {
+export async function runStatus(
+  options: StatusOptions,
+  light: { orProgram?: boolean } = {},
+): Promise<boolean> {
   // Without --tz: the machine's zone, by name without Intl when it can be found so; its times
   // are then read with Date's local getters (host-zone.ts says why).
   const host = options.tz === undefined ? hostTimeZone() : undefined;
@@ -31,6 +36,9 @@ export async function runStatus(options: StatusOptions): Promise<void> {
   const zone =
     options.tz === undefined ? (host ?? localTimeZone()) : checkTimeZone(options.tz, '--tz');
   const config = resolveConfig(options);
+  // A card named by NAMECARD_CARD or `namecard card use` is read by its members only, with the
+  // session: the program's (cli/commands/status.ts), as a line with `--card` is.
+  if (config.card !== undefined && light.orProgram) return false;
   const transport = createLightTransport(config.supabaseUrl, config.timeoutMs);
   // Not through `transport.guard`: the light fetch throws its typed error itself outside a
   // guard and `fetchStatus` passes it on as it is, so the error is the same, and the guard's
@@ -39,4 +47,5 @@ export async function runStatus(options: StatusOptions): Promise<void> {
   const status = await readStatus(config, transport.fetch);
   if (options.json) printJson(statusJson(status, config));
   else print(...timelineLines(status, config, zone), ...seriesLines(status, zone));
+  return true;
 }

@@ -6,6 +6,7 @@ import {
   type SettingName,
 } from '../../shared/core/config.js';
 import { SITE_URL_SETTING } from '../../shared/core/card-link.js';
+import { FIRST_CARD_SLUG, parseCardSlug } from '../../shared/core/cards.js';
 import { ConfigError, InputError } from '../../shared/core/errors.js';
 import { isLoopbackHost } from '../../shared/core/loopback.js';
 import { configFile, readStoredState, type StoredState } from './store-file.js';
@@ -28,7 +29,12 @@ export interface SettingFlags {
   timeout?: string;
   /** `--allow-insecure-http`: send credentials over plain http: to another machine too. */
   allowInsecureHttp?: boolean;
+  /** `--card <slug>`: the card to act on (overrides NAMECARD_CARD and the current card). */
+  card?: string;
 }
+
+/** Where the card a run acts on was named: `--card`, NAMECARD_CARD, or `namecard card use`. */
+export type CardSource = '--card' | 'NAMECARD_CARD' | 'card use';
 
 /** The settings of one run: the validated config and the time-out of each request. */
 export interface CliConfig extends NamecardConfig {
@@ -43,6 +49,42 @@ export interface CliConfig extends NamecardConfig {
    * a NamecardError, is what the calls then fail with.
    */
   signal?: AbortSignal;
+  /**
+   * The card the run acts on, by its slug, and where it was named; absent: the first card (a
+   * call naming no card acts on it, as before cards).
+   */
+  card?: string;
+  cardSource?: CardSource;
+}
+
+/**
+ * The card a signed-in run's table reads and writes filter on: the run's card, else the first
+ * card (by its slug, which needs no request). A member of several cards sees all their cards'
+ * rows through row-level security, so a read naming no card would mix them. Calls of functions
+ * take `config.card` itself (none: the first card, as before).
+ */
+export function tableCard(config: Pick<CliConfig, 'card'>): string {
+  return config.card ?? FIRST_CARD_SLUG;
+}
+
+/**
+ * The card a run acts on: `--card`, else NAMECARD_CARD, else the current card (`namecard card
+ * use`), else none (the first card). Cheap (no request), so the light path asks it too and
+ * leaves any run naming a card to the program.
+ *
+ * @throws InputError naming `--card` or `NAMECARD_CARD` when it is not a slug's form
+ */
+export function chosenCard(
+  flags: Pick<SettingFlags, 'card'>,
+  env: NodeJS.ProcessEnv,
+  stored: StoredState,
+): { card?: string; cardSource?: CardSource } {
+  if (flags.card !== undefined)
+    return { card: parseCardSlug(flags.card, '--card'), cardSource: '--card' };
+  const fromEnv = env.NAMECARD_CARD?.trim();
+  if (fromEnv)
+    return { card: parseCardSlug(fromEnv, 'NAMECARD_CARD'), cardSource: 'NAMECARD_CARD' };
+  return stored.card === undefined ? {} : { card: stored.card, cardSource: 'card use' };
 }
 
 /**
@@ -98,6 +140,7 @@ export function resolveConfig(
   stored: StoredState = readStoredState(env),
 ): CliConfig {
   const timeoutMs = parseTimeout(flags.timeout);
+  const card = chosenCard(flags, env, stored);
   if (flags.apiUrl !== undefined) {
     try {
       loadConfig({ SUPABASE_URL: flags.apiUrl });
@@ -138,6 +181,7 @@ export function resolveConfig(
       timeoutMs,
       allowInsecureHttp: flags.allowInsecureHttp === true,
       given,
+      ...card,
     };
   } catch (error) {
     if (

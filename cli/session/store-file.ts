@@ -1,6 +1,7 @@
 import { readFileSync, rmSync } from 'node:fs';
 import { homedir } from 'node:os';
 import path from 'node:path';
+import { isCardSlug } from '../../shared/core/cards.js';
 import { SETTING_NAMES, type RawSettings } from '../../shared/core/config.js';
 import { BrokenConfigFileError } from '../errors.js';
 
@@ -29,6 +30,11 @@ export interface StoredState {
   session?: StoredSession;
   /** Settings saved at `namecard login`, by their environment names. */
   settings?: RawSettings;
+  /**
+   * The current card's slug (`namecard card use`); absent: the first card. Commands act on it
+   * unless `--card` or NAMECARD_CARD names another.
+   */
+  card?: string;
 }
 
 /** The file name conf uses inside the config folder (its default `configName`). */
@@ -62,7 +68,8 @@ const isObject = (value: unknown): value is Record<string, unknown> =>
 /** What is wrong with a parsed conf file, or undefined when it has the expected shape. */
 function problemWith(state: unknown): string | undefined {
   if (!isObject(state)) return 'is not a JSON object';
-  const { session, settings } = state;
+  const { session, settings, card } = state;
+  if (card !== undefined && !isCardSlug(card)) return "has a `card` that is not a card's slug";
   if (session !== undefined) {
     if (!isObject(session)) return 'has a `session` that is not an object';
     for (const key of ['refresh_token', 'api_url', 'email'] as const) {

@@ -42,6 +42,30 @@ export async function requireWriter(
   config: CliConfig,
   env: NodeJS.ProcessEnv = process.env,
 ): Promise<OwnerWriter> {
+  return onTheCard(await writerOf(config, env), config);
+}
+
+/**
+ * `writer` refusing a run's card that is none of the user's cards with the card meant and the
+ * user's cards (cli/session/cards.ts), as bad input (exit 2), instead of the server's PT404.
+ */
+function onTheCard(writer: OwnerWriter, config: CliConfig): OwnerWriter {
+  const { card } = config;
+  if (card === undefined) return writer;
+  return {
+    run: (act) =>
+      writer.run(async (owner) => {
+        try {
+          return await act(owner);
+        } catch (error) {
+          const { refineCardError } = await import('./cards.js');
+          throw await refineCardError(error, owner, card, config.cardSource ?? '--card');
+        }
+      }),
+  };
+}
+
+async function writerOf(config: CliConfig, env: NodeJS.ProcessEnv): Promise<OwnerWriter> {
   const stored = ciCredentials(env) ? undefined : readStoredState(env).session;
   if (stored?.api_url === config.supabaseUrl) {
     const token = usableAccessToken(stored);

@@ -37,6 +37,7 @@ export function statusTarget(status: CardStatus, config: CliConfig): string {
 export function statusJson(status: CardStatus, config: CliConfig) {
   const { active, now, timeline } = status;
   return {
+    ...(config.card === undefined ? {} : { card: config.card }),
     active,
     target: statusTarget(status, config),
     ends_at: active ? new Date(active.stamp_end).toISOString() : null,
@@ -91,6 +92,8 @@ export function timelineLines(
   const target = statusTarget(status, config);
   return [
     ...(header ? [out.dim(zoneHeader(zone, now))] : []),
+    // A run naming a card (several cards: --card, NAMECARD_CARD, `card use`) says which.
+    ...(config.card === undefined ? [] : [`Card: ${config.card}`]),
     `Now: ${current ? describeNow(current, now, zone, labels) : visitorsGet(null)}: ${out.cyan(target)}`,
     ...describeFollowing(foldSeries(timeline, status.series ?? []), now, zone, 5, labels),
   ];

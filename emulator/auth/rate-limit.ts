@@ -6,8 +6,14 @@ import { AuthError, renderAuthError } from './errors.js';
 
 export { DEFAULT_RATE_LIMITS, type RateLimits } from '../limits.js';
 
-/** The function that counts a visit (supabase/migrations/20261123000100_visits.sql). */
-export const COUNT_VISIT_FUNCTION = 'namecard_count_visit';
+/**
+ * The functions that count a visit (supabase/schemas/visits.sql): of the first card, and of a card
+ * named by its slug. They share one limit per address.
+ */
+export const COUNT_VISIT_FUNCTIONS = ['namecard_count_visit', 'namecard_count_card_visit'];
+
+/** The function that redeems an invitation code (supabase/schemas/members.sql). */
+export const ACCEPT_INVITATION_FUNCTION = 'namecard_member_accept';
 
 /** The address a request is counted against (see RateLimits.header). */
 function clientAddress(c: Context, header: string | undefined): string {
@@ -39,11 +45,30 @@ export function tokenRateLimits(limits: RateLimits): MiddlewareHandler[] {
   return [perGrant('password', limits.signIn), perGrant('refresh_token', limits.tokenRefresh)];
 }
 
+/** True for a POST to /rpc/<one of `functions`>. */
+const postsTo = (c: Context, functions: readonly string[]) =>
+  c.req.method === 'POST' && functions.some((fn) => c.req.path.endsWith(`/rpc/${fn}`));
+
+/** PostgREST's error body for a request over a limit: 429 `over_request_rate_limit`. */
+function overLimit(c: Context): Response {
+  c.header('Connection', 'close');
+  return c.json(
+    {
+      code: 'over_request_rate_limit',
+      details: null,
+      hint: null,
+      message: 'Request rate limit reached',
+    },
+    429,
+  );
+}
+
 /**
- * Middleware for the REST routes: counts POSTs to /rpc/namecard_count_visit per
- * address and answers 429 `over_request_rate_limit` once an address is over
- * `limits.visits` in the window, before the body is read or the database touched.
- * Other requests pass uncounted. The emulator's own rule (see RateLimits.visits).
+ * Middleware for the REST routes: counts POSTs to the visit-counting functions
+ * (/rpc/namecard_count_visit, /rpc/namecard_count_card_visit) per address and answers 429
+ * `over_request_rate_limit` once an address is over `limits.visits` in the window, before the
+ * body is read or the database touched. Other requests pass uncounted. The emulator's own rule
+ * (see RateLimits.visits).
  */
 export function visitRateLimit(limits: RateLimits): MiddlewareHandler {
   return rateLimiter({
@@ -51,18 +76,26 @@ export function visitRateLimit(limits: RateLimits): MiddlewareHandler {
     limit: limits.visits,
     standardHeaders: false,
     keyGenerator: (c) => `visit:${clientAddress(c, limits.header)}`,
-    skip: (c) => c.req.method !== 'POST' || !c.req.path.endsWith(`/rpc/${COUNT_VISIT_FUNCTION}`),
-    handler: (c) => {
-      c.header('Connection', 'close');
-      return c.json(
-        {
-          code: 'over_request_rate_limit',
-          details: null,
-          hint: null,
-          message: 'Request rate limit reached',
-        },
-        429,
-      );
-    },
+    skip: (c) => !postsTo(c, COUNT_VISIT_FUNCTIONS),
+    handler: overLimit,
+  });
+}
+
+/**
+ * Middleware for the REST routes: counts tries to redeem an invitation code
+ * (POST /rpc/namecard_member_accept) per address, as GoTrue counts sign-ins, and answers 429
+ * `over_request_rate_limit` once an address is over `limits.invitations` in the window, before
+ * the body is read or the database touched: guessing codes (192 bits) is hopeless, and this
+ * keeps it slow too. Every try counts, a good code's too. The emulator's own rule (see
+ * RateLimits.invitations).
+ */
+export function invitationRateLimit(limits: RateLimits): MiddlewareHandler {
+  return rateLimiter({
+    windowMs: limits.windowSeconds * 1000,
+    limit: limits.invitations,
+    standardHeaders: false,
+    keyGenerator: (c) => `invitation:${clientAddress(c, limits.header)}`,
+    skip: (c) => !postsTo(c, [ACCEPT_INVITATION_FUNCTION]),
+    handler: overLimit,
   });
 }

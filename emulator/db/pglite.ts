@@ -1,4 +1,5 @@
 import { PGlite, types } from '@electric-sql/pglite';
+import { btree_gist } from '@electric-sql/pglite/contrib/btree_gist';
 import { lockDataDir } from './dir-lock.js';
 import { makePrivateDir, restrictTree } from './private-files.js';
 import type { Db, Queryable } from './types.js';
@@ -21,6 +22,9 @@ export async function openPglite(dataDir?: string): Promise<Db> {
   try {
     pg = await PGlite.create(dataDir, {
       parsers: { [types.INT8]: (v: string) => parseInt8(v) },
+      // The migrations index cards with GiST over bigints (btree_gist's operator classes), as
+      // hosted Supabase and a PostgreSQL server with its contrib modules can.
+      extensions: { btree_gist },
     });
   } catch (e) {
     await unlock();

@@ -1,3 +1,4 @@
+import { isCardSlug } from './cards.js';
 import { ConfigError } from './errors.js';
 
 /** The site that `npm start` serves: the default of `NAMECARD_SITE_URL`. */
@@ -103,22 +104,62 @@ export function cardLink(siteUrl: string, basePath = '/'): string {
   return new URL(`${path}go/`, url.origin).href;
 }
 
+/** The query parameter of a card's link that names the card: `/go/?c=<slug>`. */
+export const CARD_PARAM = 'c';
+
+/**
+ * The link of one card: the card link itself (`…/go/`) for the first card, so that every card
+ * printed before cards came keeps working, and `…/go/?c=<slug>` for any other. Works on any
+ * static host (a query, no rewrite rule).
+ *
+ * @param link the card link, as {@link cardLink} returns it (no query)
+ * @param card the card's slug and whether it is the first card (`namecard_cards()` answers both)
+ * @returns the card's link
+ * @example cardLinkOf('https://me.example/go/', { slug: 'studio', first: false })
+ * // → 'https://me.example/go/?c=studio'
+ */
+export function cardLinkOf(link: string, card: { slug: string; first: boolean }): string {
+  const url = new URL(link);
+  url.search = '';
+  if (!card.first) url.searchParams.set(CARD_PARAM, card.slug);
+  return url.href;
+}
+
+/**
+ * The card a visitor of /go asks for, from the page's query: `null` for a bare `/go/` (the
+ * first card), the slug of `?c=<slug>`, or `undefined` when `c` is given but is no slug (nothing
+ * to ask: visitors get the main site, as for an unknown card).
+ *
+ * @param search the page's `location.search`
+ * @example goCardOf('?c=studio&via=qr') // → 'studio'
+ */
+export function goCardOf(search: string): string | null | undefined {
+  const card = new URLSearchParams(search).get(CARD_PARAM);
+  if (card === null) return null;
+  return isCardSlug(card) ? card : undefined;
+}
+
 /** The channels a card link can be marked with: its QR code and an NFC tag. */
 export type LinkChannel = 'qr' | 'nfc';
 
 /**
  * The card link marked with the channel it is given through, `…/go/?via=qr` for the QR code
  * and `…/go/?via=nfc` for an NFC tag, so that /go counts the visit for that channel (the
- * plain link, on printed cards, counts as `link`). /go ignores any other query.
+ * plain link, on printed cards, counts as `link`). A card's `?c=` stays; /go ignores any other
+ * query.
  *
- * @param link the card link, as {@link cardLink} returns it (no query)
+ * @param link the card link, as {@link cardLink} or {@link cardLinkOf} returns it
  * @param via the channel
  * @returns the marked link
  * @example channelLink('https://me.example/go/', 'qr') // → 'https://me.example/go/?via=qr'
+ * @example channelLink('https://me.example/go/?c=studio', 'nfc') // → 'https://me.example/go/?c=studio&via=nfc'
  */
 export function channelLink(link: string, via: LinkChannel): string {
   const url = new URL(link);
-  url.search = `via=${via}`;
+  const card = url.searchParams.get(CARD_PARAM);
+  url.search = '';
+  if (card !== null) url.searchParams.set(CARD_PARAM, card);
+  url.searchParams.set('via', via);
   return url.href;
 }
 

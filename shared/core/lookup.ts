@@ -8,7 +8,9 @@ import type { NamecardRow } from './types.js';
 // The product's two reads of what visitors get, each one plain REST request: the active entry
 // (view `namecard_active`, the Redirecting.. page's one GET) and the card's status (view
 // `namecard_status`: now, the active entry and the timeline, for `namecard status` and the
-// manage page). The database decides with its own clock, so the URLs are constant and no
+// manage page). Both views are the first card's; a card named by its slug is read through the
+// functions `namecard_go` and `namecard_card_status` instead, each one GET on a URL fixed by
+// the slug, with the same answers. The database decides with its own clock, so the URLs are constant and no
 // visitor's wrong phone clock can change the answer. Plain fetch, not supabase-js, because
 // the Redirecting.. page must stay a few kilobytes.
 
@@ -39,6 +41,18 @@ const STATUS_COLUMNS = 'now,active,timeline,labels,url,series_ahead';
 /** One of the views read with one GET. */
 export type EntryView = typeof ACTIVE_VIEW | typeof STATUS_VIEW;
 
+/** The function answering a card's active entry, as {@link ACTIVE_VIEW} does the first card's. */
+export const GO_FUNCTION = 'namecard_go';
+
+/** The function answering a card's status, as {@link STATUS_VIEW} does the first card's. */
+export const CARD_STATUS_FUNCTION = 'namecard_card_status';
+
+/** The function that answers for a card what `view` answers for the first card. */
+const CARD_FUNCTIONS: Readonly<Record<EntryView, string>> = {
+  [ACTIVE_VIEW]: GO_FUNCTION,
+  [STATUS_VIEW]: CARD_STATUS_FUNCTION,
+};
+
 /**
  * The part of fetch the lookup uses, so that the global fetch and the CLI's node:http
  * transport both fit.
@@ -56,6 +70,11 @@ export interface LookupOptions {
   anonKey: string;
   /** A signed-in owner's access token, sent as the bearer when present. */
   accessToken?: string | null;
+  /**
+   * The card to read, by its slug (`/go/?c=<slug>`); none reads the first card through its view.
+   * Any card but the first is read only by its members (its status) or as /go needs it.
+   */
+  card?: string | null;
   /** Time-out in milliseconds; none when omitted. */
   timeoutMs?: number;
   /** Cancels the request. */
@@ -85,6 +104,28 @@ export function viewUrl(supabaseUrl: string, anonKey: string, view: EntryView): 
 }
 
 /**
+ * The URL of a card's lookup, what {@link viewUrl} is for the first card: one GET of the function
+ * that answers for the card what `view` answers (`namecard_go`, `namecard_card_status`), the slug
+ * as its argument, as CORS-simple as the view's: `/rest/v1/rpc/namecard_go?card=<slug>&select=…&apikey=…`.
+ *
+ * @param supabaseUrl API base URL without trailing slash
+ * @param anonKey the public anon key
+ * @param view which view's answer
+ * @param card the card's slug
+ * @example cardViewUrl('https://x.supabase.co', 'key', 'namecard_active', 'studio')
+ * // → 'https://x.supabase.co/rest/v1/rpc/namecard_go?card=studio&select=id,type,stamp_start,stamp_end,url&apikey=key'
+ */
+export function cardViewUrl(
+  supabaseUrl: string,
+  anonKey: string,
+  view: EntryView,
+  card: string,
+): string {
+  const columns = view === STATUS_VIEW ? STATUS_COLUMNS : ACTIVE_COLUMNS;
+  return `${supabaseUrl}/rest/v1/rpc/${CARD_FUNCTIONS[view]}?card=${encodeURIComponent(card)}&select=${columns}&apikey=${encodeURIComponent(anonKey)}`;
+}
+
+/**
  * GETs one of the views and answers its JSON body. Only a signed-in owner's request carries a
  * header (`Authorization`); a visitor's is a CORS-simple request.
  *
@@ -92,7 +133,7 @@ export function viewUrl(supabaseUrl: string, anonKey: string, view: EntryView): 
  *   ApiError with the server's `code` and `message` for a non-2xx answer
  */
 async function fetchView(view: EntryView, options: LookupOptions): Promise<unknown> {
-  const { supabaseUrl, anonKey, accessToken, timeoutMs, signal } = options;
+  const { supabaseUrl, anonKey, accessToken, timeoutMs, signal, card } = options;
   const request: LookupFetch = options.fetch ?? fetch;
   const signals: AbortSignal[] = [];
   if (signal) signals.push(signal);
@@ -102,7 +143,10 @@ async function fetchView(view: EntryView, options: LookupOptions): Promise<unkno
   let response: Awaited<ReturnType<LookupFetch>>;
   let body: unknown;
   try {
-    response = await request(viewUrl(supabaseUrl, anonKey, view), {
+    const url = card
+      ? cardViewUrl(supabaseUrl, anonKey, view, card)
+      : viewUrl(supabaseUrl, anonKey, view);
+    response = await request(url, {
       headers: accessToken ? { Authorization: `Bearer ${accessToken}` } : {},
       signal: signals.length > 1 ? AbortSignal.any(signals) : signals[0],
     });
@@ -133,7 +177,9 @@ const invalid = (what: string) =>
   new ApiError(200, 'invalid_response', `The server answered with something other than ${what}`);
 
 /**
- * Reads the active entry (view `namecard_active`): what visitors get now, by the server's clock.
+ * Reads the active entry (view `namecard_active`, or `namecard_go` for `options.card`): what
+ * visitors get now, by the server's clock. An unknown or removed card answers as one with nothing
+ * set (null).
  *
  * @returns the active entry, or `null` when none is active (visitors get the main site)
  * @throws as {@link fetchView}; ApiError `invalid_response` when the body is not a JSON array
@@ -219,8 +265,9 @@ function isSegment(value: unknown): value is Segment {
 }
 
 /**
- * Reads what visitors get now and from now on (view `namecard_status`) with one GET: the
- * server's now, the active entry and the timeline, all decided at that one instant.
+ * Reads what visitors get now and from now on (view `namecard_status`, or `namecard_card_status`
+ * for `options.card`: its members only) with one GET: the server's now, the active entry and the
+ * timeline, all decided at that one instant.
  *
  * @returns the card's status
  * @throws as {@link fetchView}; ApiError `invalid_response` when the body is not one row of

@@ -84,7 +84,7 @@ function rowsOf(value: unknown, what: string, status: number): NamecardRow[] {
  * @param status the answer's HTTP status, named in the error
  * @throws ApiError `invalid_response` when it is not an object
  */
-function answerOf(data: unknown, status: number): Record<string, unknown> {
+export function answerOf(data: unknown, status: number): Record<string, unknown> {
   if (typeof data !== 'object' || data === null || Array.isArray(data)) {
     throw new ApiError(status, 'invalid_response', 'The server answered no JSON object');
   }
@@ -138,7 +138,7 @@ export function cancelOutcome(
 }
 
 /**
- * Reads what `public.namecard_set(type, stamp_start, stamp_end)` answered.
+ * Reads what `public.namecard_set(type, stamp_start, stamp_end, card)` answered.
  *
  * @param data the parsed JSON answer; `status` its HTTP status
  * @returns the entry as stored, and the status after it
@@ -155,7 +155,15 @@ export function setOutcome(
   return { entry: narrowRow(answer.entry as NamecardRow), status: parseStatus(answer) };
 }
 
-/** The arguments of `public.namecard_set`, from a planned entry (epoch ms). */
-export function setArgs(entry: NewEntry): Record<string, unknown> {
-  return { type: entry.type, stamp_start: entry.stamp_start ?? null, stamp_end: entry.stamp_end };
+/**
+ * The arguments of `public.namecard_set`, from a planned entry (epoch ms) and the card's slug
+ * (none: the first card, and no `card` argument, as every client before cards sent it).
+ */
+export function setArgs(entry: NewEntry, card?: string): Record<string, unknown> {
+  return {
+    type: entry.type,
+    stamp_start: entry.stamp_start ?? null,
+    stamp_end: entry.stamp_end,
+    ...(card === undefined ? {} : { card }),
+  };
 }

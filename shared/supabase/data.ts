@@ -1,5 +1,5 @@
-import type { SupabaseClient } from '@supabase/supabase-js';
-import { ApiError, NetworkError } from '../core/errors.js';
+import { roleAtLeast } from '../core/cards.js';
+import { ApiError } from '../core/errors.js';
 import { NAMECARD_TABLE, VIEW_COLUMNS, type CardStatus } from '../core/lookup.js';
 import {
   cancelOutcome,
@@ -18,49 +18,21 @@ import { labelsOf, type ProfileLabels } from '../core/profiles.js';
 import { narrowRow } from '../core/rules.js';
 import type { NamecardRow, NewEntry } from '../core/types.js';
 import type { VisitCount } from '../calendar/visits.js';
+import { cardIdOf, listCards } from './cards.js';
+import { toError, type DataClient } from './errors.js';
 
-export { PROFILE_TABLE, labelsToRead, type EndOutcome, type ProfileEntry };
+export { PROFILE_TABLE, labelsToRead, type DataClient, type EndOutcome, type ProfileEntry };
 
 // The owner's data calls through supabase-js: list entries, insert one, set one (with the status), end now, cancel one. (What visitors get
 // is read by core/lookup.ts, with one plain request.) Only the type of the client is imported,
-// so code that never creates a client does not load supabase-js.
-
-/**
- * What the data calls use of a client: supabase-js's `from` and `rpc` (both hand the call to
- * its PostgREST client). A supabase-js client is one; so is the site's client, built from
- * supabase-js's auth and PostgREST parts (site/src/supabase.ts).
- */
-export type DataClient = Pick<SupabaseClient, 'from' | 'rpc'>;
+// so code that never creates a client does not load supabase-js. Each takes the card last, by
+// its slug (`card`); none acts on the first card, as every call did before cards (a read of a
+// table then reads what row-level security shows, as it always did). Functions take the slug;
+// a table read or write filters on the card's id, learnt once per client (cards.ts cardIdOf).
 
 /** Every column: what a signed-in owner may read. */
 const OWNER_COLUMNS =
   'id,type,stamp_start,stamp_end,created_at,created_by,stopped_at,stop_kind,planned_end';
-
-/** The shape of postgrest-js errors and of the `status` it returns with them. */
-interface PostgrestFailure {
-  error: { code?: string; message?: string; details?: string | null; hint?: string | null } | null;
-  status: number;
-}
-
-/**
- * Turns a postgrest-js failure into a typed error. postgrest-js reports a failed fetch with
- * status 0 and the fetch error's text as the message; that is the backend being unreachable.
- */
-function toError(client: DataClient, failure: PostgrestFailure): ApiError | NetworkError {
-  const e = failure.error ?? {};
-  if (failure.status === 0) {
-    // supabase-js keeps the API base URL on the client (a TypeScript-protected field).
-    const url = (client as unknown as { supabaseUrl?: string }).supabaseUrl ?? 'the API';
-    return new NetworkError(url.replace(/\/+$/, ''), e.message);
-  }
-  return new ApiError(
-    failure.status,
-    e.code || String(failure.status),
-    e.message || `HTTP ${failure.status}`,
-    e.details,
-    e.hint,
-  );
-}
 
 /**
  * How many entries that have not ended a face reads (`listEntries` with `endingAfter`) to
@@ -77,16 +49,20 @@ export const OPEN_ENTRIES = 1000;
  *   else reads the columns a visitor may (`id,type,stamp_start,stamp_end`)
  * @param options.endingAfter only entries whose `stamp_end` is after this (epoch ms): with it,
  *   the rows are every entry that is active or may still become active
+ * @param options.card the card's slug (its members read it); none: every entry row-level
+ *   security shows (the first card's, and the user's cards')
  * @returns the rows, newest first
- * @throws ApiError with the server's code and message; NetworkError when unreachable
+ * @throws ApiError with the server's code and message (PT404 `no such card`); NetworkError
+ *   when unreachable
  */
 export async function listEntries(
   client: DataClient,
-  options: { limit?: number; owner?: boolean; endingAfter?: number } = {},
+  options: { limit?: number; owner?: boolean; endingAfter?: number; card?: string } = {},
 ): Promise<NamecardRow[]> {
   // A plain string: supabase-js would otherwise parse the column list at the type level.
   const columns: string = options.owner ? OWNER_COLUMNS : VIEW_COLUMNS;
   let query = client.from(NAMECARD_TABLE).select(columns);
+  if (options.card !== undefined) query = query.eq('card_id', await cardIdOf(client, options.card));
   if (options.endingAfter !== undefined) {
     query = query.gt('stamp_end', Math.floor(options.endingAfter));
   }
@@ -101,14 +77,21 @@ export async function listEntries(
  *
  * @param client a supabase-js client signed in as an owner
  * @param entry the profile, `stamp_end` and optional `stamp_start` (epoch ms)
+ * @param card the card's slug; none: the first card
  * @returns the inserted row, as confirmed by the server
  * @throws ApiError with the server's code and message (e.g. 42501 for a non-owner);
  *   NetworkError when unreachable; ApiError `no_row` when the server confirmed no row
  */
-export async function insertEntry(client: DataClient, entry: NewEntry): Promise<NamecardRow> {
+export async function insertEntry(
+  client: DataClient,
+  entry: NewEntry,
+  card?: string,
+): Promise<NamecardRow> {
+  const cardId = card === undefined ? undefined : await cardIdOf(client, card);
   const result = await client
     .from(NAMECARD_TABLE)
     .insert({
+      ...(cardId === undefined ? {} : { card_id: cardId }),
       type: entry.type,
       stamp_end: entry.stamp_end,
       // Sent only when given, so an entry without a start needs no more than the old grants.
@@ -123,14 +106,20 @@ export async function insertEntry(client: DataClient, entry: NewEntry): Promise<
 }
 
 /**
- * Whether the signed-in user may change the card (is one of its owners), from the view
- * `namecard_access`, which asks the same question as the insert policy.
+ * Whether the signed-in user may change the card (is one of its editors or owners): for the
+ * first card from the view `namecard_access`, which asks the same question as the insert
+ * policy; for a card named by its slug from the user's role on it (`namecard_cards()`).
  *
  * @param client a supabase-js client with a session
- * @returns true for an owner, false for any other account
+ * @param card the card's slug; none: the first card
+ * @returns true for an editor or owner, false for any other account
  * @throws ApiError with the server's code and message; NetworkError when unreachable
  */
-export async function canSetCard(client: DataClient): Promise<boolean> {
+export async function canSetCard(client: DataClient, card?: string): Promise<boolean> {
+  if (card !== undefined) {
+    const mine = (await listCards(client)).find((c) => c.slug === card);
+    return roleAtLeast(mine?.role, 'editor');
+  }
   const result = await client.from('namecard_access').select('can_set');
   if (result.error) throw toError(client, result);
   const [row] = (result.data ?? []) as { can_set?: unknown }[];
@@ -143,17 +132,20 @@ export async function canSetCard(client: DataClient): Promise<boolean> {
  * inserts as the caller, so row-level security (owners only) and the table's checks apply as
  * for {@link insertEntry}; the server fills in `id`, `created_at` and `created_by`.
  *
- * @param client a supabase-js client signed in as an owner
+ * @param client a supabase-js client signed in as an editor or owner
  * @param entry the profile, `stamp_end` and optional `stamp_start` (epoch ms)
+ * @param card the card's slug; none: the first card
  * @returns the row as stored, and the card's status (now, active entry, timeline) after it
- * @throws ApiError with the server's code and message (42501 for a non-owner, 23514 or 23503
- *   for an entry the table refuses); NetworkError when unreachable
+ * @throws ApiError with the server's code and message (42501 for a non-editor, with details
+ *   `needs editor` for a viewer; PT404 `no such card`; 23514 or 23503 for an entry the table
+ *   refuses); NetworkError when unreachable
  */
 export async function setEntry(
   client: DataClient,
   entry: NewEntry,
+  card?: string,
 ): Promise<{ entry: NamecardRow; status: CardStatus }> {
-  const result = await client.rpc('namecard_set', setArgs(entry));
+  const result = await client.rpc('namecard_set', setArgs(entry, card));
   if (result.error) throw toError(client, result);
   return setOutcome(result.data, result.status);
 }
@@ -164,12 +156,14 @@ export async function setEntry(
  * start later stay scheduled. Nothing is stored when that would change nothing visitors get.
  * One request: the answer carries the status after it.
  *
- * @param client a supabase-js client signed in as an owner
+ * @param client a supabase-js client signed in as an editor or owner
+ * @param card the card's slug; none: the first card
  * @returns the entries stopped, those another call stopped first, and the status after it
- * @throws ApiError 42501 for a non-owner (401 42501 for anon); NetworkError when unreachable
+ * @throws ApiError 42501 for a non-editor (401 42501 for anon; details `needs editor`), PT404
+ *   `no such card`; NetworkError when unreachable
  */
-export async function endNow(client: DataClient): Promise<EndOutcome> {
-  const result = await client.rpc('namecard_end_now');
+export async function endNow(client: DataClient, card?: string): Promise<EndOutcome> {
+  const result = await client.rpc('namecard_end_now', card === undefined ? {} : { card });
   if (result.error) throw toError(client, result);
   return endOutcome(result.data, result.status);
 }
@@ -179,18 +173,23 @@ export async function endNow(client: DataClient): Promise<EndOutcome> {
  * running entry stops now, a scheduled one never starts; the row stays, marked cancelled.
  * One request: the answer carries the status after it.
  *
- * @param client a supabase-js client signed in as an owner
- * @param entryId the entry's `id`
+ * @param client a supabase-js client signed in as an editor or owner
+ * @param entryId the entry's `id` (or a series')
+ * @param card the card's slug; none: the first card (an id of another card is no entry of it)
  * @returns the cancelled entry as stored, and the status after it
- * @throws ApiError `PT404` for an unknown entry, `PT409` for one that has ended or was
- *   stopped already (by this owner before, or by a call racing this one), 42501 for a
- *   non-owner; NetworkError when unreachable
+ * @throws ApiError `PT404` for an unknown entry (or card), `PT409` for one that has ended or
+ *   was stopped already (by this owner before, or by a call racing this one), 42501 for a
+ *   non-editor; NetworkError when unreachable
  */
 export async function cancelEntry(
   client: DataClient,
   entryId: number,
+  card?: string,
 ): Promise<{ cancelled: NamecardRow; status: CardStatus }> {
-  const result = await client.rpc('namecard_cancel', { entry_id: entryId });
+  const result = await client.rpc('namecard_cancel', {
+    entry_id: entryId,
+    ...(card === undefined ? {} : { card }),
+  });
   if (result.error) throw toError(client, result);
   return cancelOutcome(result.data, result.status);
 }
@@ -199,17 +198,23 @@ export async function cancelEntry(
  * Reads the visit counts summed per day on the server (`public.namecard_visit_days`, owners
  * only by RLS): one request whatever the number of visits, at most days × 6 rows.
  *
- * @param client a supabase-js client signed in as an owner (anyone else reads no rows)
+ * @param client a supabase-js client signed in as a member (anyone else reads no rows)
  * @param dayStarts the days' starts, epoch ms ascending, plus the end of the last day (as
  *   {@link visitWindow} gives them: on 15-minute boundaries)
+ * @param card the card's slug; none: the first card
  * @returns one row per day, profile and channel with visits; `bucket` is the day's start
- * @throws ApiError with the server's code and message (401 42501 for anon); NetworkError
+ * @throws ApiError with the server's code and message (401 42501 for anon, PT404 `no such
+ *   card`); NetworkError
  */
 export async function fetchVisitCounts(
   client: DataClient,
   dayStarts: readonly number[],
+  card?: string,
 ): Promise<VisitCount[]> {
-  const result = await client.rpc('namecard_visit_days', { day_starts: dayStarts });
+  const result = await client.rpc('namecard_visit_days', {
+    day_starts: dayStarts,
+    ...(card === undefined ? {} : { card }),
+  });
   if (result.error) throw toError(client, result);
   const rows = (result.data ?? []) as { day: number; type: string; via: string; visits: number }[];
   return rows.map((r) => ({
@@ -221,19 +226,22 @@ export async function fetchVisitCounts(
 }
 
 /**
- * Lists the card's profiles, main first, then by name. Only owners read them (RLS): anyone
- * else gets an empty list (signed in) or a 401 (anon).
+ * Lists the card's profiles, main first, then by name. Only its members read them (RLS):
+ * anyone else gets an empty list (signed in) or a 401 (anon).
  *
- * @param client a supabase-js client signed in as an owner
+ * @param client a supabase-js client signed in as a member
  * @param options.removed true to include removed profiles (for history), default false
+ * @param options.card the card's slug; none: every profile row-level security shows (the
+ *   first card's, for a member of it alone)
  * @returns the profiles
  * @throws ApiError with the server's code and message; NetworkError when unreachable
  */
 export async function listProfiles(
   client: DataClient,
-  options: { removed?: boolean } = {},
+  options: { removed?: boolean; card?: string } = {},
 ): Promise<ProfileEntry[]> {
   let query = client.from(PROFILE_TABLE).select(PROFILE_COLUMNS);
+  if (options.card !== undefined) query = query.eq('card_id', await cardIdOf(client, options.card));
   if (!options.removed) query = query.is('removed_at', null);
   const result = await query.order('name');
   if (result.error) throw toError(client, result);
@@ -277,6 +285,7 @@ function oneProfile(result: { data: unknown; status: number }, what: string): Pr
  *
  * @param client a supabase-js client signed in as an owner
  * @param profile the name, label and destination URL (checked by the caller and the database)
+ * @param card the card's slug; none: the first card
  * @returns the stored row
  * @throws ApiError (23505 a profile of that name exists, 23514 a database check, 42501 not an
  *   owner); NetworkError when unreachable
@@ -284,16 +293,19 @@ function oneProfile(result: { data: unknown; status: number }, what: string): Pr
 export async function addProfile(
   client: DataClient,
   profile: { name: string; label: string; url: string },
+  card?: string,
 ): Promise<ProfileEntry> {
-  const result = await client.from(PROFILE_TABLE).insert(profile).select(PROFILE_COLUMNS);
+  const cardId = card === undefined ? undefined : await cardIdOf(client, card);
+  const row = cardId === undefined ? profile : { ...profile, card_id: cardId };
+  const result = await client.from(PROFILE_TABLE).insert(row).select(PROFILE_COLUMNS);
   if (result.error?.code === '23505') {
     // A removed profile of that name comes back, changed as asked; a present one is refused.
-    const back = await client
+    let again = client
       .from(PROFILE_TABLE)
       .update({ label: profile.label, url: profile.url, removed_at: null })
-      .eq('name', profile.name)
-      .not('removed_at', 'is', null)
-      .select(PROFILE_COLUMNS);
+      .eq('name', profile.name);
+    if (cardId !== undefined) again = again.eq('card_id', cardId);
+    const back = await again.not('removed_at', 'is', null).select(PROFILE_COLUMNS);
     if (back.error) throw toError(client, back);
     if ((back.data ?? []).length === 0) throw toError(client, result);
     return oneProfile(back, 'brought back');
@@ -309,6 +321,8 @@ export async function addProfile(
  * @param name the profile's name
  * @param change the new label and/or URL (`null` URL: follow the build's setting, for main and
  *   photo only)
+ * @param card the card's slug; none: the first card's profile (or any row-level security
+ *   shows of that name)
  * @returns the stored row
  * @throws ApiError `no_row` for no such profile (or not an owner: RLS leaves no row), 23514 for
  *   a database check; NetworkError when unreachable
@@ -317,13 +331,11 @@ export async function editProfile(
   client: DataClient,
   name: string,
   change: { label?: string; url?: string | null },
+  card?: string,
 ): Promise<ProfileEntry> {
-  const result = await client
-    .from(PROFILE_TABLE)
-    .update(change)
-    .eq('name', name)
-    .is('removed_at', null)
-    .select(PROFILE_COLUMNS);
+  let query = client.from(PROFILE_TABLE).update(change).eq('name', name);
+  if (card !== undefined) query = query.eq('card_id', await cardIdOf(client, card));
+  const result = await query.is('removed_at', null).select(PROFILE_COLUMNS);
   if (result.error) throw toError(client, result);
   return oneProfile(result, 'changed');
 }
@@ -335,12 +347,20 @@ export async function editProfile(
  *
  * @param client a supabase-js client signed in as an owner
  * @param name the profile's name
+ * @param card the card's slug; none: the first card
  * @returns the marked row
- * @throws ApiError 23503 in use or main, `no_row` for no such profile (or not an owner);
- *   NetworkError when unreachable
+ * @throws ApiError 23503 in use or main, `no_row` for no such profile (or not an owner; 42501
+ *   `needs owner` for another member); NetworkError when unreachable
  */
-export async function removeProfile(client: DataClient, name: string): Promise<ProfileEntry> {
-  const result = await client.rpc('namecard_remove_profile', { profile_name: name });
+export async function removeProfile(
+  client: DataClient,
+  name: string,
+  card?: string,
+): Promise<ProfileEntry> {
+  const result = await client.rpc('namecard_remove_profile', {
+    profile_name: name,
+    ...(card === undefined ? {} : { card }),
+  });
   if (result.error) throw toError(client, result);
   return oneProfile(result, 'removed');
 }

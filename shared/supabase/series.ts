@@ -1,9 +1,10 @@
-import { ApiError, NetworkError } from '../core/errors.js';
+import { ApiError } from '../core/errors.js';
 import { parseStatus, type CardStatus } from '../core/lookup.js';
 import { isWellFormed, narrowRow } from '../core/rules.js';
 import type { NamecardRow } from '../core/types.js';
 import { isSeriesRow, type SeriesRow, type SeriesStop } from '../core/series.js';
-import type { DataClient } from './data.js';
+import { cardIdOf } from './cards.js';
+import { toError, type DataClient } from './errors.js';
 
 // The owner's calls for weekly series through supabase-js: set one (with the status after it)
 // and read them with their stopped occurrences. Cancel is `cancelEntry` (data.ts): ids are
@@ -27,32 +28,6 @@ export interface NewSeries {
   last_date: string | null;
 }
 
-function failure(
-  client: DataClient,
-  result: {
-    error: {
-      code?: string;
-      message?: string;
-      details?: string | null;
-      hint?: string | null;
-    } | null;
-    status: number;
-  },
-): ApiError | NetworkError {
-  const e = result.error ?? {};
-  if (result.status === 0) {
-    const url = (client as unknown as { supabaseUrl?: string }).supabaseUrl ?? 'the API';
-    return new NetworkError(url.replace(/\/+$/, ''), e.message);
-  }
-  return new ApiError(
-    result.status,
-    e.code || String(result.status),
-    e.message || `HTTP ${result.status}`,
-    e.details,
-    e.hint,
-  );
-}
-
 /** A stored series row with its `type` narrowed; times as `HH:MM`. */
 function readSeries(row: SeriesRow): SeriesRow {
   return {
@@ -68,18 +43,23 @@ function readSeries(row: SeriesRow): SeriesRow {
  * (`public.namecard_set_series` through `/rest/v1/rpc`, as the caller: row-level security
  * and the table's checks apply).
  *
- * @param client a supabase-js client signed in as an owner
+ * @param client a supabase-js client signed in as an editor or owner
  * @param series the series to store
+ * @param card the card's slug; none: the first card
  * @returns the series as stored (with its `id`, which `cancel` takes) and the status after it
- * @throws ApiError (42501 non-owner, 22023 unknown zone, 23514 bad form, 23503 unknown
- *   profile); NetworkError when unreachable
+ * @throws ApiError (42501 non-editor, PT404 `no such card`, 22023 unknown zone, 23514 bad
+ *   form, 23503 unknown profile); NetworkError when unreachable
  */
 export async function setSeries(
   client: DataClient,
   series: NewSeries,
+  card?: string,
 ): Promise<{ series: SeriesRow; status: CardStatus }> {
-  const result = await client.rpc('namecard_set_series', { ...series });
-  if (result.error) throw failure(client, result);
+  const result = await client.rpc('namecard_set_series', {
+    ...series,
+    ...(card === undefined ? {} : { card }),
+  });
+  if (result.error) throw toError(client, result);
   const answer = result.data as Record<string, unknown> | null;
   if (!answer || !isSeriesRow(answer.series)) {
     throw new ApiError(result.status, 'no_row', 'The server did not return the stored series');
@@ -91,24 +71,29 @@ export async function setSeries(
  * The card's series, newest first, and the occurrences stopped by "end now".
  *
  * @param client a supabase-js client (an owner reads every column; anyone the rule's)
+ * @param card the card's slug (its members read it); none: every series row-level security
+ *   shows (the first card's, and the user's cards')
  * @throws ApiError; NetworkError when unreachable
  */
 export async function listSeries(
   client: DataClient,
+  card?: string,
 ): Promise<{ series: SeriesRow[]; stops: SeriesStop[] }> {
+  const cardId = card === undefined ? undefined : await cardIdOf(client, card);
+  let series = client
+    .from('namecard_series')
+    .select('id,type,weekdays,start_time,end_time,time_zone,first_date,last_date,stopped_at');
+  let stopped = client.from('namecard_series_stop').select('series_id,occurrence_start,stopped_at');
+  if (cardId !== undefined) {
+    series = series.eq('card_id', cardId);
+    stopped = stopped.eq('card_id', cardId);
+  }
   const [rows, stops] = await Promise.all([
-    client
-      .from('namecard_series')
-      .select('id,type,weekdays,start_time,end_time,time_zone,first_date,last_date,stopped_at')
-      .order('id', { ascending: false })
-      .limit(1000),
-    client
-      .from('namecard_series_stop')
-      .select('series_id,occurrence_start,stopped_at')
-      .limit(10000),
+    series.order('id', { ascending: false }).limit(1000),
+    stopped.limit(10000),
   ]);
-  if (rows.error) throw failure(client, rows);
-  if (stops.error) throw failure(client, stops);
+  if (rows.error) throw toError(client, rows);
+  if (stops.error) throw toError(client, stops);
   return {
     series: (rows.data as unknown[]).filter(isSeriesRow).map(readSeries),
     stops: (stops.data as SeriesStop[]).map((s) => ({
@@ -147,7 +132,7 @@ export async function listOccurrences(
     from_ms: Math.floor(from),
     to_ms: Math.ceil(to),
   });
-  if (result.error) throw failure(client, result);
+  if (result.error) throw toError(client, result);
   if (!Array.isArray(result.data)) {
     throw new ApiError(
       result.status,

@@ -13,6 +13,9 @@ create table public.namecard (
   stopped_at bigint null,
   stop_kind text null constraint namecard_stop_kind_known check (stop_kind in ('ended', 'cancelled')),
   planned_end bigint null,
+  -- The card it switches; a request that names no card means the first one (old clients).
+  card_id bigint not null default public.namecard_first_card()
+    references public.namecard_card (id),
   constraint namecard_start_before_end check (
     stamp_start is null or stamp_start < stamp_end
     or (stop_kind is not null and stamp_start <= stamp_end)
@@ -29,7 +32,8 @@ create table public.namecard (
     and (stopped_at is null or stopped_at between 0 and 7258118399999)
     and (planned_end is null or planned_end between 0 and 7258118399999)
   ),
-  constraint namecard_type_profile foreign key (type) references public.namecard_profile (name)
+  constraint namecard_type_profile foreign key (card_id, type)
+    references public.namecard_profile (card_id, name)
 );
 
 comment on table public.namecard is
@@ -43,40 +47,57 @@ comment on column public.namecard.stop_kind is
 comment on column public.namecard.planned_end is
   'The stamp_end the entry had before it was stopped (stamp_end is then the stop moment).';
 
--- What is active at t is answered by two partial indexes, one per kind of entry, so that
--- neither the ended entries (most of the table) nor the ones not started yet are read:
--- - no start: active while stamp_end > t, a btree range scan over the few not ended;
--- - a start: active while t lies in [stamp_start, stamp_end), a GiST stab of int8range's '[)'
---   interval, which is exactly the rule.
--- The next start after t is a btree on the start. tests/emulator/index-plan.test.ts checks
--- the plans at 10^6 rows.
-create index namecard_stamp_end_idx on public.namecard (stamp_end);
-create index namecard_open_end_idx on public.namecard (stamp_end) where stamp_start is null;
+-- What is active at t in a card is answered by two partial indexes, one per kind of entry, so
+-- that neither the ended entries (most of the table) nor the ones not started yet are read:
+-- - no start: active while stamp_end > t, a btree range scan over the card's few not ended;
+-- - a start: active while stamp_start <= t < stamp_end, a GiST (btree_gist) over the card, the
+--   start and the end, which prunes by all three at once as an R-tree does. Plain comparisons
+--   of bigints, not a range's @>: they are leakproof, so that under row-level security (anon
+--   reading the first card through the views) they still bound the index scan.
+-- The next start after t is a btree on the card and the start; the card's own list a btree on
+-- the card and the id, and what has not ended yet (a face's `endingAfter`) one on the card and
+-- the end. The card first in every one: a card's rows are one range of each, however many
+-- other cards there are (and, with one card, the partial index stays the cheaper one for the
+-- entries with no start). tests/emulator/index-plan.test.ts checks the plans at 10^6 rows.
+create index namecard_stamp_end_idx on public.namecard (card_id, stamp_end);
+create index namecard_open_end_idx on public.namecard (card_id, stamp_end) where stamp_start is null;
 create index namecard_active_range_idx
-  on public.namecard using gist (int8range(stamp_start, stamp_end))
+  on public.namecard using gist (card_id, stamp_start, stamp_end)
   where stamp_start is not null;
-create index namecard_start_idx on public.namecard (stamp_start) where stamp_start is not null;
--- Whether an entry in force or to come names a profile (what anon may learn of a profile,
--- private.namecard_public_profiles): one probe, not a read of every entry not ended (round 5:
--- 64 labels read 76,000 buffers at 10^6 rows).
-create index namecard_type_end_idx on public.namecard (type, stamp_end);
+create index namecard_start_idx on public.namecard (card_id, stamp_start)
+  where stamp_start is not null;
+create index namecard_card_idx on public.namecard (card_id, id);
+-- Whether an entry of a card in force or to come names a profile (what anon may learn of a
+-- profile, private.namecard_public_profiles): one probe, not a read of every entry not ended
+-- (round 5: 64 labels read 76,000 buffers at 10^6 rows).
+create index namecard_type_end_idx on public.namecard (card_id, type, stamp_end);
 
 alter table public.namecard enable row level security;
 
--- anon reads only what a visitor needs (id, type, start, end), never the audit columns.
+-- anon reads only what a visitor needs (id, type, start, end), never the audit columns, and
+-- only of the first card, as it always could; members read their cards' entries, and anyone
+-- signed in the first card's, as before. Editors and owners insert into their cards.
 revoke all on table public.namecard from anon, authenticated, public;
-grant insert (stamp_end, type, stamp_start) on table public.namecard to authenticated;
-grant select (id, type, stamp_start, stamp_end) on table public.namecard to anon;
+grant insert (card_id, stamp_end, type, stamp_start) on table public.namecard to authenticated;
+-- card_id too, which the lookup filters on (always the first card's, for anon).
+grant select (id, type, stamp_start, stamp_end, card_id) on table public.namecard to anon;
 grant select on table public.namecard to authenticated;
 grant select, insert on table public.namecard to service_role;
 
 create policy namecard_read on public.namecard
-  for select to anon, authenticated
-  using (true);
+  for select to anon
+  using (card_id = public.namecard_first_card());
 
-create policy namecard_owner_insert on public.namecard
+create policy namecard_member_read on public.namecard
+  for select to authenticated
+  using (
+    card_id = public.namecard_first_card()
+    or card_id = any ((select private.namecard_cards_where('viewer'))::bigint[])
+  );
+
+create policy namecard_editor_insert on public.namecard
   for insert to authenticated
-  with check ((select private.is_namecard_owner()) and (select private.namecard_session_live()));
+  with check (card_id = any ((select private.namecard_cards_where('editor'))::bigint[]));
 
 create trigger namecard_entry_profile
   before insert on public.namecard

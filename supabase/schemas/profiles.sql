@@ -6,7 +6,7 @@
 -- never widen them (docs/security.md).
 
 create table public.namecard_profile (
-  name text primary key
+  name text not null
     constraint namecard_profile_name_form check (name ~ '^[a-z][a-z0-9-]{0,31}$'),
   label text not null
     constraint namecard_profile_label_form check (
@@ -25,7 +25,11 @@ create table public.namecard_profile (
   created_at timestamptz not null default now(),
   created_by uuid default auth.uid() references auth.users (id) on delete set null,
   updated_at timestamptz not null default now(),
-  constraint namecard_profile_url_given check (url is not null or name in ('main', 'photo'))
+  -- Each card has its own profiles; a request that names no card means the first one.
+  card_id bigint not null default public.namecard_first_card()
+    references public.namecard_card (id),
+  constraint namecard_profile_url_given check (url is not null or name in ('main', 'photo')),
+  primary key (card_id, name)
 );
 
 comment on table public.namecard_profile is
@@ -37,26 +41,28 @@ alter table public.namecard_profile enable row level security;
 
 revoke all on table public.namecard_profile from anon, authenticated, public;
 grant select, delete on table public.namecard_profile to authenticated;
-grant insert (name, label, url) on table public.namecard_profile to authenticated;
+grant insert (card_id, name, label, url) on table public.namecard_profile to authenticated;
 grant update (label, url, removed_at) on table public.namecard_profile to authenticated;
 grant select, insert, update, delete on table public.namecard_profile to service_role;
 
-create policy namecard_profile_owner_read on public.namecard_profile
+-- Members read their cards' profiles (the labels and destinations their faces show); only
+-- owners add, change and remove them.
+create policy namecard_profile_member_read on public.namecard_profile
   for select to authenticated
-  using ((select private.is_namecard_owner()));
+  using (card_id = any ((select private.namecard_cards_where('viewer'))::bigint[]));
 
 create policy namecard_profile_owner_insert on public.namecard_profile
   for insert to authenticated
-  with check ((select private.is_namecard_owner()) and (select private.namecard_session_live()));
+  with check (card_id = any ((select private.namecard_cards_where('owner'))::bigint[]));
 
 create policy namecard_profile_owner_update on public.namecard_profile
   for update to authenticated
-  using ((select private.is_namecard_owner()) and (select private.namecard_session_live()))
-  with check ((select private.is_namecard_owner()) and (select private.namecard_session_live()));
+  using (card_id = any ((select private.namecard_cards_where('owner'))::bigint[]))
+  with check (card_id = any ((select private.namecard_cards_where('owner'))::bigint[]));
 
 create policy namecard_profile_owner_delete on public.namecard_profile
   for delete to authenticated
-  using ((select private.is_namecard_owner()) and (select private.namecard_session_live()));
+  using (card_id = any ((select private.namecard_cards_where('owner'))::bigint[]));
 
 -- A new entry or series may name only a profile that exists and is not removed (23503,
 -- PostgREST's 409, naming it). Security definer: it reads the profiles whatever the inserting
@@ -69,7 +75,8 @@ set search_path = ''
 as $$
 begin
   if not exists (
-    select 1 from public.namecard_profile as p where p.name = new.type and p.removed_at is null
+    select 1 from public.namecard_profile as p
+    where p.card_id = new.card_id and p.name = new.type and p.removed_at is null
   ) then
     raise exception using
       errcode = '23503',
@@ -122,13 +129,16 @@ begin
   end if;
   select string_agg(n.id::text, ', ' order by n.id) into in_use
   from public.namecard as n
-  where n.type = old.name
+  where n.card_id = old.card_id
+    and n.type = old.name
     and n.stamp_end > now_ms
     and (n.stamp_start is null or n.stamp_start < n.stamp_end);
   if in_use is null then
     select string_agg('series ' || x.id::text, ', ' order by x.id) into in_use
     from public.namecard_series_rule as x
-    where x.type = old.name
+    join public.namecard_series as y on y.id = x.id
+    where y.card_id = old.card_id
+      and x.type = old.name
       and (public.namecard_series_until(x) is null or public.namecard_series_until(x) > now_ms);
   end if;
   if in_use is not null then
@@ -140,7 +150,7 @@ begin
   end if;
   update public.namecard_profile as p
   set removed_at = coalesce(p.removed_at, now()), updated_at = now()
-  where p.name = old.name;
+  where p.card_id = old.card_id and p.name = old.name;
   return null;
 end;
 $$;

@@ -1,5 +1,5 @@
--- Who may do what: the owners' list, the checks every owner write makes, and the API roles'
--- plan settings.
+-- Who may do what: the first card's owners as a deployment's admin lists them, the session
+-- check every write makes, and the API roles' plan settings. Cards and members: cards.sql.
 
 -- Owners live outside the exposed schemas: the API can neither read nor change the list.
 create schema if not exists private;
@@ -11,30 +11,9 @@ create table private.namecard_owner (
   created_at timestamptz not null default now()
 );
 
-comment on table private.namecard_owner is 'Users allowed to insert into public.namecard.';
+comment on table private.namecard_owner is 'The owners of the first card (kept equal to its members with role owner).';
 
 revoke all on table private.namecard_owner from public;
-
--- Security definer, so that policies consult the owners' list without the API roles reading it.
-create or replace function private.is_namecard_owner()
-returns boolean
-language sql
-stable
-security definer
-set search_path = ''
-as $$
-  select exists (
-    select 1
-    from private.namecard_owner o
-    where o.user_id = (select auth.uid())
-  );
-$$;
-
-comment on function private.is_namecard_owner() is
-  'True when the signed-in user (auth.uid()) is listed in private.namecard_owner.';
-
-revoke all on function private.is_namecard_owner() from public;
-grant execute on function private.is_namecard_owner() to authenticated;
 
 -- False when the caller's access token names a session that was signed out: every owner write
 -- checks it, so "sign out everywhere" stops a stolen token at once.
@@ -57,18 +36,6 @@ comment on function private.namecard_session_live() is
 
 revoke all on function private.namecard_session_live() from public;
 grant execute on function private.namecard_session_live() to authenticated, service_role;
-
--- Lets a signed-in user ask whether they may change the card, so that /manage and the CLI say
--- so at sign-in; the answer is the very check the write policies use.
-create view public.namecard_access
-with (security_invoker = true) as
-  select (select private.is_namecard_owner()) as can_set;
-
-comment on view public.namecard_access is
-  'One row: can_set is true when the signed-in user may insert into public.namecard.';
-
-revoke all on public.namecard_access from anon, authenticated, public;
-grant select on public.namecard_access to authenticated;
 
 -- What an instant may be when someone asks what visitors get then (epoch ms): until the end of
 -- 2199 (the dates every table is held to), and from a day before now for anon (visitors, /go,

@@ -50,8 +50,7 @@ grant execute on function public.namecard_local_instant(local_time timestamp wit
 
 create table public.namecard_series (
   id bigint primary key default nextval('public.namecard_id_seq'::regclass),
-  type text not null constraint namecard_series_type_profile
-    references public.namecard_profile (name),
+  type text not null,
   weekdays smallint[] not null constraint namecard_series_weekdays_form check (
     cardinality(weekdays) between 1 and 7
     and weekdays <@ '{1,2,3,4,5,6,7}'::smallint[]
@@ -69,6 +68,13 @@ create table public.namecard_series (
   stop_kind text null constraint namecard_series_stop_kind_known check (stop_kind = 'cancelled'),
   created_at timestamptz not null default now(),
   created_by uuid default auth.uid() references auth.users (id) on delete set null,
+  -- The card it switches; a request that names no card means the first one (old clients).
+  card_id bigint not null default public.namecard_first_card()
+    references public.namecard_card (id),
+  constraint namecard_series_type_profile foreign key (card_id, type)
+    references public.namecard_profile (card_id, name),
+  -- The stops of a series' occurrences are of its card (namecard_series_stop's key).
+  constraint namecard_series_card_id_key unique (card_id, id),
   constraint namecard_series_dates_order
     check (first_date is null or last_date is null or first_date <= last_date),
   -- Dates from 1970 to 2199 and instants before 2200, as for the entries: a date past that
@@ -89,7 +95,8 @@ comment on column public.namecard_series.id is
 comment on column public.namecard_series.stopped_at is
   'Epoch ms (server clock) when the owner cancelled the series; occurrences end there. Null: never.';
 
-create index namecard_series_live_idx on public.namecard_series (id) where stopped_at is null;
+create index namecard_series_live_idx on public.namecard_series (card_id, id)
+  where stopped_at is null;
 
 -- The columns of a series its occurrences follow from, the ones anon may read: the weekly
 -- expansion and the stop rule take a row of this view (a whole row of the table would need
@@ -111,6 +118,10 @@ create table public.namecard_series_stop (
   stopped_at bigint not null,
   created_at timestamptz not null default now(),
   created_by uuid default auth.uid() references auth.users (id) on delete set null,
+  -- Its series' card, so that row-level security reads it from the row.
+  card_id bigint not null default public.namecard_first_card(),
+  constraint namecard_series_stop_series_card foreign key (card_id, series_id)
+    references public.namecard_series (card_id, id),
   primary key (series_id, occurrence_start),
   constraint namecard_series_stop_after_start check (stopped_at >= occurrence_start),
   constraint namecard_series_stop_range check (
@@ -144,9 +155,10 @@ $$;
 
 revoke all on function private.namecard_series_check() from public;
 
--- At most this many live series (not cancelled, not past their last date) a card: each costs
--- every status and every lookup that falls outside the materialised horizon a little, so the
--- number is what keeps those within their bounds (docs/security.md, round 5).
+-- At most this many live series (not cancelled, not past their last date) a card, each card its
+-- own: each costs every status and every lookup of its card that falls outside the materialised
+-- horizon a little, so the number is what keeps those within their bounds (docs/security.md,
+-- round 5).
 create or replace function public.namecard_series_limit()
 returns integer
 language sql
@@ -158,9 +170,11 @@ $$;
 revoke all on function public.namecard_series_limit() from public;
 grant execute on function public.namecard_series_limit() to authenticated, service_role;
 
--- A new series is refused (23514, PostgREST's 400) when the card already has the limit of live
+-- A new series is refused (23514, PostgREST's 400) when its card already has the limit of live
 -- series, naming the limit and how to make room. Serialised per card, so that two inserts at
--- once cannot both pass.
+-- once cannot both pass; other cards do not wait. The card's series not cancelled are one range
+-- of namecard_series_live_idx; a series cancelled is stopped from its cancel on, so it is live
+-- no more.
 create or replace function private.namecard_series_cap()
 returns trigger
 language plpgsql
@@ -171,10 +185,13 @@ declare
   now_ms bigint := (extract(epoch from now()) * 1000)::bigint;
   live integer;
 begin
-  perform pg_advisory_xact_lock(hashtext('namecard_series_cap'));
+  perform pg_advisory_xact_lock(hashtext('namecard_series_cap:' || new.card_id::text));
   select count(*) into live
   from public.namecard_series_rule as s
-  where public.namecard_series_until(s) is null or public.namecard_series_until(s) > now_ms;
+  join public.namecard_series as x on x.id = s.id
+  where x.card_id = new.card_id
+    and (s.stopped_at is null or s.stopped_at > now_ms)
+    and (public.namecard_series_until(s) is null or public.namecard_series_until(s) > now_ms);
   if live >= public.namecard_series_limit() then
     raise exception using
       errcode = '23514',
@@ -200,20 +217,22 @@ create trigger namecard_series_profile
   before insert on public.namecard_series
   for each row execute function private.namecard_entry_profile_check();
 
--- Anyone reads what the rule needs, owners read everything; owners insert through
--- namecard_set_series; end and cancel are functions that check the owner.
+-- anon reads what the rule needs of the first card's series, as it always could; members read
+-- their cards' series, and anyone signed in the first card's, as before. Editors and owners
+-- insert through namecard_set_series; end and cancel are functions that check the role.
 alter table public.namecard_series enable row level security;
 alter table public.namecard_series_stop enable row level security;
 
 revoke all on table public.namecard_series from anon, authenticated, public;
 revoke all on table public.namecard_series_stop from anon, authenticated, public;
 grant select (
-  id, type, weekdays, start_time, end_time, time_zone, first_date, last_date, stopped_at
+  id, type, weekdays, start_time, end_time, time_zone, first_date, last_date, stopped_at, card_id
 ) on table public.namecard_series to anon;
 grant select on table public.namecard_series to authenticated;
-grant insert (type, weekdays, start_time, end_time, time_zone, first_date, last_date)
+grant insert (card_id, type, weekdays, start_time, end_time, time_zone, first_date, last_date)
   on table public.namecard_series to authenticated;
-grant select (series_id, occurrence_start, stopped_at) on table public.namecard_series_stop to anon;
+grant select (series_id, occurrence_start, stopped_at, card_id)
+  on table public.namecard_series_stop to anon;
 grant select on table public.namecard_series_stop to authenticated;
 grant select, insert, update on table public.namecard_series, public.namecard_series_stop
   to service_role;
@@ -221,12 +240,22 @@ grant select, insert, update on table public.namecard_series, public.namecard_se
 grant usage on sequence public.namecard_id_seq to authenticated, service_role;
 
 create policy namecard_series_read on public.namecard_series
-  for select to anon, authenticated using (true);
-create policy namecard_series_owner_insert on public.namecard_series
+  for select to anon using (card_id = public.namecard_first_card());
+create policy namecard_series_member_read on public.namecard_series
+  for select to authenticated using (
+    card_id = public.namecard_first_card()
+    or card_id = any ((select private.namecard_cards_where('viewer'))::bigint[])
+  );
+create policy namecard_series_editor_insert on public.namecard_series
   for insert to authenticated
-  with check ((select private.is_namecard_owner()) and (select private.namecard_session_live()));
+  with check (card_id = any ((select private.namecard_cards_where('editor'))::bigint[]));
 create policy namecard_series_stop_read on public.namecard_series_stop
-  for select to anon, authenticated using (true);
+  for select to anon using (card_id = public.namecard_first_card());
+create policy namecard_series_stop_member_read on public.namecard_series_stop
+  for select to authenticated using (
+    card_id = public.namecard_first_card()
+    or card_id = any ((select private.namecard_cards_where('viewer'))::bigint[])
+  );
 
 -- Occurrences materialised ahead, so that /go's lookup stabs an index instead of expanding
 -- every series. private.namecard_occurrence holds PLANNED occurrences (start, planned end);
@@ -239,19 +268,25 @@ create table private.namecard_series_window (
     references public.namecard_series (id) on delete cascade,
   covered_from bigint not null,
   covered_until bigint not null,
+  -- Its series' card (set when materialised), so that a card's windows are found by index.
+  card_id bigint not null default public.namecard_first_card(),
   constraint namecard_series_window_order check (covered_from <= covered_until)
 );
 
 comment on table private.namecard_series_window is
   'Per series: the instants [covered_from, covered_until) (epoch ms) at which private.namecard_occurrence holds every occurrence in force.';
 
-create index namecard_series_window_until_idx on private.namecard_series_window (covered_until);
-create index namecard_series_window_from_idx on private.namecard_series_window (covered_from);
+create index namecard_series_window_until_idx
+  on private.namecard_series_window (card_id, covered_until);
+create index namecard_series_window_from_idx
+  on private.namecard_series_window (card_id, covered_from);
 
 create table private.namecard_occurrence (
   series_id bigint not null references public.namecard_series (id) on delete cascade,
   stamp_start bigint not null,
   planned_end bigint not null,
+  -- Its series' card (set when materialised): a card's occurrences are one index stab.
+  card_id bigint not null default public.namecard_first_card(),
   primary key (series_id, stamp_start),
   constraint namecard_occurrence_order check (planned_end > stamp_start)
 );
@@ -260,9 +295,10 @@ comment on table private.namecard_occurrence is
   'Planned occurrences of the series (epoch ms, before any end or cancel), over each series'' window.';
 
 create index namecard_occurrence_range_idx
-  on private.namecard_occurrence using gist (int8range(stamp_start, planned_end));
--- The next start after an instant (the timeline walk, the status' series): a btree on the start.
-create index namecard_occurrence_start_idx on private.namecard_occurrence (stamp_start);
+  on private.namecard_occurrence using gist (card_id, int8range(stamp_start, planned_end));
+-- The next start after an instant (the timeline walk, the status' series): a btree on the card
+-- and the start.
+create index namecard_occurrence_start_idx on private.namecard_occurrence (card_id, stamp_start);
 
 alter table private.namecard_series_window enable row level security;
 alter table private.namecard_occurrence enable row level security;
@@ -348,15 +384,15 @@ $$;
 revoke all on function public.namecard_series_until(public.namecard_series_rule) from public;
 grant execute on function public.namecard_series_until(public.namecard_series_rule) to service_role;
 
--- The occurrences in force some time in [from_ms, to_ms), by exact expansion: series id,
--- profile, start, end as stopped, planned end. An occurrence lasts at most a day and a clock
--- change, so local days from two before from_ms to one after to_ms hold every one. At most 400
--- days at a time, each instant within namecard_check_instant's bounds. Signed-in users may call
--- it; security definer, since the expansion's parts (the rule view, the weekly expansion, the
--- stop rule) are the service's alone. PL/pgSQL
--- with JIT off: opaque to the planner of its callers, whose plans would otherwise carry the
--- expansion's cost estimates and pay JIT compilation (~250 ms) on every read.
-create or replace function public.namecard_occurrences(from_ms bigint, to_ms bigint)
+-- The occurrences of a card's series in force some time in [from_ms, to_ms), by exact
+-- expansion: series id, profile, start, end as stopped, planned end. An occurrence lasts at most
+-- a day and a clock change, so local days from two before from_ms to one after to_ms hold every
+-- one. At most 400 days at a time, each instant within namecard_check_instant's bounds. The
+-- service's, and security definer: the card is an id, so that only entry points that checked who
+-- asks (namecard_occurrences below, the lookups' exact part) call it. PL/pgSQL with JIT off:
+-- opaque to the planner of its callers, whose plans would otherwise carry the expansion's cost
+-- estimates and pay JIT compilation (~250 ms) on every read.
+create or replace function public.namecard_card_occurrences(card bigint, from_ms bigint, to_ms bigint)
 returns table (id bigint, type text, stamp_start bigint, stamp_end bigint, planned_end bigint)
 language plpgsql
 stable
@@ -387,7 +423,8 @@ begin
       public.namecard_local_day(to_ms, s.time_zone) + 1
     ) as w
     cross join lateral public.namecard_occurrence_end(s, w.start_ms, w.planned_end) as e
-    where s.stopped_at is null or s.stopped_at > from_ms
+    where (s.stopped_at is null or s.stopped_at > from_ms)
+      and s.id in (select x.id from public.namecard_series as x where x.card_id = card)
   ) as o
   where o.start_ms < to_ms
     and o.cut_end > o.start_ms
@@ -395,8 +432,29 @@ begin
 end;
 $$;
 
+comment on function public.namecard_card_occurrences(bigint, bigint, bigint) is
+  'Occurrences of the card''s series in force some time in [from_ms, to_ms): id, type, start, end (as stopped), planned end.';
+
+revoke all on function public.namecard_card_occurrences(bigint, bigint, bigint) from public;
+grant execute on function public.namecard_card_occurrences(bigint, bigint, bigint) to service_role;
+
+-- The same for the first card (the call of old clients and scripts), whose series anyone signed
+-- in may read. Signed-in users may call it (not anon: /go does not need it); security definer,
+-- since the expansion's parts are the service's alone.
+create or replace function public.namecard_occurrences(from_ms bigint, to_ms bigint)
+returns table (id bigint, type text, stamp_start bigint, stamp_end bigint, planned_end bigint)
+language sql
+stable
+security definer
+rows 2
+set search_path = ''
+as $$
+  select o.id, o.type, o.stamp_start, o.stamp_end, o.planned_end
+  from public.namecard_card_occurrences(public.namecard_first_card(), from_ms, to_ms) as o
+$$;
+
 comment on function public.namecard_occurrences(bigint, bigint) is
-  'Occurrences of the series in force some time in [from_ms, to_ms): id, type, start, end (as stopped), planned end.';
+  'Occurrences of the first card''s series in force some time in [from_ms, to_ms): id, type, start, end (as stopped), planned end.';
 
 revoke all on function public.namecard_occurrences(bigint, bigint) from public;
 grant execute on function public.namecard_occurrences(bigint, bigint) to authenticated, service_role;
@@ -441,12 +499,13 @@ $$;
 revoke all on function private.namecard_series_covers(private.namecard_series_window, bigint)
   from public;
 
--- The first start after after_ms of an occurrence of one series that counts, or null (none
--- ahead): from the materialised occurrences when they hold it, else by exact expansion. PL/pgSQL
--- planned once per session (a generic plan), as the lookup's series part. Sorting is off, as
--- in namecard_series_next_start: the generic plan read every occurrence of the series ahead
--- and probed its stops (350 buffers a series, a call per live series in every status).
-create or replace function public.namecard_series_next(series_id bigint, after_ms bigint)
+-- The first start after after_ms of an occurrence of one series of the card that counts, or
+-- null (none ahead): from the materialised occurrences when they hold it, else by exact
+-- expansion. PL/pgSQL planned once per session (a generic plan), as the lookup's series part.
+-- Sorting is off, as in namecard_series_next_start_of: the generic plan read every occurrence of
+-- the series ahead and probed its stops (350 buffers a series, a call per live series in every
+-- status). Private: only security-definer callers, which checked who asks, run it.
+create or replace function private.namecard_series_next_of(card bigint, series_id bigint, after_ms bigint)
 returns bigint
 language plpgsql
 stable
@@ -464,7 +523,8 @@ begin
       join private.namecard_series_window as w on w.series_id = o.series_id
       join public.namecard_series_rule as s on s.id = o.series_id
       cross join lateral public.namecard_occurrence_end(s, o.stamp_start, o.planned_end) as e
-      where o.series_id = namecard_series_next.series_id
+      where o.card_id = card
+        and o.series_id = namecard_series_next_of.series_id
         and o.stamp_start > after_ms
         and private.namecard_series_covers(w, after_ms)
         and o.stamp_start < w.covered_until
@@ -475,31 +535,74 @@ begin
     (
       select public.namecard_series_next_after(s, after_ms, null)
       from public.namecard_series_rule as s
-      where s.id = namecard_series_next.series_id
+      join public.namecard_series as x on x.id = s.id
+      where s.id = namecard_series_next_of.series_id and x.card_id = card
     )
   );
 end;
 $$;
 
+revoke all on function private.namecard_series_next_of(bigint, bigint, bigint) from public;
+
+-- The first card's (a series of another card answers null): the service's since round 5.
+-- PL/pgSQL: one cached call of the worker.
+create or replace function public.namecard_series_next(series_id bigint, after_ms bigint)
+returns bigint
+language plpgsql
+stable
+security definer
+set search_path = ''
+as $$
+begin
+  return private.namecard_series_next_of(public.namecard_first_card(), series_id, after_ms);
+end;
+$$;
+
 comment on function public.namecard_series_next(bigint, bigint) is
-  'Epoch ms: the first start after after_ms of an occurrence of the series, or null when none is ahead.';
+  'Epoch ms: the first start after after_ms of an occurrence of the first card''s series, or null when none is ahead.';
 
 revoke all on function public.namecard_series_next(bigint, bigint) from public;
 grant execute on function public.namecard_series_next(bigint, bigint) to service_role;
 
--- The timeline walk's next change from the series: the first start after after_ms, before
+-- What the walk calls, for any card: the first card's through the function above, another
+-- card's through the private one. The service's, as the rest of the walk (round 5): only
+-- security-definer entry points that checked who asks and bound what they ask (namecard_go,
+-- namecard_card_status, namecard_status_now, the writes) run it. PL/pgSQL, so that the private
+-- call is planned only when reached.
+create or replace function public.namecard_card_series_next(card bigint, series_id bigint, after_ms bigint)
+returns bigint
+language plpgsql
+stable
+set search_path = ''
+as $$
+begin
+  if card = public.namecard_first_card() then
+    return public.namecard_series_next(series_id, after_ms);
+  end if;
+  return private.namecard_series_next_of(card, series_id, after_ms);
+end;
+$$;
+
+comment on function public.namecard_card_series_next(bigint, bigint, bigint) is
+  'Epoch ms: the first start after after_ms of an occurrence of the card''s series, or null; another card than the first only from a security-definer entry point.';
+
+revoke all on function public.namecard_card_series_next(bigint, bigint, bigint) from public;
+grant execute on function public.namecard_card_series_next(bigint, bigint, bigint) to service_role;
+
+-- The timeline walk's next change from a card's series: the first start after after_ms, before
 -- before_ms (null: no bound), of an occurrence of a series newer than newer_than. From the
--- materialised occurrences for the series they cover (index order on the start, the first that
--- counts), by exact expansion for the series whose window has passed or not begun (found by the
--- windows' indexes: none in the normal case). A covered series may start again after its window
--- ends, so its window's end counts as a possible change too: the walk then finds nothing new
--- there and goes on (far ahead, and rare). As in /go's lookup, a series with no window at all
--- (stored while triggers were off) counts from the next owner write, which materialises it.
--- Sorting is off: the generic plan guesses a few dozen occurrences after any instant, and would
--- read and sort every one ahead (15,000 with 100 live series: 47,000 buffers a call, a call a
--- step of the walk) where the start index, read in order, stops at the first that counts (round 5).
-create or replace function public.namecard_series_next_start(
-  after_ms bigint, newer_than bigint, before_ms bigint
+-- materialised occurrences for the series they cover (index order on the card and start, the
+-- first that counts), by exact expansion for the series whose window has passed or not begun
+-- (found by the windows' indexes: none in the normal case). A covered series may start again
+-- after its window ends, so its window's end counts as a possible change too: the walk then
+-- finds nothing new there and goes on (far ahead, and rare). As in /go's lookup, a series with
+-- no window at all (stored while triggers were off) counts from the next owner write, which
+-- materialises it. Sorting is off: the generic plan guesses a few dozen occurrences after any
+-- instant, and would read and sort every one ahead (15,000 with 100 live series: 47,000 buffers
+-- a call, a call a step of the walk) where the start index, read in order, stops at the first
+-- that counts (round 5). Private, as namecard_series_next_of.
+create or replace function private.namecard_series_next_start_of(
+  card bigint, after_ms bigint, newer_than bigint, before_ms bigint
 )
 returns bigint
 language plpgsql
@@ -519,7 +622,10 @@ begin
       join public.namecard_series_rule as s on s.id = o.series_id
       cross join lateral public.namecard_occurrence_end(s, o.stamp_start, o.planned_end) as e
       -- A one-time filter: with no series newer than newer_than, nothing is read.
-      where exists (select from public.namecard_series as x where x.id > newer_than)
+      where exists (
+          select from public.namecard_series as x where x.card_id = card and x.id > newer_than
+        )
+        and o.card_id = card
         and o.stamp_start > after_ms
         -- Both bounds in the index condition (the plan is generic: a null test would not be).
         and o.stamp_start < coalesce(before_ms, 9223372036854775807)
@@ -533,7 +639,8 @@ begin
     (
       select w.covered_until
       from private.namecard_series_window as w
-      where w.covered_until > after_ms
+      where w.card_id = card
+        and w.covered_until > after_ms
         -- An unbounded window holds every occurrence there is: its end is no change.
         and w.covered_until < 9223372036854775807
         and w.series_id > newer_than
@@ -548,21 +655,63 @@ begin
         and (s.stopped_at is null or s.stopped_at > after_ms)
         and s.id in (
           select w.series_id from private.namecard_series_window as w
-          where w.covered_until <= after_ms
+          where w.card_id = card and w.covered_until <= after_ms
           union
           select w.series_id from private.namecard_series_window as w
-          where w.covered_from > after_ms + 2 * 86400000
+          where w.card_id = card and w.covered_from > after_ms + 2 * 86400000
         )
     )
   );
 end;
 $$;
 
+revoke all on function private.namecard_series_next_start_of(bigint, bigint, bigint, bigint)
+  from public;
+
+-- The first card's (the service's since round 5).
+create or replace function public.namecard_series_next_start(
+  after_ms bigint, newer_than bigint, before_ms bigint
+)
+returns bigint
+language plpgsql
+stable
+security definer
+set search_path = ''
+as $$
+begin
+  return private.namecard_series_next_start_of(
+    public.namecard_first_card(), after_ms, newer_than, before_ms);
+end;
+$$;
+
 comment on function public.namecard_series_next_start(bigint, bigint, bigint) is
-  'Epoch ms: the first start after after_ms, before before_ms, of an occurrence of a series with id > newer_than.';
+  'Epoch ms: the first start after after_ms, before before_ms, of an occurrence of a series of the first card with id > newer_than.';
 
 revoke all on function public.namecard_series_next_start(bigint, bigint, bigint) from public;
 grant execute on function public.namecard_series_next_start(bigint, bigint, bigint) to service_role;
+
+-- What the walk calls, for any card (the service's, see namecard_card_series_next).
+create or replace function public.namecard_card_series_next_start(
+  card bigint, after_ms bigint, newer_than bigint, before_ms bigint
+)
+returns bigint
+language plpgsql
+stable
+set search_path = ''
+as $$
+begin
+  if card = public.namecard_first_card() then
+    return public.namecard_series_next_start(after_ms, newer_than, before_ms);
+  end if;
+  return private.namecard_series_next_start_of(card, after_ms, newer_than, before_ms);
+end;
+$$;
+
+comment on function public.namecard_card_series_next_start(bigint, bigint, bigint, bigint) is
+  'Epoch ms: the first start after after_ms, before before_ms, of an occurrence of a series of the card with id > newer_than; another card than the first only from a security-definer entry point.';
+
+revoke all on function public.namecard_card_series_next_start(bigint, bigint, bigint, bigint) from public;
+grant execute on function public.namecard_card_series_next_start(bigint, bigint, bigint, bigint) to service_role;
 
 -- How far ahead occurrences are materialised: 400 days (epoch ms).
 create or replace function private.namecard_series_horizon_ms()
@@ -584,9 +733,10 @@ security definer
 set search_path = ''
 set jit = 'off'
 as $$
-  insert into private.namecard_occurrence (series_id, stamp_start, planned_end)
-  select s.id, w.start_ms, w.planned_end
+  insert into private.namecard_occurrence (series_id, stamp_start, planned_end, card_id)
+  select s.id, w.start_ms, w.planned_end, x.card_id
   from public.namecard_series_rule as s
+  join public.namecard_series as x on x.id = s.id
   cross join lateral public.namecard_series_days(
     s,
     public.namecard_local_day(from_ms, s.time_zone) - 2,
@@ -631,6 +781,7 @@ begin
   if not found then
     fill_from := now_ms - 3 * 86400000;
     w.series_id := sid;
+    w.card_id := (select x.card_id from public.namecard_series as x where x.id = sid);
     -- anon may ask about the day before now (private.namecard_check_instant): answered from
     -- the rows, however many series were stored or cancelled today.
     w.covered_from := now_ms - 86400000;
@@ -648,8 +799,8 @@ begin
     perform private.namecard_series_fill(sid, fill_from, until_ms);
     w.covered_until := greatest(w.covered_until, until_ms);
   end if;
-  insert into private.namecard_series_window as x (series_id, covered_from, covered_until)
-  values (w.series_id, w.covered_from, w.covered_until)
+  insert into private.namecard_series_window as x (series_id, covered_from, covered_until, card_id)
+  values (w.series_id, w.covered_from, w.covered_until, w.card_id)
   on conflict (series_id) do update set covered_until = excluded.covered_until;
 end;
 $$;
@@ -719,11 +870,11 @@ $$;
 
 revoke all on function private.namecard_series_extend_statement() from public;
 
--- The series occurrence in force at at_ms from the materialised table, newest series first,
--- for series whose window holds at_ms. Fenced and sorted, so that the index stab's rows drive
--- primary-key probes of their series, stops and windows until one counts (not a walk of the
--- series, nor a hash of them all).
-create or replace function private.namecard_series_materialised_at(at_ms bigint)
+-- The series occurrence of a card in force at at_ms from the materialised table, newest series
+-- first, for series whose window holds at_ms. Fenced and sorted, so that the index stab's rows
+-- (the card's, by the GiST on the card and the range) drive primary-key probes of their series,
+-- stops and windows until one counts (not a walk of the series, nor a hash of them all).
+create or replace function private.namecard_series_materialised_at(card bigint, at_ms bigint)
 returns table (id bigint, type text, stamp_start bigint, stamp_end bigint)
 language sql
 stable
@@ -732,7 +883,8 @@ as $$
   from (
     select o.series_id, o.stamp_start, o.planned_end
     from private.namecard_occurrence as o
-    where int8range(o.stamp_start, o.planned_end) @> at_ms
+    where o.card_id = card
+      and int8range(o.stamp_start, o.planned_end) @> at_ms
     order by o.series_id desc, o.stamp_start desc
     offset 0
   ) as o
@@ -753,12 +905,13 @@ as $$
   limit 1
 $$;
 
-revoke all on function private.namecard_series_materialised_at(bigint) from public;
+revoke all on function private.namecard_series_materialised_at(bigint, bigint) from public;
 
--- The series occurrence in force at at_ms by exact expansion, for the series whose window does
--- not hold at_ms (its horizon passed with no owner write, or at_ms is before it was stored),
--- and for series with no window at all (until the next owner write materialises them).
-create or replace function private.namecard_series_expanded_at(at_ms bigint)
+-- The series occurrence of a card in force at at_ms by exact expansion, for the series whose
+-- window does not hold at_ms (its horizon passed with no owner write, or at_ms is before it
+-- was stored), and for series with no window at all (until the next owner write materialises
+-- them).
+create or replace function private.namecard_series_expanded_at(card bigint, at_ms bigint)
 returns table (id bigint, type text, stamp_start bigint, stamp_end bigint)
 language sql
 stable
@@ -768,26 +921,29 @@ set search_path = ''
 set jit = 'off'
 as $$
   select o.id, o.type, o.stamp_start, o.stamp_end
-  from public.namecard_occurrences(at_ms, at_ms + 1) as o
+  from public.namecard_card_occurrences(card, at_ms, at_ms + 1) as o
   where o.id in (
-      select w.series_id from private.namecard_series_window as w where w.covered_until <= at_ms
+      select w.series_id from private.namecard_series_window as w
+      where w.card_id = card and w.covered_until <= at_ms
       union
-      select w.series_id from private.namecard_series_window as w where w.covered_from > at_ms
+      select w.series_id from private.namecard_series_window as w
+      where w.card_id = card and w.covered_from > at_ms
       union
       select x.id from public.namecard_series as x
-      where not exists (
+      where x.card_id = card and not exists (
         select from private.namecard_series_window as v where v.series_id = x.id
       )
     )
 $$;
 
-revoke all on function private.namecard_series_expanded_at(bigint) from public;
+revoke all on function private.namecard_series_expanded_at(bigint, bigint) from public;
 
--- The series occurrence in force at at_ms with the highest id, or no row: the materialised
--- table where windows hold at_ms, the exact expansion for the rest. Security definer: the
--- private tables are nobody's to read; it answers what namecard_occurrences answers from the
--- series anon may read. PL/pgSQL planned once per session (a generic plan).
-create or replace function public.namecard_series_in_force(at_ms bigint)
+-- The series occurrence of a card in force at at_ms with the highest id, or no row: the
+-- materialised table where windows hold at_ms, the exact expansion for the rest. It answers
+-- what namecard_occurrences answers from the card's series. PL/pgSQL planned once per session
+-- (a generic plan). Private: the private tables are nobody's to read, so only security-definer
+-- callers, which checked who asks, run it (namecard_series_in_force is what invoker code calls).
+create or replace function private.namecard_series_in_force_of(card bigint, at_ms bigint)
 returns table (id bigint, type text, stamp_start bigint, stamp_end bigint)
 language plpgsql
 stable
@@ -804,18 +960,20 @@ begin
   from (
     (
       select m.id, m.type, m.stamp_start, m.stamp_end
-      from private.namecard_series_materialised_at(at_ms) as m
+      from private.namecard_series_materialised_at(card, at_ms) as m
       offset 0
     )
     union all
     (
       select e.id, e.type, e.stamp_start, e.stamp_end
-      from private.namecard_series_expanded_at(at_ms) as e
+      from private.namecard_series_expanded_at(card, at_ms) as e
       -- A one-time filter: when every window holds at_ms, the expansion is not called.
       where exists (
-        select from private.namecard_series_window as w where w.covered_until <= at_ms
+        select from private.namecard_series_window as w
+        where w.card_id = card and w.covered_until <= at_ms
       ) or exists (
-        select from private.namecard_series_window as w where w.covered_from > at_ms
+        select from private.namecard_series_window as w
+        where w.card_id = card and w.covered_from > at_ms
       )
       offset 0
     )
@@ -825,19 +983,63 @@ begin
 end;
 $$;
 
+revoke all on function private.namecard_series_in_force_of(bigint, bigint) from public;
+
+-- The first card's, for anyone, as before cards. PL/pgSQL: one cached call of the worker.
+create or replace function public.namecard_series_in_force(at_ms bigint)
+returns table (id bigint, type text, stamp_start bigint, stamp_end bigint)
+language plpgsql
+stable
+security definer
+rows 1
+set search_path = ''
+as $$
+begin
+  return query select f.id, f.type, f.stamp_start, f.stamp_end
+    from private.namecard_series_in_force_of(public.namecard_first_card(), at_ms) as f;
+end;
+$$;
+
 comment on function public.namecard_series_in_force(bigint) is
-  'The series occurrence in force at epoch ms at_ms with the highest id (id, type, start, end as stopped), or no row.';
+  'The first card''s series occurrence in force at epoch ms at_ms with the highest id (id, type, start, end as stopped), or no row.';
 
 revoke all on function public.namecard_series_in_force(bigint) from public;
 grant execute on function public.namecard_series_in_force(bigint)
   to anon, authenticated, service_role;
 
--- The series occurrence in force at at_ms with the highest id by exact expansion: the rule's
--- definition of the series part. Security definer, so that the expansion itself need not be
--- anyone's to call: its cost grows with the series not stopped before at_ms, which the
--- instant's bound (and the cap of live series) keeps small. Not anon's: the view /go reads asks
--- for the materialised part, and the planner drops this branch of the lookup there.
-create or replace function public.namecard_series_at(at_ms bigint)
+-- What the lookup (invoker code, anon's too: the view /go reads inlines it) calls, for any card
+-- (see namecard_card_series_next): another card than the first only from a security-definer
+-- entry point (anon has no use of schema private).
+create or replace function public.namecard_card_series_in_force(card bigint, at_ms bigint)
+returns table (id bigint, type text, stamp_start bigint, stamp_end bigint)
+language plpgsql
+stable
+rows 1
+set search_path = ''
+as $$
+begin
+  if card = public.namecard_first_card() then
+    return query select f.id, f.type, f.stamp_start, f.stamp_end
+      from public.namecard_series_in_force(at_ms) as f;
+    return;
+  end if;
+  return query select f.id, f.type, f.stamp_start, f.stamp_end
+    from private.namecard_series_in_force_of(card, at_ms) as f;
+end;
+$$;
+
+comment on function public.namecard_card_series_in_force(bigint, bigint) is
+  'The card''s series occurrence in force at epoch ms at_ms with the highest id, or no row; another card than the first only from a security-definer entry point.';
+
+revoke all on function public.namecard_card_series_in_force(bigint, bigint) from public;
+grant execute on function public.namecard_card_series_in_force(bigint, bigint)
+  to anon, authenticated, service_role;
+
+-- The series occurrence of a card in force at at_ms with the highest id by exact expansion: the
+-- rule's definition of the series part. Security definer, so that the expansion itself need not
+-- be anyone's to call: its cost grows with the card's series not stopped before at_ms, which the
+-- instant's bound (and the cap of live series) keeps small. Private, as the other workers.
+create or replace function private.namecard_series_at_of(card bigint, at_ms bigint)
 returns table (id bigint, type text, stamp_start bigint, stamp_end bigint)
 language plpgsql
 stable
@@ -850,17 +1052,62 @@ begin
   perform private.namecard_check_instant(at_ms, 'at_ms');
   return query
   select o.id, o.type, o.stamp_start, o.stamp_end
-  from public.namecard_occurrences(at_ms, at_ms + 1) as o
+  from public.namecard_card_occurrences(card, at_ms, at_ms + 1) as o
   order by o.id desc, o.stamp_start desc
   limit 1;
 end;
 $$;
 
+revoke all on function private.namecard_series_at_of(bigint, bigint) from public;
+
+-- The first card's. Not anon's: the view /go reads asks for the materialised part, and the
+-- planner drops this branch of the lookup there.
+create or replace function public.namecard_series_at(at_ms bigint)
+returns table (id bigint, type text, stamp_start bigint, stamp_end bigint)
+language plpgsql
+stable
+security definer
+rows 1
+set search_path = ''
+as $$
+begin
+  return query select f.id, f.type, f.stamp_start, f.stamp_end
+    from private.namecard_series_at_of(public.namecard_first_card(), at_ms) as f;
+end;
+$$;
+
 comment on function public.namecard_series_at(bigint) is
-  'The series occurrence in force at epoch ms at_ms with the highest id, by exact expansion, or no row.';
+  'The first card''s series occurrence in force at epoch ms at_ms with the highest id, by exact expansion, or no row.';
 
 revoke all on function public.namecard_series_at(bigint) from public;
 grant execute on function public.namecard_series_at(bigint) to authenticated, service_role;
+
+-- What the rule's exact lookup (invoker code) calls, for any card (see
+-- namecard_card_series_next): another card than the first only from a security-definer entry
+-- point. Not anon's, as namecard_series_at.
+create or replace function public.namecard_card_series_at(card bigint, at_ms bigint)
+returns table (id bigint, type text, stamp_start bigint, stamp_end bigint)
+language plpgsql
+stable
+rows 1
+set search_path = ''
+as $$
+begin
+  if card = public.namecard_first_card() then
+    return query select f.id, f.type, f.stamp_start, f.stamp_end
+      from public.namecard_series_at(at_ms) as f;
+    return;
+  end if;
+  return query select f.id, f.type, f.stamp_start, f.stamp_end
+    from private.namecard_series_at_of(card, at_ms) as f;
+end;
+$$;
+
+comment on function public.namecard_card_series_at(bigint, bigint) is
+  'The card''s series occurrence in force at epoch ms at_ms with the highest id, by exact expansion, or no row; another card than the first only from a security-definer entry point.';
+
+revoke all on function public.namecard_card_series_at(bigint, bigint) from public;
+grant execute on function public.namecard_card_series_at(bigint, bigint) to authenticated, service_role;
 
 create trigger namecard_series_materialise
   after insert or update on public.namecard_series

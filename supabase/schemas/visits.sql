@@ -1,12 +1,11 @@
--- Visits are counts only: per 15-minute bucket (server clock), profile served and channel.
--- No per-visit rows, no address, no user agent. One anon-callable function counts; owners read.
+-- Visits are counts only: per card, 15-minute bucket (server clock), profile served and channel.
+-- No per-visit rows, no address, no user agent. One anon-callable function counts; members read.
 
 create table public.namecard_visit (
   bucket bigint not null
     constraint namecard_visit_bucket_whole check (bucket >= 0 and bucket % 900000 = 0)
     constraint namecard_visit_bucket_range check (bucket < 7258118400000),
-  type text not null constraint namecard_visit_type_profile
-    references public.namecard_profile (name),
+  type text not null,
   via text not null constraint namecard_visit_via_known check (via in ('qr', 'nfc', 'link')),
   visits bigint not null constraint namecard_visit_visits_positive check (visits > 0),
   -- The running total of this profile and channel up to and including this bucket, so that
@@ -16,39 +15,43 @@ create table public.namecard_visit (
     -- At most 10^15 (a million visits a second for 31 years), where counting stops adding: so
     -- that no row, however large its numbers, makes a count fail.
     constraint namecard_visit_running_range check (running <= 1000000000000000),
-  primary key (bucket, type, via)
+  -- The card visited; counts from before cards are the first card's.
+  card_id bigint not null default public.namecard_first_card()
+    references public.namecard_card (id),
+  constraint namecard_visit_type_profile foreign key (card_id, type)
+    references public.namecard_profile (card_id, name),
+  constraint namecard_visit_pkey primary key (card_id, bucket, type, via)
 );
 
--- "The last counter of this profile and channel before t" for the running totals.
+-- "The last counter of this card, profile and channel before t" for the running totals.
 create index namecard_visit_running_idx
-  on public.namecard_visit (type, via, bucket desc) include (running);
+  on public.namecard_visit (card_id, type, via, bucket desc) include (running);
 
 comment on table public.namecard_visit is
   'Visit counts: per 15-minute bucket (start, epoch ms), type sent to and channel (qr|nfc|link).';
 
--- Owners read the counts; nobody else reads them, and nobody writes them through the API but
--- the counting function. anon has no privilege on the table at all.
+-- The card's members read its counts; nobody else reads them, and nobody writes them through
+-- the API but the counting function. anon has no privilege on the table at all.
 alter table public.namecard_visit enable row level security;
 revoke all on table public.namecard_visit from anon, authenticated, public;
 grant select on table public.namecard_visit to authenticated;
 grant select, insert, update, delete on table public.namecard_visit to service_role;
 
-create policy namecard_visit_owner_read on public.namecard_visit
+create policy namecard_visit_member_read on public.namecard_visit
   for select to authenticated
-  using ((select private.is_namecard_owner()));
+  using (card_id = any ((select private.namecard_cards_where('viewer'))::bigint[]));
 
--- Counts one visit now: for the profile the lookup answers now (the caller cannot choose it),
--- via 'qr' or 'nfc' (anything else: 'link'). One unnamed text parameter, so that a browser calls
--- it with a CORS-simple text/plain POST. Security definer: anon holds no privilege on the table.
-create or replace function public.namecard_count_visit(text)
+-- Counts one visit of a card now: for the profile its lookup answers now (the caller cannot
+-- choose it), via 'qr' or 'nfc' (anything else: 'link'). Private: the two functions below are
+-- how anon calls it.
+create or replace function private.namecard_count_visit_of(card bigint, channel_given text)
 returns void
 language plpgsql
 security definer
 set search_path = ''
 as $$
 declare
-  now_ms bigint := (extract(epoch from now()) * 1000)::bigint;
-  channel text := lower(btrim(coalesce($1, '')));
+  channel text := lower(btrim(coalesce(channel_given, '')));
   sent_to text;
   at_ms bigint;
   prev_total bigint;
@@ -56,44 +59,86 @@ begin
   if channel not in ('qr', 'nfc') then
     channel := 'link';
   end if;
-  select a.type into sent_to from public.namecard_lookup_at(now_ms) as a;
+  select a.type into sent_to
+  from public.namecard_card_lookup_at(card, (extract(epoch from now()) * 1000)::bigint) as a;
   sent_to := coalesce(sent_to, 'main');
-  -- One count of a profile and channel at a time, the bucket taken from the clock once the
-  -- lock is held: buckets then only ever grow, and the newest counter's running total is the
-  -- one to add to. Counts of other profiles or channels do not wait.
-  perform pg_advisory_xact_lock(hashtext('namecard_visit:' || sent_to || ':' || channel));
+  -- One count of a card, profile and channel at a time, the bucket taken from the clock once
+  -- the lock is held: buckets then only ever grow, and the newest counter's running total is
+  -- the one to add to. Counts of other cards, profiles or channels do not wait.
+  perform pg_advisory_xact_lock(
+    hashtext('namecard_visit:' || card::text || ':' || sent_to || ':' || channel));
   at_ms := (extract(epoch from clock_timestamp()) * 1000)::bigint;
   select v.running into prev_total
   from public.namecard_visit as v
-  where v.type = sent_to and v.via = channel
+  where v.card_id = card and v.type = sent_to and v.via = channel
   order by v.bucket desc
   limit 1;
   -- Counters stop at 10^15 (namecard_visit_running_range) rather than fail.
-  insert into public.namecard_visit as v (bucket, type, via, visits, running)
-  values (at_ms - at_ms % 900000, sent_to, channel, 1,
+  insert into public.namecard_visit as v (card_id, bucket, type, via, visits, running)
+  values (card, at_ms - at_ms % 900000, sent_to, channel, 1,
     least(coalesce(prev_total, 0) + 1, 1000000000000000))
-  on conflict (bucket, type, via) do update
+  on conflict (card_id, bucket, type, via) do update
     set visits = least(v.visits + 1, 1000000000000000),
       running = least(v.running + 1, 1000000000000000);
 end;
 $$;
 
+revoke all on function private.namecard_count_visit_of(bigint, text) from public;
+
+-- Counts one visit of the first card now (a bare /go/). One unnamed text parameter, the
+-- channel, so that a browser calls it with a CORS-simple text/plain POST. Security definer:
+-- anon holds no privilege on the table.
+create or replace function public.namecard_count_visit(text)
+returns void
+language sql
+security definer
+set search_path = ''
+as $$
+  select private.namecard_count_visit_of(public.namecard_first_card(), $1)
+$$;
+
 comment on function public.namecard_count_visit(text) is
-  'Counts one visit now: for the active profile, via qr|nfc (anything else: link).';
+  'Counts one visit of the first card now: for the active profile, via qr|nfc (anything else: link).';
 
 revoke all on function public.namecard_count_visit(text) from public;
 grant execute on function public.namecard_count_visit(text) to anon, authenticated, service_role;
 
--- Owners: visits summed per day, by profile and channel; day_starts are the days' starts in
--- epoch ms on 15-minute boundaries, ascending, plus the end of the last (at most 401: 400 days).
--- Two index probes per day and kind, from the running totals.
-create or replace function public.namecard_visit_days(day_starts bigint[])
+-- Counts one visit of a card's link (/go/?c=<slug>) now, the card named by its slug (null: the
+-- first card). Two named text parameters, so that a browser calls it with a CORS-simple POST of
+-- a form (application/x-www-form-urlencoded: via=qr&card=<slug>). An unknown or removed slug
+-- counts nothing, and answers as any other does.
+create or replace function public.namecard_count_card_visit(via text, card text)
+returns void
+language sql
+security definer
+set search_path = ''
+as $$
+  select private.namecard_count_visit_of(c.id, via)
+  from public.namecard_card as c
+  where c.removed_at is null
+    and c.slug = coalesce(card, (
+      select f.slug from public.namecard_card as f where f.id = public.namecard_first_card()
+    ))
+$$;
+
+comment on function public.namecard_count_card_visit(text, text) is
+  'Counts one visit now of the live card of slug card (null: the first card): for its active profile, via qr|nfc (anything else: link). An unknown slug counts nothing.';
+
+revoke all on function public.namecard_count_card_visit(text, text) from public;
+grant execute on function public.namecard_count_card_visit(text, text) to anon, authenticated, service_role;
+
+-- Members: a card's visits summed per day, by profile and channel; day_starts are the days'
+-- starts in epoch ms on 15-minute boundaries, ascending, plus the end of the last (at most 401:
+-- 400 days). Two index probes per day and kind, from the running totals. As the caller: a
+-- non-member reads no rows of the first card (row-level security), and is refused another.
+create or replace function public.namecard_visit_days(day_starts bigint[], card text DEFAULT NULL::text)
 returns table (day integer, type text, via text, visits bigint)
 language plpgsql
 stable
 set search_path = ''
 as $$
 declare
+  cid bigint := private.namecard_card_id(card);
   n integer := coalesce(cardinality(day_starts), 0);
 begin
   if n > 401 then
@@ -118,12 +163,13 @@ begin
       select p.name, c.via
       from public.namecard_profile as p
       cross join (values ('qr'), ('nfc'), ('link')) as c (via)
+      where p.card_id = cid
     ),
     marks as (
       select k.type, k.via, i.i, coalesce((
         select v.running
         from public.namecard_visit as v
-        where v.type = k.type and v.via = k.via and v.bucket < day_starts[i.i]
+        where v.card_id = cid and v.type = k.type and v.via = k.via and v.bucket < day_starts[i.i]
         order by v.bucket desc
         limit 1
       ), 0) as total
@@ -138,9 +184,9 @@ begin
 end;
 $$;
 
-comment on function public.namecard_visit_days(day_starts bigint[]) is
-  'Owners: visits summed per day; day_starts are the days'' starts in epoch ms plus the end.';
+comment on function public.namecard_visit_days(day_starts bigint[], card text) is
+  'Members: visits of the card (slug; null: the first card) summed per day; day_starts are the days'' starts in epoch ms plus the end.';
 
-revoke all on function public.namecard_visit_days(day_starts bigint[]) from public;
-grant execute on function public.namecard_visit_days(day_starts bigint[]) to authenticated, service_role;
+revoke all on function public.namecard_visit_days(day_starts bigint[], card text) from public;
+grant execute on function public.namecard_visit_days(day_starts bigint[], card text) to authenticated, service_role;
 

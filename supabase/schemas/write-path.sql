@@ -1,47 +1,25 @@
--- The owner's writes: set, set a series, end now, cancel, remove a profile. Each is one RPC on
--- the database's clock that answers what it stored and the status after it (namecard_status),
--- so that a face shows what the server did without another read.
+-- The writes of a card's editors and owners: set, set a series, end now, cancel, and the owners'
+-- remove a profile. Each is one RPC on the database's clock that answers what it stored and the
+-- card's status after it (as namecard_status answers it), so that a face shows what the server
+-- did without another read. Each takes the card last, by its slug (`card`, default null: the
+-- first card, so that the calls of older clients act on it as before); the checks that come
+-- first are private.namecard_card_id and private.namecard_check_writer (cards.sql).
 
--- The first step of every owner write: a token whose session was signed out writes nothing
--- (PT401, PostgREST's 401); and, for the functions that act as their definer, the caller must
--- be an owner (42501, naming the function as PostgreSQL's own refusal does).
-create or replace function private.namecard_check_writer(fn text, owners_only_hint text)
-returns void
-language plpgsql
-stable
-set search_path = ''
-as $$
-begin
-  if not (select private.namecard_session_live()) then
-    raise exception using
-      errcode = 'PT401',
-      message = 'The session has ended',
-      hint = 'Sign in again.';
-  end if;
-  if owners_only_hint is not null and not (select private.is_namecard_owner()) then
-    raise exception using
-      errcode = '42501',
-      message = format('permission denied for function %s', fn),
-      hint = owners_only_hint;
-  end if;
-end;
-$$;
-
-revoke all on function private.namecard_check_writer(text, text) from public;
-grant execute on function private.namecard_check_writer(text, text) to authenticated, service_role;
-
--- A write's answer: its own part and the status after it.
-create or replace function private.namecard_answer(part jsonb)
+-- A write's answer: its own part and the card's status after it. Security definer: the writer
+-- may read their card (an editor or owner wrote to it), which invoker code could not of a card
+-- other than the first (namecard_status_of reads it through the dispatchers).
+create or replace function private.namecard_answer(card bigint, part jsonb)
 returns jsonb
 language sql
 stable
+security definer
 set search_path = ''
 as $$
-  select part || (select to_jsonb(s) from public.namecard_status as s)
+  select part || (select to_jsonb(s) from public.namecard_status_of(card) as s)
 $$;
 
-revoke all on function private.namecard_answer(jsonb) from public;
-grant execute on function private.namecard_answer(jsonb) to authenticated, service_role;
+revoke all on function private.namecard_answer(bigint, jsonb) from public;
+grant execute on function private.namecard_answer(bigint, jsonb) to authenticated, service_role;
 
 -- Stops the entries of ids not stopped yet, at now_ms, as `kind` (ended or cancelled): the end
 -- becomes now (or the start, for one that has not started), the planned end is kept. Answers
@@ -67,45 +45,51 @@ $$;
 revoke all on function private.namecard_stop_entries(bigint[], text, bigint) from public;
 
 -- Stores an entry as the caller (RLS, column grants and checks decide as for a plain insert).
-create or replace function public.namecard_set(type text, stamp_start bigint, stamp_end bigint)
-returns jsonb
-language plpgsql
-set search_path = ''
-as $$
-declare
-  stored jsonb;
-begin
-  perform private.namecard_check_writer('namecard_set', null);
-  insert into public.namecard as n (type, stamp_start, stamp_end)
-  values (namecard_set.type, namecard_set.stamp_start, namecard_set.stamp_end)
-  returning to_jsonb(n) into stored;
-  return private.namecard_answer(jsonb_build_object('entry', stored));
-end;
-$$;
-
-comment on function public.namecard_set(text, bigint, bigint) is
-  'Owners: stores an entry (as the caller, RLS applies); answers it and what visitors get now.';
-
-revoke all on function public.namecard_set(text, bigint, bigint) from public;
-grant execute on function public.namecard_set(text, bigint, bigint) to authenticated, service_role;
-
--- Stores a weekly series as the caller; the weekdays are kept sorted, each once.
-create or replace function public.namecard_set_series(
-  type text, weekdays smallint[], start_time time without time zone,
-  end_time time without time zone, time_zone text, first_date date DEFAULT NULL::date,
-  last_date date DEFAULT NULL::date
+create or replace function public.namecard_set(
+  type text, stamp_start bigint, stamp_end bigint, card text DEFAULT NULL::text
 )
 returns jsonb
 language plpgsql
 set search_path = ''
 as $$
 declare
+  cid bigint := private.namecard_card_id(card);
   stored jsonb;
 begin
-  perform private.namecard_check_writer('namecard_set_series', null);
+  perform private.namecard_check_writer(cid, 'editor', 'namecard_set', false);
+  insert into public.namecard as n (card_id, type, stamp_start, stamp_end)
+  values (cid, namecard_set.type, namecard_set.stamp_start, namecard_set.stamp_end)
+  returning to_jsonb(n) into stored;
+  return private.namecard_answer(cid, jsonb_build_object('entry', stored));
+end;
+$$;
+
+comment on function public.namecard_set(text, bigint, bigint, text) is
+  'Editors and owners: stores an entry in the card (slug; null: the first card) as the caller, RLS applies; answers it and what visitors get now.';
+
+revoke all on function public.namecard_set(text, bigint, bigint, text) from public;
+grant execute on function public.namecard_set(text, bigint, bigint, text)
+  to authenticated, service_role;
+
+-- Stores a weekly series as the caller; the weekdays are kept sorted, each once.
+create or replace function public.namecard_set_series(
+  type text, weekdays smallint[], start_time time without time zone,
+  end_time time without time zone, time_zone text, first_date date DEFAULT NULL::date,
+  last_date date DEFAULT NULL::date, card text DEFAULT NULL::text
+)
+returns jsonb
+language plpgsql
+set search_path = ''
+as $$
+declare
+  cid bigint := private.namecard_card_id(card);
+  stored jsonb;
+begin
+  perform private.namecard_check_writer(cid, 'editor', 'namecard_set_series', false);
   insert into public.namecard_series as s
-    (type, weekdays, start_time, end_time, time_zone, first_date, last_date)
+    (card_id, type, weekdays, start_time, end_time, time_zone, first_date, last_date)
   values (
+    cid,
     namecard_set_series.type,
     coalesce((
       select array_agg(distinct u.w order by u.w) from unnest(namecard_set_series.weekdays) as u (w)
@@ -117,21 +101,21 @@ begin
     namecard_set_series.last_date
   )
   returning to_jsonb(s) into stored;
-  return private.namecard_answer(jsonb_build_object('series', stored));
+  return private.namecard_answer(cid, jsonb_build_object('series', stored));
 end;
 $$;
 
-comment on function public.namecard_set_series(text, smallint[], time without time zone, time without time zone, text, date, date) is
-  'Owners: stores a weekly series (as the caller, RLS applies); answers it and what visitors get now.';
+comment on function public.namecard_set_series(text, smallint[], time without time zone, time without time zone, text, date, date, text) is
+  'Editors and owners: stores a weekly series in the card (slug; null: the first card) as the caller, RLS applies; answers it and what visitors get now.';
 
-revoke all on function public.namecard_set_series(text, smallint[], time without time zone, time without time zone, text, date, date) from public;
-grant execute on function public.namecard_set_series(text, smallint[], time without time zone, time without time zone, text, date, date) to authenticated, service_role;
+revoke all on function public.namecard_set_series(text, smallint[], time without time zone, time without time zone, text, date, date, text) from public;
+grant execute on function public.namecard_set_series(text, smallint[], time without time zone, time without time zone, text, date, date, text) to authenticated, service_role;
 
--- The timeline from now_ms to horizon as text, to compare before and after a change; null when
--- the walk stops short of horizon, at 100 segments. A comparison that cannot be made counts as
--- a change: an entry lasting to 2199 under a daily series would otherwise walk 8,000 steps
+-- A card's timeline from now_ms to horizon as text, to compare before and after a change; null
+-- when the walk stops short of horizon, at 100 segments. A comparison that cannot be made counts
+-- as a change: an entry lasting to 2199 under a daily series would otherwise walk 8,000 steps
 -- twice, past the owner's statement time-out (round 5).
-create or replace function private.namecard_timeline_text(now_ms bigint, horizon bigint)
+create or replace function private.namecard_timeline_text(card bigint, now_ms bigint, horizon bigint)
 returns text
 language sql
 stable
@@ -140,23 +124,24 @@ as $$
   select case when bool_or(t."to" is null or t."to" >= horizon) then
     string_agg(concat_ws(',', t.type, t."from", least(t."to", horizon)), ';' order by t."from")
   end
-  from public.namecard_timeline_until(now_ms, horizon, 100) as t
+  from public.namecard_timeline_until(card, now_ms, horizon, 100) as t
 $$;
 
-revoke all on function private.namecard_timeline_text(bigint, bigint) from public;
+revoke all on function private.namecard_timeline_text(bigint, bigint, bigint) from public;
 
 -- End now: visitors get the main site now. Every entry in force stops (the winner and the older
 -- ones that would come back after it), and so does every series occurrence in force (a stop
 -- row; the series stays); what starts later stays. When that would change nothing visitors
 -- get, nothing is stored ('ended' is empty). Entries another call stopped meanwhile are
 -- answered as 'already_stopped'.
-create or replace function public.namecard_end_now()
+create or replace function public.namecard_end_now(card text DEFAULT NULL::text)
 returns jsonb
 language plpgsql
 security definer
 set search_path = ''
 as $$
 declare
+  cid bigint := private.namecard_card_id(card);
   now_ms bigint := (extract(epoch from now()) * 1000)::bigint;
   seen bigint[];
   horizon bigint;
@@ -164,15 +149,15 @@ declare
   before_end text;
   stopped jsonb := '[]';
 begin
-  perform private.namecard_check_writer(
-    'namecard_end_now', 'Only the card''s owners may end what visitors get.');
+  perform private.namecard_check_writer(cid, 'editor', 'namecard_end_now', true);
 
   -- The entries in force and not stopped, as this call first sees them, locked in id order so
   -- that two calls never wait on each other in a cycle. A call that waits here sees, from its
   -- next statement on (read committed), what the other one stored.
   select coalesce(array_agg(n.id), '{}') into seen
   from public.namecard as n
-  where (n.stamp_start is null or n.stamp_start <= now_ms)
+  where n.card_id = cid
+    and (n.stamp_start is null or n.stamp_start <= now_ms)
     and n.stamp_end > now_ms
     and n.stop_kind is null;
   perform 1 from public.namecard as n where n.id = any(seen) order by n.id for update;
@@ -186,17 +171,19 @@ begin
   -- timelines before and after are compared that far.
   select coalesce(greatest(
     (select max(n.stamp_end) from public.namecard as n
-      where (n.stamp_start is null or n.stamp_start <= now_ms) and n.stamp_end > now_ms),
-    (select max(o.stamp_end) from public.namecard_occurrences(now_ms, now_ms + 1) as o)
+      where n.card_id = cid
+        and (n.stamp_start is null or n.stamp_start <= now_ms) and n.stamp_end > now_ms),
+    (select max(o.stamp_end) from public.namecard_card_occurrences(cid, now_ms, now_ms + 1) as o)
   ), now_ms + 1) into horizon;
-  before_end := private.namecard_timeline_text(now_ms, horizon);
+  before_end := private.namecard_timeline_text(cid, now_ms, horizon);
 
   -- A block of its own is a savepoint: when stopping changes nothing visitors would notice,
   -- raising inside it rolls the stops back and nothing is stored.
   begin
     stopped := private.namecard_stop_entries(array(
       select n.id from public.namecard as n
-      where (n.stamp_start is null or n.stamp_start <= now_ms)
+      where n.card_id = cid
+        and (n.stamp_start is null or n.stamp_start <= now_ms)
         and n.stamp_end > now_ms
         and n.stop_kind is null
     ), 'ended', now_ms);
@@ -204,10 +191,10 @@ begin
     -- At most one stop row per occurrence, so an end racing another stops it once.
     with occ as (
       select o.id, o.type, o.stamp_start, o.planned_end
-      from public.namecard_occurrences(now_ms, now_ms + 1) as o
+      from public.namecard_card_occurrences(cid, now_ms, now_ms + 1) as o
     ), x as (
-      insert into public.namecard_series_stop as x (series_id, occurrence_start, stopped_at)
-      select occ.id, occ.stamp_start, now_ms from occ
+      insert into public.namecard_series_stop as x (card_id, series_id, occurrence_start, stopped_at)
+      select cid, occ.id, occ.stamp_start, now_ms from occ
       on conflict do nothing
       returning x.series_id, x.occurrence_start, x.stopped_at
     )
@@ -220,7 +207,7 @@ begin
     from x join occ on occ.id = x.series_id and occ.stamp_start = x.occurrence_start;
 
     if before_end is not null
-      and private.namecard_timeline_text(now_ms, horizon) is not distinct from before_end
+      and private.namecard_timeline_text(cid, now_ms, horizon) is not distinct from before_end
     then
       raise exception using errcode = 'NCNOP';
     end if;
@@ -228,38 +215,42 @@ begin
     stopped := '[]';
   end;
 
-  return private.namecard_answer(jsonb_build_object('ended', stopped, 'already_stopped', raced));
+  return private.namecard_answer(
+    cid, jsonb_build_object('ended', stopped, 'already_stopped', raced));
 end;
 $$;
 
-comment on function public.namecard_end_now() is
-  'Owners: visitors get the main site now; every entry in force stops, later ones stay.';
+comment on function public.namecard_end_now(text) is
+  'Editors and owners: visitors of the card (slug; null: the first card) get the main site now; every entry in force stops, later ones stay.';
 
-revoke all on function public.namecard_end_now() from public;
-grant execute on function public.namecard_end_now() to authenticated, service_role;
+revoke all on function public.namecard_end_now(text) from public;
+grant execute on function public.namecard_end_now(text) to authenticated, service_role;
 
 -- Cancel: one entry or series never counts again. A running entry ends now, a scheduled one
 -- never starts; a series' occurrence in force ends now and later ones never start. An unknown
 -- id is PT404; one already cancelled, ended early or over is PT409, saying which.
-create or replace function public.namecard_cancel(entry_id bigint)
+create or replace function public.namecard_cancel(entry_id bigint, card text DEFAULT NULL::text)
 returns jsonb
 language plpgsql
 security definer
 set search_path = ''
 as $$
 declare
+  cid bigint := private.namecard_card_id(card);
   now_ms bigint := (extract(epoch from now()) * 1000)::bigint;
   entry public.namecard%rowtype;
   series public.namecard_series%rowtype;
   cancelled jsonb;
 begin
-  perform private.namecard_check_writer(
-    'namecard_cancel', 'Only the card''s owners may cancel an entry.');
-  -- Locked, and read as the last call that changed it left it (read committed).
-  select * into entry from public.namecard as n where n.id = entry_id for update;
+  perform private.namecard_check_writer(cid, 'editor', 'namecard_cancel', true);
+  -- Locked, and read as the last call that changed it left it (read committed). An id of
+  -- another card is no entry of this one.
+  select * into entry from public.namecard as n
+  where n.id = entry_id and n.card_id = cid for update;
   if not found then
     -- Not an entry: a series (ids are shared)?
-    select * into series from public.namecard_series as s where s.id = entry_id for update;
+    select * into series from public.namecard_series as s
+    where s.id = entry_id and s.card_id = cid for update;
     if not found then
       raise exception using
         errcode = 'PT404',
@@ -282,7 +273,7 @@ begin
     set stopped_at = now_ms, stop_kind = 'cancelled'
     where s.id = entry_id
     returning to_jsonb(s) || jsonb_build_object('series', true) into cancelled;
-    return private.namecard_answer(jsonb_build_object('cancelled', cancelled));
+    return private.namecard_answer(cid, jsonb_build_object('cancelled', cancelled));
   end if;
   -- What a stop recorded before says, whatever the entry's (shortened) end is now.
   if entry.stop_kind = 'cancelled' then
@@ -303,28 +294,33 @@ begin
       message = format('Entry %s has already ended', entry_id);
   end if;
   cancelled := private.namecard_stop_entries(array[entry_id], 'cancelled', now_ms) -> 0;
-  return private.namecard_answer(jsonb_build_object('cancelled', cancelled));
+  return private.namecard_answer(cid, jsonb_build_object('cancelled', cancelled));
 end;
 $$;
 
-comment on function public.namecard_cancel(bigint) is
-  'Owners: the entry never counts again (running: ends now; scheduled: never starts).';
+comment on function public.namecard_cancel(bigint, text) is
+  'Editors and owners: the entry or series of the card (slug; null: the first card) never counts again (running: ends now; scheduled: never starts).';
 
-revoke all on function public.namecard_cancel(bigint) from public;
-grant execute on function public.namecard_cancel(bigint) to authenticated, service_role;
+revoke all on function public.namecard_cancel(bigint, text) from public;
+grant execute on function public.namecard_cancel(bigint, text) to authenticated, service_role;
 
--- Removes a profile as the caller (the delete trigger marks it, or refuses naming what uses
--- it); answers the row as it is after.
-create or replace function public.namecard_remove_profile(profile_name text)
+-- Owners: removes a profile of the card as the caller (the delete trigger marks it, or refuses
+-- naming what uses it); answers the row as it is after (none for someone row-level security
+-- shows no profile of the first card).
+create or replace function public.namecard_remove_profile(profile_name text, card text DEFAULT NULL::text)
 returns setof public.namecard_profile
 language plpgsql
 set search_path = ''
 as $$
+declare
+  cid bigint := private.namecard_card_id(card);
 begin
-  delete from public.namecard_profile as p where p.name = profile_name;
-  return query select * from public.namecard_profile as p where p.name = profile_name;
+  perform private.namecard_check_writer(cid, 'owner', 'namecard_remove_profile', false);
+  delete from public.namecard_profile as p where p.card_id = cid and p.name = profile_name;
+  return query select * from public.namecard_profile as p
+    where p.card_id = cid and p.name = profile_name;
 end;
 $$;
 
-revoke all on function public.namecard_remove_profile(text) from public;
-grant execute on function public.namecard_remove_profile(text) to authenticated, service_role;
+revoke all on function public.namecard_remove_profile(text, text) from public;
+grant execute on function public.namecard_remove_profile(text, text) to authenticated, service_role;

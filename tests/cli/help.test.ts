@@ -28,6 +28,7 @@ describe('namecard --help and usage errors', () => {
         --api-url <url>                        API base URL (overrides SUPABASE_URL)
         --timeout <ms>                         time-out of each request in milliseconds (default: 15000)
         --allow-insecure-http                  send your password and session over plain http: to another machine (a test on your LAN)
+        --card <slug>                          the card to act on (overrides NAMECARD_CARD and \`namecard card use\`; default: the first card)
         -h, --help                             show help
 
       Commands:
@@ -43,6 +44,8 @@ describe('namecard --help and usage errors', () => {
         link [options]                         print the card's link, the address to put on the card
         qr [options]                           show the card's link as a QR code, or save it as SVG or PNG
         stats [options]                        show the visit counts by day, profile and channel (owners only)
+        card                                   list, add, choose, rename or remove your cards (each has its own link and people)
+        member                                 list, invite or remove the card's people, or change their role (owners); accept an invitation
         logout                                 revoke the session and delete it here
         whoami                                 show who is signed in, and where
         doctor [options]                       check the deployment end to end: API, database, sign-ups, account, site
@@ -51,7 +54,8 @@ describe('namecard --help and usage errors', () => {
       Settings: flags first, then SUPABASE_URL, SUPABASE_ANON_KEY, NAMECARD_MAIN_URL,
       NAMECARD_PHOTO_PATH, NAMECARD_SITE_URL and NAMECARD_BASE_PATH from the environment, then
       what \`namecard login\` saved, then the local emulator. In CI, set NAMECARD_EMAIL and
-      NAMECARD_PASSWORD to sign in for each run."
+      NAMECARD_PASSWORD to sign in for each run. The card: --card, then NAMECARD_CARD, then
+      \`namecard card use\`, then the first card."
     `);
   });
 
@@ -87,6 +91,8 @@ describe('namecard --help and usage errors', () => {
                                15000)
         --allow-insecure-http  send your password and session over plain http: to
                                another machine (a test on your LAN)
+        --card <slug>          the card to act on (overrides NAMECARD_CARD and
+                               \`namecard card use\`; default: the first card)
 
       At a terminal, missing arguments are asked for. --from is read in the same time
       zone as the end; --for counts from the start (or from now).
@@ -222,7 +228,7 @@ describe('namecard --help and usage errors', () => {
       [
         'error: missing command',
         'Usage: namecard [options] [command] (more: namecard --help)',
-        'Commands: login, set, profile, end, cancel, status, list, preview, calendar, link, qr, stats, logout, whoami, doctor',
+        'Commands: login, set, profile, end, cancel, status, list, preview, calendar, link, qr, stats, card, member, logout, whoami, doctor',
       ].join('\n'),
     );
   });

@@ -93,7 +93,7 @@ describe('namecard stats', () => {
   it('counts a profile the owner added like the built-in ones', async () => {
     await cli.emulator.query(
       `insert into public.namecard_profile (name, label, url)
-       values ('shop', 'Shop', 'https://card.example/shop') on conflict (name) do nothing`,
+       values ('shop', 'Shop', 'https://card.example/shop') on conflict (card_id, name) do nothing`,
     );
     await store([
       { ago: 0, type: 'shop', via: 'qr', visits: 4 },

@@ -162,7 +162,9 @@ describe.each(DB_KINDS)('PostgREST subset and RLS over %s', (kind) => {
         .limit(1);
       expect(full.error).toBeNull();
       expect(full.data![0]).toMatchObject({ stamp_end: now + 2 * HOUR, type: 'main' });
+      // card_id: every table gained its card (issue 40).
       expect(Object.keys(full.data![0]!).sort()).toEqual([
+        'card_id',
         'created_at',
         'created_by',
         'id',

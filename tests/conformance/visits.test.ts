@@ -192,15 +192,23 @@ describe.each(DB_KINDS)('visit counts over %s', { timeout: 60_000 }, (kind) => {
     );
     // Besides counting, anon may run only what the inventory of docs/security.md lists
     // (tests/security/anon-inventory.test.ts): namecard_instant_allowed(bigint), the bound of
-    // the instants anon may ask about; namecard_preview(bigint[]), at most 10 such instants;
+    // the instants anon may ask about; namecard_preview(bigint[],text), at most 10 such instants;
     // namecard_profile_labels(text[]) and namecard_profile_url(text), the label and destination
     // of a profile visitors can meet now or later; namecard_series_in_force(bigint), the
     // lookup's series part from the materialised occurrences at one bounded instant; and
-    // namecard_status_now(), the status with no argument.
+    // namecard_status_now(), the status with no argument. All of these answer for the first card
+    // only. Since cards (issue 40): namecard_go(text), /go's lookup of a card by its slug, and
+    // namecard_count_card_visit(text,text), its count, which answer what /go needs and nothing of
+    // a slug never given; namecard_card_status(text) and namecard_preview(bigint[],text), which
+    // answer the first card's to anyone (as the view and preview did) and another card's to its
+    // members only.
     expect(granted.map((r) => r.fn)).toEqual([
+      'namecard_card_status(text)',
+      'namecard_count_card_visit(text,text)',
       'namecard_count_visit(text)',
+      'namecard_go(text)',
       'namecard_instant_allowed(bigint)',
-      'namecard_preview(bigint[])',
+      'namecard_preview(bigint[],text)',
       'namecard_profile_labels(text[])',
       'namecard_profile_url(text)',
       'namecard_series_in_force(bigint)',

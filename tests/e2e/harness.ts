@@ -208,19 +208,22 @@ export interface GoVisit {
 /**
  * Opens /go as a visitor and follows it to the card site; fails when the browser does not
  * reach the card site within the lookup time-out plus the redirect delay (plus slack).
+ * `path` is the page's path under the site (default `go/`; a card's link: `go/?c=<slug>`).
  */
 export async function followGo(
   page: Page,
   site: ServedSite,
   cards: RunningServer & { visits: Visit[] },
   shot?: string,
+  path = 'go/',
 ): Promise<GoVisit> {
   const lookups: Request[] = [];
   const requests: Request[] = [];
   const scripts: Promise<number>[] = [];
   page.on('request', (r) => {
     if (!r.url().startsWith(cards.url)) requests.push(r);
-    if (r.url().includes('/rest/v1/namecard')) lookups.push(r);
+    // The first card's view, or a card's lookup by its slug (rpc/namecard_go).
+    if (/\/rest\/v1\/(namecard|rpc\/namecard_go\?)/.test(r.url())) lookups.push(r);
   });
   page.on('response', (r) => {
     // Only fresh downloads: a page that visited the site before may revalidate (304).
@@ -230,7 +233,7 @@ export async function followGo(
   });
   cards.visits.length = 0;
   const startedAt = performance.timeOrigin + performance.now();
-  const document = await page.goto(site.route('go/'));
+  const document = await page.goto(site.route(path));
   // The page's own inline scripts (the build inlines /go's whole script into its HTML).
   const inlineScripts = inlineCode((await document?.text()) ?? '').scripts;
   scripts.push(...inlineScripts.map((code) => Promise.resolve(gzipSync(code).length)));

@@ -16,7 +16,7 @@ const e2e = useWorld();
 const setProfile = async (name: string, url: string) => {
   await e2e.emulator.query(
     `insert into public.namecard_profile (name, label, url) values ($1, $2, $3)
-     on conflict (name) do update set url = excluded.url`,
+     on conflict (card_id, name) do update set url = excluded.url`,
     [name, name, url],
   );
 };

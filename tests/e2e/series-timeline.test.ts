@@ -177,7 +177,7 @@ describe.each(WIDTHS)('/manage with a weekly series at $width px', (viewport) =>
     const now = await dbNow(emulator);
     await emulator.query(
       `insert into public.namecard_profile (name, label, url) values ('shop', 'Summer Sale', $1)
-       on conflict (name) do update set label = excluded.label, removed_at = null`,
+       on conflict (card_id, name) do update set label = excluded.label, removed_at = null`,
       [`${e2e.cards.url}shop`],
     );
     await insert('shop', null, now + HOUR);

@@ -91,8 +91,9 @@ describe.each(DB_KINDS)('namecard migration over %s', (kind) => {
     }
   });
 
-  it('lets only signed-in users run end now and cancel (owners are checked inside); everyone reads the timeline through the status, not the walk itself', async () => {
-    for (const fn of ['namecard_end_now()', 'namecard_cancel(bigint)']) {
+  it('lets only signed-in users run end now and cancel (roles are checked inside); everyone reads the timeline through the status, not the walk itself', async () => {
+    // Each takes its card last since cards came (issue 40): `card text`, null for the first card.
+    for (const fn of ['namecard_end_now(text)', 'namecard_cancel(bigint, text)']) {
       expect(await one<boolean>(`has_function_privilege('anon', 'public.${fn}', 'EXECUTE')`)).toBe(
         false,
       );
@@ -119,24 +120,36 @@ describe.each(DB_KINDS)('namecard migration over %s', (kind) => {
     }
   });
 
-  it('has exactly one permissive policy per action and role: read for all, insert for owners', async () => {
+  // Since cards (issue 40): anon reads the first card's entries (as it read the one card's),
+  // anyone signed in the first card's and their own cards', editors and owners insert into their
+  // cards; each policy asks the one helper once per statement (an InitPlan).
+  it('has exactly one permissive policy per action and role: reads of the first card and members, inserts for editors', async () => {
     const policies = await emulator.query(
       `select policyname, cmd, roles::text[] as roles, qual, with_check
        from pg_policies where schemaname = 'public' and tablename = 'namecard' order by policyname`,
     );
+    const helper = (role: string) =>
+      `( SELECT private.namecard_cards_where('${role}'::text) AS namecard_cards_where)::bigint[]`;
     expect(policies).toEqual([
       {
-        policyname: 'namecard_owner_insert',
+        policyname: 'namecard_editor_insert',
         cmd: 'INSERT',
         roles: ['authenticated'],
         qual: null,
-        with_check: expect.stringMatching(/SELECT private\.is_namecard_owner\(\)/i),
+        with_check: `(card_id = ANY (${helper('editor')}))`,
+      },
+      {
+        policyname: 'namecard_member_read',
+        cmd: 'SELECT',
+        roles: ['authenticated'],
+        qual: `((card_id = namecard_first_card()) OR (card_id = ANY (${helper('viewer')})))`,
+        with_check: null,
       },
       {
         policyname: 'namecard_read',
         cmd: 'SELECT',
-        roles: ['anon', 'authenticated'],
-        qual: 'true',
+        roles: ['anon'],
+        qual: '(card_id = namecard_first_card())',
         with_check: null,
       },
     ]);
@@ -171,11 +184,12 @@ describe.each(DB_KINDS)('namecard migration over %s', (kind) => {
     ).toBe(true);
   });
 
+  // The card first since cards (issue 40): a card's entries are one range of the index.
   it('indexes stamp_end for the active-entry lookup', async () => {
     expect(
       await one<string>(
         `(select indexdef from pg_indexes where indexname = 'namecard_stamp_end_idx')`,
       ),
-    ).toMatch(/USING btree \(stamp_end\)/);
+    ).toMatch(/USING btree \(card_id, stamp_end\)/);
   });
 });

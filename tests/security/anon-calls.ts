@@ -68,16 +68,28 @@ export function anonCalls(now: number): Record<string, AnonCall[]> {
         http: rpc('namecard_lookup_at', { at_ms: LAST_INSTANT }),
       },
     ],
-    'public.namecard_in_force_at(bigint,boolean)': [
+    'public.namecard_in_force_at(bigint,bigint,boolean)': [
       // Through PostgREST anon is refused (its exact branch is not anon's); inlined with a
-      // constant, as the view does, it runs.
+      // constant, as the view does, it runs. Card 1 is the first card, the one anon reads.
       {
         label: 'a day back, inlined',
-        sql: `select * from public.namecard_in_force_at(${earliest}, true)`,
+        sql: `select * from public.namecard_in_force_at(1, ${earliest}, true)`,
       },
       {
         label: 'the end of 2199, inlined',
-        sql: `select * from public.namecard_in_force_at(${LAST_INSTANT}, true)`,
+        sql: `select * from public.namecard_in_force_at(1, ${LAST_INSTANT}, true)`,
+      },
+    ],
+    'public.namecard_card_series_in_force(bigint,bigint)': [
+      {
+        label: 'a day back',
+        sql: `select * from public.namecard_card_series_in_force(1, ${earliest})`,
+        http: rpc('namecard_card_series_in_force', { card: 1, at_ms: earliest }),
+      },
+      {
+        label: 'the end of 2199 (every live series expanded)',
+        sql: `select * from public.namecard_card_series_in_force(1, ${LAST_INSTANT})`,
+        http: rpc('namecard_card_series_in_force', { card: 1, at_ms: LAST_INSTANT }),
       },
     ],
     'public.namecard_series_in_force(bigint)': [
@@ -92,7 +104,7 @@ export function anonCalls(now: number): Record<string, AnonCall[]> {
         http: rpc('namecard_series_in_force', { at_ms: LAST_INSTANT }),
       },
     ],
-    'public.namecard_preview(bigint[])': [
+    'public.namecard_preview(bigint[],text)': [
       {
         label: '10 × a day back',
         sql: `select * from public.namecard_preview(${instants(earliest)})`,
@@ -132,6 +144,39 @@ export function anonCalls(now: number): Record<string, AnonCall[]> {
     ],
     'public.namecard_count_visit(text)': [
       { label: 'one visit', sql: `select public.namecard_count_visit('qr')` },
+    ],
+    'public.namecard_count_card_visit(text,text)': [
+      { label: 'one visit of main', sql: `select public.namecard_count_card_visit('qr', 'main')` },
+      {
+        label: 'a slug never given',
+        sql: `select public.namecard_count_card_visit('qr', 'never-given')`,
+      },
+    ],
+    'public.namecard_go(text)': [
+      {
+        label: "the first card's lookup by its slug",
+        sql: `select * from public.namecard_go('main')`,
+        http: { path: 'rpc/namecard_go?card=main', method: 'GET' },
+      },
+      {
+        label: 'a slug never given',
+        sql: `select * from public.namecard_go('never-given')`,
+        http: { path: 'rpc/namecard_go?card=never-given', method: 'GET' },
+      },
+    ],
+    'public.namecard_card_status(text)': [
+      {
+        label: "the first card's status by its slug",
+        sql: `select * from public.namecard_card_status('main')`,
+        http: rpc('namecard_card_status', { card: 'main' }),
+      },
+    ],
+    'public.namecard_first_card()': [
+      {
+        label: 'no argument',
+        sql: 'select public.namecard_first_card()',
+        http: rpc('namecard_first_card', {}),
+      },
     ],
     'public.namecard_schema_version()': [
       {

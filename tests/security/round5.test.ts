@@ -77,9 +77,10 @@ describe.each(DB_KINDS)('security round 5 over %s', { timeout: 300_000 }, (kind)
 
     it("refuses the rule itself to anon: namecard_in_force_at answers 401 42501 (its exact branch is not anon's), namecard_active_at too", async () => {
       const now = await dbNow();
+      // Since cards (issue 40) the rule takes its card first (1: the first card, anon's).
       for (const [fn, args] of [
-        ['namecard_in_force_at', { at_ms: now, materialised: true }],
-        ['namecard_in_force_at', { at_ms: 0, materialised: false }],
+        ['namecard_in_force_at', { card: 1, at_ms: now, materialised: true }],
+        ['namecard_in_force_at', { card: 1, at_ms: 0, materialised: false }],
         ['namecard_active_at', { at_ms: now }],
       ] as const) {
         const answer = await rpc(fn, args);
@@ -117,7 +118,8 @@ describe.each(DB_KINDS)('security round 5 over %s', { timeout: 300_000 }, (kind)
     it("refuses anon namecard_timeline_until (and the walk's other entries) with 401 42501", async () => {
       const now = await dbNow();
       for (const [fn, args] of [
-        ['namecard_timeline_until', { at_ms: now, until_ms: null, max_segments: 1000 }],
+        // Since cards (issue 40) the walk takes its card first (1: the first card).
+        ['namecard_timeline_until', { card: 1, at_ms: now, until_ms: null, max_segments: 1000 }],
         ['namecard_timeline_at', { at_ms: now, max_segments: 1000 }],
         ['namecard_active_at', { at_ms: now }],
         ['namecard_series_next_start', { after_ms: now, newer_than: -1, before_ms: null }],
@@ -333,6 +335,94 @@ describe.each(DB_KINDS)('security round 5 over %s', { timeout: 300_000 }, (kind)
       ok('cancel', await rpc('namecard_cancel', { entry_id: Number(series!.id) }, token));
       ok('profile', await rest('namecard_profile?name=eq.worst', { token }));
     });
+
+    it("answers every call of another card (issue 40) after the worst values are stored in that card's rows", async () => {
+      const last = END_OF_2199 - 1;
+      const token = await signIn();
+      expect((await rpc('namecard_card_add', { slug: 'worst-card' }, token)).status).toBe(200);
+      await emulator.query(`
+        with c as (select id from public.namecard_card where slug = 'worst-card')
+        insert into public.namecard_profile (card_id, name, label, url)
+        select c.id, 'worst', repeat('W', 60), 'https://worst.example/' || repeat('a', 2026) from c;
+        insert into public.namecard (card_id, type, stamp_start, stamp_end)
+        select c.id, x.type, x.s, x.e
+        from public.namecard_card as c
+        cross join (values ('worst', 0::bigint, ${last}::bigint), ('worst', null, ${last}),
+          ('photo', ${last - 1}, ${last}), ('worst', 0, 1)) as x (type, s, e)
+        where c.slug = 'worst-card';
+        insert into public.namecard_series
+          (card_id, type, weekdays, start_time, end_time, time_zone, first_date, last_date, stopped_at, stop_kind)
+        select c.id, x.*
+        from public.namecard_card as c
+        cross join (values
+          ('worst', '{1,2,3,4,5,6,7}'::smallint[], '23:59'::time, '00:00'::time, 'Etc/GMT+12', '1970-01-01'::date, '2199-12-31'::date, null::bigint, null),
+          ('worst', '{1,2,3,4,5,6,7}', '00:00', '00:00', 'Pacific/Kiritimati', null, null, null, null),
+          ('worst', '{1}', '10:00', '11:00', 'Europe/Berlin', '1970-01-01', '2199-12-31', ${last}, 'cancelled')
+        ) as x
+        where c.slug = 'worst-card';
+        insert into public.namecard_series_stop (card_id, series_id, occurrence_start, stopped_at)
+        select s.card_id, s.id, 0, ${last}
+        from public.namecard_series as s join public.namecard_card as c on c.id = s.card_id
+        where c.slug = 'worst-card';
+        insert into public.namecard_visit (card_id, bucket, type, via, visits, running)
+        select c.id, b.bucket, p.name, 'qr', 1000000000000000, 1000000000000000
+        from public.namecard_card as c
+        cross join (values (0::bigint), (${END_OF_2199 - 900_000}::bigint)) as b (bucket)
+        cross join (values ('main'), ('photo'), ('worst')) as p (name)
+        where c.slug = 'worst-card';
+      `);
+      const now = await dbNow();
+      const card = 'worst-card';
+      const ok = (what: string, answer: Answer) => {
+        expect(answer.status, `${what}: ${JSON.stringify(answer.body)}`).toBeLessThan(300);
+      };
+      // What /go asks for the slug, as anon: the lookup and the count.
+      ok('go', await rest(`rpc/namecard_go?card=${card}`));
+      const counted = await fetch(
+        `${emulator.url}/rest/v1/rpc/namecard_count_card_visit?apikey=${emulator.anonKey}`,
+        {
+          method: 'POST',
+          headers: { 'content-type': 'application/x-www-form-urlencoded' },
+          body: `via=qr&card=${card}`,
+        },
+      );
+      expect(counted.status).toBe(204);
+      // The owner's reads and writes of that card.
+      const status = await rpc('namecard_card_status', { card }, token);
+      ok('card_status', status);
+      expect((status.body as { timeline: unknown[] }[])[0]!.timeline.length).toBeGreaterThan(0);
+      ok('preview', await rpc('namecard_preview', { at_ms: [now, now + DAY, last], card }, token));
+      ok('visit_days', await rpc('namecard_visit_days', { day_starts: [0, 900_000], card }, token));
+      ok(
+        'set',
+        await rpc(
+          'namecard_set',
+          { type: 'photo', stamp_start: null, stamp_end: now + DAY, card },
+          token,
+        ),
+      );
+      ok(
+        'set_series',
+        await rpc('namecard_set_series', { ...SERIES, last_date: '2199-12-31', card }, token),
+      );
+      ok('end_now', await rpc('namecard_end_now', { card }, token));
+      const [series] = await emulator.query<{ id: number }>(
+        `select s.id from public.namecard_series as s join public.namecard_card as c on c.id = s.card_id
+         where c.slug = 'worst-card' and s.stopped_at is null order by s.id limit 1`,
+      );
+      ok('cancel', await rpc('namecard_cancel', { entry_id: Number(series!.id), card }, token));
+      // The bounds hold for the card too: at most 10 instants, none past 2199.
+      const eleven = await rpc(
+        'namecard_preview',
+        { at_ms: Array.from({ length: 11 }, (_, i) => now + i), card },
+        token,
+      );
+      expect(eleven.status).toBe(400);
+      expect(refusal(eleven).code).toBe('22023');
+      const past = await rpc('namecard_preview', { at_ms: [END_OF_2199], card }, token);
+      expect(past.status).toBe(400);
+      expect(refusal(past).code).toBe('22023');
+    });
   });
 
   describe('finding 5: at most 100 live series', () => {
@@ -390,6 +480,47 @@ describe.each(DB_KINDS)('security round 5 over %s', { timeout: 300_000 }, (kind)
       expect(
         (await rpc('namecard_set_series', { ...series, time_zone: 'Europe/Berlin' }, token)).status,
       ).toBe(200);
+    });
+
+    it("counts per card since cards (issue 40): a full card does not stop another's series, and the other's 101st is refused", async () => {
+      const token = await signIn();
+      const fill = (card: string, n: number) =>
+        emulator.query(
+          `insert into public.namecard_series (card_id, type, weekdays, start_time, end_time, time_zone)
+           select c.id, 'main', array[1 + g % 7]::smallint[], make_time(g % 24, 0, 0),
+             make_time((g + 1) % 24, 0, 0), 'UTC'
+           from public.namecard_card as c cross join generate_series(1, $2::integer) as g
+           where c.slug = $1`,
+          [card, n],
+        );
+      const liveOf = async (card: string) =>
+        (
+          await emulator.query<{ live: number }>(
+            `select count(*)::int as live from public.namecard_series as s
+             join public.namecard_card as c on c.id = s.card_id
+             where c.slug = $1 and s.stopped_at is null`,
+            [card],
+          )
+        )[0]!.live;
+      const series = { type: 'main', weekdays: [5], start_time: '07:00', end_time: '08:00' };
+      expect((await rpc('namecard_card_add', { slug: 'second-card' }, token)).status).toBe(200);
+      await fill('main', 100 - (await liveOf('main')));
+      expect(await liveOf('main')).toBe(100);
+      const first = await rpc('namecard_set_series', { ...series, time_zone: 'UTC' }, token);
+      expect(first.status).toBe(400);
+      expect(refusal(first).code).toBe('23514');
+      // The first card is full; the second card still takes series, up to its own 100.
+      const second = { ...series, time_zone: 'UTC', card: 'second-card' };
+      expect((await rpc('namecard_set_series', second, token)).status).toBe(200);
+      await fill('second-card', 99);
+      expect(await liveOf('second-card')).toBe(100);
+      const over = await rpc('namecard_set_series', second, token);
+      expect(over.status).toBe(400);
+      expect(over.body).toMatchObject({
+        code: '23514',
+        message: 'a card has at most 100 live weekly series, and this one has 100',
+      });
+      expect(await liveOf('second-card')).toBe(100);
     });
   });
 });

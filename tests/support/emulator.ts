@@ -11,7 +11,12 @@ export const DB_KINDS: DbKind[] = ['pglite', 'postgres'];
  * Sign-in limits for tests, which sign in far more often from 127.0.0.1 than a person
  * would; a test of the limits themselves passes its own `rateLimits`.
  */
-export const TEST_RATE_LIMITS = { signIn: 100_000, tokenRefresh: 100_000, visits: 100_000 };
+export const TEST_RATE_LIMITS = {
+  signIn: 100_000,
+  tokenRefresh: 100_000,
+  visits: 100_000,
+  invitations: 100_000,
+};
 
 /**
  * Starts an emulator on a free port of 127.0.0.1 over a fresh database (sign-in

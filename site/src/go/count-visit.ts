@@ -1,13 +1,17 @@
 // Counts this visit (counts only, never who visited): one CORS-simple POST to the counting function, once the
 // decision is known, never in the way of the redirect. What it sends is the channel only
-// (`qr`, `nfc` or `link`, from this page's own `?via=`); the server adds the 15-minute bucket
-// and the profile it decided itself. Nothing is read or written in the visitor's browser but
-// the owner's session key, read to leave the owner's own visits out.
+// (`qr`, `nfc` or `link`, from this page's own `?via=`), and for a card's link (`?c=<slug>`) the
+// card; the server adds the 15-minute bucket and the profile it decided itself. Nothing is read
+// or written in the visitor's browser but the owner's session key, read to leave the owner's
+// own visits out.
 
 import { sessionStorageKey } from './session-token.js';
 
-/** The SQL function that counts a visit (supabase/migrations/20261123000100_visits.sql). */
+/** The SQL function that counts a visit of the first card (supabase/schemas/visits.sql). */
 export const COUNT_VISIT_FUNCTION = 'namecard_count_visit';
+
+/** The SQL function that counts a visit of a card named by its slug. */
+export const COUNT_CARD_VISIT_FUNCTION = 'namecard_count_card_visit';
 
 /** The channel in this page's query: `?via=qr` (the QR code), `?via=nfc` (a tag), else link. */
 export function visitChannel(search: string): 'qr' | 'nfc' | 'link' {
@@ -25,19 +29,34 @@ function ownersBrowser(supabaseUrl: string): boolean {
 }
 
 /**
- * Sends the count: navigator.sendBeacon with a text/plain body (a CORS-simple request that
- * survives the navigation away), or fetch with keepalive and mode no-cors where the beacon is
- * missing or refused. Every failure is silent.
+ * What the count sends: the bare channel as text/plain for the first card (namecard_count_visit's
+ * one unnamed parameter, as every /go page before cards sent it), or a form naming the channel
+ * and the card (`via=qr&card=studio`, namecard_count_card_visit's parameters). Both are
+ * CORS-simple.
  */
-function send(url: string, channel: string): void {
+function countBody(channel: string, card: string | null): Blob | URLSearchParams {
+  return card === null
+    ? new Blob([channel], { type: 'text/plain' })
+    : new URLSearchParams({ via: channel, card });
+}
+
+/**
+ * Sends the count: navigator.sendBeacon (a CORS-simple request that survives the navigation
+ * away), or fetch with keepalive and mode no-cors where the beacon is missing or refused. Every
+ * failure is silent.
+ */
+function send(url: string, channel: string, card: string | null): void {
   try {
-    if (navigator.sendBeacon?.(url, new Blob([channel], { type: 'text/plain' }))) return;
+    if (navigator.sendBeacon?.(url, countBody(channel, card))) return;
   } catch {
     // fall through to fetch
   }
-  fetch(url, { method: 'POST', body: channel, keepalive: true, mode: 'no-cors' }).catch(
-    () => undefined,
-  );
+  fetch(url, {
+    method: 'POST',
+    body: card === null ? channel : countBody(channel, card),
+    keepalive: true,
+    mode: 'no-cors',
+  }).catch(() => undefined);
 }
 
 /**
@@ -46,15 +65,20 @@ function send(url: string, channel: string): void {
  * script (a link preview bot) never gets here.
  *
  * @param config the API URL and the public anon key (sent as `?apikey=`, as the lookup does)
+ * @param card the card's slug (`?c=`), or null for a bare /go/ (the first card)
  */
-export function countVisit(config: { supabaseUrl: string; anonKey: string }): void {
+export function countVisit(
+  config: { supabaseUrl: string; anonKey: string },
+  card: string | null = null,
+): void {
   if (ownersBrowser(config.supabaseUrl)) return;
-  const url = `${config.supabaseUrl}/rest/v1/rpc/${COUNT_VISIT_FUNCTION}?apikey=${encodeURIComponent(config.anonKey)}`;
+  const fn = card === null ? COUNT_VISIT_FUNCTION : COUNT_CARD_VISIT_FUNCTION;
+  const url = `${config.supabaseUrl}/rest/v1/rpc/${fn}?apikey=${encodeURIComponent(config.anonKey)}`;
   const channel = visitChannel(window.location.search);
   const doc = document as Document & { prerendering?: boolean };
   if (doc.prerendering) {
-    doc.addEventListener('prerenderingchange', () => send(url, channel), { once: true });
+    doc.addEventListener('prerenderingchange', () => send(url, channel, card), { once: true });
   } else {
-    send(url, channel);
+    send(url, channel, card);
   }
 }

@@ -1,5 +1,6 @@
 // The Redirecting.. page's only script. It must stay tiny (a few kilobytes gzipped with all it
 // loads): no React, no supabase-js; only the shared lookup and target rule.
+import { goCardOf } from '../../../shared/core/card-link.js';
 import { fetchActiveEntry, type LookupOptions } from '../../../shared/core/lookup.js';
 import { destinationUrl } from '../../../shared/core/rules.js';
 import { siteConfig } from '../site-config.js';
@@ -11,15 +12,19 @@ const REDIRECT_DELAY_MS = 1500;
 /** A backend that does not answer within this time counts as a failure: main site. */
 const LOOKUP_TIMEOUT_MS = 4000;
 
-const lookup: LookupOptions = { ...siteConfig, timeoutMs: LOOKUP_TIMEOUT_MS };
+// Which card: a bare /go/ is the first card (its view), /go/?c=<slug> that card (one GET of
+// namecard_go on a URL fixed by the slug); a `c` that is no slug asks nothing and, as an unknown
+// card does, lands on the main site and counts nothing.
+const card = goCardOf(window.location.search);
+const lookup: LookupOptions = { ...siteConfig, timeoutMs: LOOKUP_TIMEOUT_MS, card };
 
 // The visitor's lookup leaves first, before anything else runs (storage included): a request
 // with no custom header, which the browser sends at once with no CORS preflight.
-let pending = fetchActiveEntry(lookup);
+let pending = card === undefined ? Promise.resolve(null) : fetchActiveEntry(lookup);
 // Only an owner signed in on this device has a token; their lookup carries it (and pays one
 // preflight), and the anonymous one is left unused.
 const accessToken = storedAccessToken(siteConfig.supabaseUrl, Date.now());
-if (accessToken) {
+if (accessToken && card !== undefined) {
   pending.catch(() => undefined);
   pending = fetchActiveEntry({ ...lookup, accessToken });
 }
@@ -46,7 +51,7 @@ async function redirect(): Promise<void> {
   setTimeout(() => window.location.replace(target), REDIRECT_DELAY_MS);
   // The count leaves after the redirect is scheduled, and nothing waits for it.
   try {
-    countVisit(siteConfig);
+    if (card !== undefined) countVisit(siteConfig, card);
   } catch {
     // counting never troubles the visitor
   }

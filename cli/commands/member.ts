@@ -1,0 +1,179 @@
+import {
+  cardRefusalOf,
+  INVITATION_SECONDS,
+  parseCardRole,
+  type CardRole,
+} from '../../shared/core/cards.js';
+import { parseDurationMs } from '../../shared/core/entry-rules.js';
+import { InputError } from '../../shared/core/errors.js';
+import { didYouMean, nearestName } from '../../shared/core/suggest.js';
+import { commandOf } from '../grammar/commander.js';
+import type { Connection } from '../session/connect.js';
+import { resolveConfig, type CliConfig, type SettingFlags } from '../session/settings.js';
+import { print, printJson } from '../terminal/output.js';
+import { cardTitle } from '../session/cards.js';
+
+// `namecard member list|invite|accept|remove|role`: the people of the run's card (--card,
+// NAMECARD_CARD, the current card, else the first card), each one RPC as the signed-in user
+// (shared/supabase/cards.ts). Bad input is refused before anything is sent (exit 2); what the
+// server refuses says the role needed (exit 1), and nothing is stored then.
+
+const INVITATION_FORM = /^nci_[A-Za-z0-9_-]{32}$/;
+
+/** `--expires`: a duration from a minute to 90 days, in whole seconds. */
+function parseExpires(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const form = 'a duration from 1m to 90d, e.g. 7d or 12h';
+  const ms = parseDurationMs(value, '--expires');
+  const seconds = Math.round(ms / 1000);
+  if (seconds < INVITATION_SECONDS.min || seconds > INVITATION_SECONDS.max) {
+    throw new InputError('--expires', form, value);
+  }
+  return seconds;
+}
+
+/** An e-mail address as typed (only its form: the server says whether it is a member). */
+function parseEmail(value: string): string {
+  const email = value.trim().toLowerCase();
+  if (!/^[^\s@]+@[^\s@]+$/.test(email)) {
+    throw new InputError('<email>', 'an e-mail address such as ana@example.com', value);
+  }
+  return email;
+}
+
+/** Runs `act` signed in, on the run's card, its "no such card" refused with the card meant. */
+async function onRunCard<T>(config: CliConfig, act: (owner: Connection) => Promise<T>): Promise<T> {
+  const [{ requireWriter }, { onCard }] = await Promise.all([
+    import('../session/writer.js'),
+    import('../session/cards.js'),
+  ]);
+  const writer = await requireWriter(config);
+  return writer.run((owner) => onCard(owner, config, () => act(owner)));
+}
+
+/** The card named in output when a run names one: ` of studio`. */
+const ofCard = (config: CliConfig) => (config.card === undefined ? '' : ` of ${config.card}`);
+
+async function listAction(options: SettingFlags & { json?: true }) {
+  const config = resolveConfig(options);
+  const { listMembers } = await import('../../shared/supabase/cards.js');
+  const members = await onRunCard(config, (owner) =>
+    owner.transport.guard(() => listMembers(owner.client, config.card)),
+  );
+  if (options.json) {
+    printJson(members);
+    return;
+  }
+  if (config.card !== undefined) print(`Members of ${config.card}:`);
+  const width = Math.max(...members.map((member) => member.email.length));
+  for (const member of members) {
+    print(`${member.email.padEnd(width)}  ${member.role}${member.you ? '  (you)' : ''}`);
+  }
+}
+
+async function inviteAction(
+  options: SettingFlags & { role?: string; expires?: string; json?: true },
+) {
+  const role = parseCardRole(options.role ?? '', '--role');
+  const validSeconds = parseExpires(options.expires);
+  const config = resolveConfig(options);
+  const { inviteMember } = await import('../../shared/supabase/cards.js');
+  const invitation = await onRunCard(config, (owner) =>
+    owner.transport.guard(
+      () => inviteMember(owner.client, role, { card: config.card, validSeconds }),
+      { act: 'member change' },
+    ),
+  );
+  const { code, expires } = invitation;
+  if (options.json) {
+    printJson({ code, role: invitation.role, expires });
+    return;
+  }
+  print(
+    `An invitation to ${invitation.card} as ${invitation.role}, for one use until ${expires}:`,
+    '',
+    `  ${code}`,
+    '',
+    'It is shown only now. The person signs in and runs: namecard member accept <code>',
+  );
+}
+
+async function acceptAction(codeArg: string, options: SettingFlags) {
+  const code = codeArg.trim();
+  if (!INVITATION_FORM.test(code)) {
+    // Not echoed: it may be most of a real code.
+    throw new InputError(
+      '<code>',
+      'an invitation code',
+      '',
+      '`<code>` must be an invitation code: nci_ and 32 letters, digits, - or _, as `namecard member invite` shows it',
+    );
+  }
+  const config = resolveConfig(options);
+  const { acceptInvitation } = await import('../../shared/supabase/cards.js');
+  const card = await onRunCard({ ...config, card: undefined }, (owner) =>
+    owner.transport.guard(() => acceptInvitation(owner.client, code), { act: 'member change' }),
+  );
+  print(
+    `You are now ${roleWords(card.role)} of the card ${cardTitle(card)}.`,
+    `Act on it with \`--card ${card.slug}\`, or make it current: namecard card use ${card.slug}`,
+  );
+}
+
+/** `an owner`, `an editor`, `a viewer`. */
+const roleWords = (role: CardRole) => `${role === 'viewer' ? 'a' : 'an'} ${role}`;
+
+/**
+ * A "no such member" for `email` with the member meant, when the caller may list the members
+ * (owners); else the server's refusal as it is.
+ */
+async function refineMember(error: unknown, owner: Connection, config: CliConfig, email: string) {
+  if (cardRefusalOf(error) !== 'no_such_member') return error;
+  const { listMembers } = await import('../../shared/supabase/cards.js');
+  try {
+    const emails = (await owner.transport.guard(() => listMembers(owner.client, config.card))).map(
+      (member) => member.email,
+    );
+    return new InputError(
+      '<email>',
+      'a member of the card',
+      email,
+      `\`<email>\` must be a member of the card${ofCard(config)}, got \`${email}\`${didYouMean(nearestName(email, emails))} (see \`namecard member list\`)`,
+    );
+  } catch {
+    return error;
+  }
+}
+
+async function changeAction(emailArg: string, roleArg: string | undefined, options: SettingFlags) {
+  const email = parseEmail(emailArg);
+  const role = roleArg === undefined ? undefined : parseCardRole(roleArg, '<role>');
+  const config = resolveConfig(options);
+  const { removeMember, setMemberRole } = await import('../../shared/supabase/cards.js');
+  const change = await onRunCard(config, async (owner) => {
+    try {
+      return await owner.transport.guard(
+        () =>
+          role === undefined
+            ? removeMember(owner.client, email, config.card)
+            : setMemberRole(owner.client, email, role, config.card),
+        { act: 'member change' },
+      );
+    } catch (error) {
+      throw await refineMember(error, owner, config, email);
+    }
+  });
+  print(
+    role === undefined
+      ? `Removed ${change.email} (${change.role}) from ${change.card}.`
+      : `${change.email} is now ${roleWords(change.role)} of ${change.card}.`,
+  );
+}
+
+export const memberCommand = commandOf('member', {
+  list: ({ options }) => listAction(options),
+  invite: ({ options }) => inviteAction(options),
+  accept: ({ args, options }) => acceptAction(args.code, options),
+  remove: ({ args, options }) => changeAction(args.email, undefined, options),
+  role: ({ args, options }) => changeAction(args.email, args.role, options),
+});

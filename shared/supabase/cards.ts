@@ -1,0 +1,262 @@
+import {
+  FIRST_CARD_ID,
+  FIRST_CARD_SLUG,
+  cardOf,
+  isCardMember,
+  isCardSummary,
+  isInvitation,
+  type CardMember,
+  type CardRole,
+  type CardSummary,
+  type Invitation,
+} from '../core/cards.js';
+import { ApiError } from '../core/errors.js';
+import { parseStatus, type CardStatus } from '../core/lookup.js';
+import { answerOf } from '../core/owner-answers.js';
+import { toError, type DataClient } from './errors.js';
+
+// Cards and their people through supabase-js: each call one RPC of supabase/schemas/members.sql,
+// as the signed-in user (the members and invitations are nobody's to read directly). `card` is a
+// slug; none means the first card. The server's refusals come back as ApiError: see
+// CARD_REFUSALS and neededRole (shared/core/cards.ts) for which is which.
+
+/**
+ * The signed-in user's cards, first card first (`public.namecard_cards()`): slug, name, their
+ * role, and whether it is the first card (whose link is a bare `/go/`). A removed card is not
+ * listed. Also remembers each card's id for {@link cardIdOf}.
+ *
+ * @param client a supabase-js client with a session
+ * @returns the cards; none for an account that is no member of any
+ * @throws ApiError (401 42501 without a session); NetworkError when unreachable
+ * @example (await listCards(client)).map((c) => c.slug) // → ['main', 'studio']
+ */
+export async function listCards(client: DataClient): Promise<CardSummary[]> {
+  const result = await client.rpc('namecard_cards');
+  if (result.error) throw toError(client, result);
+  if (!Array.isArray(result.data)) {
+    throw new ApiError(result.status, 'invalid_response', 'The server answered no list of cards');
+  }
+  const cards = (result.data as unknown[]).filter(isCardSummary);
+  const ids = knownIds(client);
+  for (const card of cards) ids.set(card.slug, card.id);
+  return cards;
+}
+
+/** Card ids by slug, per client: a slug's card never changes (slugs are never given twice). */
+const idsByClient = new WeakMap<object, Map<string, number>>();
+
+function knownIds(client: DataClient): Map<string, number> {
+  let ids = idsByClient.get(client);
+  if (!ids) idsByClient.set(client, (ids = new Map()));
+  return ids;
+}
+
+/**
+ * The id of one of the signed-in user's cards, which a read or write of a table filters on
+ * (`card_id`), from {@link listCards} (asked once per client).
+ *
+ * @param client a supabase-js client with a session
+ * @param slug the card's slug (the first card's, `main`, answers its id with no request)
+ * @throws ApiError `PT404` (details `no such card`) when it is not among the user's cards, as
+ *   the server answers a function called with that slug; NetworkError when unreachable
+ */
+export async function cardIdOf(client: DataClient, slug: string): Promise<number> {
+  // The first card anyone may read, by its fixed slug and id: no request.
+  if (slug === FIRST_CARD_SLUG) return FIRST_CARD_ID;
+  let id = knownIds(client).get(slug);
+  if (id === undefined) {
+    await listCards(client);
+    id = knownIds(client).get(slug);
+  }
+  if (id === undefined) {
+    throw new ApiError(
+      404,
+      'PT404',
+      `There is no card ${slug}`,
+      'no such card',
+      'Your cards: namecard card list.',
+    );
+  }
+  return id;
+}
+
+/** One card from a card function's answer. */
+async function cardCall(
+  client: DataClient,
+  fn: string,
+  args: Record<string, unknown>,
+): Promise<CardSummary & { removed: boolean }> {
+  const result = await client.rpc(fn, args);
+  if (result.error) throw toError(client, result);
+  return cardOf(result.data, result.status);
+}
+
+/**
+ * Makes a new card (`public.namecard_card_add`); the signed-in user becomes its owner, and it
+ * starts with the profiles main and photo, which follow the build's settings.
+ *
+ * @param slug its public name in its link, 2 to 32 of a-z, 0-9 and `-` (checked by the caller
+ *   with parseCardSlug and by the server)
+ * @param name what people see, 1 to 60 characters; default the slug
+ * @throws ApiError 23505 (details `slug taken`: never given twice), 22023 a malformed slug or
+ *   name, PT401 a signed-out session; NetworkError when unreachable
+ */
+export function addCard(
+  client: DataClient,
+  slug: string,
+  name?: string,
+): Promise<CardSummary & { removed: boolean }> {
+  return cardCall(client, 'namecard_card_add', { slug, name: name ?? null });
+}
+
+/**
+ * Gives a card a new name (`public.namecard_card_rename`, owners).
+ *
+ * @throws ApiError 42501 `needs owner`, PT404 `no such card`, 22023 a malformed name
+ */
+export function renameCard(
+  client: DataClient,
+  slug: string,
+  name: string,
+): Promise<CardSummary & { removed: boolean }> {
+  return cardCall(client, 'namecard_card_rename', { card: slug, name });
+}
+
+/**
+ * Removes a card (`public.namecard_card_remove`, owners): /go then answers as for an unknown
+ * slug, and the slug is never given again. The first card cannot be removed.
+ *
+ * @returns the card as it is after (`removed: true`)
+ * @throws ApiError 42501 `needs owner`, PT404 `no such card`, PT409 `first card`
+ */
+export function removeCard(
+  client: DataClient,
+  slug: string,
+): Promise<CardSummary & { removed: boolean }> {
+  return cardCall(client, 'namecard_card_remove', { card: slug });
+}
+
+/**
+ * The card's members, owners first (`public.namecard_members`, owners only).
+ *
+ * @param card the card's slug; none: the first card
+ * @throws ApiError 42501 `needs owner`, PT404 `no such card`; NetworkError when unreachable
+ */
+export async function listMembers(client: DataClient, card?: string): Promise<CardMember[]> {
+  const result = await client.rpc('namecard_members', { card: card ?? null });
+  if (result.error) throw toError(client, result);
+  if (!Array.isArray(result.data)) {
+    throw new ApiError(result.status, 'invalid_response', 'The server answered no list of members');
+  }
+  return (result.data as unknown[]).filter(isCardMember);
+}
+
+/**
+ * A one-time invitation code for a role on the card (`public.namecard_member_invite`, owners).
+ * The code is in this answer only: the server keeps its sha256.
+ *
+ * @param role the role the code gives
+ * @param options.card the card's slug; none: the first card
+ * @param options.validSeconds how long it works, 60 s to 90 days (default 7 days)
+ * @returns `{ code, role, card, expires }` (`member invite --json`'s shape)
+ * @throws ApiError 42501 `needs owner`, PT404 `no such card`, 22023 a role or time out of range
+ */
+export async function inviteMember(
+  client: DataClient,
+  role: CardRole,
+  options: { card?: string; validSeconds?: number } = {},
+): Promise<Invitation> {
+  const result = await client.rpc('namecard_member_invite', {
+    role,
+    card: options.card ?? null,
+    ...(options.validSeconds === undefined ? {} : { valid_seconds: options.validSeconds }),
+  });
+  if (result.error) throw toError(client, result);
+  if (!isInvitation(result.data)) {
+    throw new ApiError(result.status, 'invalid_response', 'The server answered no invitation');
+  }
+  return result.data;
+}
+
+/**
+ * Redeems an invitation code (`public.namecard_member_accept`): the signed-in user becomes a
+ * member of its card with its role (keeping a higher one they had); the code is used up.
+ *
+ * @returns the card, with the user's role on it now
+ * @throws ApiError PT404 `no such invitation` for a code that is unknown, used, expired or for a
+ *   removed card (alike); 429 when the emulator's limit of tries is reached
+ */
+export function acceptInvitation(
+  client: DataClient,
+  code: string,
+): Promise<CardSummary & { removed: boolean }> {
+  return cardCall(client, 'namecard_member_accept', { code: code.trim() });
+}
+
+/** What removing a member or changing a role answers. */
+export interface MemberChange {
+  card: string;
+  email: string;
+  role: CardRole;
+}
+
+async function memberCall(
+  client: DataClient,
+  fn: string,
+  args: Record<string, unknown>,
+): Promise<MemberChange> {
+  const result = await client.rpc(fn, args);
+  if (result.error) throw toError(client, result);
+  const answer = answerOf(result.data, result.status);
+  const { card, email, role } = answer;
+  if (typeof card !== 'string' || typeof email !== 'string' || typeof role !== 'string') {
+    throw new ApiError(result.status, 'invalid_response', 'The server answered no member');
+  }
+  return { card, email, role: role as CardRole };
+}
+
+/**
+ * Removes a member by e-mail (`public.namecard_member_remove`): owners remove anyone, any
+ * member themselves (leaving). Never the last owner.
+ *
+ * @returns the card, the e-mail and the role the member had
+ * @throws ApiError 42501 `needs owner`, PT404 `no such card` / `no such member`, PT409 `last owner`
+ */
+export function removeMember(
+  client: DataClient,
+  email: string,
+  card?: string,
+): Promise<MemberChange> {
+  return memberCall(client, 'namecard_member_remove', { email, card: card ?? null });
+}
+
+/**
+ * Gives a member another role (`public.namecard_member_role`, owners). The last owner cannot be
+ * demoted.
+ *
+ * @throws ApiError 42501 `needs owner`, PT404 `no such card` / `no such member`, PT409
+ *   `last owner`, 22023 an unknown role
+ */
+export function setMemberRole(
+  client: DataClient,
+  email: string,
+  role: CardRole,
+  card?: string,
+): Promise<MemberChange> {
+  return memberCall(client, 'namecard_member_role', { email, role, card: card ?? null });
+}
+
+/**
+ * A card's status (`public.namecard_card_status(card)`, its members): what
+ * `namecard_status` answers for the first card, as the signed-in user.
+ *
+ * @param card the card's slug
+ * @returns now, the active entry, the timeline, labels and series, as {@link parseStatus} reads them
+ * @throws ApiError PT404 `no such card`; ApiError `invalid_response` for another shape
+ */
+export async function fetchCardStatus(client: DataClient, card: string): Promise<CardStatus> {
+  const result = await client.rpc('namecard_card_status', { card });
+  if (result.error) throw toError(client, result);
+  const rows = result.data as unknown;
+  return parseStatus(Array.isArray(rows) && rows.length === 1 ? rows[0] : rows);
+}

@@ -1,0 +1,401 @@
+-- What a signed-in user does with cards and people, each one RPC (security definer: the members
+-- and invitations are nobody's to read or write directly):
+--   namecard_cards()                              the caller's cards, with their role
+--   namecard_card_add(slug, name)                 a new card, the caller its owner
+--   namecard_card_rename(card, name)              owner
+--   namecard_card_remove(card)                    owner (never the first card)
+--   namecard_members(card)                        owner: the members, by e-mail
+--   namecard_member_invite(role, card, valid_seconds)   owner: a one-time code, shown once
+--   namecard_member_accept(code)                  anyone signed in: joins the code's card
+--   namecard_member_remove(email, card)           owner, or a member leaving
+--   namecard_member_role(email, role, card)       owner
+-- `card` is a slug; null is the first card. Refusals: PT401 the session was signed out; PT404
+-- no such card among the caller's (never saying whether it exists); 42501 with detail
+-- `needs <role>`; PT409 the last owner; 22023 a malformed argument, naming it.
+
+-- The caller's live cards, first card first: id, slug, name, the caller's role, and whether it
+-- is the first card (whose link is a bare /go/).
+create or replace function public.namecard_cards()
+returns table (id bigint, slug text, name text, role text, first boolean)
+language sql
+stable
+security definer
+set search_path = ''
+as $$
+  select c.id, c.slug, c.name, m.role, c.id = public.namecard_first_card()
+  from private.namecard_member as m
+  join public.namecard_card as c on c.id = m.card_id
+  where m.user_id = (select auth.uid()) and c.removed_at is null
+  order by c.id
+$$;
+
+comment on function public.namecard_cards() is
+  'The signed-in user''s cards: id, slug, name, role (owner|editor|viewer), first (its link is a bare /go/).';
+
+revoke all on function public.namecard_cards() from public;
+grant execute on function public.namecard_cards() to authenticated, service_role;
+
+-- One card as the card functions answer it.
+create or replace function private.namecard_card_json(card bigint)
+returns jsonb
+language sql
+stable
+security definer
+set search_path = ''
+as $$
+  select jsonb_build_object(
+    'id', c.id, 'slug', c.slug, 'name', c.name,
+    'role', private.namecard_role_on(c.id), 'first', c.id = public.namecard_first_card(),
+    'removed_at', c.removed_at)
+  from public.namecard_card as c
+  where c.id = card
+$$;
+
+revoke all on function private.namecard_card_json(bigint) from public;
+
+-- A signed-in caller whose session is live, or the refusal (PT401; 42501 for no user at all).
+create or replace function private.namecard_signed_in(fn text)
+returns uuid
+language plpgsql
+stable
+set search_path = ''
+as $$
+declare
+  uid uuid := (select auth.uid());
+begin
+  if uid is null then
+    raise exception using
+      errcode = '42501',
+      message = format('permission denied for function %s', fn),
+      hint = 'Sign in first.';
+  end if;
+  if not (select private.namecard_session_live()) then
+    raise exception using errcode = 'PT401', message = 'The session has ended', hint = 'Sign in again.';
+  end if;
+  return uid;
+end;
+$$;
+
+revoke all on function private.namecard_signed_in(text) from public;
+
+-- A card's name: 1 to 60 characters, no control characters, no blank ends (22023 names it).
+create or replace function private.namecard_card_name(name text, fallback text)
+returns text
+language plpgsql
+immutable
+set search_path = ''
+as $$
+declare
+  given text := coalesce(btrim(name), fallback);
+begin
+  if given is null or char_length(given) not between 1 and 60 or given ~ '[[:cntrl:]]' then
+    raise exception using
+      errcode = '22023',
+      message = 'name must be 1 to 60 characters with no control characters';
+  end if;
+  return given;
+end;
+$$;
+
+revoke all on function private.namecard_card_name(text, text) from public;
+
+-- A new card: the caller becomes its owner, and it starts with the profiles main and photo,
+-- which follow the build's settings until an owner gives them a URL. A slug is never given
+-- twice, not even after its card was removed (23505).
+create or replace function public.namecard_card_add(slug text, name text DEFAULT NULL::text)
+returns jsonb
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  uid uuid := private.namecard_signed_in('namecard_card_add');
+  made bigint;
+begin
+  if slug is null or slug !~ '^[a-z0-9][a-z0-9-]{1,31}$' then
+    raise exception using
+      errcode = '22023',
+      message = format('slug must be 2 to 32 of a-z, 0-9 and -, not starting with -, not %s',
+        coalesce(left(slug, 40), 'null'));
+  end if;
+  begin
+    insert into public.namecard_card as c (slug, name, created_by)
+    values (slug, private.namecard_card_name(name, slug), uid)
+    returning c.id into made;
+  exception when unique_violation then
+    raise exception using
+      errcode = '23505',
+      message = format('The slug %s is taken: choose another (a slug is never given twice)', slug),
+      detail = 'slug taken';
+  end;
+  insert into private.namecard_member (card_id, user_id, role) values (made, uid, 'owner');
+  insert into public.namecard_profile (card_id, name, label, url, created_by)
+  values (made, 'main', 'Main Profile', null, uid), (made, 'photo', 'Photographer', null, uid);
+  return private.namecard_card_json(made);
+end;
+$$;
+
+comment on function public.namecard_card_add(text, text) is
+  'Signed in: a new card with this slug (never given twice) and name (default: the slug); the caller is its owner.';
+
+revoke all on function public.namecard_card_add(text, text) from public;
+grant execute on function public.namecard_card_add(text, text) to authenticated, service_role;
+
+create or replace function public.namecard_card_rename(card text, name text)
+returns jsonb
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  cid bigint := private.namecard_card_id(card);
+begin
+  perform private.namecard_check_writer(cid, 'owner', 'namecard_card_rename', true);
+  update public.namecard_card as c set name = private.namecard_card_name(namecard_card_rename.name, null)
+  where c.id = cid;
+  return private.namecard_card_json(cid);
+end;
+$$;
+
+comment on function public.namecard_card_rename(text, text) is
+  'Owners: gives the card (slug; null: the first card) a new name.';
+
+revoke all on function public.namecard_card_rename(text, text) from public;
+grant execute on function public.namecard_card_rename(text, text) to authenticated, service_role;
+
+-- Removing is marking: the card then answers /go like an unknown slug, leaves its members'
+-- lists and refuses every call; its slug is never given again. The first card stays: a bare
+-- /go/, and every card printed before cards came, is it.
+create or replace function public.namecard_card_remove(card text)
+returns jsonb
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  cid bigint := private.namecard_card_id(card);
+begin
+  perform private.namecard_check_writer(cid, 'owner', 'namecard_card_remove', true);
+  if cid = public.namecard_first_card() then
+    raise exception using
+      errcode = 'PT409',
+      message = 'The first card cannot be removed: a bare /go/ link is this card',
+      detail = 'first card';
+  end if;
+  update public.namecard_card as c set removed_at = now() where c.id = cid;
+  return private.namecard_card_json(cid);
+end;
+$$;
+
+comment on function public.namecard_card_remove(text) is
+  'Owners: removes the card (not the first): /go then answers as for an unknown slug; the slug is never given again.';
+
+revoke all on function public.namecard_card_remove(text) from public;
+grant execute on function public.namecard_card_remove(text) to authenticated, service_role;
+
+create or replace function public.namecard_members(card text DEFAULT NULL::text)
+returns table (email text, role text, since timestamptz, you boolean)
+language plpgsql
+stable
+security definer
+set search_path = ''
+as $$
+declare
+  cid bigint := private.namecard_card_id(card);
+begin
+  perform private.namecard_check_writer(cid, 'owner', 'namecard_members', true);
+  return query
+    select u.email::text, m.role, m.created_at, m.user_id = (select auth.uid())
+    from private.namecard_member as m
+    join auth.users as u on u.id = m.user_id
+    where m.card_id = cid
+    order by private.namecard_role_rank(m.role) desc, lower(u.email);
+end;
+$$;
+
+comment on function public.namecard_members(text) is
+  'Owners: the card''s members (e-mail, role, since, you), owners first.';
+
+revoke all on function public.namecard_members(text) from public;
+grant execute on function public.namecard_members(text) to authenticated, service_role;
+
+-- A one-time code for a role on the card: 'nci_' and 32 base64url characters, 192 bits from
+-- two random UUIDs (PostgreSQL's strong random source) through sha256. Only its sha256 is kept;
+-- the code is in this answer and nowhere else.
+create or replace function public.namecard_member_invite(
+  role text, card text DEFAULT NULL::text, valid_seconds integer DEFAULT 604800
+)
+returns jsonb
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  cid bigint := private.namecard_card_id(card);
+  code text;
+  until timestamptz;
+begin
+  perform private.namecard_check_writer(cid, 'owner', 'namecard_member_invite', true);
+  if role is null or role not in ('owner', 'editor', 'viewer') then
+    raise exception using
+      errcode = '22023',
+      message = format('role must be owner, editor or viewer, not %s', coalesce(left(role, 40), 'null'));
+  end if;
+  if valid_seconds is null or valid_seconds not between 60 and 7776000 then
+    raise exception using
+      errcode = '22023',
+      message = format('valid_seconds must be from 60 (a minute) to 7776000 (90 days), not %s',
+        coalesce(valid_seconds::text, 'null'));
+  end if;
+  code := 'nci_' || translate(encode(substring(sha256(convert_to(
+    gen_random_uuid()::text || gen_random_uuid()::text, 'UTF8')) from 1 for 24), 'base64'),
+    '+/', '-_');
+  until := now() + make_interval(secs => valid_seconds);
+  insert into private.namecard_invitation (card_id, role, code_hash, expires_at, created_by)
+  values (cid, namecard_member_invite.role, sha256(convert_to(code, 'UTF8')), until, (select auth.uid()));
+  return jsonb_build_object(
+    'code', code, 'role', namecard_member_invite.role,
+    'card', (select c.slug from public.namecard_card as c where c.id = cid), 'expires', until);
+end;
+$$;
+
+comment on function public.namecard_member_invite(text, text, integer) is
+  'Owners: a one-time invitation code for role on the card, valid for valid_seconds (default 7 days); answers {code, role, card, expires}. Only its sha256 is kept.';
+
+revoke all on function public.namecard_member_invite(text, text, integer) from public;
+grant execute on function public.namecard_member_invite(text, text, integer) to authenticated, service_role;
+
+-- Redeems a code: the caller becomes a member of its card with its role (a member already
+-- keeps the higher of the two), and the code is used up. A code that is unknown, used, expired
+-- or for a removed card is refused alike (PT404), saying nothing of which.
+create or replace function public.namecard_member_accept(code text)
+returns jsonb
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  uid uuid := private.namecard_signed_in('namecard_member_accept');
+  invitation private.namecard_invitation%rowtype;
+begin
+  select i.* into invitation
+  from private.namecard_invitation as i
+  join public.namecard_card as c on c.id = i.card_id
+  where i.code_hash = sha256(convert_to(coalesce(left(code, 200), ''), 'UTF8'))
+    and i.used_at is null
+    and i.expires_at > now()
+    and c.removed_at is null
+  for update of i;
+  if not found then
+    raise exception using
+      errcode = 'PT404',
+      message = 'This invitation code is not valid: it may have expired or been used already',
+      detail = 'no such invitation',
+      hint = 'Ask an owner of the card for a new code.';
+  end if;
+  update private.namecard_invitation as i set used_at = now(), used_by = uid where i.id = invitation.id;
+  insert into private.namecard_member as m (card_id, user_id, role)
+  values (invitation.card_id, uid, invitation.role)
+  on conflict (card_id, user_id) do update set role = excluded.role
+    where private.namecard_role_rank(excluded.role) > private.namecard_role_rank(m.role);
+  return private.namecard_card_json(invitation.card_id);
+end;
+$$;
+
+comment on function public.namecard_member_accept(text) is
+  'Signed in: joins the card of an invitation code with its role (keeping a higher one); the code is used up. Answers the card with the caller''s role.';
+
+revoke all on function public.namecard_member_accept(text) from public;
+grant execute on function public.namecard_member_accept(text) to authenticated, service_role;
+
+-- The member of card cid with this e-mail, or PT404.
+create or replace function private.namecard_member_by_email(cid bigint, member_email text)
+returns uuid
+language plpgsql
+stable
+security definer
+set search_path = ''
+as $$
+declare
+  uid uuid;
+begin
+  select m.user_id into uid
+  from private.namecard_member as m
+  join auth.users as u on u.id = m.user_id
+  where m.card_id = cid and lower(u.email) = lower(btrim(member_email));
+  if uid is null then
+    raise exception using
+      errcode = 'PT404',
+      message = format('%s is not a member of this card', left(member_email, 80)),
+      detail = 'no such member',
+      hint = 'The members: namecard member list.';
+  end if;
+  return uid;
+end;
+$$;
+
+revoke all on function private.namecard_member_by_email(bigint, text) from public;
+
+-- An owner removes a member; any member may remove themselves (leave). Never the last owner.
+create or replace function public.namecard_member_remove(email text, card text DEFAULT NULL::text)
+returns jsonb
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  cid bigint := private.namecard_card_id(card);
+  me uuid := (select auth.uid());
+  own_email text := (select u.email from auth.users as u where u.id = me);
+  target uuid;
+  was text;
+begin
+  perform private.namecard_check_writer(cid, 'viewer', 'namecard_member_remove', true);
+  if lower(btrim(email)) is distinct from lower(own_email) then
+    perform private.namecard_check_writer(cid, 'owner', 'namecard_member_remove', true);
+  end if;
+  target := private.namecard_member_by_email(cid, email);
+  delete from private.namecard_member as m where m.card_id = cid and m.user_id = target
+  returning m.role into was;
+  return jsonb_build_object(
+    'card', (select c.slug from public.namecard_card as c where c.id = cid),
+    'email', lower(btrim(email)), 'role', was);
+end;
+$$;
+
+comment on function public.namecard_member_remove(text, text) is
+  'Owners remove a member by e-mail; a member may remove themselves. Never the last owner (PT409).';
+
+revoke all on function public.namecard_member_remove(text, text) from public;
+grant execute on function public.namecard_member_remove(text, text) to authenticated, service_role;
+
+create or replace function public.namecard_member_role(email text, role text, card text DEFAULT NULL::text)
+returns jsonb
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  cid bigint := private.namecard_card_id(card);
+  target uuid;
+begin
+  perform private.namecard_check_writer(cid, 'owner', 'namecard_member_role', true);
+  if role is null or role not in ('owner', 'editor', 'viewer') then
+    raise exception using
+      errcode = '22023',
+      message = format('role must be owner, editor or viewer, not %s', coalesce(left(role, 40), 'null'));
+  end if;
+  target := private.namecard_member_by_email(cid, email);
+  update private.namecard_member as m set role = namecard_member_role.role
+  where m.card_id = cid and m.user_id = target;
+  return jsonb_build_object(
+    'card', (select c.slug from public.namecard_card as c where c.id = cid),
+    'email', lower(btrim(email)), 'role', namecard_member_role.role);
+end;
+$$;
+
+comment on function public.namecard_member_role(text, text, text) is
+  'Owners: gives a member (by e-mail) another role. The last owner cannot be demoted (PT409).';
+
+revoke all on function public.namecard_member_role(text, text, text) from public;
+grant execute on function public.namecard_member_role(text, text, text) to authenticated, service_role;

@@ -1,0 +1,734 @@
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import type { RunningEmulator } from '../../emulator/index.js';
+import {
+  join,
+  makeCard,
+  nowMs,
+  person,
+  rest,
+  rpc,
+  type Answer,
+  type Person,
+} from '../support/cards.js';
+import { DB_KINDS, startTestEmulator } from '../support/emulator.js';
+
+// Who may do what on which card, through every route the API has (issue 40), on both
+// databases: a member of card A reads and writes nothing of card B; a viewer writes nothing;
+// an editor cannot touch members or profiles; anon learns nothing beyond what /go needs for the
+// slug it asks; an invitation code works once, for its card and role, until it expires; a
+// signed-out session writes nothing. Each refusal leaves the rows as they were.
+
+const HOUR = 3_600_000;
+
+/** The rows of every table that holds a card's data, to check that a refusal changed none. */
+const SNAPSHOT = `select jsonb_build_object(
+  'entries', (select jsonb_agg(n order by n.id) from public.namecard as n),
+  'series', (select jsonb_agg(s order by s.id) from public.namecard_series as s),
+  'stops', (select jsonb_agg(x order by x.series_id, x.occurrence_start) from public.namecard_series_stop as x),
+  'profiles', (select jsonb_agg(p order by p.card_id, p.name) from public.namecard_profile as p),
+  'visits', (select jsonb_agg(v order by v.card_id, v.bucket, v.type, v.via) from public.namecard_visit as v),
+  'cards', (select jsonb_agg(c order by c.id) from public.namecard_card as c),
+  'members', (select jsonb_agg(m order by m.card_id, m.user_id) from private.namecard_member as m),
+  'invitations', (select count(*) from private.namecard_invitation)
+) as rows`;
+
+describe.each(DB_KINDS)('cards and roles over %s', { timeout: 180_000 }, (kind) => {
+  let emulator: RunningEmulator;
+  /** Owner of card A (alpha), its editor, its viewer; owner of card B (beta); nobody's member. */
+  let ownerA: Person;
+  let editor: Person;
+  let viewer: Person;
+  let ownerB: Person;
+  let stranger: Person;
+  let cardB: number;
+  let entryB: number;
+  let seriesB: number;
+
+  const snapshot = async () => (await emulator.query<{ rows: unknown }>(SNAPSHOT))[0]!.rows;
+
+  /** Runs `act`, checks the answer, and that no row of any table changed. */
+  async function refused(
+    act: () => Promise<Answer>,
+    status: number,
+    code: string,
+    details?: string,
+  ) {
+    const before = await snapshot();
+    const answer = await act();
+    expect(answer.status, JSON.stringify(answer.body)).toBe(status);
+    expect(answer.body).toMatchObject({ code, ...(details ? { details } : {}) });
+    expect(await snapshot()).toEqual(before);
+  }
+
+  beforeAll(async () => {
+    emulator = await startTestEmulator(kind);
+    const at = (name: string) => person(emulator, `${name}@cards.test`);
+    [ownerA, editor, viewer, ownerB, stranger] = await Promise.all([
+      at('owner-a'),
+      at('editor'),
+      at('viewer'),
+      at('owner-b'),
+      at('stranger'),
+    ]);
+    await makeCard(emulator, ownerA, 'alpha', 'Alpha studio');
+    cardB = await makeCard(emulator, ownerB, 'beta');
+    await join(emulator, ownerA, editor, 'alpha', 'editor');
+    await join(emulator, ownerA, viewer, 'alpha', 'viewer');
+    const now = await nowMs(emulator);
+    for (const [owner, card] of [
+      [ownerA, 'alpha'],
+      [ownerB, 'beta'],
+    ] as const) {
+      const set = await rpc(emulator, owner, 'namecard_set', {
+        type: 'photo',
+        stamp_start: null,
+        stamp_end: now + HOUR,
+        card,
+      });
+      expect(set.status, JSON.stringify(set.body)).toBe(200);
+      if (card === 'beta') entryB = (set.body as { entry: { id: number } }).entry.id;
+      const series = await rpc(emulator, owner, 'namecard_set_series', {
+        type: 'main',
+        weekdays: [1, 2, 3, 4, 5, 6, 7],
+        start_time: '03:00',
+        end_time: '04:00',
+        time_zone: 'UTC',
+        card,
+      });
+      expect(series.status, JSON.stringify(series.body)).toBe(200);
+      if (card === 'beta') seriesB = (series.body as { series: { id: number } }).series.id;
+      const counted = await fetch(
+        `${emulator.url}/rest/v1/rpc/namecard_count_card_visit?apikey=${emulator.anonKey}`,
+        { method: 'POST', body: new URLSearchParams({ via: 'qr', card }) },
+      );
+      expect(counted.status).toBe(204);
+    }
+  });
+  afterAll(() => emulator?.stop());
+
+  describe('a member of card A reads nothing of card B', () => {
+    const TABLES = [
+      'namecard',
+      'namecard_series',
+      'namecard_series_stop',
+      'namecard_profile',
+      'namecard_visit',
+      'namecard_card',
+    ];
+
+    test.each(['owner-a', 'editor', 'viewer', 'stranger'])(
+      '%s reads no row of B from any table or view',
+      async (who) => {
+        const caller = { 'owner-a': ownerA, editor, viewer, stranger }[who]!;
+        for (const table of TABLES) {
+          const column = table === 'namecard_card' ? 'id' : 'card_id';
+          const rows = await rest(emulator, caller, 'GET', `${table}?select=*`);
+          expect(rows.status, table).toBe(200);
+          expect(
+            (rows.body as Record<string, unknown>[]).filter((r) => r[column] === cardB),
+            table,
+          ).toEqual([]);
+        }
+        const cards = await rpc(emulator, caller, 'namecard_cards');
+        expect((cards.body as { slug: string }[]).map((c) => c.slug)).toEqual(
+          who === 'stranger' ? [] : ['alpha'],
+        );
+      },
+    );
+
+    test.each([
+      ['namecard_card_status', { card: 'beta' }],
+      ['namecard_preview', { at_ms: [Date.now()], card: 'beta' }],
+      ['namecard_visit_days', { day_starts: [0, 900000], card: 'beta' }],
+      ['namecard_members', { card: 'beta' }],
+    ])('owner of A asking %s %j: 404 PT404, as for a slug never given', async (fn, args) => {
+      const asked = await rpc(emulator, ownerA, fn, args);
+      const never = await rpc(emulator, ownerA, fn, { ...args, card: 'never-given' });
+      expect(asked.status).toBe(404);
+      expect(asked.body).toMatchObject({ code: 'PT404', details: 'no such card' });
+      expect(JSON.stringify(asked.body).replace('beta', 'never-given')).toBe(
+        JSON.stringify(never.body),
+      );
+    });
+
+    test('owner of A cannot call the per-card lookups for B directly: 403 42501', async () => {
+      const at_ms = await nowMs(emulator);
+      for (const [fn, args] of [
+        ['namecard_card_series_in_force', { card: cardB, at_ms }],
+        ['namecard_card_series_next', { card: cardB, series_id: seriesB, after_ms: at_ms }],
+        [
+          'namecard_card_series_next_start',
+          { card: cardB, after_ms: at_ms, newer_than: 0, before_ms: null },
+        ],
+        ['namecard_card_profile_labels', { card: cardB, names: ['main', 'photo'] }],
+        ['namecard_card_profile_url', { card: cardB, profile_name: 'photo' }],
+        ['namecard_status_of', { card: cardB }],
+        // Round 5 (issue 38): the rule's exact expansion is the service's, whatever the card.
+        ['namecard_card_active_at', { card: cardB, at_ms }],
+        [
+          'namecard_card_occurrences',
+          { card: cardB, from_ms: at_ms - 7 * 24 * HOUR, to_ms: at_ms + 7 * 24 * HOUR },
+        ],
+      ] as const) {
+        const answer = await rpc(emulator, ownerA, fn, args);
+        expect(answer.status, fn).toBe(403);
+        expect(answer.body, fn).toMatchObject({ code: '42501' });
+      }
+      // What the invoker functions read as the caller answers nothing of B: row-level security.
+      for (const [fn, args] of [['namecard_card_lookup_at', { card: cardB, at_ms }]] as const) {
+        expect(await rpc(emulator, ownerA, fn, args), fn).toEqual({ status: 200, body: [] });
+      }
+    });
+  });
+
+  describe('a member of card A writes nothing of card B', () => {
+    test.each([
+      [
+        'namecard_set',
+        { type: 'main', stamp_start: null, stamp_end: Date.now() + HOUR, card: 'beta' },
+      ],
+      [
+        'namecard_set_series',
+        {
+          type: 'main',
+          weekdays: [1],
+          start_time: '01:00',
+          end_time: '02:00',
+          time_zone: 'UTC',
+          card: 'beta',
+        },
+      ],
+      ['namecard_end_now', { card: 'beta' }],
+      ['namecard_remove_profile', { profile_name: 'photo', card: 'beta' }],
+      ['namecard_member_invite', { role: 'owner', card: 'beta' }],
+      ['namecard_member_role', { email: 'owner-b@cards.test', role: 'viewer', card: 'beta' }],
+      ['namecard_member_remove', { email: 'owner-b@cards.test', card: 'beta' }],
+      ['namecard_card_rename', { card: 'beta', name: 'Taken' }],
+      ['namecard_card_remove', { card: 'beta' }],
+    ])('%s %j naming B: 404 PT404, nothing changes', async (fn, args) => {
+      await refused(() => rpc(emulator, ownerA, fn, args), 404, 'PT404', 'no such card');
+    });
+
+    test("cancel of B's entry and series, in A's name or in B's: 404, nothing changes", async () => {
+      for (const id of [entryB, seriesB]) {
+        await refused(
+          () => rpc(emulator, ownerA, 'namecard_cancel', { entry_id: id, card: 'alpha' }),
+          404,
+          'PT404',
+        );
+        await refused(
+          () => rpc(emulator, ownerA, 'namecard_cancel', { entry_id: id, card: 'beta' }),
+          404,
+          'PT404',
+          'no such card',
+        );
+      }
+    });
+
+    test('plain REST writes into B are refused by row-level security, nothing changes', async () => {
+      const refusedRls = (table: string, body: object) =>
+        refused(() => rest(emulator, ownerA, 'POST', table, body), 403, '42501');
+      await refusedRls('namecard', { card_id: cardB, type: 'main', stamp_end: Date.now() + HOUR });
+      await refusedRls('namecard_series', {
+        card_id: cardB,
+        type: 'main',
+        weekdays: [1],
+        start_time: '01:00',
+        end_time: '02:00',
+        time_zone: 'UTC',
+      });
+      await refusedRls('namecard_profile', {
+        card_id: cardB,
+        name: 'evil',
+        label: 'Evil',
+        url: 'https://evil.example/',
+      });
+      const before = await snapshot();
+      const patch = await rest(emulator, ownerA, 'PATCH', `namecard_profile?card_id=eq.${cardB}`, {
+        url: 'https://evil.example/',
+      });
+      expect(patch).toEqual({ status: 200, body: [] });
+      const remove = await rest(emulator, ownerA, 'DELETE', `namecard_profile?card_id=eq.${cardB}`);
+      expect(remove).toEqual({ status: 200, body: [] });
+      expect(await snapshot()).toEqual(before);
+    });
+  });
+
+  describe('a viewer writes nothing; an editor touches neither members nor profiles', () => {
+    test('the viewer reads the card: status, entries, visits, profiles', async () => {
+      const status = await rest(emulator, viewer, 'GET', 'rpc/namecard_card_status?card=alpha');
+      expect(status.status).toBe(200);
+      expect(status.body).toEqual([
+        expect.objectContaining({ active: expect.objectContaining({ type: 'photo' }) }),
+      ]);
+      const visits = await rpc(emulator, viewer, 'namecard_visit_days', {
+        day_starts: [0, Date.now() - (Date.now() % 900000) + 24 * HOUR],
+        card: 'alpha',
+      });
+      expect(visits.body).toEqual([{ day: 1, type: 'photo', via: 'qr', visits: 1 }]);
+    });
+
+    test.each([
+      ['namecard_set', { type: 'main', stamp_start: null, stamp_end: Date.now() + HOUR }, 'editor'],
+      [
+        'namecard_set_series',
+        { type: 'main', weekdays: [1], start_time: '01:00', end_time: '02:00', time_zone: 'UTC' },
+        'editor',
+      ],
+      ['namecard_end_now', {}, 'editor'],
+      ['namecard_remove_profile', { profile_name: 'photo' }, 'owner'],
+      ['namecard_member_invite', { role: 'viewer' }, 'owner'],
+      ['namecard_members', {}, 'owner'],
+      ['namecard_member_role', { email: 'viewer@cards.test', role: 'owner' }, 'owner'],
+      ['namecard_card_rename', { name: 'Mine' }, 'owner'],
+      ['namecard_card_remove', {}, 'owner'],
+    ])('the viewer calling %s %j: 403 42501 needs %s, nothing changes', async (fn, args, need) => {
+      await refused(
+        () => rpc(emulator, viewer, fn, { ...args, card: 'alpha' }),
+        403,
+        '42501',
+        `needs ${need}`,
+      );
+    });
+
+    test.each([
+      ['namecard_remove_profile', { profile_name: 'photo' }],
+      ['namecard_member_invite', { role: 'editor' }],
+      ['namecard_members', {}],
+      ['namecard_member_role', { email: 'viewer@cards.test', role: 'editor' }],
+      ['namecard_member_remove', { email: 'viewer@cards.test' }],
+      ['namecard_card_rename', { name: 'Mine' }],
+      ['namecard_card_remove', {}],
+    ])('the editor calling %s %j: 403 42501 needs owner, nothing changes', async (fn, args) => {
+      await refused(
+        () => rpc(emulator, editor, fn, { ...args, card: 'alpha' }),
+        403,
+        '42501',
+        'needs owner',
+      );
+    });
+
+    test('neither writes a table directly; the editor changes no profile', async () => {
+      const cardA = (
+        await emulator.query<{ id: number }>(
+          `select id from public.namecard_card where slug = 'alpha'`,
+        )
+      )[0]!.id;
+      for (const who of [viewer, editor]) {
+        await refused(
+          () =>
+            rest(emulator, who, 'POST', 'namecard_profile', {
+              card_id: cardA,
+              name: 'x',
+              label: 'X',
+              url: 'https://x.example/',
+            }),
+          403,
+          '42501',
+        );
+        const before = await snapshot();
+        const patch = await rest(
+          emulator,
+          who,
+          'PATCH',
+          `namecard_profile?card_id=eq.${cardA}&name=eq.photo`,
+          { label: 'Mine' },
+        );
+        expect(patch).toEqual({ status: 200, body: [] });
+        expect(await snapshot()).toEqual(before);
+      }
+      await refused(
+        () =>
+          rest(emulator, viewer, 'POST', 'namecard', {
+            card_id: cardA,
+            type: 'main',
+            stamp_end: Date.now() + HOUR,
+          }),
+        403,
+        '42501',
+      );
+    });
+
+    test('the editor sets, ends and cancels on the card', async () => {
+      const set = await rpc(emulator, editor, 'namecard_set', {
+        type: 'main',
+        stamp_start: null,
+        stamp_end: Date.now() + HOUR,
+        card: 'alpha',
+      });
+      expect(set.status, JSON.stringify(set.body)).toBe(200);
+      const id = (set.body as { entry: { id: number } }).entry.id;
+      expect(set.body).toMatchObject({ active: { id, type: 'main' } });
+      const cancelled = await rpc(emulator, editor, 'namecard_cancel', {
+        entry_id: id,
+        card: 'alpha',
+      });
+      expect(cancelled.status).toBe(200);
+      const ended = await rpc(emulator, editor, 'namecard_end_now', { card: 'alpha' });
+      expect(ended.status).toBe(200);
+      expect(ended.body).toMatchObject({ active: null });
+    });
+  });
+
+  describe('anon learns nothing beyond what /go needs for the slug it asks', () => {
+    test('no table, list of cards, member or e-mail', async () => {
+      for (const table of ['namecard_card', 'namecard_profile', 'namecard_visit']) {
+        expect((await rest(emulator, null, 'GET', `${table}?select=*`)).status, table).toBe(401);
+      }
+      for (const table of ['namecard', 'namecard_series', 'namecard_series_stop']) {
+        const rows = await rest(emulator, null, 'GET', `${table}?select=card_id`);
+        expect(rows, table).toEqual({ status: 200, body: [] });
+      }
+      for (const [fn, args] of [
+        ['namecard_cards', {}],
+        ['namecard_members', { card: 'beta' }],
+        ['namecard_member_invite', { role: 'owner', card: 'beta' }],
+        ['namecard_card_add', { slug: 'anon' }],
+      ] as const) {
+        const answer = await rpc(emulator, null, fn, args);
+        expect(answer.status, fn).toBe(401);
+        expect(answer.body, fn).toMatchObject({ code: '42501' });
+      }
+      for (const fn of [
+        'namecard_card_series_in_force',
+        'namecard_card_profile_url',
+        'namecard_card_profile_labels',
+        'namecard_status_of',
+      ]) {
+        const args = {
+          namecard_card_series_in_force: { card: cardB, at_ms: Date.now() },
+          namecard_card_profile_url: { card: cardB, profile_name: 'photo' },
+          namecard_card_profile_labels: { card: cardB, names: ['photo'] },
+          namecard_status_of: { card: cardB },
+        }[fn];
+        const answer = await rpc(emulator, null, fn, args);
+        expect(answer.status, fn).toBe(401);
+        expect(answer.body, fn).toMatchObject({ code: '42501' });
+      }
+    });
+
+    test("/go's lookup answers the slug's entry in force; an unknown or removed slug, as nothing set", async () => {
+      const go = (slug: string) => rest(emulator, null, 'GET', `rpc/namecard_go?card=${slug}`);
+      expect(await go('beta')).toEqual({
+        status: 200,
+        body: [
+          {
+            id: entryB,
+            type: 'photo',
+            stamp_start: null,
+            stamp_end: expect.any(Number),
+            url: null,
+          },
+        ],
+      });
+      expect(await go('never-given')).toEqual({ status: 200, body: [] });
+      const gone = await person(emulator, 'gone@cards.test');
+      await makeCard(emulator, gone, 'gone');
+      await rpc(emulator, gone, 'namecard_set', {
+        type: 'photo',
+        stamp_start: null,
+        stamp_end: Date.now() + HOUR,
+        card: 'gone',
+      });
+      expect((await go('gone')).body).toHaveLength(1);
+      expect((await rpc(emulator, gone, 'namecard_card_remove', { card: 'gone' })).status).toBe(
+        200,
+      );
+      expect(await go('gone')).toEqual({ status: 200, body: [] });
+      // Its status: refused alike to anyone, as for a slug never given.
+      const status = (slug: string) =>
+        rest(emulator, null, 'GET', `rpc/namecard_card_status?card=${slug}`);
+      for (const slug of ['beta', 'gone']) {
+        const answer = await status(slug);
+        expect(answer.status).toBe(404);
+        expect(JSON.stringify(answer.body).replace(slug, 'x')).toBe(
+          JSON.stringify((await status('never-given')).body).replace('never-given', 'x'),
+        );
+      }
+    });
+
+    test('counting a visit of an unknown or removed slug counts nothing and answers alike', async () => {
+      const before = await snapshot();
+      for (const card of ['never-given', 'gone']) {
+        const res = await fetch(
+          `${emulator.url}/rest/v1/rpc/namecard_count_card_visit?apikey=${emulator.anonKey}`,
+          { method: 'POST', body: new URLSearchParams({ via: 'qr', card }) },
+        );
+        expect(res.status).toBe(204);
+      }
+      expect(await snapshot()).toEqual(before);
+    });
+  });
+
+  describe('invitations', () => {
+    test('a code works once, for its card and role; it is kept as its sha256 only', async () => {
+      const invited = await rpc(emulator, ownerB, 'namecard_member_invite', {
+        role: 'viewer',
+        card: 'beta',
+      });
+      expect(invited.status).toBe(200);
+      const { code, role, card, expires } = invited.body as Record<string, string>;
+      expect({ role, card }).toEqual({ role: 'viewer', card: 'beta' });
+      expect(code).toMatch(/^nci_[A-Za-z0-9_-]{32}$/);
+      const days = (Date.parse(expires!) - Date.now()) / (24 * HOUR);
+      expect(days).toBeGreaterThan(6.9);
+      expect(days).toBeLessThanOrEqual(7);
+      const stored = await emulator.query<{ text: string }>(
+        `select row_to_json(i)::text as text from private.namecard_invitation as i`,
+      );
+      expect(stored.map((r) => r.text).join()).not.toContain(code!.slice(4));
+      const joiner = await person(emulator, 'joiner@cards.test');
+      const accepted = await rpc(emulator, joiner, 'namecard_member_accept', { code });
+      expect(accepted.body).toMatchObject({ slug: 'beta', role: 'viewer' });
+      expect((await rpc(emulator, joiner, 'namecard_cards')).body).toEqual([
+        { id: cardB, slug: 'beta', name: 'beta', role: 'viewer', first: false },
+      ]);
+      // Used: refused to anyone, as an unknown code is, and nothing changes.
+      const unknown = await rpc(emulator, stranger, 'namecard_member_accept', {
+        code: 'nci_' + 'A'.repeat(32),
+      });
+      expect(unknown.status).toBe(404);
+      await refused(
+        () => rpc(emulator, stranger, 'namecard_member_accept', { code }),
+        404,
+        'PT404',
+        'no such invitation',
+      );
+      expect((await rpc(emulator, stranger, 'namecard_member_accept', { code })).body).toEqual(
+        unknown.body,
+      );
+      // Its role and card only: the viewer still writes nothing, and reads nothing of A.
+      await refused(
+        () => rpc(emulator, joiner, 'namecard_end_now', { card: 'beta' }),
+        403,
+        '42501',
+        'needs editor',
+      );
+      expect((await rpc(emulator, joiner, 'namecard_card_status', { card: 'alpha' })).status).toBe(
+        404,
+      );
+    });
+
+    test('an expired code and a code of a removed card are refused as an unknown one', async () => {
+      const late = await person(emulator, 'late@cards.test');
+      const invited = await rpc(emulator, ownerB, 'namecard_member_invite', {
+        role: 'editor',
+        card: 'beta',
+        valid_seconds: 60,
+      });
+      const { code } = invited.body as { code: string };
+      await emulator.query(
+        `update private.namecard_invitation set expires_at = now() - interval '1 second' where used_at is null`,
+      );
+      await refused(
+        () => rpc(emulator, late, 'namecard_member_accept', { code }),
+        404,
+        'PT404',
+        'no such invitation',
+      );
+      const owner = await person(emulator, 'short-lived@cards.test');
+      await makeCard(emulator, owner, 'short-lived');
+      const forRemoved = await rpc(emulator, owner, 'namecard_member_invite', {
+        role: 'owner',
+        card: 'short-lived',
+      });
+      await rpc(emulator, owner, 'namecard_card_remove', { card: 'short-lived' });
+      await refused(
+        () =>
+          rpc(emulator, late, 'namecard_member_accept', {
+            code: (forRemoved.body as { code: string }).code,
+          }),
+        404,
+        'PT404',
+        'no such invitation',
+      );
+      expect((await rpc(emulator, late, 'namecard_cards')).body).toEqual([]);
+      expect((await rpc(emulator, null, 'namecard_member_accept', { code })).status).toBe(401);
+    });
+
+    test.each([
+      [{ role: 'admin' }, 'role must be owner, editor or viewer'],
+      [{ role: 'viewer', valid_seconds: 59 }, 'valid_seconds must be from 60'],
+      [{ role: 'viewer', valid_seconds: 7776001 }, 'valid_seconds must be from 60'],
+    ])('a bad invitation %j is refused (400 22023), nothing stored', async (args, words) => {
+      const before = await snapshot();
+      const answer = await rpc(emulator, ownerB, 'namecard_member_invite', {
+        ...args,
+        card: 'beta',
+      });
+      expect(answer.status).toBe(400);
+      expect((answer.body as { message: string }).message).toContain(words);
+      expect(await snapshot()).toEqual(before);
+    });
+  });
+
+  describe('a card keeps an owner', () => {
+    test('the last owner cannot leave or be demoted; with another owner they can', async () => {
+      const solo = await person(emulator, 'solo@cards.test');
+      await makeCard(emulator, solo, 'solo');
+      await refused(
+        () => rpc(emulator, solo, 'namecard_member_remove', { email: solo.email, card: 'solo' }),
+        409,
+        'PT409',
+        'last owner',
+      );
+      await refused(
+        () =>
+          rpc(emulator, solo, 'namecard_member_role', {
+            email: solo.email,
+            role: 'editor',
+            card: 'solo',
+          }),
+        409,
+        'PT409',
+        'last owner',
+      );
+      const second = await person(emulator, 'second@cards.test');
+      await join(emulator, solo, second, 'solo', 'owner');
+      const left = await rpc(emulator, solo, 'namecard_member_remove', {
+        email: solo.email,
+        card: 'solo',
+      });
+      expect(left).toEqual({
+        status: 200,
+        body: { card: 'solo', email: solo.email, role: 'owner' },
+      });
+      expect((await rpc(emulator, second, 'namecard_members', { card: 'solo' })).body).toEqual([
+        { email: second.email, role: 'owner', since: expect.any(String), you: true },
+      ]);
+    });
+
+    test('the first card cannot be removed', async () => {
+      const first = await person(emulator, 'first-owner@cards.test', { owner: true });
+      await refused(
+        () => rpc(emulator, first, 'namecard_card_remove', { card: 'main' }),
+        409,
+        'PT409',
+        'first card',
+      );
+    });
+  });
+
+  describe('a signed-out session writes nothing, by any route', () => {
+    test('every write function answers 401 PT401 and every table write is refused', async () => {
+      const ended = await person(emulator, 'ended@cards.test');
+      await makeCard(emulator, ended, 'ended');
+      const cardE = (
+        await emulator.query<{ id: number }>(
+          `select id from public.namecard_card where slug = 'ended'`,
+        )
+      )[0]!.id;
+      const invited = await rpc(emulator, ownerB, 'namecard_member_invite', {
+        role: 'viewer',
+        card: 'beta',
+      });
+      const out = await fetch(`${emulator.url}/auth/v1/logout?scope=global`, {
+        method: 'POST',
+        headers: { apikey: emulator.anonKey, authorization: `Bearer ${ended.token}` },
+      });
+      expect(out.status).toBe(204);
+      for (const [fn, args] of [
+        [
+          'namecard_set',
+          { type: 'main', stamp_start: null, stamp_end: Date.now() + HOUR, card: 'ended' },
+        ],
+        [
+          'namecard_set_series',
+          {
+            type: 'main',
+            weekdays: [1],
+            start_time: '01:00',
+            end_time: '02:00',
+            time_zone: 'UTC',
+            card: 'ended',
+          },
+        ],
+        ['namecard_end_now', { card: 'ended' }],
+        ['namecard_cancel', { entry_id: 1, card: 'ended' }],
+        ['namecard_remove_profile', { profile_name: 'photo', card: 'ended' }],
+        ['namecard_card_add', { slug: 'another' }],
+        ['namecard_card_rename', { card: 'ended', name: 'New' }],
+        ['namecard_card_remove', { card: 'ended' }],
+        ['namecard_member_invite', { role: 'viewer', card: 'ended' }],
+        ['namecard_member_role', { email: ended.email, role: 'viewer', card: 'ended' }],
+        ['namecard_member_remove', { email: ended.email, card: 'ended' }],
+        ['namecard_member_accept', { code: (invited.body as { code: string }).code }],
+      ] as const) {
+        await refused(() => rpc(emulator, ended, fn, args), 401, 'PT401');
+      }
+      await refused(
+        () =>
+          rest(emulator, ended, 'POST', 'namecard', {
+            card_id: cardE,
+            type: 'main',
+            stamp_end: Date.now() + HOUR,
+          }),
+        403,
+        '42501',
+      );
+      await refused(
+        () =>
+          rest(emulator, ended, 'POST', 'namecard_profile', {
+            card_id: cardE,
+            name: 'x',
+            label: 'X',
+            url: 'https://x.example/',
+          }),
+        403,
+        '42501',
+      );
+      const before = await snapshot();
+      const patch = await rest(emulator, ended, 'PATCH', `namecard_profile?card_id=eq.${cardE}`, {
+        label: 'New',
+      });
+      expect(patch).toEqual({ status: 200, body: [] });
+      expect(await snapshot()).toEqual(before);
+    });
+  });
+});
+
+describe.each(DB_KINDS)('the invitation limit over %s', { timeout: 60_000 }, (kind) => {
+  let emulator: RunningEmulator | undefined;
+  afterAll(() => emulator?.stop());
+
+  test('an address over its tries per window gets 429 and nothing is redeemed; another address still tries', async () => {
+    emulator = await startTestEmulator(kind, {
+      rateLimits: { invitations: 3, header: 'X-Forwarded-For' },
+    });
+    const owner = await person(emulator, 'limit-owner@cards.test');
+    const guesser = await person(emulator, 'guesser@cards.test');
+    await makeCard(emulator, owner, 'limited');
+    const invited = await rpc(emulator, owner, 'namecard_member_invite', {
+      role: 'editor',
+      card: 'limited',
+    });
+    const { code } = invited.body as { code: string };
+    const accept = (tried: string, from: string) =>
+      fetch(`${emulator!.url}/rest/v1/rpc/namecard_member_accept`, {
+        method: 'POST',
+        headers: {
+          apikey: emulator!.anonKey,
+          authorization: `Bearer ${guesser.token}`,
+          'content-type': 'application/json',
+          'x-forwarded-for': from,
+        },
+        body: JSON.stringify({ code: tried }),
+      });
+    const guesses = [];
+    for (let i = 0; i < 3; i++)
+      guesses.push((await accept(`nci_${'B'.repeat(31)}${i}`, '203.0.113.7')).status);
+    expect(guesses).toEqual([404, 404, 404]);
+    // Over the limit: refused before the database is asked, even with the right code.
+    const limited = await accept(code, '203.0.113.7');
+    expect(limited.status).toBe(429);
+    expect(await limited.json()).toMatchObject({
+      code: 'over_request_rate_limit',
+      message: 'Request rate limit reached',
+    });
+    expect((await rpc(emulator, guesser, 'namecard_cards')).body).toEqual([]);
+    expect((await accept(code, '198.51.100.8')).status).toBe(200);
+    expect((await rpc(emulator, guesser, 'namecard_cards')).body).toEqual([
+      expect.objectContaining({ slug: 'limited', role: 'editor' }),
+    ]);
+  });
+});
