@@ -68,7 +68,8 @@ async function runOwnerLight(line: OwnerLine): Promise<boolean> {
   const config = resolveConfig(line.options);
   // A card named by NAMECARD_CARD or `namecard card use` (a line with `--card` never comes
   // here: light-lines.ts does not list it) is the program's, which names it in its output.
-  if (config.card !== undefined) return false;
+  // A run with a card token (NAMECARD_TOKEN) is the program's too (cli/session/card-token.ts).
+  if (config.card !== undefined || config.token !== undefined) return false;
   const token = storedAccessToken(config);
   if (token === undefined) return false;
   // This process's zone, found once: `set` reads its date and time in it, and every command

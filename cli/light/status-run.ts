@@ -38,7 +38,8 @@ export async function runStatus(
   const config = resolveConfig(options);
   // A card named by NAMECARD_CARD or `namecard card use` is read by its members only, with the
   // session: the program's (cli/commands/status.ts), as a line with `--card` is.
-  if (config.card !== undefined && light.orProgram) return false;
+  // So is a run with a card token (cli/session/card-token.ts).
+  if ((config.card !== undefined || config.token !== undefined) && light.orProgram) return false;
   const transport = createLightTransport(config.supabaseUrl, config.timeoutMs);
   // Not through `transport.guard`: the light fetch throws its typed error itself outside a
   // guard and `fetchStatus` passes it on as it is, so the error is the same, and the guard's
