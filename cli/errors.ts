@@ -120,13 +120,7 @@ export const OUTCOME_UNKNOWN_HINT =
  * what it asked for, never guessed from the request's URL.
  */
 export type WriteAct =
-  | 'set'
-  | 'end'
-  | 'cancel'
-  | 'profile change'
-  | 'card change'
-  | 'member change'
-  | 'token change';
+  'set' | 'end' | 'cancel' | 'profile change' | 'card change' | 'member change' | 'token change';
 
 /** Each act's words: the request, what may or may not have happened, and where to look. */
 const ACT_WORDS: Readonly<

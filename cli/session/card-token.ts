@@ -9,6 +9,17 @@ import type { CliConfig } from './settings.js';
 // card left to the token, and refuses every other call before anything is sent. So a command the
 // token cannot run stops at its first call, with nothing written.
 
+/** What a run with a token cannot do: a person's session is needed (exit 1). */
+export class TokenScopeError extends NamecardError {
+  constructor(what: string) {
+    super(
+      'token_scope',
+      `a card token cannot do this (${what}): an editor token sets, ends and cancels its card, a viewer token reads it; members, profiles and tokens need an owner signed in`,
+      'Unset NAMECARD_TOKEN and sign in with `namecard login` as a member of the card',
+    );
+  }
+}
+
 /** The member's functions a token stands in for, and the token's function each becomes. */
 const TOKEN_CALLS: Readonly<Record<string, string>> = {
   namecard_set: 'namecard_token_set',
@@ -37,6 +48,12 @@ const TOKEN_READS: Readonly<Record<string, (rpc: TokenRpc) => Promise<Row[]>>> =
     { can_set: (await rpc('namecard_token_whoami', {})).role === 'editor' },
   ],
 };
+
+/** Numbers by value, anything else as text: the order of the columns the commands sort on. */
+const compare = (a: unknown, b: unknown): number =>
+  typeof a === 'number' && typeof b === 'number'
+    ? a - b
+    : String(a ?? '').localeCompare(String(b ?? ''));
 
 /** One call of a token's function: its answer, or the call's error thrown. */
 type TokenRpc = (fn: string, args: Row) => Promise<Row & Row[]>;
@@ -86,13 +103,16 @@ function tokenRead(table: string, rpc: TokenRpc): unknown {
     update: refuse,
     delete: refuse,
     upsert: refuse,
-    then<T>(done: (value: { data: Row[] | null; error: unknown; status: number }) => T, fail?: (e: unknown) => T) {
+    then<T>(
+      done: (value: { data: Row[] | null; error: unknown; status: number }) => T,
+      fail?: (e: unknown) => T,
+    ) {
       const answer = read(rpc).then(
         (rows) => {
           let data = rows.filter((row) => keep.every((k) => k(row)));
           if (order) {
             const { column, ascending } = order;
-            data = [...data].sort((a, b) => (Number(a[column]) - Number(b[column])) * (ascending ? 1 : -1));
+            data = [...data].sort((a, b) => compare(a[column], b[column]) * (ascending ? 1 : -1));
           }
           return { data: data.slice(0, limit), error: null, status: 200 };
         },
@@ -102,17 +122,6 @@ function tokenRead(table: string, rpc: TokenRpc): unknown {
     },
   };
   return builder;
-}
-
-/** What a run with a token cannot do: a person's session is needed (exit 1). */
-export class TokenScopeError extends NamecardError {
-  constructor(what: string) {
-    super(
-      'token_scope',
-      `a card token cannot do this (${what}): it sets, ends and cancels its card (editor) and reads its status (viewer); this needs owner or a signed-in member`,
-      'Unset NAMECARD_TOKEN and sign in with `namecard login` as a member of the card',
-    );
-  }
 }
 
 /**
@@ -136,7 +145,8 @@ function tokenClient(client: SupabaseClient, token: string): SupabaseClient {
         const rpc: TokenRpc = async (fn, args) => {
           const result = await target.rpc(fn, { token, ...args });
           // The call's failure as postgrest-js gives it, for the data call to turn into its error.
-          if (result.error) throw Object.assign(new Error(result.error.message), { failure: result });
+          if (result.error)
+            throw Object.assign(new Error(result.error.message), { failure: result });
           return result.data as Row & Row[];
         };
         return (table: string) => tokenRead(table, rpc);

@@ -11,7 +11,11 @@ export const TOKEN_NAME_FORM = /^[A-Za-z0-9][A-Za-z0-9._-]{0,39}$/;
 export type TokenRole = 'editor' | 'viewer';
 
 /** How long a token may work, in seconds: a minute to ten years; default 90 days. */
-export const TOKEN_SECONDS = { min: 60, max: 10 * 365 * 24 * 3600, default: 90 * 24 * 3600 } as const;
+export const TOKEN_SECONDS = {
+  min: 60,
+  max: 10 * 365 * 24 * 3600,
+  default: 90 * 24 * 3600,
+} as const;
 
 /** What creating a token answers: the secret, here and nowhere else. */
 export interface CreatedToken {

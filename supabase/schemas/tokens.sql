@@ -279,11 +279,13 @@ set search_path = ''
 as $$
 declare
   cid bigint := private.namecard_card_id(card);
+  tid bigint;
   done jsonb;
 begin
   perform private.namecard_check_writer(cid, 'owner', 'namecard_token_revoke', true);
+  tid := private.namecard_token_by_name(cid, namecard_token_revoke.name);
   update private.namecard_token as k set revoked_at = now()
-  where k.id = private.namecard_token_by_name(cid, namecard_token_revoke.name)
+  where k.id = tid
   returning jsonb_build_object('name', k.name, 'role', k.role, 'revoked_at', k.revoked_at) into done;
   return done || jsonb_build_object(
     'card', (select c.slug from public.namecard_card as c where c.id = cid));

@@ -45,7 +45,9 @@ const scriptConfig = () => path.join(scriptHome, 'never-made');
 
 /** `namecard <args>` as a script: NAMECARD_TOKEN only, a config folder that does not exist. */
 function script(token: string, args: string[], env: Record<string, string> = {}) {
-  return run(scriptConfig(), args, { env: emulatorEnv(emulator, { NAMECARD_TOKEN: token, ...env }) });
+  return run(scriptConfig(), args, {
+    env: emulatorEnv(emulator, { NAMECARD_TOKEN: token, ...env }),
+  });
 }
 
 /** The entries of a card in the database, oldest first. */
@@ -129,7 +131,9 @@ describe('namecard token create and list (owners)', () => {
       const refused = await owner([...args, '--card', 'studio']);
       expect(refused.exitCode, args.join(' ')).toBe(2);
     }
-    const count = (await emulator.query('select count(*)::int as n from private.namecard_token')) as {
+    const count = (await emulator.query(
+      'select count(*)::int as n from private.namecard_token',
+    )) as {
       n: number;
     }[];
     expect(count[0]!.n).toBe(2);
@@ -137,11 +141,13 @@ describe('namecard token create and list (owners)', () => {
 });
 
 describe('a script with only NAMECARD_TOKEN', () => {
-  it('sets, reads, ends and cancels the token\'s card with no login, no conf and no password', async () => {
+  it("sets, reads, ends and cancels the token's card with no login, no conf and no password", async () => {
     const set = await script(editorToken, ['set', 'photo', '--for', '2h']);
     expect(set.stderr).toBe('');
     expect(set.exitCode).toBe(0);
-    expect(await entriesOf('studio')).toEqual([{ id: expect.any(Number), type: 'photo', stop_kind: null }]);
+    expect(await entriesOf('studio')).toEqual([
+      { id: expect.any(Number), type: 'photo', stop_kind: null },
+    ]);
     expect(await entriesOf('main')).toEqual([]);
 
     const status = await script(editorToken, ['status', '--json']);
@@ -164,6 +170,52 @@ describe('a script with only NAMECARD_TOKEN', () => {
     for (const out of [set, status, ended, later, cancelled]) {
       expect(out.stdout + out.stderr).not.toContain(editorToken);
     }
+    expect(existsSync(scriptConfig())).toBe(false);
+  });
+
+  it('stores a weekly series; a viewer token reads list, stats, preview and calendar of its card', async () => {
+    const series = await script(editorToken, [
+      'set',
+      'photo',
+      '--every',
+      'sat',
+      '10:00-18:00',
+      '--tz',
+      'Europe/Berlin',
+    ]);
+    expect(series.stderr).toBe('');
+    expect(series.exitCode).toBe(0);
+    expect(
+      await emulator.query(
+        `select c.slug, s.created_by from public.namecard_series as s
+         join public.namecard_card as c on c.id = s.card_id`,
+      ),
+    ).toEqual([{ slug: 'studio', created_by: null }]);
+
+    const list = await script(viewerToken, ['list', '--json']);
+    expect(list.stderr).toBe('');
+    expect(list.exitCode).toBe(0);
+    const listed = JSON.parse(list.stdout) as { entries: { id: number }[]; series: unknown[] };
+    expect(listed.entries.map((e) => e.id)).toEqual(
+      (await entriesOf('studio')).map((e) => e.id).reverse(),
+    );
+    expect(listed.series).toHaveLength(1);
+
+    const stats = await script(viewerToken, ['stats', '--json']);
+    expect(stats.stderr).toBe('');
+    expect(stats.exitCode).toBe(0);
+
+    const tomorrow = new Date(Date.now() + 24 * HOUR).toISOString().slice(0, 10);
+    const preview = await script(viewerToken, ['preview', '--at', `${tomorrow} 12:00`, '--json']);
+    expect(preview.stderr).toBe('');
+    expect(preview.exitCode).toBe(0);
+
+    const calendar = await script(viewerToken, ['calendar']);
+    expect(calendar.stderr).toBe('');
+    expect(calendar.exitCode).toBe(0);
+    expect(calendar.stdout).toContain('RRULE:FREQ=WEEKLY');
+    for (const out of [list, stats, preview, calendar])
+      expect(out.stdout).not.toContain(viewerToken);
     expect(existsSync(scriptConfig())).toBe(false);
   });
 
@@ -236,7 +288,16 @@ describe('a script with only NAMECARD_TOKEN', () => {
   });
 
   it('an expired token exits 1 saying so', async () => {
-    const made = await owner(['token', 'create', 'short', '--expires', '1m', '--card', 'studio', '--json']);
+    const made = await owner([
+      'token',
+      'create',
+      'short',
+      '--expires',
+      '1m',
+      '--card',
+      'studio',
+      '--json',
+    ]);
     expect(made.exitCode).toBe(0);
     const { token } = JSON.parse(made.stdout) as { token: string };
     expect((await script(token, ['status'])).exitCode).toBe(0);

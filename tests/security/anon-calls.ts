@@ -23,7 +23,11 @@ export const BENCH_SERIES_TOKEN = `nct_${'bench'.repeat(6)}bb`;
  */
 export async function addBenchTokens(emulator: {
   query: (sql: string, params?: unknown[]) => Promise<unknown>;
-  createUser: (email: string, password: string, opts?: { owner?: boolean }) => Promise<{ id: string }>;
+  createUser: (
+    email: string,
+    password: string,
+    opts?: { owner?: boolean },
+  ) => Promise<{ id: string }>;
 }): Promise<void> {
   const { id } = await emulator.createUser('bench-owner@tokens.test', 'bench-owner-password', {
     owner: true,

@@ -132,7 +132,10 @@ describe.each(DB_KINDS)('card tokens over %s', { timeout: 180_000 }, (kind) => {
 
     const ended = await anon('namecard_token_end_now', { token: secret });
     expect(ended.status, JSON.stringify(ended.body)).toBe(200);
-    expect(ended.body).toMatchObject({ ended: [{ id: entry.id, stop_kind: 'ended' }], active: null });
+    expect(ended.body).toMatchObject({
+      ended: [{ id: entry.id, stop_kind: 'ended' }],
+      active: null,
+    });
 
     const later = await anon('namecard_token_set', {
       token: secret,
@@ -229,16 +232,32 @@ describe.each(DB_KINDS)('card tokens over %s', { timeout: 180_000 }, (kind) => {
     });
     expect(revoked.status, JSON.stringify(revoked.body)).toBe(200);
     expect(revoked.body).toMatchObject({ name: 'to-revoke', card: 'alpha' });
-    await refused(() => anon('namecard_token_status', { token: secret }), 401, 'PT401', 'token revoked');
     await refused(
-      () => anon('namecard_token_set', { token: secret, type: 'photo', stamp_start: null, stamp_end: Date.now() + HOUR }),
+      () => anon('namecard_token_status', { token: secret }),
+      401,
+      'PT401',
+      'token revoked',
+    );
+    await refused(
+      () =>
+        anon('namecard_token_set', {
+          token: secret,
+          type: 'photo',
+          stamp_start: null,
+          stamp_end: Date.now() + HOUR,
+        }),
       401,
       'PT401',
       'token revoked',
     );
     const again = await token(ownerA, 'alpha', 'to-revoke');
     expect((await anon('namecard_token_status', { token: again.token })).status).toBe(200);
-    await refused(() => anon('namecard_token_status', { token: secret }), 401, 'PT401', 'token revoked');
+    await refused(
+      () => anon('namecard_token_status', { token: secret }),
+      401,
+      'PT401',
+      'token revoked',
+    );
   });
 
   test('an expired token does nothing, and says so', async () => {
@@ -261,8 +280,15 @@ describe.each(DB_KINDS)('card tokens over %s', { timeout: 180_000 }, (kind) => {
   test("a token stops when its card is removed, or its creator's ownership ends", async () => {
     await makeCard(emulator, ownerA, 'gamma');
     const gamma = await token(ownerA, 'gamma', 'gamma-bot');
-    expect((await rpc(emulator, ownerA, 'namecard_card_remove', { card: 'gamma' })).status).toBe(200);
-    await refused(() => anon('namecard_token_status', { token: gamma.token }), 401, 'PT401', 'card removed');
+    expect((await rpc(emulator, ownerA, 'namecard_card_remove', { card: 'gamma' })).status).toBe(
+      200,
+    );
+    await refused(
+      () => anon('namecard_token_status', { token: gamma.token }),
+      401,
+      'PT401',
+      'card removed',
+    );
 
     const byCo = await token(coOwner, 'alpha', 'co-owner-bot');
     expect((await anon('namecard_token_status', { token: byCo.token })).status).toBe(200);
@@ -280,15 +306,33 @@ describe.each(DB_KINDS)('card tokens over %s', { timeout: 180_000 }, (kind) => {
     );
     const listed = await rpc(emulator, ownerA, 'namecard_tokens', { card: 'alpha' });
     expect(listed.body).toEqual(
-      expect.arrayContaining([expect.objectContaining({ name: 'co-owner-bot', state: 'creator not an owner' })]),
+      expect.arrayContaining([
+        expect.objectContaining({ name: 'co-owner-bot', state: 'creator not an owner' }),
+      ]),
     );
   });
 
   test('an unknown secret answers exactly as a malformed one: nothing says a token existed', async () => {
     const unknown = `nct_${'A'.repeat(32)}`;
-    const a = await refused(() => anon('namecard_token_status', { token: unknown }), 401, 'PT401', 'invalid token');
-    const b = await refused(() => anon('namecard_token_status', { token: 'hello' }), 401, 'PT401', 'invalid token');
-    const c = await refused(() => anon('namecard_token_set', { token: null, type: 'photo', stamp_start: null, stamp_end: 1 }), 401, 'PT401', 'invalid token');
+    const a = await refused(
+      () => anon('namecard_token_status', { token: unknown }),
+      401,
+      'PT401',
+      'invalid token',
+    );
+    const b = await refused(
+      () => anon('namecard_token_status', { token: 'hello' }),
+      401,
+      'PT401',
+      'invalid token',
+    );
+    const c = await refused(
+      () =>
+        anon('namecard_token_set', { token: null, type: 'photo', stamp_start: null, stamp_end: 1 }),
+      401,
+      'PT401',
+      'invalid token',
+    );
     expect(a.body).toEqual(b.body);
     expect(a.body).toEqual(c.body);
   });
@@ -316,9 +360,9 @@ describe.each(DB_KINDS)('card tokens over %s', { timeout: 180_000 }, (kind) => {
       last_used_at: null,
       state: 'live',
     });
-    const [{ hash }] = await emulator.query<{ hash: string }>(
+    const [{ hash }] = (await emulator.query<{ hash: string }>(
       `select encode(hash, 'hex') as hash from private.namecard_token where name = 'listed'`,
-    ) as [{ hash: string }];
+    )) as [{ hash: string }];
     expect(JSON.stringify(listed.body)).not.toContain(made.token);
     expect(JSON.stringify(listed.body)).not.toContain(hash);
     await refused(
