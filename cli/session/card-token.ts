@@ -134,7 +134,11 @@ function tokenClient(client: SupabaseClient, token: string): SupabaseClient {
   return new Proxy(client, {
     get(target, prop) {
       if (prop === 'rpc') {
-        return (fn: string, args: Record<string, unknown> = {}, options?: object) => {
+        return (
+          fn: string,
+          args: Record<string, unknown> = {},
+          options?: Parameters<SupabaseClient['rpc']>[2],
+        ) => {
           const mapped = TOKEN_CALLS[fn];
           if (mapped === undefined) throw new TokenScopeError(fn);
           const { card: _card, ...rest } = args;
