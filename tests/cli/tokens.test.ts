@@ -52,11 +52,12 @@ function script(token: string, args: string[], env: Record<string, string> = {})
 
 /** The entries of a card in the database, oldest first. */
 async function entriesOf(slug: string) {
-  return (await emulator.query(
+  const rows = (await emulator.query(
     `select n.id, n.type, n.stop_kind from public.namecard as n
      join public.namecard_card as c on c.id = n.card_id where c.slug = $1 order by n.id`,
     [slug],
-  )) as { id: number; type: string; stop_kind: string | null }[];
+  )) as { id: number | string; type: string; stop_kind: string | null }[];
+  return rows.map((row) => ({ ...row, id: Number(row.id) }));
 }
 
 /** Every file under the owner's config folder, as text: the conf store above all. */
@@ -232,7 +233,7 @@ describe('a script with only NAMECARD_TOKEN', () => {
       ['member', 'list'],
       ['token', 'list'],
       ['token', 'create', 'more'],
-      ['profile', 'add', 'shop', '--url', 'https://shop.example/'],
+      ['profile', 'add', 'shop', 'https://card.example/shop'],
       ['card', 'list'],
     ]) {
       const refused = await script(editorToken, args);

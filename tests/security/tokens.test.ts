@@ -206,7 +206,7 @@ describe.each(DB_KINDS)('card tokens over %s', { timeout: 180_000 }, (kind) => {
     for (const [fn, args] of [
       ['namecard_token_set', { type: 'photo', stamp_start: null, stamp_end: Date.now() + HOUR }],
       ['namecard_token_end_now', {}],
-      ['namecard_token_cancel', { entry_id: newest!.id }],
+      ['namecard_token_cancel', { entry_id: Number(newest!.id) }],
       [
         'namecard_token_set_series',
         { type: 'photo', weekdays: [1], start_time: '10:00', end_time: '11:00', time_zone: 'UTC' },
