@@ -170,7 +170,14 @@ describe('a script with only NAMECARD_TOKEN', () => {
 
     // Another zone than this machine's is the program's (commander, supabase-js), not the light
     // path's: the token works there alike.
-    const program = await script(editorToken, ['set', 'photo', '--for', '30m', '--tz', 'Asia/Tokyo']);
+    const program = await script(editorToken, [
+      'set',
+      'photo',
+      '--for',
+      '30m',
+      '--tz',
+      'Asia/Tokyo',
+    ]);
     expect(program.stderr).toBe('');
     expect(program.exitCode).toBe(0);
     expect((await entriesOf('studio')).at(-1)).toMatchObject({ type: 'photo', stop_kind: null });
@@ -255,7 +262,14 @@ describe('a script with only NAMECARD_TOKEN', () => {
     const end = await script(viewerToken, ['end']);
     expect(end.exitCode).toBe(1);
     expect(end.stderr).toContain('needs editor');
-    const program = await script(viewerToken, ['set', 'photo', '--for', '1h', '--tz', 'Asia/Tokyo']);
+    const program = await script(viewerToken, [
+      'set',
+      'photo',
+      '--for',
+      '1h',
+      '--tz',
+      'Asia/Tokyo',
+    ]);
     expect(program.exitCode).toBe(1);
     expect(program.stderr).toContain('needs editor');
     expect(await entriesOf('studio')).toEqual(before);
