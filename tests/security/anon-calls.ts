@@ -245,7 +245,7 @@ export function anonCalls(now: number): Record<string, AnonCall[]> {
     'public.namecard_token_visit_days(text,bigint[])': [
       {
         label: '400 days',
-        sql: `select * from public.namecard_token_visit_days('${BENCH_TOKEN}', array(select ${dayStart} - g * ${DAY} from generate_series(400, 0, -1) as g))`,
+        sql: `select * from public.namecard_token_visit_days('${BENCH_TOKEN}', array(select ${dayStart}::bigint - g * ${DAY}::bigint from generate_series(400, 0, -1) as g))`,
       },
     ],
     'public.namecard_token_preview(text,bigint[])': [
