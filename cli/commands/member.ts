@@ -6,6 +6,7 @@ import {
 } from '../../shared/core/cards.js';
 import { parseDurationMs } from '../../shared/core/entry-rules.js';
 import { InputError } from '../../shared/core/errors.js';
+import { formatStamp } from '../../shared/core/format.js';
 import { didYouMean, nearestName } from '../../shared/core/suggest.js';
 import { commandOf } from '../grammar/commander.js';
 import type { Connection } from '../session/connect.js';
@@ -90,7 +91,7 @@ async function inviteAction(
     return;
   }
   print(
-    `An invitation to ${invitation.card} as ${invitation.role}, for one use until ${expires}:`,
+    `An invitation to ${invitation.card} as ${invitation.role}, for one use until ${formatStamp(Date.parse(expires))}:`,
     '',
     `  ${code}`,
     '',
