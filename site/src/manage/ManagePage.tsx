@@ -111,7 +111,10 @@ function NoCard({ cards, asked }: { cards: Loaded<CardSummary[]>; asked: string 
         <h1>Your card</h1>
         {said}
       </section>
-      {(cards.state !== 'ready' || cards.data.length === 0) && <CardLink />}
+      {/* The first card's link, as before cards, once it is known that no card of the user's is shown. */}
+      {(cards.state === 'error' || (cards.state === 'ready' && cards.data.length === 0)) && (
+        <CardLink />
+      )}
     </>
   );
 }

@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import type { CardSummary } from '../../../../shared/core/cards.js';
-import { acceptInvitation } from '../../../../shared/supabase/cards.js';
+import { acceptInvitation } from '../../../../shared/supabase/members.js';
 import { supabase } from '../../supabase.js';
 import { manageUrlOf } from '../card-scope.js';
 import { errorMessage } from '../describe.js';

@@ -1,7 +1,8 @@
 import { useState, type FormEvent } from 'react';
-import { isCardRole, type Invitation } from '../../../../shared/core/cards.js';
+import { isCardRole } from '../../../../shared/core/cards.js';
+import type { Invitation } from '../../../../shared/core/members.js';
 import { formatWhen } from '../../../../shared/core/format.js';
-import { inviteMember } from '../../../../shared/supabase/cards.js';
+import { inviteMember } from '../../../../shared/supabase/members.js';
 import { supabase } from '../../supabase.js';
 import { fnCard, useCardScope } from '../card-scope.js';
 import { errorMessage } from '../describe.js';

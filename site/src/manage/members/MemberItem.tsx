@@ -1,10 +1,6 @@
 import { useState, type FormEvent } from 'react';
-import {
-  CARD_ROLES,
-  isCardRole,
-  type CardMember,
-  type CardRole,
-} from '../../../../shared/core/cards.js';
+import { CARD_ROLES, isCardRole, type CardRole } from '../../../../shared/core/cards.js';
+import type { CardMember } from '../../../../shared/core/members.js';
 import { ConfirmDialog } from '../ConfirmDialog.js';
 import { useCardScope } from '../card-scope.js';
 import { aRole } from './role-words.js';

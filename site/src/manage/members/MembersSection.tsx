@@ -1,6 +1,7 @@
 import { useState } from 'react';
-import { CARD_ROLES, ROLE_WORDS, type CardMember } from '../../../../shared/core/cards.js';
-import { listMembers, removeMember, setMemberRole } from '../../../../shared/supabase/cards.js';
+import { CARD_ROLES } from '../../../../shared/core/cards.js';
+import { ROLE_WORDS, type CardMember } from '../../../../shared/core/members.js';
+import { listMembers, removeMember, setMemberRole } from '../../../../shared/supabase/members.js';
 import { supabase } from '../../supabase.js';
 import { fnCard, useCardScope } from '../card-scope.js';
 import { errorMessage } from '../describe.js';
