@@ -1,3 +1,6 @@
+import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import type { AxeResults } from 'axe-core';
 import type { Page } from 'playwright-core';
 import { describe, expect, test } from 'vitest';
 import { OWNER } from '../support/accounts.js';
@@ -67,6 +70,39 @@ async function acceptOnPage(page: Page, code: string): Promise<void> {
   await accept.getByRole('button', { name: 'Accept', exact: true }).click();
 }
 
+/** axe-core's violations on the page as it is now, one line each (as accessibility.test.ts). */
+async function axeViolations(page: Page): Promise<string[]> {
+  const source = await readFile(
+    createRequire(import.meta.url).resolve('axe-core/axe.min.js'),
+    'utf8',
+  );
+  await page.evaluate(source);
+  const results = (await page.evaluate(() =>
+    (globalThis as unknown as { axe: { run(): Promise<AxeResults> } }).axe.run(),
+  )) as AxeResults;
+  return results.violations.map(
+    (v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join('; ')}`,
+  );
+}
+
+/** The page's scroll width and every element poking out of a `.card` (as layout.test.ts). */
+function overflow(page: Page) {
+  // A string, run in the page (the tests compile without the DOM library).
+  return page.evaluate<{ scrollWidth: number; innerWidth: number; sticking: string[] }>(`(() => {
+    const sticking = [];
+    for (const card of document.querySelectorAll('.card')) {
+      const edge = card.getBoundingClientRect();
+      for (const element of card.querySelectorAll('*')) {
+        const box = element.getBoundingClientRect();
+        if (box.width > 0 && (box.left < edge.left - 0.5 || box.right > edge.right + 0.5)) {
+          sticking.push(element.tagName.toLowerCase() + '.' + element.className);
+        }
+      }
+    }
+    return { scrollWidth: document.documentElement.scrollWidth, innerWidth: window.innerWidth, sticking };
+  })()`);
+}
+
 const codes = { editor: '', viewer: '' };
 
 describe('/manage with several cards', () => {
@@ -100,6 +136,27 @@ describe('/manage with several cards', () => {
     await expect
       .poll(() => page.getByTestId('card-link').innerText(), POLL)
       .toBe(site.route('go/'));
+  });
+
+  test('the studio page with its switcher, members and a code shown is axe clean and fits 320 and 1280 px', async () => {
+    const { page, site } = e2e;
+    await page.setViewportSize({ width: 320, height: 640 });
+    await signIn(page, site, OWNER);
+    await page.goto(site.route('manage/?c=studio'));
+    await page.getByRole('navigation', { name: 'Your cards' }).waitFor();
+    await inviteOnPage(page, 'viewer');
+    await page.getByRole('img', { name: /^QR code of / }).waitFor();
+    await page.getByTestId('accept').waitFor();
+    for (const width of [320, 1280]) {
+      await page.setViewportSize({ width, height: 800 });
+      const measured = await overflow(page);
+      expect(measured.scrollWidth, `scrollWidth at ${width} px`).toBeLessThanOrEqual(
+        measured.innerWidth,
+      );
+      expect(measured.sticking, `outside a card at ${width} px`).toEqual([]);
+      expect(await axeViolations(page), `axe at ${width} px`).toEqual([]);
+      await screenshot(page, `manage-cards-${width}`);
+    }
   });
 
   test('the editor accepts on the web, gets the studio card at /manage/ and sets it; the viewer sees it and may change nothing; /go follows each card', async () => {
