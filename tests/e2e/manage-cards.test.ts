@@ -50,7 +50,7 @@ async function signedIn(account: { email: string; password: string }): Promise<P
 /** Makes an invitation code on the shown card's Members section, and reads it off the page. */
 async function inviteOnPage(page: Page, role: 'editor' | 'viewer'): Promise<string> {
   const members = page.getByTestId('members');
-  await members.getByLabel('Role', { exact: true }).selectOption(role);
+  await members.getByLabel('Invite as').selectOption(role);
   await members.getByRole('button', { name: 'Make an invitation code' }).click();
   const made = page.getByTestId('invitation');
   await expect

@@ -53,7 +53,7 @@ export function InviteForm() {
       <h3>Invite someone</h3>
       <form className="card-form" onSubmit={(event) => void submit(event)}>
         <label>
-          Role
+          Invite as
           <select name="role" defaultValue="editor">
             <option value="editor">Editor</option>
             <option value="viewer">Viewer</option>
