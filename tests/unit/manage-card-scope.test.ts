@@ -6,9 +6,9 @@ import {
   fnCard,
   manageUrlOf,
   may,
-} from '../../site/src/manage/card-scope.js';
+} from '../../site/src/manage/card-choice.js';
 
-// Which card /manage shows and how it names it (site/src/manage/card-scope.ts): the card the
+// Which card /manage shows and how it names it (site/src/manage/card-choice.ts): the card the
 // address asks for, else the user's first; its address; what the role may do. The page itself
 // is checked in Chromium (tests/e2e/manage-cards.test.ts).
 

@@ -1,18 +1,12 @@
 import { createContext, useContext } from 'react';
-import { CARD_PARAM } from '../../../shared/core/card-link.js';
-import {
-  FIRST_CARD_SLUG,
-  roleAtLeast,
-  type CardRole,
-  type CardSummary,
-} from '../../../shared/core/cards.js';
+import { FIRST_CARD_SLUG } from '../../../shared/core/cards.js';
+import type { CardScope } from './card-choice.js';
 
-// The card /manage shows (`/manage/?c=<slug>`, the first of the user's cards without one) and
-// the user's role on it: every section reads it from here, so that each acts on that card and
-// offers only what the role may do (the server refuses the rest anyway).
+export * from './card-choice.js';
 
-/** The card the page acts on, and the signed-in user's role on it. */
-export type CardScope = Pick<CardSummary, 'slug' | 'name' | 'role' | 'first'>;
+// The card /manage shows and the user's role on it, as a React context: every section reads it
+// from here, so that each acts on that card and offers only what the role may do (the server
+// refuses the rest anyway).
 
 /** Until the page has read the user's cards: the first card, read only. */
 const FIRST_CARD: CardScope = { slug: FIRST_CARD_SLUG, name: '', role: 'viewer', first: true };
@@ -22,56 +16,4 @@ export const CardScopeContext = createContext<CardScope>(FIRST_CARD);
 /** The card the page acts on (CardScopeContext). */
 export function useCardScope(): CardScope {
   return useContext(CardScopeContext);
-}
-
-/**
- * The `card` argument of a function call (`namecard_set`, `namecard_end_now`, the status …) for
- * the card: none for the first card, so that its calls stay as they were before cards.
- */
-export function fnCard(scope: CardScope): string | undefined {
-  return scope.first ? undefined : scope.slug;
-}
-
-/** True when the user's role on the card may do what `need` may. */
-export function may(scope: CardScope, need: CardRole): boolean {
-  return roleAtLeast(scope.role, need);
-}
-
-/**
- * The card the page's query asks for: `?c=<slug>` if given (as given), else null.
- *
- * @param search the page's `location.search`
- */
-export function askedCard(search: string): string | null {
-  return new URLSearchParams(search).get(CARD_PARAM);
-}
-
-/**
- * The card /manage shows: the one `?c=` names, else the user's first card (the first card
- * first, as `namecard_cards()` answers). Undefined when `?c=` names none of the user's cards,
- * or the user has none.
- *
- * @param cards the user's cards, as listCards answers them
- * @param asked the slug the query names, or null
- */
-export function chooseCard(
-  cards: readonly CardSummary[],
-  asked: string | null,
-): CardSummary | undefined {
-  return asked === null ? cards[0] : cards.find((card) => card.slug === asked);
-}
-
-/**
- * The address of /manage showing a card: `?c=<slug>` for any card but the first, whose page
- * keeps the bare `/manage/` (as its link keeps the bare `/go/`).
- *
- * @param card the card's slug and whether it is the first card
- * @param base the page's own address (`location.href`)
- */
-export function manageUrlOf(card: { slug: string; first: boolean }, base: string): string {
-  const url = new URL(base);
-  url.search = '';
-  url.hash = '';
-  if (!card.first) url.searchParams.set(CARD_PARAM, card.slug);
-  return `${url.pathname}${url.search}`;
 }
