@@ -83,7 +83,9 @@ export function InviteForm() {
 /** The code just made, once: with Copy, and what it does and until when. */
 function MadeCode({ invitation }: { invitation: Invitation }) {
   const [copied, setCopied] = useState('');
-  const expires = formatWhen(Date.parse(invitation.expires), Date.now());
+  // Days are named from when the code was shown ("Tue 3 Dec 10:00", "tomorrow 10:00").
+  const [shownAt] = useState(() => Date.now());
+  const expires = formatWhen(Date.parse(invitation.expires), shownAt);
   async function copy() {
     try {
       await navigator.clipboard.writeText(invitation.code);
