@@ -3,6 +3,7 @@ import { createRequire } from 'node:module';
 import type { AxeResults } from 'axe-core';
 import type { Page } from 'playwright-core';
 import { describe, expect, test } from 'vitest';
+import { DEFAULT_SITE_URL, cardLink } from '../../shared/core/card-link.js';
 import { OWNER } from '../support/accounts.js';
 import { makeCard, nowMs, type Person } from '../support/cards.js';
 import { createTestClient } from '../support/supabase.js';
@@ -19,6 +20,9 @@ const e2e = useE2eFixture({ context: { timezoneId: 'UTC' } });
 
 /** What a page shows after an action is read until it holds, never once right after a click. */
 const POLL = { timeout: 10_000 };
+
+/** The card link the site is built with (NAMECARD_SITE_URL's default), the first card's. */
+const LINK = cardLink(DEFAULT_SITE_URL);
 
 const EDITOR = { email: 'editor@cards.test', password: 'editor-password-1' };
 const VIEWER = { email: 'viewer@cards.test', password: 'viewer-password-1' };
@@ -119,8 +123,8 @@ describe('/manage with several cards', () => {
     // The card's own link and QR code: /go/?c=studio (the first card keeps the bare /go/).
     await expect
       .poll(() => page.getByTestId('card-link').innerText(), POLL)
-      .toBe(`${site.route('go/')}?c=studio`);
-    await page.getByRole('img', { name: `QR code of ${site.route('go/')}?c=studio` }).waitFor();
+      .toBe(`${LINK}?c=studio`);
+    await page.getByRole('img', { name: `QR code of ${LINK}?c=studio` }).waitFor();
     const members = page.getByTestId('members');
     await expect
       .poll(() => members.getByRole('listitem').first().innerText(), POLL)
@@ -133,9 +137,7 @@ describe('/manage with several cards', () => {
     // The first card is still there, at the bare /manage/, with its bare link.
     await switcher.getByRole('link', { name: 'Main card' }).click();
     await page.waitForURL(site.route('manage/'));
-    await expect
-      .poll(() => page.getByTestId('card-link').innerText(), POLL)
-      .toBe(site.route('go/'));
+    await expect.poll(() => page.getByTestId('card-link').innerText(), POLL).toBe(LINK);
   });
 
   test('the studio page with its switcher, members and a code shown is axe clean and fits 320 and 1280 px', async () => {
@@ -178,9 +180,7 @@ describe('/manage with several cards', () => {
       .getByTestId('current-card')
       .getByText(/visitors get/)
       .waitFor();
-    await expect(page.getByTestId('card-link').innerText()).resolves.toBe(
-      `${site.route('go/')}?c=studio`,
-    );
+    await expect(page.getByTestId('card-link').innerText()).resolves.toBe(`${LINK}?c=studio`);
     await expect(page.getByText('This account may not change the card').count()).resolves.toBe(0);
     // An editor sets; profiles and members are the owners'.
     await page.getByLabel('Profile').selectOption({ label: 'Photographer' });
