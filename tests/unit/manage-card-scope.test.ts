@@ -1,14 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { CardSummary } from '../../shared/core/cards.js';
-import {
-  askedCard,
-  chooseCard,
-  fnCard,
-  manageUrlOf,
-  may,
-} from '../../site/src/manage/card-choice.js';
+import { askedCard, chooseCard, fnCard, may } from '../../site/src/manage/card-choice.js';
+import { manageUrlOf } from '../../site/src/manage/members/manage-url.js';
 
-// Which card /manage shows and how it names it (site/src/manage/card-choice.ts): the card the
+// Which card /manage shows and how it names it (site/src/manage/card-choice.ts, members/manage-url.ts): the card the
 // address asks for, else the user's first; its address; what the role may do. The page itself
 // is checked in Chromium (tests/e2e/manage-cards.test.ts).
 

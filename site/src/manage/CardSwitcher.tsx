@@ -1,5 +1,5 @@
 import type { CardSummary } from '../../../shared/core/cards.js';
-import { manageUrlOf } from './card-scope.js';
+import { manageUrlOf } from './members/manage-url.js';
 
 /**
  * The user's cards, each a link to its own page (`/manage/?c=<slug>`; the first card's is the

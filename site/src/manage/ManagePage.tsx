@@ -6,7 +6,6 @@ import { goTo } from '../routes.js';
 import { supabase } from '../supabase.js';
 import { CardForm } from './CardForm.js';
 import { CardHistory } from './CardHistory.js';
-import { CardSwitcher } from './CardSwitcher.js';
 import { CardScopeContext, askedCard, chooseCard, may, useCardScope } from './card-scope.js';
 import { CardLink } from './CardLink.js';
 import { CardTimeline } from './CardTimeline.js';
@@ -23,14 +22,19 @@ const ProfilesSection = lazy(() =>
   import('./ProfilesSection.js').then((m) => ({ default: m.ProfilesSection })),
 );
 
+/** The switcher between the user's cards, shown to few users: after the first draw. */
+const CardSwitcher = lazy(() =>
+  import('./members/people.js').then((m) => ({ default: m.CardSwitcher })),
+);
+
 /** The card's members and invitations, owners only: after the first draw. */
 const MembersSection = lazy(() =>
-  import('./members/MembersSection.js').then((m) => ({ default: m.MembersSection })),
+  import('./members/people.js').then((m) => ({ default: m.MembersSection })),
 );
 
 /** The field that redeems an invitation code, for everyone: after the first draw. */
 const AcceptInvitation = lazy(() =>
-  import('./members/AcceptInvitation.js').then((m) => ({ default: m.AcceptInvitation })),
+  import('./members/people.js').then((m) => ({ default: m.AcceptInvitation })),
 );
 
 /** The weekly series and the .ics link, with Temporal and the iCalendar code: after the first draw. */
@@ -63,7 +67,11 @@ function SignedInManage({ email }: { email: string }) {
         <LogoutButton />
       </header>
       <main className="page manage">
-        {cards.state === 'ready' && <CardSwitcher cards={cards.data} current={scope} />}
+        {cards.state === 'ready' && (
+          <Suspense fallback={null}>
+            <CardSwitcher cards={cards.data} current={scope} />
+          </Suspense>
+        )}
         {scope ? (
           <CardScopeContext.Provider value={scope}>
             <CardPage />

@@ -44,18 +44,3 @@ export function chooseCard(
 ): CardSummary | undefined {
   return asked === null ? cards[0] : cards.find((card) => card.slug === asked);
 }
-
-/**
- * The address of /manage showing a card: `?c=<slug>` for any card but the first, whose page
- * keeps the bare `/manage/` (as its link keeps the bare `/go/`).
- *
- * @param card the card's slug and whether it is the first card
- * @param base the page's own address (`location.href`)
- */
-export function manageUrlOf(card: { slug: string; first: boolean }, base: string): string {
-  const url = new URL(base);
-  url.search = '';
-  url.hash = '';
-  if (!card.first) url.searchParams.set(CARD_PARAM, card.slug);
-  return `${url.pathname}${url.search}`;
-}

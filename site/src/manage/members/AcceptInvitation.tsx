@@ -2,7 +2,7 @@ import { useState, type FormEvent } from 'react';
 import type { CardSummary } from '../../../../shared/core/cards.js';
 import { acceptInvitation } from '../../../../shared/supabase/members.js';
 import { supabase } from '../../supabase.js';
-import { manageUrlOf } from '../card-scope.js';
+import { manageUrlOf } from './manage-url.js';
 import { errorMessage } from '../describe.js';
 import { OutcomeLine, type Outcome } from './Outcome.js';
 import { aRole } from './role-words.js';
