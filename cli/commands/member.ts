@@ -1,11 +1,8 @@
-import {
-  cardRefusalOf,
-  INVITATION_SECONDS,
-  parseCardRole,
-  type CardRole,
-} from '../../shared/core/cards.js';
+import { cardRefusalOf, parseCardRole, type CardRole } from '../../shared/core/cards.js';
+import { INVITATION_SECONDS } from '../../shared/core/members.js';
 import { parseDurationMs } from '../../shared/core/entry-rules.js';
 import { InputError } from '../../shared/core/errors.js';
+import { formatStamp } from '../../shared/core/format.js';
 import { didYouMean, nearestName } from '../../shared/core/suggest.js';
 import { commandOf } from '../grammar/commander.js';
 import type { Connection } from '../session/connect.js';
@@ -15,7 +12,7 @@ import { cardTitle } from '../session/cards.js';
 
 // `namecard member list|invite|accept|remove|role`: the people of the run's card (--card,
 // NAMECARD_CARD, the current card, else the first card), each one RPC as the signed-in user
-// (shared/supabase/cards.ts). Bad input is refused before anything is sent (exit 2); what the
+// (shared/supabase/members.ts). Bad input is refused before anything is sent (exit 2); what the
 // server refuses says the role needed (exit 1), and nothing is stored then.
 
 const INVITATION_FORM = /^nci_[A-Za-z0-9_-]{32}$/;
@@ -56,7 +53,7 @@ const ofCard = (config: CliConfig) => (config.card === undefined ? '' : ` of ${c
 
 async function listAction(options: SettingFlags & { json?: true }) {
   const config = resolveConfig(options);
-  const { listMembers } = await import('../../shared/supabase/cards.js');
+  const { listMembers } = await import('../../shared/supabase/members.js');
   const members = await onRunCard(config, (owner) =>
     owner.transport.guard(() => listMembers(owner.client, config.card)),
   );
@@ -77,7 +74,7 @@ async function inviteAction(
   const role = parseCardRole(options.role ?? '', '--role');
   const validSeconds = parseExpires(options.expires);
   const config = resolveConfig(options);
-  const { inviteMember } = await import('../../shared/supabase/cards.js');
+  const { inviteMember } = await import('../../shared/supabase/members.js');
   const invitation = await onRunCard(config, (owner) =>
     owner.transport.guard(
       () => inviteMember(owner.client, role, { card: config.card, validSeconds }),
@@ -90,7 +87,7 @@ async function inviteAction(
     return;
   }
   print(
-    `An invitation to ${invitation.card} as ${invitation.role}, for one use until ${expires}:`,
+    `An invitation to ${invitation.card} as ${invitation.role}, for one use until ${formatStamp(Date.parse(expires))}:`,
     '',
     `  ${code}`,
     '',
@@ -110,7 +107,7 @@ async function acceptAction(codeArg: string, options: SettingFlags) {
     );
   }
   const config = resolveConfig(options);
-  const { acceptInvitation } = await import('../../shared/supabase/cards.js');
+  const { acceptInvitation } = await import('../../shared/supabase/members.js');
   const card = await onRunCard({ ...config, card: undefined }, (owner) =>
     owner.transport.guard(() => acceptInvitation(owner.client, code), { act: 'member change' }),
   );
@@ -129,7 +126,7 @@ const roleWords = (role: CardRole) => `${role === 'viewer' ? 'a' : 'an'} ${role}
  */
 async function refineMember(error: unknown, owner: Connection, config: CliConfig, email: string) {
   if (cardRefusalOf(error) !== 'no_such_member') return error;
-  const { listMembers } = await import('../../shared/supabase/cards.js');
+  const { listMembers } = await import('../../shared/supabase/members.js');
   try {
     const emails = (await owner.transport.guard(() => listMembers(owner.client, config.card))).map(
       (member) => member.email,
@@ -149,7 +146,7 @@ async function changeAction(emailArg: string, roleArg: string | undefined, optio
   const email = parseEmail(emailArg);
   const role = roleArg === undefined ? undefined : parseCardRole(roleArg, '<role>');
   const config = resolveConfig(options);
-  const { removeMember, setMemberRole } = await import('../../shared/supabase/cards.js');
+  const { removeMember, setMemberRole } = await import('../../shared/supabase/members.js');
   const change = await onRunCard(config, async (owner) => {
     try {
       return await owner.transport.guard(

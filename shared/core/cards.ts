@@ -23,13 +23,6 @@ export const CARD_ROLES = ['owner', 'editor', 'viewer'] as const;
 /** A member's role on a card. */
 export type CardRole = (typeof CARD_ROLES)[number];
 
-/** What each role may do, in one line each (the README's and /manage's words). */
-export const ROLE_WORDS: Readonly<Record<CardRole, string>> = {
-  owner: 'everything: set, members, profiles, removing the card',
-  editor: 'set, end, cancel and series; reads everything of the card',
-  viewer: 'reads the entries, the timeline and the visits; changes nothing',
-};
-
 /** True when `value` has a slug's form: 2 to 32 of a-z, 0-9 and `-`, not starting with `-`. */
 export function isCardSlug(value: unknown): value is string {
   return typeof value === 'string' && CARD_SLUG_FORM.test(value);
@@ -132,61 +125,6 @@ export function cardOf(value: unknown, status: number): CardSummary & { removed:
   const removed = (value as { removed_at?: unknown }).removed_at;
   return { id, slug, name, role, first, removed: typeof removed === 'string' };
 }
-
-/** A member of a card as `public.namecard_members(card)` answers it (owners only). */
-export interface CardMember {
-  email: string;
-  role: CardRole;
-  /** When they joined (ISO timestamp). */
-  since: string;
-  /** True for the signed-in user. */
-  you: boolean;
-}
-
-/** Keeps what a member must have. */
-export function isCardMember(value: unknown): value is CardMember {
-  if (typeof value !== 'object' || value === null) return false;
-  const { email, role, since, you } = value as Record<string, unknown>;
-  return (
-    typeof email === 'string' &&
-    isCardRole(role) &&
-    typeof since === 'string' &&
-    typeof you === 'boolean'
-  );
-}
-
-/**
- * A one-time invitation code as `public.namecard_member_invite` answers it: shown once (only its
- * sha256 is kept), the `member invite --json` shape.
- */
-export interface Invitation {
-  /** `nci_` and 32 base64url characters (192 bits). */
-  code: string;
-  role: CardRole;
-  /** The card's slug. */
-  card: string;
-  /** When it stops working (ISO timestamp, the server's clock). */
-  expires: string;
-}
-
-/** Keeps what an invitation must have. */
-export function isInvitation(value: unknown): value is Invitation {
-  if (typeof value !== 'object' || value === null) return false;
-  const { code, role, card, expires } = value as Record<string, unknown>;
-  return (
-    typeof code === 'string' &&
-    /^nci_[A-Za-z0-9_-]{32}$/.test(code) &&
-    isCardRole(role) &&
-    isCardSlug(card) &&
-    typeof expires === 'string'
-  );
-}
-
-/** How long an invitation works unless told otherwise: 7 days, in seconds. */
-export const INVITATION_DEFAULT_SECONDS = 7 * 24 * 3600;
-
-/** The shortest and the longest life of an invitation the server accepts, in seconds. */
-export const INVITATION_SECONDS = { min: 60, max: 90 * 24 * 3600 } as const;
 
 /**
  * The server's refusals about cards and people, by the `details` they carry (the code alone

@@ -4,12 +4,12 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { cardLinkOf, channelLink, goCardOf } from '../../shared/core/card-link.js';
 import {
   cardRefusalOf,
-  isInvitation,
   neededRole,
   parseCardRole,
   parseCardSlug,
   roleAtLeast,
 } from '../../shared/core/cards.js';
+import { isInvitation } from '../../shared/core/members.js';
 import { ApiError, InputError } from '../../shared/core/errors.js';
 import { cardViewUrl, fetchActiveEntry, fetchStatus } from '../../shared/core/lookup.js';
 

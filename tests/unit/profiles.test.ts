@@ -168,7 +168,13 @@ describe('no product file but the table names a profile', () => {
         .filter((text) => (PROFILE_TYPES as readonly string[]).includes(text))
         .map((text) => `${relative(ROOT, file)}: '${text}'`),
     );
-    expect(offenders.filter((o) => !o.startsWith('shared/core/profiles.ts:'))).toEqual([]);
+    // The first card's slug is `main` too (issue 40: the migration names today's card so): a
+    // card's name, not a profile's, and written once, in shared/core/cards.ts.
+    const cardSlug = "shared/core/cards.ts: 'main'";
+    expect(offenders.filter((o) => o === cardSlug)).toHaveLength(1);
+    expect(
+      offenders.filter((o) => !o.startsWith('shared/core/profiles.ts:') && o !== cardSlug),
+    ).toEqual([]);
     expect(offenders.length).toBeGreaterThan(0); // the check does find the table's own
   });
 });

@@ -5,6 +5,7 @@ import { PROFILE_OPTIONS, narrowType } from '../../../shared/core/profiles.js';
 import { profileLabel, type NamecardRow } from '../../../shared/core/types.js';
 import { insertEntry, type ProfileEntry } from '../../../shared/supabase/data.js';
 import { supabase } from '../supabase.js';
+import { fnCard, useCardScope } from './card-scope.js';
 import { FORM_FIELD_NAMES, describeAfter, errorMessage } from './describe.js';
 import type { CardState } from './useCardState.js';
 
@@ -105,6 +106,7 @@ const QUICK_ENDS: { label: string; end: (now: Date) => Date }[] = [
  * reported before the server confirmed the row.
  */
 export function CardForm({ refresh, profiles }: CardFormProps) {
+  const scope = useCardScope();
   const choices = profiles?.map((p) => ({ value: p.name, label: p.label })) ?? PROFILE_OPTIONS;
   const [status, setStatus] = useState<Status | null>(null);
   const [saving, setSaving] = useState(false);
@@ -132,7 +134,7 @@ export function CardForm({ refresh, profiles }: CardFormProps) {
       if (weekly) {
         const { seriesFromForm, storeSeries } = await loadWeekly();
         const series = seriesFromForm(field, fields.getAll('weekday').map(String));
-        store = () => storeSeries(series, labelOf(series.type), refresh);
+        store = () => storeSeries(series, labelOf(series.type), refresh, fnCard(scope));
       } else {
         // Only an open "Start later" counts (closing it also empties it).
         const startOpen = startRef.current?.open ?? false;
@@ -145,7 +147,7 @@ export function CardForm({ refresh, profiles }: CardFormProps) {
         }
         const plan = await planFromForm(field, startDate, startTime, choices);
         store = async () => {
-          const row = await insertEntry(supabase, plan);
+          const row = await insertEntry(supabase, plan, scope.slug);
           // Set: the start it had is used up; the next set starts from an empty, closed one.
           if (startRef.current) startRef.current.open = false;
           return describeOutcome(row, await refresh(), plan.notice, labelOf(row.type));

@@ -1,6 +1,12 @@
 import { useEffect, useState } from 'react';
-import { QR_CODE_OPTIONS, channelLink, qrPngScale } from '../../../shared/core/card-link.js';
+import {
+  QR_CODE_OPTIONS,
+  cardLinkOf,
+  channelLink,
+  qrPngScale,
+} from '../../../shared/core/card-link.js';
 import { CARD_LINK } from './card-link.js';
+import { useCardScope } from './card-scope.js';
 import './card-link.css';
 
 /** The QR code of the card link as `data:` URLs: the SVG shown and offered, and the PNG. */
@@ -27,10 +33,13 @@ async function drawQrCode(link: string): Promise<QrImages> {
 
 /**
  * The card link, the one address to print on the card, with a copy button, and its QR code
- * with downloads as SVG (for print) and PNG (for slides and badges).
+ * with downloads as SVG (for print) and PNG (for slides and badges): the link of the card the
+ * page shows (`/go/?c=<slug>`; the first card's is the bare `/go/`).
  */
 export function CardLink() {
-  const link = CARD_LINK;
+  const scope = useCardScope();
+  const link = cardLinkOf(CARD_LINK, scope);
+  const file = scope.first ? 'namecard-qr' : `namecard-${scope.slug}-qr`;
   const [qr, setQr] = useState<QrState>({ status: 'drawing' });
   const [copied, setCopied] = useState<string>('');
 
@@ -80,10 +89,10 @@ export function CardLink() {
         <div className="qr">
           <img src={qr.images.svg} alt={`QR code of ${link}`} width="240" height="240" />
           <div className="link-actions">
-            <a className="button secondary" href={qr.images.svg} download="namecard-qr.svg">
+            <a className="button secondary" href={qr.images.svg} download={`${file}.svg`}>
               Download SVG
             </a>
-            <a className="button secondary" href={qr.images.png} download="namecard-qr.png">
+            <a className="button secondary" href={qr.images.png} download={`${file}.png`}>
               Download PNG
             </a>
           </div>

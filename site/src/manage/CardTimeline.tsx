@@ -6,6 +6,7 @@ import { isCancellable, type EntryState, type Segment } from '../../../shared/co
 import type { NamecardRow } from '../../../shared/core/types.js';
 import { cancelEntry, endNow, type ProfileEntry } from '../../../shared/supabase/data.js';
 import { supabase } from '../supabase.js';
+import { fnCard, may, useCardScope } from './card-scope.js';
 import { ConfirmDialog } from './ConfirmDialog.js';
 import {
   describeAfter,
@@ -98,6 +99,7 @@ function useTimelineChanges(
   zone: string,
   labels: Labels,
 ) {
+  const scope = useCardScope();
   const [busy, setBusy] = useState(false);
   const [outcome, setOutcome] = useState<Outcome>(null);
   const [asking, setAsking] = useState<Asking | null>(null);
@@ -120,7 +122,7 @@ function useTimelineChanges(
 
   const end = () =>
     change(async () => {
-      const { ended: stopped } = await endNow(supabase);
+      const { ended: stopped } = await endNow(supabase, fnCard(scope));
       const fresh = await refresh();
       if (stopped.length === 0) return 'Nothing to end: visitors already go to the main site.';
       const ids = stopped.map((row) => `#${row.id}`).join(', ');
@@ -129,7 +131,7 @@ function useTimelineChanges(
 
   const cancel = (row: NamecardRow, at: number) =>
     change(async () => {
-      await cancelEntry(supabase, row.id);
+      await cancelEntry(supabase, row.id, fnCard(scope));
       const fresh = await refresh();
       return `Cancelled ${describeEntry(row, at, zone, labels)}. ${describeAfter(fresh?.status, zone)}`;
     }, `Could not cancel #${row.id}`);
@@ -172,6 +174,8 @@ function useTimelineChanges(
  */
 export function CardTimeline({ result, refresh, profiles }: CardTimelineProps) {
   const card = result.state === 'ready' ? result.data : null;
+  // A viewer is shown the card with nothing to change (the server would refuse it anyway).
+  const write = may(useCardScope(), 'editor');
   const now = useServerNow(card);
   const zone = localTimeZone();
   const labels = cardLabels(card, profiles);
@@ -192,7 +196,7 @@ export function CardTimeline({ result, refresh, profiles }: CardTimelineProps) {
           <span className="label">Now</span> visitors get{' '}
           {first ? describeNow(first, now, zone, labels) : 'the main site'}.
         </p>
-        {card.status.active && (
+        {write && card.status.active && (
           <button
             type="button"
             className="button secondary end-now"
@@ -210,7 +214,7 @@ export function CardTimeline({ result, refresh, profiles }: CardTimelineProps) {
           zone={zone}
           labels={labels}
           busy={busy}
-          onCancel={(row) => askCancel(row, now)}
+          onCancel={write ? (row) => askCancel(row, now) : undefined}
         />
       </>
     );
@@ -288,7 +292,8 @@ function UpcomingEntries({
   zone: string;
   labels: Labels;
   busy: boolean;
-  onCancel: (row: NamecardRow) => void;
+  /** Cancel of one entry; none: no Cancel button (a viewer's page). */
+  onCancel?: (row: NamecardRow) => void;
 }) {
   if (upcoming.length === 0) return null;
   return (
@@ -301,15 +306,17 @@ function UpcomingEntries({
               {describeEntry(row, now, zone, labels)}
               <span className="muted"> · {describeStateSoon(state, now, zone)}</span>
             </span>
-            <button
-              type="button"
-              className="button secondary small-button"
-              aria-label={`Cancel entry #${row.id}`}
-              disabled={busy}
-              onClick={() => onCancel(row)}
-            >
-              Cancel
-            </button>
+            {onCancel && (
+              <button
+                type="button"
+                className="button secondary small-button"
+                aria-label={`Cancel entry #${row.id}`}
+                disabled={busy}
+                onClick={() => onCancel(row)}
+              >
+                Cancel
+              </button>
+            )}
           </li>
         ))}
       </ul>

@@ -1,14 +1,16 @@
 import { Suspense, lazy, useState } from 'react';
 import { localTimeZone, zoneHeader } from '../../../shared/core/format.js';
-import { canSetCard } from '../../../shared/supabase/data.js';
+import type { CardSummary } from '../../../shared/core/cards.js';
+import { listCards } from '../../../shared/supabase/cards.js';
 import { goTo } from '../routes.js';
 import { supabase } from '../supabase.js';
 import { CardForm } from './CardForm.js';
 import { CardHistory } from './CardHistory.js';
+import { CardScopeContext, askedCard, chooseCard, may, useCardScope } from './card-scope.js';
 import { CardLink } from './CardLink.js';
 import { CardTimeline } from './CardTimeline.js';
 import { useCardState } from './useCardState.js';
-import { useLoad } from './useLoad.js';
+import { useLoad, type Loaded } from './useLoad.js';
 import { useProfiles, type ProfilesState } from './useProfiles.js';
 import { useSessionOrLogin } from './useSession.js';
 import { LazyVisits } from './visits/LazyVisits.js';
@@ -18,6 +20,21 @@ import './manage.css';
 /** The profiles' list and editor, below the card: after the first draw. */
 const ProfilesSection = lazy(() =>
   import('./ProfilesSection.js').then((m) => ({ default: m.ProfilesSection })),
+);
+
+/** The switcher between the user's cards, shown to few users: after the first draw. */
+const CardSwitcher = lazy(() =>
+  import('./members/people.js').then((m) => ({ default: m.CardSwitcher })),
+);
+
+/** The card's members and invitations, owners only: after the first draw. */
+const MembersSection = lazy(() =>
+  import('./members/people.js').then((m) => ({ default: m.MembersSection })),
+);
+
+/** The field that redeems an invitation code, for everyone: after the first draw. */
+const AcceptInvitation = lazy(() =>
+  import('./members/people.js').then((m) => ({ default: m.AcceptInvitation })),
 );
 
 /** The weekly series and the .ics link, with Temporal and the iCalendar code: after the first draw. */
@@ -39,11 +56,10 @@ export function ManagePage() {
 }
 
 function SignedInManage({ email }: { email: string }) {
-  // Whether the signed-in account is one of the card's owners (the insert policy's own check).
-  const access = useLoad(() => canSetCard(supabase), []);
-  // Read here, so that the set form's choices and the Profiles section share one list.
-  const profiles = useProfiles();
-  const owner = access.state === 'ready' && access.data;
+  // The user's cards and role on each (also what says whether they may change one).
+  const cards = useLoad(() => listCards(supabase), []);
+  const asked = askedCard(window.location.search);
+  const scope = cards.state === 'ready' ? chooseCard(cards.data, asked) : undefined;
   return (
     <>
       <header className="topbar">
@@ -51,40 +67,102 @@ function SignedInManage({ email }: { email: string }) {
         <LogoutButton />
       </header>
       <main className="page manage">
-        <section className="card your-card" data-testid="your-card">
-          <h1>Your card</h1>
-          {access.state === 'loading' && <p className="muted">Checking this account…</p>}
-          {owner && <OwnerView profiles={profiles} />}
-          {access.state === 'ready' && !access.data && (
-            <p className="status error" role="alert">
-              This account may not change the card: it is not one of the card&apos;s owners. Log out
-              and sign in as an owner.
-            </p>
-          )}
-          {access.state === 'error' && (
-            <p className="status error" role="alert">
-              Could not check this account: {access.error}
-            </p>
-          )}
-        </section>
-        {owner && (
+        {cards.state === 'ready' && (
           <Suspense fallback={null}>
-            <ProfilesSection state={profiles} reload={profiles.reload} />
+            <CardSwitcher cards={cards.data} current={scope} />
           </Suspense>
         )}
-        {owner && <LazyVisits />}
-        <CardLink />
+        {scope ? (
+          <CardScopeContext.Provider value={scope}>
+            <CardPage />
+          </CardScopeContext.Provider>
+        ) : (
+          <NoCard cards={cards} asked={asked} />
+        )}
+        {cards.state === 'ready' && (
+          <Suspense fallback={null}>
+            <AcceptInvitation />
+          </Suspense>
+        )}
       </main>
     </>
   );
 }
 
+/** Why no card is shown: the cards are being read, could not be read, or none is the user's. */
+function NoCard({ cards, asked }: { cards: Loaded<CardSummary[]>; asked: string | null }) {
+  let said;
+  if (cards.state === 'loading') said = <p className="muted">Checking this account…</p>;
+  else if (cards.state === 'error') {
+    said = (
+      <p className="status error" role="alert">
+        Could not check this account: {cards.error}
+      </p>
+    );
+  } else if (cards.data.length > 0) {
+    said = (
+      <p className="status error" role="alert">
+        None of your cards is called {asked}: choose one of your cards above.
+      </p>
+    );
+  } else {
+    said = (
+      <p className="status error" role="alert">
+        This account may not change the card: it is not one of the card&apos;s owners. Log out and
+        sign in as an owner.
+      </p>
+    );
+  }
+  return (
+    <>
+      <section className="card your-card" data-testid="your-card">
+        <h1>Your card</h1>
+        {said}
+      </section>
+      {/* The first card's link, as before cards, once it is known that no card of the user's is shown. */}
+      {(cards.state === 'error' || (cards.state === 'ready' && cards.data.length === 0)) && (
+        <CardLink />
+      )}
+    </>
+  );
+}
+
+/** One card's sections, each acting on it and offering what the user's role on it may do. */
+function CardPage() {
+  const scope = useCardScope();
+  // Read here, so that the set form's choices and the Profiles section share one list.
+  const profiles = useProfiles(scope);
+  const owner = may(scope, 'owner');
+  return (
+    <>
+      <section className="card your-card" data-testid="your-card">
+        <h1>Your card</h1>
+        <CardView profiles={profiles} />
+      </section>
+      {owner && (
+        <Suspense fallback={null}>
+          <ProfilesSection state={profiles} reload={profiles.reload} />
+        </Suspense>
+      )}
+      <LazyVisits />
+      <CardLink />
+      {owner && (
+        <Suspense fallback={null}>
+          <MembersSection />
+        </Suspense>
+      )}
+    </>
+  );
+}
+
 /**
- * The zone line, the timeline, the form, the weekly series and the history: what an owner sees. On a wide screen
- * the timeline and the form stand side by side (manage.css).
+ * The zone line, the timeline, the form, the weekly series and the history. An editor or owner
+ * gets the form and the changes; a viewer the card as it is. On a wide screen the timeline and
+ * the form stand side by side (manage.css).
  */
-function OwnerView({ profiles }: { profiles: ProfilesState }) {
-  const { result, refresh } = useCardState();
+function CardView({ profiles }: { profiles: ProfilesState }) {
+  const scope = useCardScope();
+  const { result, refresh } = useCardState(scope);
   const [shownAt] = useState(() => Date.now());
   const at = result.state === 'ready' ? result.data.status.now : shownAt;
   const rows = profiles.state === 'ready' ? profiles.data : undefined;
@@ -94,7 +172,13 @@ function OwnerView({ profiles }: { profiles: ProfilesState }) {
         {zoneHeader(localTimeZone(), at)}
       </p>
       <CardTimeline result={result} refresh={refresh} profiles={rows} />
-      <CardForm refresh={refresh} profiles={rows} />
+      {may(scope, 'editor') ? (
+        <CardForm refresh={refresh} profiles={rows} />
+      ) : (
+        <p className="muted small" data-testid="read-only">
+          You are a viewer of this card: you see it, and change nothing.
+        </p>
+      )}
       {result.state === 'ready' && (
         <Suspense fallback={null}>
           <SeriesSection card={result.data} profiles={rows} refresh={refresh} />

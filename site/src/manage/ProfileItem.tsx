@@ -8,6 +8,7 @@ import type { InUse } from '../../../shared/core/profile-words.js';
 import { editProfile, removeProfile, type ProfileEntry } from '../../../shared/supabase/data.js';
 import { siteConfig } from '../site-config.js';
 import { supabase } from '../supabase.js';
+import { fnCard, useCardScope } from './card-scope.js';
 import { ConfirmDialog } from './ConfirmDialog.js';
 import { errorMessage } from './describe.js';
 import {
@@ -35,6 +36,7 @@ export function ProfileItem({
   reload: () => Promise<unknown>;
   onRemoved: (text: string) => void;
 }) {
+  const scope = useCardScope();
   const [editing, setEditing] = useState(false);
   const [asking, setAsking] = useState(false);
   const [busy, setBusy] = useState(false);
@@ -65,7 +67,12 @@ export function ProfileItem({
     void run(
       async () => {
         // An empty destination for main or photo: follow this site's setting again.
-        const row = await editProfile(supabase, profile.name, { label, url: url || null });
+        const row = await editProfile(
+          supabase,
+          profile.name,
+          { label, url: url || null },
+          scope.slug,
+        );
         setEditing(false);
         setSaid({ tone: 'ok', text: `Changed ${row.label} (${row.name}): ${destination(row)}.` });
         await reload();
@@ -77,7 +84,7 @@ export function ProfileItem({
   const remove = () =>
     run(
       async () => {
-        const row = await removeProfile(supabase, profile.name);
+        const row = await removeProfile(supabase, profile.name, fnCard(scope));
         onRemoved(
           `Removed ${row.label} (${row.name}): no new entry can name it; past entries keep it.`,
         );

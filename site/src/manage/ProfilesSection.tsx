@@ -7,6 +7,7 @@ import {
 import { addProfile, type ProfileEntry } from '../../../shared/supabase/data.js';
 import { siteConfig } from '../site-config.js';
 import { supabase } from '../supabase.js';
+import { useCardScope } from './card-scope.js';
 import { errorMessage } from './describe.js';
 import { ProfileItem } from './ProfileItem.js';
 import { addRefusal, firstProblem, type Said } from './profile-words.js';
@@ -70,6 +71,7 @@ function AddProfileForm({
   profiles: readonly ProfileEntry[];
   reload: () => Promise<unknown>;
 }) {
+  const scope = useCardScope();
   const [said, setSaid] = useState<Said | null>(null);
   const [busy, setBusy] = useState(false);
 
@@ -88,7 +90,7 @@ function AddProfileForm({
     if (problem) return setSaid({ tone: 'error', text: `Not added: ${problem}` });
     setBusy(true);
     try {
-      const row = await addProfile(supabase, { name, label, url });
+      const row = await addProfile(supabase, { name, label, url }, scope.slug);
       form.reset();
       setSaid({ tone: 'ok', text: `Added ${row.label} (${row.name}): ${row.url ?? ''}.` });
       await reload();

@@ -11,9 +11,11 @@ import {
 import type { NamecardRow } from '../../../shared/core/types.js';
 import { labelsOf, type ProfileLabels } from '../../../shared/core/profiles.js';
 import { OPEN_ENTRIES, listEntries, type ProfileEntry } from '../../../shared/supabase/data.js';
-import { listOccurrences, type ServerOccurrence } from '../../../shared/supabase/series.js';
+import type { ServerOccurrence } from '../../../shared/supabase/series.js';
 import { siteConfig } from '../site-config.js';
 import { supabase } from '../supabase.js';
+import { cardOccurrences } from './card-occurrences.js';
+import { fnCard, type CardScope } from './card-scope.js';
 import { useLoad, type Loaded } from './useLoad.js';
 
 /** What the manage page shows: the server's status and the owner's entries around it. */
@@ -76,24 +78,27 @@ function windowOf(status: CardStatus, open: readonly NamecardRow[]) {
 
 const DAY_MS = 86_400_000;
 
-async function read(): Promise<CardState> {
+async function read(scope: CardScope): Promise<CardState> {
   const { data } = await supabase.auth.getSession();
-  const lookup = { ...siteConfig, accessToken: data.session?.access_token ?? null };
+  const card = fnCard(scope);
+  const lookup = { ...siteConfig, accessToken: data.session?.access_token ?? null, card };
+  // The tables are read for the card's id (row-level security shows a member all their cards).
+  const entries = { owner: true, card: scope.slug };
   // The recent entries need no instant; the open ones are those not ended at the server's now.
   const [status, recent] = await Promise.all([
     fetchStatus(lookup),
-    listEntries(supabase, { owner: true, limit: HISTORY_SIZE * 2 }),
+    listEntries(supabase, { ...entries, limit: HISTORY_SIZE * 2 }),
   ]);
   // The occurrences beside the open entries, for the window the status alone asks for; read
   // again further only when an open entry ends later (it may cover occurrences up to its end).
   const guess = windowOf(status, []);
   const [open, first] = await Promise.all([
-    listEntries(supabase, { owner: true, endingAfter: status.now, limit: OPEN_ENTRIES }),
-    listOccurrences(supabase, status.now, guess.to),
+    listEntries(supabase, { ...entries, endingAfter: status.now, limit: OPEN_ENTRIES }),
+    cardOccurrences(supabase, card, status.now, guess.to),
   ]);
   const window = windowOf(status, open);
   const occurrences =
-    window.to > guess.to ? await listOccurrences(supabase, status.now, window.to) : first;
+    window.to > guess.to ? await cardOccurrences(supabase, card, status.now, window.to) : first;
   const known = new Map([...recent, ...open].map((row) => [row.id, row]));
   const states = entryStates([...known.values()], status.now, occurrences);
   return { status, open, occurrences, until: window.until, recent, states, readAt: Date.now() };
@@ -148,16 +153,16 @@ function nextReadIn(card: CardState): number {
 }
 
 /**
- * The card's state for the manage page: read at mount, again at each change it knows of
+ * The state of the card `scope` names for the manage page: read at mount, again at each change it knows of
  * (an end or a start, so an ended entry is never shown as current), at least every minute,
  * and whenever the tab becomes visible again; `refresh` reads it at once and resolves to it
  * (`undefined` when that read failed).
  */
-export function useCardState(): {
+export function useCardState(scope: CardScope): {
   result: CardStateResult;
   refresh: () => Promise<CardState | undefined>;
 } {
-  const result = useLoad(read, []);
+  const result = useLoad(() => read(scope), [scope]);
   const { reload } = result;
 
   const refresh = useCallback(async (): Promise<CardState | undefined> => {

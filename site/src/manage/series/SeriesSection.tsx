@@ -11,6 +11,7 @@ import {
 } from '../../../../shared/supabase/data.js';
 import { listSeries } from '../../../../shared/supabase/series.js';
 import { supabase } from '../../supabase.js';
+import { fnCard, may, useCardScope } from '../card-scope.js';
 import { ConfirmDialog } from '../ConfirmDialog.js';
 import { describeInstead, errorMessage } from '../describe.js';
 import { cardLabels, cardTimeline, serverNow, type CardState } from '../useCardState.js';
@@ -30,10 +31,15 @@ interface Read {
  * The series and the same .ics file as `namecard calendar`, read at the server's `now`; the
  * file's URL is let go of when this read is no longer wanted (`signal`).
  */
-async function read(now: number, labels: ProfileLabels, signal: AbortSignal): Promise<Read> {
+async function read(
+  card: string,
+  now: number,
+  labels: ProfileLabels,
+  signal: AbortSignal,
+): Promise<Read> {
   const [entries, { series }] = await Promise.all([
-    listEntries(supabase, { limit: OPEN_ENTRIES, endingAfter: now }),
-    listSeries(supabase),
+    listEntries(supabase, { limit: OPEN_ENTRIES, endingAfter: now, card }),
+    listSeries(supabase, card),
   ]);
   const text = calendarFile({ entries, series, now, days: CALENDAR_DAYS, labels });
   const calendar = URL.createObjectURL(new Blob([text], { type: 'text/calendar' }));
@@ -64,20 +70,21 @@ export function SeriesSection({
   profiles?: readonly ProfileEntry[];
   refresh: () => Promise<CardState | undefined>;
 }) {
+  const scope = useCardScope();
   const [asking, setAsking] = useState<{ series: SeriesRow; at: number } | null>(null);
   const [outcome, setOutcome] = useState<{ tone: string; text: string } | null>(null);
   const now = card.status.now;
   // Read again at each new card state (at its `now`) and with new labels.
   const loaded = useLoad(
-    (signal) => read(card.status.now, cardLabels(card, profiles), signal),
-    [card, profiles],
+    (signal) => read(scope.slug, card.status.now, cardLabels(card, profiles), signal),
+    [scope, card, profiles],
   );
   const labels = cardLabels(card, profiles);
   const label = (type: string) => profileLabel(type, labels);
 
   async function cancel(series: SeriesRow) {
     try {
-      await cancelEntry(supabase, series.id);
+      await cancelEntry(supabase, series.id, fnCard(scope));
       setOutcome({ tone: 'ok', text: `Cancelled series #${series.id}: it ends for good.` });
       await refresh();
     } catch (error) {
@@ -109,14 +116,16 @@ export function SeriesSection({
         {shown.map((s) => (
           <li key={s.id} data-testid="series-line">
             <span>{seriesLine(s, label(s.type), now)}</span>{' '}
-            <button
-              type="button"
-              className="button secondary small-button"
-              aria-label={`Cancel series #${s.id}`}
-              onClick={() => setAsking({ series: s, at: serverNow(card) })}
-            >
-              Cancel
-            </button>
+            {may(scope, 'editor') && (
+              <button
+                type="button"
+                className="button secondary small-button"
+                aria-label={`Cancel series #${s.id}`}
+                onClick={() => setAsking({ series: s, at: serverNow(card) })}
+              >
+                Cancel
+              </button>
+            )}
           </li>
         ))}
       </ul>

@@ -9,6 +9,7 @@ import { localTimeZone } from '../../../../shared/core/format.js';
 import { labelsOf, profileLabel, type ProfileLabels } from '../../../../shared/core/profiles.js';
 import { fetchVisitCounts, listProfiles } from '../../../../shared/supabase/data.js';
 import { supabase } from '../../supabase.js';
+import { fnCard, useCardScope, type CardScope } from '../card-scope.js';
 import { useLoad } from '../useLoad.js';
 import { VisitsChart, CHANNELS } from './VisitsChart.js';
 import './visits.css';
@@ -18,11 +19,13 @@ import './visits.css';
  * the profiles' labels (removed ones too: their past visits still count), so that each profile
  * is named as everywhere else.
  */
-async function loadSummary(): Promise<{ summary: VisitSummary; labels: ProfileLabels }> {
+async function loadSummary(
+  scope: CardScope,
+): Promise<{ summary: VisitSummary; labels: ProfileLabels }> {
   const window = visitWindow(Date.now(), DEFAULT_VISIT_DAYS, localTimeZone());
   const [counts, profiles] = await Promise.all([
-    fetchVisitCounts(supabase, dayStarts(window)),
-    listProfiles(supabase, { removed: true }),
+    fetchVisitCounts(supabase, dayStarts(window), fnCard(scope)),
+    listProfiles(supabase, { removed: true, card: scope.slug }),
   ]);
   return { summary: summarizeVisits(counts, window), labels: labelsOf(profiles) };
 }
@@ -32,7 +35,8 @@ async function loadSummary(): Promise<{ summary: VisitSummary; labels: ProfileLa
  * table of the same numbers as the chart's text alternative.
  */
 export default function VisitsSection() {
-  const loaded = useLoad(loadSummary, []);
+  const scope = useCardScope();
+  const loaded = useLoad(() => loadSummary(scope), [scope]);
 
   return (
     <section className="card visits" aria-labelledby="visits-heading" data-testid="visits">

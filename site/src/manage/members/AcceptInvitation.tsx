@@ -1,0 +1,65 @@
+import { useState, type FormEvent } from 'react';
+import type { CardSummary } from '../../../../shared/core/cards.js';
+import { acceptInvitation } from '../../../../shared/supabase/members.js';
+import { supabase } from '../../supabase.js';
+import { manageUrlOf } from './manage-url.js';
+import { errorMessage } from '../describe.js';
+import { OutcomeLine, type Outcome } from './Outcome.js';
+import { aRole } from './role-words.js';
+
+/**
+ * "Accept an invitation", for everyone signed in: a code an owner gave (`nci_…`, as `namecard
+ * member accept` takes it) makes the user a member of its card with its role; the code is then
+ * used up. The server's refusal (a code unknown, used, expired or of a removed card, alike) is
+ * shown as it says it. Loaded after the first draw.
+ */
+export function AcceptInvitation() {
+  const [outcome, setOutcome] = useState<Outcome | null>(null);
+  const [joined, setJoined] = useState<CardSummary | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  async function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const form = event.currentTarget;
+    const code = String(new FormData(form).get('code') ?? '').trim();
+    setBusy(true);
+    setOutcome(null);
+    try {
+      const card = await acceptInvitation(supabase, code);
+      form.reset();
+      setJoined(card);
+      setOutcome({
+        tone: 'ok',
+        text: `Accepted: you are now ${aRole(card.role)} of ${card.name || card.slug} (${card.slug}).`,
+      });
+    } catch (error) {
+      setJoined(null);
+      setOutcome({ tone: 'error', text: `Not accepted: ${errorMessage(error)}` });
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <section className="card accept" aria-labelledby="accept-heading" data-testid="accept">
+      <h2 id="accept-heading">Accept an invitation</h2>
+      <p className="muted small">
+        An owner of a card gave you a code? It makes you a member of that card, once.
+      </p>
+      <form className="card-form" onSubmit={(event) => void submit(event)}>
+        <label>
+          Invitation code
+          <input name="code" required autoComplete="off" spellCheck={false} placeholder="nci_…" />
+        </label>
+        <button type="submit" className="button" disabled={busy}>
+          Accept
+        </button>
+      </form>
+      <OutcomeLine outcome={outcome}>
+        {joined && (
+          <a href={manageUrlOf(joined, window.location.href)}>Open {joined.name || joined.slug}</a>
+        )}
+      </OutcomeLine>
+    </section>
+  );
+}
