@@ -752,7 +752,7 @@ CREATE OR REPLACE FUNCTION public.namecard_schema_version()
  IMMUTABLE
  SET search_path TO ''
 AS $function$
-  select '20261126070029'::text
+  select '20261126084338'::text
 $function$
 ;
 
