@@ -30,7 +30,8 @@ if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
   const status = statusLine(line);
   // A plain `namecard status`: one file, built on its own (scripts/build-cli.ts), that reads
   // the project's `.env` itself before anything else.
-  // A status naming a card (NAMECARD_CARD, `namecard card use`) is left to the program.
+  // A status naming a card (NAMECARD_CARD, `namecard card use`) is read here too with a valid
+  // stored session, else left to the program.
   if (!status || !(await (await import('./light/status-main.js')).statusMain(status.options))) {
     // Settings from the project's `.env` when run in a namecard checkout's root, before
     // anything reads the environment (project-env.ts says which names and why). Loaded here,

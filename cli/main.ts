@@ -22,7 +22,8 @@ const COMMANDS: Record<keyof typeof GRAMMAR, () => Promise<Command>> = {
   cancel: async () => (await import('./commands/cancel.js')).cancelCommand,
   status: async () => {
     const { setCardStatus, statusCommand } = await import('./commands/status.js');
-    // A status naming a card needs the session: loaded only then.
+    // A status naming a card that the light path could not read (no usable stored session, a
+    // refusal) needs the program's session: loaded only then.
     setCardStatus(async (options) =>
       (await import('./commands/status-card.js')).runCardStatus(options),
     );

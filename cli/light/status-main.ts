@@ -8,7 +8,7 @@ import { runStatus, type StatusOptions } from './status-run.js';
  * then the command. The build bundles this module and all it imports into one file
  * (dist/cli/light/status-main.js), so the status path is two files to load: the entry and this.
  *
- * @returns false when the line is the program's (a card named by NAMECARD_CARD or `card use`)
+ * @returns false when the line is the program's (a named card with no usable stored session)
  */
 export async function statusMain(options: StatusOptions): Promise<boolean> {
   loadProjectEnv();

@@ -95,8 +95,8 @@ export function tableCard(config: Pick<CliConfig, 'card'>): string {
 
 /**
  * The card a run acts on: `--card`, else NAMECARD_CARD, else the current card (`namecard card
- * use`), else none (the first card). Cheap (no request), so the light path asks it too and
- * leaves any run naming a card to the program.
+ * use`), else none (the first card). Cheap (no request), so the light path asks it too: `status`
+ * reads a named card with the stored session, the owner's writes leave it to the program.
  *
  * @throws InputError naming `--card` or `NAMECARD_CARD` when it is not a slug's form
  */

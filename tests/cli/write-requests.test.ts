@@ -181,6 +181,21 @@ describe('`profile list` with a valid stored access token', () => {
   });
 });
 
+describe('`status` of a card named by NAMECARD_CARD, with a valid stored access token', () => {
+  it('sends one request with the session, refreshes nothing, and names the card', async () => {
+    await running('photo');
+    const server = await recordingProxy();
+    await signedIn(server);
+    const result = await run(cli.dir, ['status', '--json'], {
+      env: emulatorEnv(cli.emulator, { SUPABASE_URL: server.url, NAMECARD_CARD: 'main' }),
+    });
+    expect(result.stderr).toBe('');
+    expect(result.exitCode).toBe(0);
+    expect(JSON.parse(result.stdout)).toMatchObject({ card: 'main', active: { type: 'photo' } });
+    expect(seen(server)).toEqual([`POST ${RPC}namecard_card_status`]);
+  });
+});
+
 /** The stored access token re-signed as expired by its own claim (the stored expiry says an hour). */
 async function expiredToken(): Promise<string> {
   const file = path.join(cli.dir, 'config.json');
