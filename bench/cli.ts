@@ -1,10 +1,14 @@
 // Measurement 3: wall time of the `namecard` CLI next to bare Node (`node -e 0`) and next to
-// the FLOOR (bench/floor.mjs: a bare Node script sending status's one GET), in the same run.
+// the FLOOR (bench/floor.mjs: a bare Node script sending status's one GET), in the same run;
+// and `set` with a card token (NAMECARD_TOKEN, issue 41) next to its own floor
+// (bench/floor-token-set.mjs: the same one POST of namecard_token_set), its requests counted.
 // Each round spawns every command once (in rotated order); figures are medians over rounds.
 // The children get only the variables listed below: NODE_OPTIONS (a preloaded module or a
 // flag) and NODE_EXTRA_CA_CERTS (a certificate file read at start-up) would slow every
 // start-up; the caller's values are recorded in the results next to the fact they were cleared.
 import { execFile, spawn } from 'node:child_process';
+import { createServer, request } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -19,6 +23,7 @@ import { median, msSince } from './stats.js';
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const CLI = path.join(ROOT, 'dist/cli/index.js');
 const FLOOR = path.join(ROOT, 'bench/floor.mjs');
+const TOKEN_FLOOR = path.join(ROOT, 'bench/floor-token-set.mjs');
 
 export interface CliSettings {
   rounds: number;
@@ -26,16 +31,28 @@ export interface CliSettings {
 }
 
 export interface CliCommandFigures {
-  name: 'node -e 0' | 'floor' | '--version' | 'status' | 'profile list' | 'set' | 'end' | 'cancel';
+  name:
+    | 'node -e 0'
+    | 'floor'
+    | '--version'
+    | 'status'
+    | 'profile list'
+    | 'set'
+    | 'end'
+    | 'cancel'
+    | 'token floor'
+    | 'token set';
   args: string[];
   /** Median wall time, ms. */
   ms: number;
   samples: number[];
   /** Median ÷ bare Node's median. */
   ratio: number;
-  /** Median ÷ the floor script's median. */
+  /** Median ÷ the floor script's median (`token …`: ÷ the token floor's, bench/floor-token-set.mjs). */
   floorRatio: number;
   failures: number;
+  /** The API requests one run sent, counted once untimed (`token set` and its floor only). */
+  requests?: number;
 }
 
 export interface CliResult {
@@ -127,14 +144,78 @@ async function signedInEnv(table: FilledTable): Promise<NodeJS.ProcessEnv> {
 }
 
 /**
+ * The environment of a CI script holding a card token: an editor token of the first card, made
+ * by the signed-in owner (`token create --json`, untimed), and a config folder that does not
+ * exist, so no session can be used.
+ */
+async function tokenEnv(env: NodeJS.ProcessEnv): Promise<NodeJS.ProcessEnv> {
+  const { stdout } = await run(
+    [CLI, 'token', 'create', 'bench-ci', '--expires', 'never', '--json'],
+    env,
+  );
+  const { token } = JSON.parse(stdout) as { token: string };
+  return {
+    ...env,
+    NAMECARD_CONFIG_DIR: path.join(env.NAMECARD_CONFIG_DIR ?? tmpdir(), 'never-made'),
+    NAMECARD_TOKEN: token,
+  };
+}
+
+/**
+ * Runs `node …args` once with SUPABASE_URL (and the floor's base URL argument) pointed at a
+ * counting HTTP relay in front of the emulator, and answers how many requests it sent.
+ */
+async function countRequests(
+  apiUrl: string,
+  args: string[],
+  env: NodeJS.ProcessEnv,
+): Promise<number> {
+  const target = new URL(apiUrl);
+  let count = 0;
+  const relay = createServer((req, res) => {
+    count++;
+    const forward = request(
+      {
+        host: target.hostname,
+        port: target.port,
+        path: req.url,
+        method: req.method,
+        headers: req.headers,
+      },
+      (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+      },
+    );
+    req.pipe(forward);
+  });
+  await new Promise<void>((resolve) => relay.listen(0, '127.0.0.1', resolve));
+  const url = `http://127.0.0.1:${(relay.address() as AddressInfo).port}`;
+  try {
+    await run(
+      args.map((a) => (a === apiUrl ? url : a)),
+      { ...env, SUPABASE_URL: url },
+    );
+  } finally {
+    await new Promise<void>((resolve) => relay.close(() => resolve()));
+  }
+  return count;
+}
+
+/**
  * What is timed. The writes run as an owner would: signed in once, then with the stored
  * session, whose access token is still valid, so each write is one request (no sign-in, no
  * refresh). `set` makes an entry active until tomorrow 18:00; `end` ends the active one
  * (there is one from the previous `set`); `cancel` drops an entry scheduled for tomorrow,
- * made by an untimed `set --from` just before it.
+ * made by an untimed `set --from` just before it. `token set` is `set` with NAMECARD_TOKEN
+ * only (one POST of namecard_token_set), `token floor` that POST from a bare script.
  */
-function cliCommands(table: FilledTable, env: NodeJS.ProcessEnv): CliCommand[] {
-  const day = tomorrow();
+function cliCommands(
+  table: FilledTable,
+  env: NodeJS.ProcessEnv,
+  token: NodeJS.ProcessEnv,
+  day: string,
+): CliCommand[] {
   const scheduled = async () => {
     const { stdout } = await run(
       [CLI, 'set', 'photo', '--from', `${day} 08:00`, day, '09:00', '--json'],
@@ -156,6 +237,13 @@ function cliCommands(table: FilledTable, env: NodeJS.ProcessEnv): CliCommand[] {
     { name: 'set', args: [CLI, 'set', 'photo', day, '18:00'], env },
     { name: 'end', args: [CLI, 'end'], env },
     { name: 'cancel', args: [CLI, 'cancel'], env, prepare: async () => [await scheduled()] },
+    {
+      name: 'token floor',
+      // `set photo <day> 18:00`'s end, in the children's zone (TZ), as the CLI reads it.
+      args: [TOKEN_FLOOR, table.emulator.url, 'photo', String(Date.parse(`${day}T18:00:00`))],
+      env: token,
+    },
+    { name: 'token set', args: [CLI, 'set', 'photo', day, '18:00'], env: token },
   ];
 }
 
@@ -195,25 +283,38 @@ export async function measureCli(
 ): Promise<CliResult> {
   // Its own emulator: `set` inserts a row per run, which the lookup tables must not get.
   const table = await fleet.table(1000, '-cli');
-  const commands = cliCommands(table, await signedInEnv(table));
+  const env = await signedInEnv(table);
+  const day = tomorrow();
+  const token = await tokenEnv(env);
+  const commands = cliCommands(table, env, token, day);
+  const requests = new Map<string, number>();
+  for (const c of commands.filter((k) => k.name.startsWith('token '))) {
+    requests.set(c.name, await countRequests(table.emulator.url, c.args, c.env));
+  }
   const { samples, failures } = await timeRounds(commands, settings, (line) =>
     log(`${fleet.db} cli: ${line}`),
   );
   const bare = median(samples.get('node -e 0') ?? []);
   const floor = median(samples.get('floor') ?? []);
+  const tokenFloor = median(samples.get('token floor') ?? []);
   const figures = commands.map((c): CliCommandFigures => {
     const s = samples.get(c.name) ?? [];
     const ms = median(s);
     return {
       name: c.name,
       args: c.args.map((a) =>
-        a === CLI ? 'dist/cli/index.js' : a === FLOOR ? 'bench/floor.mjs' : a,
+        a === CLI
+          ? 'dist/cli/index.js'
+          : a === FLOOR || a === TOKEN_FLOOR
+            ? path.relative(ROOT, a)
+            : a,
       ),
       ms,
       samples: s,
       ratio: ms / bare,
-      floorRatio: ms / floor,
+      floorRatio: ms / (c.name.startsWith('token ') ? tokenFloor : floor),
       failures: failures.get(c.name) ?? 0,
+      ...(requests.has(c.name) ? { requests: requests.get(c.name) } : {}),
     };
   });
   for (const f of figures) {

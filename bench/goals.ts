@@ -187,6 +187,7 @@ function cliFloorGoals(c: CliResult): Goal[] {
       met: status.floorRatio <= 1.2 && status.failures === 0 && floor.failures === 0,
     });
   }
+  out.push(...tokenSetGoal(c));
   // The writes with a stored, still valid access token: one request each.
   for (const name of ['set', 'end', 'cancel'] as const) {
     const write = c.commands.find((k) => k.name === name);
@@ -200,6 +201,26 @@ function cliFloorGoals(c: CliResult): Goal[] {
     });
   }
   return out;
+}
+
+/**
+ * `set` with a card token (issue 41): one request, within 1.5× its own floor (a bare Node script
+ * sending the same POST of namecard_token_set). Older result files have neither.
+ */
+function tokenSetGoal(c: CliResult): Goal[] {
+  const set = c.commands.find((k) => k.name === 'token set');
+  const floor = c.commands.find((k) => k.name === 'token floor');
+  if (!set || !floor) return [];
+  const requests = set.requests ?? Number.NaN;
+  return [
+    {
+      goal: '`NAMECARD_TOKEN=… namecard set`: 1 request, ≤ 1.5× its floor (bare Node script, same POST)',
+      db: c.db,
+      measured: `${x(set.floorRatio)} (${ms(set.ms)}), ${requests} ${requests === 1 ? 'request' : 'requests'}`,
+      floor: `token floor ${ms(floor.ms)}`,
+      met: set.floorRatio <= 1.5 && requests === 1 && set.failures === 0 && floor.failures === 0,
+    },
+  ];
 }
 
 /** `status`, `profile list` and `--version` against bare Node (`node -e 0`). */

@@ -149,6 +149,8 @@ export function pageTable(r: BenchResults): string[] {
 function cliName(k: CliCommandFigures): string {
   if (k.name === 'node -e 0') return 'node -e 0';
   if (k.name === 'floor') return 'node bench/floor.mjs';
+  if (k.name === 'token floor') return 'node bench/floor-token-set.mjs';
+  if (k.name === 'token set') return `NAMECARD_TOKEN=… namecard ${k.args.slice(1).join(' ')}`;
   return `namecard ${k.args.slice(1).join(' ')}`;
 }
 
@@ -157,7 +159,7 @@ export function cliTable(r: BenchResults): string[] {
   if (r.cli.length === 0) return [];
   const lines = [
     '',
-    'CLI wall time (median of interleaved runs; the floor is a bare Node script sending the same GET as `status`; NODE_OPTIONS and NODE_EXTRA_CA_CERTS cleared):',
+    'CLI wall time (median of interleaved runs; the floor is a bare Node script sending the same GET as `status`, and for the card token rows the same POST as the token `set`; NODE_OPTIONS and NODE_EXTRA_CA_CERTS cleared):',
     '',
     '| db | command | wall time | ÷ node -e 0 | ÷ floor |',
     '|---|---|---:|---:|---:|',

@@ -120,7 +120,7 @@ export const OUTCOME_UNKNOWN_HINT =
  * what it asked for, never guessed from the request's URL.
  */
 export type WriteAct =
-  'set' | 'end' | 'cancel' | 'profile change' | 'card change' | 'member change';
+  'set' | 'end' | 'cancel' | 'profile change' | 'card change' | 'member change' | 'token change';
 
 /** Each act's words: the request, what may or may not have happened, and where to look. */
 const ACT_WORDS: Readonly<
@@ -155,6 +155,11 @@ const ACT_WORDS: Readonly<
     request: 'the member change',
     outcome: 'the member change may or may not have been saved',
     hint: 'Check with `namecard member list` before trying again',
+  },
+  'token change': {
+    request: 'the token change',
+    outcome: 'the token change may or may not have been saved',
+    hint: 'Check with `namecard token list` before trying again',
   },
   // A write no command named (none today): still never retried, in general words.
   write: {

@@ -37,6 +37,7 @@ const COMMANDS: Record<keyof typeof GRAMMAR, () => Promise<Command>> = {
   stats: async () => (await import('./commands/stats.js')).statsCommand,
   card: async () => (await import('./commands/card.js')).cardCommand,
   member: async () => (await import('./commands/member.js')).memberCommand,
+  token: async () => (await import('./commands/token.js')).tokenCommand,
   logout: async () => (await import('./commands/logout.js')).logoutCommand,
   whoami: async () => (await import('./commands/whoami.js')).whoamiCommand,
   doctor: async () => (await import('./commands/doctor.js')).doctorCommand,

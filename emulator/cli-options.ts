@@ -22,12 +22,13 @@ export const RATE_LIMIT_ENV = {
   NAMECARD_RATE_LIMIT_TOKEN_REFRESH: 'tokenRefresh',
   NAMECARD_RATE_LIMIT_VISITS: 'visits',
   NAMECARD_RATE_LIMIT_INVITATIONS: 'invitations',
+  NAMECARD_RATE_LIMIT_TOKENS: 'tokens',
   NAMECARD_RATE_LIMIT_WINDOW: 'windowSeconds',
 } as const;
 
 /**
  * Reads NAMECARD_RATE_LIMIT_SIGN_IN, NAMECARD_RATE_LIMIT_TOKEN_REFRESH,
- * NAMECARD_RATE_LIMIT_VISITS, NAMECARD_RATE_LIMIT_INVITATIONS (requests per address per window), NAMECARD_RATE_LIMIT_WINDOW (seconds) and
+ * NAMECARD_RATE_LIMIT_VISITS, NAMECARD_RATE_LIMIT_INVITATIONS, NAMECARD_RATE_LIMIT_TOKENS (requests per address per window), NAMECARD_RATE_LIMIT_WINDOW (seconds) and
  * NAMECARD_RATE_LIMIT_HEADER (a header holding the client address, e.g.
  * X-Forwarded-For; only behind a proxy that sets it). Unset or empty = default.
  * @returns only the fields that are set

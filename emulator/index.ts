@@ -45,9 +45,10 @@ export interface EmulatorOptions {
    */
   owner?: { email: string; password: string };
   /**
-   * Password sign-ins, token refreshes, counted visits and invitation codes tried allowed per
-   * client address per window; unset fields keep DEFAULT_RATE_LIMITS (hosted Supabase's: 30 and
-   * 150 per 300 s; visits and invitations: the emulator's own 600 and 30).
+   * Password sign-ins, token refreshes, counted visits, invitation codes tried and refused card
+   * tokens allowed per client address per window; unset fields keep DEFAULT_RATE_LIMITS (hosted
+   * Supabase's: 30 and 150 per 300 s; visits, invitations and tokens: the emulator's own 600, 30
+   * and 30).
    */
   rateLimits?: Partial<RateLimits>;
   /**
@@ -106,6 +107,7 @@ function checkRateLimits(given: Partial<RateLimits> = {}): RateLimits {
     'tokenRefresh',
     'visits',
     'invitations',
+    'tokens',
     'windowSeconds',
   ] as const) {
     const value = limits[name];

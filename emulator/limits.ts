@@ -21,6 +21,14 @@ export interface RateLimits {
    * a function call (a code's 192 bits are what keeps guessing hopeless there).
    */
   invitations: number;
+  /**
+   * Refused uses of a card token (a POST to /rest/v1/rpc/namecard_token_<use> answered 4xx or
+   * 5xx: an unknown, revoked or expired token) per address per window; default 30, as sign-ins.
+   * Uses that succeed are not counted, so a busy script is never limited by its own calls. The
+   * emulator's own limit: on hosted Supabase a guess costs one indexed probe of the hash, and a
+   * token's 192 bits keep guessing hopeless.
+   */
+  tokens: number;
   /** Window length in seconds; default 300. */
   windowSeconds: number;
   /**
@@ -35,13 +43,14 @@ export interface RateLimits {
 }
 
 /**
- * Hosted Supabase's limits (sign-ins and refreshes) and the emulator's own for visits and
- * invitation codes.
+ * Hosted Supabase's limits (sign-ins and refreshes) and the emulator's own for visits,
+ * invitation codes and refused card tokens.
  */
 export const DEFAULT_RATE_LIMITS: RateLimits = {
   signIn: 30,
   tokenRefresh: 150,
   visits: 600,
   invitations: 30,
+  tokens: 30,
   windowSeconds: 300,
 };

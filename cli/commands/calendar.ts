@@ -46,15 +46,16 @@ export async function runCalendar(options: CalendarOptions): Promise<void> {
     import('../../shared/calendar/ics.js'),
   ]);
   // A card named by its slug is read by its members only: with the session.
+  // So is a card token's card (cli/session/card-token.ts).
   const { card } = config;
-  const { client, transport } =
-    card === undefined
-      ? connect(config)
-      : await (await import('../session/session.js')).requireOwner(config);
+  const member = card !== undefined || config.token !== undefined;
+  const { client, transport } = member
+    ? await (await import('../session/session.js')).requireOwner(config)
+    : connect(config);
   const status = await transport.guard(() =>
-    card === undefined
-      ? readStatus(config, transport.fetch)
-      : import('../../shared/supabase/cards.js').then((c) => c.fetchCardStatus(client, card)),
+    member
+      ? import('../../shared/supabase/cards.js').then((c) => c.fetchCardStatus(client, card ?? ''))
+      : readStatus(config, transport.fetch),
   );
   const [entries, { series }] = await transport.guard(() =>
     Promise.all([

@@ -108,9 +108,12 @@ async function readListing(
         owner: owner !== undefined,
         card: owner ? tableCard(config) : card,
       }),
-      card === undefined
+      card === undefined && config.token === undefined
         ? readStatus(config, transport.fetch)
-        : import('../../shared/supabase/cards.js').then((c) => c.fetchCardStatus(client, card)),
+        : import('../../shared/supabase/cards.js').then((c) =>
+            // A card token's status is its card's, whatever slug is given.
+            c.fetchCardStatus(client, card ?? ''),
+          ),
       import('../../shared/supabase/series.js').then(({ listSeries }) =>
         listSeries(client, owner ? tableCard(config) : card),
       ),

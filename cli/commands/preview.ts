@@ -74,7 +74,10 @@ async function askAsMember(
  * @throws NetworkError when the server cannot be reached; ApiError for its refusal
  */
 async function askServer(config: CliConfig, instants: number[]): Promise<PreviewRow[]> {
-  if (config.card !== undefined) return askAsMember(config, config.card, instants);
+  // A card token reads its own card as a member does (cli/session/card-token.ts).
+  if (config.card !== undefined || config.token !== undefined) {
+    return askAsMember(config, config.card ?? '', instants);
+  }
   const url = `${config.supabaseUrl.replace(/\/+$/, '')}/rest/v1/rpc/namecard_preview`;
   const answers: PreviewRow[] = [];
   for (let i = 0; i < instants.length; i += INSTANTS_PER_CALL) {

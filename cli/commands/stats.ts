@@ -52,7 +52,8 @@ export async function runStats(options: StatsOptions): Promise<void> {
     ]),
   );
   const labels = profiles.labelsOf(rows);
-  if (!isOwner) {
+  // A card token of any role reads its card's visits (`namecard_token_visit_days`).
+  if (!isOwner && config.token === undefined) {
     throw new NamecardError(
       'not_owner',
       'this account may not read the visit counts',

@@ -8,14 +8,15 @@ import { resolveConfig } from '../session/settings.js';
 /**
  * `namecard status` on a card named by `--card`, NAMECARD_CARD or `card use`: read by its
  * members only, so with the session (`namecard_card_status`), then shown as the light path
- * shows the first card's. Without a card, the light path's own run.
+ * shows the first card's; with NAMECARD_TOKEN, the token's card (`namecard_token_status`).
+ * Without either, the light path's own run.
  *
  * @throws InputError (exit 2) for a bad `--tz` or card; SessionError, ApiError (exit 1)
  */
 export async function runCardStatus(options: StatusOptions): Promise<void> {
   const config = resolveConfig(options);
   const card = config.card;
-  if (card === undefined) {
+  if (card === undefined && config.token === undefined) {
     await runStatus(options);
     return;
   }
@@ -30,7 +31,8 @@ export async function runCardStatus(options: StatusOptions): Promise<void> {
     options.tz === undefined ? format.localTimeZone() : format.checkTimeZone(options.tz, '--tz');
   const owner = await requireWriter(config);
   const status = await owner.run(({ client, transport }) =>
-    transport.guard(() => fetchCardStatus(client, card)),
+    // With a card token the token's client reads the token's card, whatever slug is given.
+    transport.guard(() => fetchCardStatus(client, card ?? '')),
   );
   if (options.json) output.printJson(outlook.statusJson(status, config));
   else {

@@ -7,6 +7,7 @@ import {
   readStoredState,
   resolveConfig,
   type CliConfig,
+  type StoredState,
 } from '../session/settings.js';
 import { terminalSafe } from '../terminal/terminal-safe.js';
 
@@ -33,9 +34,35 @@ async function tellIfNotOwner(config: CliConfig): Promise<void> {
   }
 }
 
+/**
+ * Says which token a run with NAMECARD_TOKEN acts as (asking the server, which also checks
+ * that it works), and that a stored session is not used meanwhile.
+ */
+async function tokenWhoami(config: CliConfig & { token: string }, stored: StoredState) {
+  const [{ connect }, { tokenIdentity }] = await Promise.all([
+    import('../session/connect.js'),
+    import('../../shared/supabase/tokens.js'),
+  ]);
+  const { client, transport } = connect(config);
+  const who = await transport.guard(() => tokenIdentity(client, config.token));
+  print(
+    `the ${who.role} token ${out.bold(terminalSafe(who.name))} of the card ${terminalSafe(who.card)} at ${config.supabaseUrl} (from NAMECARD_TOKEN, for each run)`,
+  );
+  const session = stored.session;
+  if (session && session.api_url === config.supabaseUrl) {
+    print(
+      `The stored session of ${terminalSafe(session.email)} is not used while NAMECARD_TOKEN is set.`,
+    );
+  }
+}
+
 export const whoamiCommand = commandOf('whoami', async ({ options }) => {
   const stored = readStoredState();
   const config = resolveConfig(options, process.env, stored);
+  if (config.token !== undefined) {
+    await tokenWhoami({ ...config, token: config.token }, stored);
+    return;
+  }
   const ci = ciCredentials();
   if (ci) {
     print(

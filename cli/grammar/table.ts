@@ -58,7 +58,8 @@ export const PROGRAM = {
   after: `
 Settings: flags first, then SUPABASE_URL, SUPABASE_ANON_KEY, NAMECARD_MAIN_URL,
 NAMECARD_PHOTO_PATH, NAMECARD_SITE_URL and NAMECARD_BASE_PATH from the environment, then
-what \`namecard login\` saved, then the local emulator. In CI, set NAMECARD_EMAIL and
+what \`namecard login\` saved, then the local emulator. In CI, set NAMECARD_TOKEN (a card
+token from \`namecard token create\`: its card, its role, no password), or NAMECARD_EMAIL and
 NAMECARD_PASSWORD to sign in for each run. The card: --card, then NAMECARD_CARD, then
 \`namecard card use\`, then the first card.`,
 } as const;
@@ -337,6 +338,30 @@ Examples:
           { name: '<email>', help: "the member's email" },
           { name: '<role>', help: 'owner, editor or viewer' },
         ],
+      },
+    },
+  },
+  token: {
+    help: "create, list or revoke the card's tokens for scripts and CI (owners)",
+    commands: {
+      create: withJson({
+        help: 'make a token for scripts (NAMECARD_TOKEN), shown once (owners)',
+        arguments: [{ name: '<name>', help: 'what it is for, e.g. github-actions' }],
+        options: [
+          {
+            flags: '--role <role>',
+            help: 'editor (set, end, cancel, series; the default) or viewer (read only)',
+          },
+          {
+            flags: '--expires <duration>',
+            help: 'how long it works: 30d, 12h… (1 minute to 10 years) or never (default: 90d)',
+          },
+        ],
+      }),
+      list: withJson({ help: "the card's tokens: name, role, creator, expiry, last use (owners)" }),
+      revoke: {
+        help: 'stop a token at once (owners)',
+        arguments: [{ name: '<name>', help: "the token's name" }],
       },
     },
   },

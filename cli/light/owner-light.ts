@@ -25,7 +25,7 @@ import { parseEntryId, showCancel } from '../terminal/cancel-show.js';
 import { showEnd } from '../terminal/end-show.js';
 import { handleError } from '../errors.js';
 import { entryZoneOf, hostTimeZone } from '../session/host-zone.js';
-import { ownerRest, type OwnerRest } from '../transport/light-rest.js';
+import { ownerRest, tokenRest, type OwnerRest } from '../transport/light-rest.js';
 import { readStatus } from '../terminal/outlook.js';
 import type { LineOf } from '../grammar/table.js';
 import type { OwnerLine } from './light-lines.js';
@@ -35,7 +35,7 @@ import { checkCredentialTransport, resolveConfig } from '../session/settings.js'
 import { createLightTransport } from '../transport/transport.js';
 
 // `namecard end`, `cancel <id>`, `profile list` and a one-off `set` of main or photo with a
-// stored access token that is still valid: the same PostgREST requests the program sends through supabase-js, sent with
+// stored access token that is still valid (or, but for `profile list`, a card token): the same PostgREST requests the program sends through supabase-js, sent with
 // node:http and printed by the same functions, without commander, supabase-js, conf or
 // Temporal (together ~250 ms of loading, measured by `npm run bench`). A write is sent once,
 // never retried, and a time-out is "outcome unknown" naming the act (the transport's rules).
@@ -69,8 +69,12 @@ async function runOwnerLight(line: OwnerLine): Promise<boolean> {
   // A card named by NAMECARD_CARD or `namecard card use` (a line with `--card` never comes
   // here: light-lines.ts does not list it) is the program's, which names it in its output.
   if (config.card !== undefined) return false;
-  const token = storedAccessToken(config);
-  if (token === undefined) return false;
+  // A card token (NAMECARD_TOKEN) makes the writes itself, through its own functions; it wins
+  // over a stored session. `profile list` with a token is the program's.
+  const cardToken = config.token;
+  if (cardToken !== undefined && line.command === 'profile list') return false;
+  const token = cardToken === undefined ? storedAccessToken(config) : undefined;
+  if (cardToken === undefined && token === undefined) return false;
   // This process's zone, found once: `set` reads its date and time in it, and every command
   // shows its times in it.
   const host = hostTimeZone();
@@ -83,7 +87,10 @@ async function runOwnerLight(line: OwnerLine): Promise<boolean> {
   setHostTimeZone(host);
   const zone = () => host ?? localTimeZone();
   const transport = createLightTransport(config.supabaseUrl, config.timeoutMs);
-  const rest = ownerRest(config, token, transport.fetch);
+  const rest =
+    token === undefined
+      ? tokenRest(config, cardToken ?? '', transport.fetch)
+      : ownerRest(config, token, transport.fetch);
   const { options } = line;
   try {
     if (line.command === 'end') {
@@ -122,7 +129,8 @@ async function runOwnerLight(line: OwnerLine): Promise<boolean> {
       showProfiles(profilesOf(profiles.data), status, options, config);
     }
   } catch (error) {
-    if (!(error instanceof ApiError && error.status === 401)) throw error;
+    // A card token's 401 is its own refusal (revoked, expired…): final, nothing to refresh.
+    if (token === undefined || !(error instanceof ApiError && error.status === 401)) throw error;
     refuseAccessToken(token);
     return false;
   }

@@ -44,6 +44,9 @@ export async function runStatus(
   const zone =
     options.tz === undefined ? (host ?? localTimeZone()) : checkTimeZone(options.tz, '--tz');
   const config = resolveConfig(options);
+  // A run with a card token is the program's (cli/session/card-token.ts): the token wins over
+  // a stored session.
+  if (config.token !== undefined && light.orProgram) return false;
   const transport = createLightTransport(config.supabaseUrl, config.timeoutMs);
   let status: CardStatus | undefined;
   if (config.card !== undefined && light.orProgram) {

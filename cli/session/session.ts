@@ -159,8 +159,8 @@ export async function requireOwner(
 }
 
 /**
- * The owner's client when there is a way to sign in (CI credentials or a stored session for
- * this API URL), else `undefined`: for commands that also work signed out (`list`).
+ * The owner's client when there is a way to sign in (a card token, CI credentials or a stored
+ * session for this API URL), else `undefined`: for commands that also work signed out (`list`).
  *
  * @throws MissingPasswordError when NAMECARD_EMAIL is set without NAMECARD_PASSWORD and no
  *   session is stored for this API URL; SessionError when the stored session has expired;
@@ -170,6 +170,11 @@ export async function findOwner(
   config: CliConfig,
   env: NodeJS.ProcessEnv = process.env,
 ): Promise<Owner | undefined> {
+  // A card token wins over CI credentials and the stored session, for this run.
+  if (config.token !== undefined) {
+    const { tokenConnection } = await import('./card-token.js');
+    return tokenConnection({ ...config, token: config.token });
+  }
   const ci = ciCredentials(env);
   if (ci) {
     const { client, transport } = await signIn(config, ci.email, ci.password).catch(

@@ -9,6 +9,7 @@ import { SITE_URL_SETTING } from '../../shared/core/card-link.js';
 import { FIRST_CARD_SLUG, parseCardSlug } from '../../shared/core/cards.js';
 import { ConfigError, InputError } from '../../shared/core/errors.js';
 import { isLoopbackHost } from '../../shared/core/loopback.js';
+import { TOKEN_FORM } from '../../shared/core/tokens.js';
 import { configFile, readStoredState, type StoredState } from './store-file.js';
 import { DEFAULT_TIMEOUT_MS } from '../transport/transport.js';
 
@@ -55,6 +56,31 @@ export interface CliConfig extends NamecardConfig {
    */
   card?: string;
   cardSource?: CardSource;
+  /**
+   * NAMECARD_TOKEN: a card token (issue 41). The run then acts as the token, on its card with
+   * its role, with no session, conf store or password (cli/session/card-token.ts); the card
+   * named by `--card`, NAMECARD_CARD or `card use` is not read.
+   */
+  token?: string;
+}
+
+/**
+ * The card token of a run: NAMECARD_TOKEN, trimmed; none when unset or empty.
+ *
+ * @throws InputError naming NAMECARD_TOKEN (without echoing it) when it is not a token's form
+ */
+export function cardToken(env: NodeJS.ProcessEnv = process.env): string | undefined {
+  const token = env.NAMECARD_TOKEN?.trim();
+  if (!token) return undefined;
+  if (!TOKEN_FORM.test(token)) {
+    throw new InputError(
+      'NAMECARD_TOKEN',
+      'a card token',
+      '',
+      '`NAMECARD_TOKEN` must be a card token: nct_ and 32 letters, digits, - or _, as `namecard token create` shows it',
+    );
+  }
+  return token;
 }
 
 /**
@@ -140,7 +166,9 @@ export function resolveConfig(
   stored: StoredState = readStoredState(env),
 ): CliConfig {
   const timeoutMs = parseTimeout(flags.timeout);
-  const card = chosenCard(flags, env, stored);
+  const token = cardToken(env);
+  // With a token, its card is the card: no other is read (not even a stored one's form).
+  const card = token === undefined ? chosenCard(flags, env, stored) : { token };
   if (flags.apiUrl !== undefined) {
     try {
       loadConfig({ SUPABASE_URL: flags.apiUrl });

@@ -66,6 +66,11 @@ function onTheCard(writer: OwnerWriter, config: CliConfig): OwnerWriter {
 }
 
 async function writerOf(config: CliConfig, env: NodeJS.ProcessEnv): Promise<OwnerWriter> {
+  // A card token acts as itself: no session to use, refresh or read (cli/session/card-token.ts).
+  if (config.token !== undefined) {
+    const { tokenConnection } = await import('./card-token.js');
+    return writerFor(tokenConnection({ ...config, token: config.token }));
+  }
   const stored = ciCredentials(env) ? undefined : readStoredState(env).session;
   if (stored?.api_url === config.supabaseUrl) {
     const token = usableAccessToken(stored);

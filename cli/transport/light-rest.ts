@@ -83,3 +83,35 @@ export function ownerRest(
       ),
   };
 }
+
+/** The owner's writes a card token makes through its own function (supabase/schemas/tokens.sql). */
+const TOKEN_WRITES: Readonly<Record<string, string>> = {
+  namecard_set: 'namecard_token_set',
+  namecard_end_now: 'namecard_token_end_now',
+  namecard_cancel: 'namecard_token_cancel',
+};
+
+/**
+ * The owner's writes with a card token (NAMECARD_TOKEN) instead of a session: the anon key, and
+ * each write sent to the token's function with the token in its JSON body (never in a URL).
+ * A table read is refused (the light path then keeps the answer's own labels).
+ *
+ * @param config the API URL and anon key
+ * @param token the card token, `nct_…`
+ */
+export function tokenRest(
+  config: Pick<CliConfig, 'supabaseUrl' | 'anonKey'>,
+  token: string,
+  fetch: LightTransportFetch,
+): OwnerRest {
+  // As supabase-js sends a request without a session: the anon key as the bearer too.
+  const anon = ownerRest(config, config.anonKey, fetch);
+  return {
+    rpc: (name, args = {}) => {
+      const fn = TOKEN_WRITES[name];
+      if (fn === undefined) return Promise.reject(new Error(`no token call for ${name}`));
+      return anon.rpc(fn, { token, ...args });
+    },
+    read: () => Promise.reject(new Error('a card token reads no table here')),
+  };
+}

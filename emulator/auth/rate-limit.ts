@@ -99,3 +99,38 @@ export function invitationRateLimit(limits: RateLimits): MiddlewareHandler {
     handler: overLimit,
   });
 }
+
+/**
+ * The functions that take a card token first (supabase/schemas/tokens.sql): a use of a token,
+ * by anyone, with no session.
+ */
+export const TOKEN_USE_FUNCTIONS = [
+  'namecard_token_whoami',
+  'namecard_token_status',
+  'namecard_token_entries',
+  'namecard_token_set',
+  'namecard_token_set_series',
+  'namecard_token_end_now',
+  'namecard_token_cancel',
+];
+
+/**
+ * Middleware for the REST routes: counts refused uses of a card token (a POST to one of
+ * TOKEN_USE_FUNCTIONS answered with an error status: an unknown, revoked or expired token, or a
+ * write a viewer token may not make) per address, as GoTrue counts sign-ins, and answers 429
+ * `over_request_rate_limit` once an address is over `limits.tokens` in the window, before the
+ * body is read or the database touched. A use that succeeds is not counted, so a script that
+ * holds a good token is not slowed by its own calls; someone guessing secrets (192 bits) is.
+ * The emulator's own rule (see RateLimits.tokens).
+ */
+export function tokenUseRateLimit(limits: RateLimits): MiddlewareHandler {
+  return rateLimiter({
+    windowMs: limits.windowSeconds * 1000,
+    limit: limits.tokens,
+    standardHeaders: false,
+    skipSuccessfulRequests: true,
+    keyGenerator: (c) => `token:${clientAddress(c, limits.header)}`,
+    skip: (c) => !postsTo(c, TOKEN_USE_FUNCTIONS),
+    handler: overLimit,
+  });
+}

@@ -414,17 +414,17 @@ grant execute on function public.namecard_timeline_at(bigint, integer) to servic
 -- card's lookup answers then, and whether it is a series occurrence. `card` is a slug, null the first card (which anyone may ask, as
 -- before cards); another card only its members may ask (PT404 for anyone else, as for a slug
 -- never given). Security definer: it reads the card as its members may.
-create or replace function public.namecard_preview(at_ms bigint[], card text DEFAULT NULL::text)
+-- The work of namecard_preview on card cid, once the caller's right to read it was checked
+-- (namecard_preview for anyone and members, namecard_token_preview for a token).
+create or replace function private.namecard_preview_of(cid bigint, at_ms bigint[])
 returns table (at bigint, id bigint, type text, stamp_start bigint, stamp_end bigint, series boolean)
 language plpgsql
 stable
-security definer
 set search_path = ''
 set jit = 'off'
 set plan_cache_mode = 'force_custom_plan'
 as $$
 declare
-  cid bigint := private.namecard_card_id(card);
   t bigint;
 begin
   if coalesce(cardinality(at_ms), 0) > 10 then
@@ -446,6 +446,19 @@ begin
       left join lateral public.namecard_card_lookup_at(cid, t) as a on true;
   end loop;
 end;
+$$;
+
+revoke all on function private.namecard_preview_of(bigint, bigint[]) from public;
+
+create or replace function public.namecard_preview(at_ms bigint[], card text DEFAULT NULL::text)
+returns table (at bigint, id bigint, type text, stamp_start bigint, stamp_end bigint, series boolean)
+language sql
+stable
+security definer
+set search_path = ''
+set jit = 'off'
+as $$
+  select * from private.namecard_preview_of(private.namecard_card_id(card), at_ms)
 $$;
 
 comment on function public.namecard_preview(bigint[], text) is

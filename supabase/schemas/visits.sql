@@ -131,14 +131,15 @@ grant execute on function public.namecard_count_card_visit(text, text) to anon, 
 -- starts in epoch ms on 15-minute boundaries, ascending, plus the end of the last (at most 401:
 -- 400 days). Two index probes per day and kind, from the running totals. As the caller: a
 -- non-member reads no rows of the first card (row-level security), and is refused another.
-create or replace function public.namecard_visit_days(day_starts bigint[], card text DEFAULT NULL::text)
+-- The work of namecard_visit_days on card cid, as its caller (row-level security applies to a
+-- member; the token's function runs it as the definer, on the token's card).
+create or replace function private.namecard_visit_days_of(cid bigint, day_starts bigint[])
 returns table (day integer, type text, via text, visits bigint)
 language plpgsql
 stable
 set search_path = ''
 as $$
 declare
-  cid bigint := private.namecard_card_id(card);
   n integer := coalesce(cardinality(day_starts), 0);
 begin
   if n > 401 then
@@ -182,6 +183,18 @@ begin
   where n2.total > m.total
   order by 1, 2, 3;
 end;
+$$;
+
+revoke all on function private.namecard_visit_days_of(bigint, bigint[]) from public;
+grant execute on function private.namecard_visit_days_of(bigint, bigint[]) to authenticated, service_role;
+
+create or replace function public.namecard_visit_days(day_starts bigint[], card text DEFAULT NULL::text)
+returns table (day integer, type text, via text, visits bigint)
+language sql
+stable
+set search_path = ''
+as $$
+  select * from private.namecard_visit_days_of(private.namecard_card_id(card), day_starts)
 $$;
 
 comment on function public.namecard_visit_days(day_starts bigint[], card text) is

@@ -134,14 +134,14 @@ revoke all on function private.namecard_timeline_text(bigint, bigint, bigint) fr
 -- row; the series stays); what starts later stays. When that would change nothing visitors
 -- get, nothing is stored ('ended' is empty). Entries another call stopped meanwhile are
 -- answered as 'already_stopped'.
-create or replace function public.namecard_end_now(card text DEFAULT NULL::text)
+-- The work of end now on card cid, once the caller's right was checked (namecard_end_now for a
+-- member, namecard_token_end_now for a token).
+create or replace function private.namecard_end_now_of(cid bigint)
 returns jsonb
 language plpgsql
-security definer
 set search_path = ''
 as $$
 declare
-  cid bigint := private.namecard_card_id(card);
   now_ms bigint := (extract(epoch from now()) * 1000)::bigint;
   seen bigint[];
   horizon bigint;
@@ -149,8 +149,6 @@ declare
   before_end text;
   stopped jsonb := '[]';
 begin
-  perform private.namecard_check_writer(cid, 'editor', 'namecard_end_now', true);
-
   -- The entries in force and not stopped, as this call first sees them, locked in id order so
   -- that two calls never wait on each other in a cycle. A call that waits here sees, from its
   -- next statement on (read committed), what the other one stored.
@@ -220,6 +218,22 @@ begin
 end;
 $$;
 
+revoke all on function private.namecard_end_now_of(bigint) from public;
+
+create or replace function public.namecard_end_now(card text DEFAULT NULL::text)
+returns jsonb
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  cid bigint := private.namecard_card_id(card);
+begin
+  perform private.namecard_check_writer(cid, 'editor', 'namecard_end_now', true);
+  return private.namecard_end_now_of(cid);
+end;
+$$;
+
 comment on function public.namecard_end_now(text) is
   'Editors and owners: visitors of the card (slug; null: the first card) get the main site now; every entry in force stops, later ones stay.';
 
@@ -229,20 +243,19 @@ grant execute on function public.namecard_end_now(text) to authenticated, servic
 -- Cancel: one entry or series never counts again. A running entry ends now, a scheduled one
 -- never starts; a series' occurrence in force ends now and later ones never start. An unknown
 -- id is PT404; one already cancelled, ended early or over is PT409, saying which.
-create or replace function public.namecard_cancel(entry_id bigint, card text DEFAULT NULL::text)
+-- The work of cancel on card cid, once the caller's right was checked (namecard_cancel for a
+-- member, namecard_token_cancel for a token).
+create or replace function private.namecard_cancel_of(cid bigint, entry_id bigint)
 returns jsonb
 language plpgsql
-security definer
 set search_path = ''
 as $$
 declare
-  cid bigint := private.namecard_card_id(card);
   now_ms bigint := (extract(epoch from now()) * 1000)::bigint;
   entry public.namecard%rowtype;
   series public.namecard_series%rowtype;
   cancelled jsonb;
 begin
-  perform private.namecard_check_writer(cid, 'editor', 'namecard_cancel', true);
   -- Locked, and read as the last call that changed it left it (read committed). An id of
   -- another card is no entry of this one.
   select * into entry from public.namecard as n
@@ -295,6 +308,22 @@ begin
   end if;
   cancelled := private.namecard_stop_entries(array[entry_id], 'cancelled', now_ms) -> 0;
   return private.namecard_answer(cid, jsonb_build_object('cancelled', cancelled));
+end;
+$$;
+
+revoke all on function private.namecard_cancel_of(bigint, bigint) from public;
+
+create or replace function public.namecard_cancel(entry_id bigint, card text DEFAULT NULL::text)
+returns jsonb
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  cid bigint := private.namecard_card_id(card);
+begin
+  perform private.namecard_check_writer(cid, 'editor', 'namecard_cancel', true);
+  return private.namecard_cancel_of(cid, entry_id);
 end;
 $$;
 

@@ -46,6 +46,7 @@ describe('namecard --help and usage errors', () => {
         stats [options]                        show the visit counts by day, profile and channel (owners only)
         card                                   list, add, choose, rename or remove your cards (each has its own link and people)
         member                                 list, invite or remove the card's people, or change their role (owners); accept an invitation
+        token                                  create, list or revoke the card's tokens for scripts and CI (owners)
         logout                                 revoke the session and delete it here
         whoami                                 show who is signed in, and where
         doctor [options]                       check the deployment end to end: API, database, sign-ups, account, site
@@ -53,7 +54,8 @@ describe('namecard --help and usage errors', () => {
 
       Settings: flags first, then SUPABASE_URL, SUPABASE_ANON_KEY, NAMECARD_MAIN_URL,
       NAMECARD_PHOTO_PATH, NAMECARD_SITE_URL and NAMECARD_BASE_PATH from the environment, then
-      what \`namecard login\` saved, then the local emulator. In CI, set NAMECARD_EMAIL and
+      what \`namecard login\` saved, then the local emulator. In CI, set NAMECARD_TOKEN (a card
+      token from \`namecard token create\`: its card, its role, no password), or NAMECARD_EMAIL and
       NAMECARD_PASSWORD to sign in for each run. The card: --card, then NAMECARD_CARD, then
       \`namecard card use\`, then the first card."
     `);
@@ -228,7 +230,7 @@ describe('namecard --help and usage errors', () => {
       [
         'error: missing command',
         'Usage: namecard [options] [command] (more: namecard --help)',
-        'Commands: login, set, profile, end, cancel, status, list, preview, calendar, link, qr, stats, card, member, logout, whoami, doctor',
+        'Commands: login, set, profile, end, cancel, status, list, preview, calendar, link, qr, stats, card, member, token, logout, whoami, doctor',
       ].join('\n'),
     );
   });

@@ -9,6 +9,48 @@ const DAY = 86_400_000;
 /** The last instant anyone may ask about: 2199-12-31T23:59:59.999Z (epoch ms). */
 export const LAST_INSTANT = 7_258_118_399_999;
 
+/**
+ * Card tokens the cost test stores beside the bench's data (addBenchTokens): an editor token of
+ * the first card (10^6 entries, its 100 live series), and one of a second card with no series,
+ * for storing a series (the first card is at its cap of live series).
+ */
+export const BENCH_TOKEN = `nct_${'bench'.repeat(6)}aa`;
+export const BENCH_SERIES_TOKEN = `nct_${'bench'.repeat(6)}bb`;
+
+/**
+ * Stores BENCH_TOKEN and BENCH_SERIES_TOKEN (their sha256, as namecard_token_create does), made
+ * by an owner of both cards, as the superuser.
+ */
+export async function addBenchTokens(emulator: {
+  query: (sql: string, params?: unknown[]) => Promise<unknown>;
+  createUser: (
+    email: string,
+    password: string,
+    opts?: { owner?: boolean },
+  ) => Promise<{ id: string }>;
+}): Promise<void> {
+  const { id } = await emulator.createUser('bench-owner@tokens.test', 'bench-owner-password', {
+    owner: true,
+  });
+  await emulator.query(
+    `with card as (
+       insert into public.namecard_card (slug, name, created_by) values ('bench-series', 'Bench series', $1)
+       returning id
+     ), member as (
+       insert into private.namecard_member (card_id, user_id, role) select id, $1, 'owner' from card
+     ), profiles as (
+       insert into public.namecard_profile (card_id, name, label, url, created_by)
+       select id, p.name, p.label, null, $1 from card,
+         (values ('main', 'Main Profile'), ('photo', 'Photographer')) as p (name, label)
+     )
+     insert into private.namecard_token (card_id, name, role, hash, created_by)
+     select public.namecard_first_card(), 'bench', 'editor', sha256(convert_to($2, 'UTF8')), $1::uuid
+     union all
+     select id, 'bench-series', 'editor', sha256(convert_to($3, 'UTF8')), $1::uuid from card`,
+    [id, BENCH_TOKEN, BENCH_SERIES_TOKEN],
+  );
+}
+
 /** One call of an entry: what it runs as anon, and the PostgREST request that runs it. */
 export interface AnonCall {
   /** What makes it extreme, for messages. */
@@ -33,6 +75,8 @@ export function anonCalls(now: number): Record<string, AnonCall[]> {
     'photo',
     ...Array.from({ length: EXTRA_PROFILES }, (_, i) => `p${i + 1}`),
   ];
+  // Today's start on a 15-minute boundary (UTC), for the visit days.
+  const dayStart = Math.floor(now / DAY) * DAY;
   const rpc = (fn: string, body: unknown) => ({ path: `rpc/${fn}`, method: 'POST', body }) as const;
   return {
     'public.namecard_active': [
@@ -169,6 +213,70 @@ export function anonCalls(now: number): Record<string, AnonCall[]> {
         label: "the first card's status by its slug",
         sql: `select * from public.namecard_card_status('main')`,
         http: rpc('namecard_card_status', { card: 'main' }),
+      },
+    ],
+    'public.namecard_token_whoami(text)': [
+      { label: 'a live token', sql: `select public.namecard_token_whoami('${BENCH_TOKEN}')` },
+    ],
+    'public.namecard_token_status(text)': [
+      {
+        label: "the first card's status by its token",
+        sql: `select * from public.namecard_token_status('${BENCH_TOKEN}')`,
+      },
+    ],
+    'public.namecard_token_entries(text,integer)': [
+      {
+        label: 'the newest 1000 of 10^6 entries',
+        sql: `select * from public.namecard_token_entries('${BENCH_TOKEN}', 1000)`,
+      },
+    ],
+    'public.namecard_token_series(text)': [
+      {
+        label: "the first card's 10^3 series",
+        sql: `select public.namecard_token_series('${BENCH_TOKEN}')`,
+      },
+    ],
+    'public.namecard_token_profiles(text)': [
+      {
+        label: "the first card's 64 profiles",
+        sql: `select * from public.namecard_token_profiles('${BENCH_TOKEN}')`,
+      },
+    ],
+    'public.namecard_token_visit_days(text,bigint[])': [
+      {
+        label: '400 days',
+        sql: `select * from public.namecard_token_visit_days('${BENCH_TOKEN}', array(select ${dayStart}::bigint - g * ${DAY}::bigint from generate_series(400, 0, -1) as g))`,
+      },
+    ],
+    'public.namecard_token_preview(text,bigint[])': [
+      {
+        label: '10 × the end of 2199',
+        sql: `select * from public.namecard_token_preview('${BENCH_TOKEN}', ${instants(LAST_INSTANT)})`,
+      },
+    ],
+    'public.namecard_token_set(text,text,bigint,bigint)': [
+      {
+        label: 'an entry for an hour, and the status after it',
+        sql: `select public.namecard_token_set('${BENCH_TOKEN}', 'photo', null, ${now + 3_600_000})`,
+      },
+    ],
+    'public.namecard_token_set_series(text,text,smallint[],time without time zone,time without time zone,text,date,date)':
+      [
+        {
+          label: 'a daily series (400 days materialised), and the status after it',
+          sql: `select public.namecard_token_set_series('${BENCH_SERIES_TOKEN}', 'photo', array[1,2,3,4,5,6,7]::smallint[], '10:00', '18:00', 'Europe/Berlin')`,
+        },
+      ],
+    'public.namecard_token_end_now(text)': [
+      {
+        label: 'end now on the first card (timelines compared before and after)',
+        sql: `select public.namecard_token_end_now('${BENCH_TOKEN}')`,
+      },
+    ],
+    'public.namecard_token_cancel(text,bigint)': [
+      {
+        label: 'the newest entry of 10^6',
+        sql: `select public.namecard_token_cancel('${BENCH_TOKEN}', (select max(id) from public.namecard))`,
       },
     ],
     'public.namecard_first_card()': [

@@ -4,7 +4,7 @@ import { startEmulator, type RunningEmulator } from '../../emulator/index.js';
 import { explainAsAnon } from '../support/as-anon.js';
 import { loadBenchData } from '../support/bench-data.js';
 import { createTestDatabase, dbNow, type TestDatabase } from '../support/emulator.js';
-import { anonCalls } from './anon-calls.js';
+import { addBenchTokens, anonCalls } from './anon-calls.js';
 import { readInventory } from './anon-inventory.js';
 
 // Issue 38: what an anon call costs is bounded by its arguments, measured over the bench's
@@ -24,6 +24,7 @@ describe('what each call anon may make costs, at 10^6 entries and 10^3 series (P
     database = await createTestDatabase();
     emulator = await startEmulator({ port: 0, databaseUrl: database.url });
     await loadBenchData(emulator, await dbNow(emulator));
+    await addBenchTokens(emulator);
     client = new pg.Client({ connectionString: database.url });
     await client.connect();
   }, 900_000);

@@ -16,6 +16,7 @@ export const TEST_RATE_LIMITS = {
   tokenRefresh: 100_000,
   visits: 100_000,
   invitations: 100_000,
+  tokens: 100_000,
 };
 
 /**

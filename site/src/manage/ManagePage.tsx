@@ -27,9 +27,9 @@ const CardSwitcher = lazy(() =>
   import('./members/people.js').then((m) => ({ default: m.CardSwitcher })),
 );
 
-/** The card's members and invitations, owners only: after the first draw. */
-const MembersSection = lazy(() =>
-  import('./members/people.js').then((m) => ({ default: m.MembersSection })),
+/** The card's members and invitations, and its tokens: owners only, after the first draw. */
+const OwnerSections = lazy(() =>
+  import('./members/people.js').then((m) => ({ default: m.OwnerSections })),
 );
 
 /** The field that redeems an invitation code, for everyone: after the first draw. */
@@ -148,7 +148,7 @@ function CardPage() {
       <CardLink />
       {owner && (
         <Suspense fallback={null}>
-          <MembersSection />
+          <OwnerSections />
         </Suspense>
       )}
     </>

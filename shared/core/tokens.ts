@@ -1,0 +1,115 @@
+// Card tokens (issue 41): the forms both faces check before sending anything, and the shapes the
+// server answers (supabase/schemas/tokens.sql). No dependencies: the CLI's light path may load it.
+
+/** A token's secret as the server makes it: `nct_` and 32 base64url characters (192 bits). */
+export const TOKEN_FORM = /^nct_[A-Za-z0-9_-]{32}$/;
+
+/** A token's name: 1 to 40 of A-Z, a-z, 0-9, `.`, `_` and `-`, starting with a letter or digit. */
+export const TOKEN_NAME_FORM = /^[A-Za-z0-9][A-Za-z0-9._-]{0,39}$/;
+
+/** The roles a token may have: a token never owns a card. */
+export type TokenRole = 'editor' | 'viewer';
+
+/** How long a token may work, in seconds: a minute to ten years; default 90 days. */
+export const TOKEN_SECONDS = {
+  min: 60,
+  max: 10 * 365 * 24 * 3600,
+  default: 90 * 24 * 3600,
+} as const;
+
+/** What creating a token answers: the secret, here and nowhere else. */
+export interface CreatedToken {
+  token: string;
+  name: string;
+  role: TokenRole;
+  /** The card's slug. */
+  card: string;
+  /** ISO 8601 instant, or null: never. */
+  expires: string | null;
+}
+
+/** A token as its card's owners see it listed: never its secret or hash. */
+export interface TokenSummary {
+  name: string;
+  role: TokenRole;
+  /** ISO 8601 instants; `expires_at` null: never, `last_used_at` null: not used yet. */
+  created_at: string;
+  /** The e-mail of the owner who made it (null once that account is deleted). */
+  creator: string | null;
+  expires_at: string | null;
+  last_used_at: string | null;
+  /** `live`, `expired`, or `creator not an owner` (the token no longer works). */
+  state: 'live' | 'expired' | 'creator not an owner';
+}
+
+/** What a token is, as `namecard_token_whoami` answers it. */
+export interface TokenIdentity {
+  /** The card's slug and name. */
+  card: string;
+  card_name: string;
+  name: string;
+  role: TokenRole;
+  expires: string | null;
+}
+
+/**
+ * True for a token's role.
+ *
+ * @param value anything
+ * @example isTokenRole('viewer') // true; isTokenRole('owner') // false
+ */
+export function isTokenRole(value: unknown): value is TokenRole {
+  return value === 'editor' || value === 'viewer';
+}
+
+/**
+ * True for a value shaped as a created token (the answer of `namecard_token_create`).
+ *
+ * @param value the parsed answer
+ */
+export function isCreatedToken(value: unknown): value is CreatedToken {
+  const v = value as Partial<CreatedToken> | null;
+  return (
+    typeof v === 'object' &&
+    v !== null &&
+    typeof v.token === 'string' &&
+    TOKEN_FORM.test(v.token) &&
+    typeof v.name === 'string' &&
+    isTokenRole(v.role) &&
+    typeof v.card === 'string' &&
+    (v.expires === null || typeof v.expires === 'string')
+  );
+}
+
+/**
+ * True for a row of a card's token list (`namecard_tokens`).
+ *
+ * @param value one parsed row
+ */
+export function isTokenSummary(value: unknown): value is TokenSummary {
+  const v = value as Partial<TokenSummary> | null;
+  return (
+    typeof v === 'object' &&
+    v !== null &&
+    typeof v.name === 'string' &&
+    isTokenRole(v.role) &&
+    typeof v.created_at === 'string' &&
+    typeof v.state === 'string'
+  );
+}
+
+/**
+ * True for a token's identity (`namecard_token_whoami`).
+ *
+ * @param value the parsed answer
+ */
+export function isTokenIdentity(value: unknown): value is TokenIdentity {
+  const v = value as Partial<TokenIdentity> | null;
+  return (
+    typeof v === 'object' &&
+    v !== null &&
+    typeof v.card === 'string' &&
+    typeof v.name === 'string' &&
+    isTokenRole(v.role)
+  );
+}
