@@ -434,6 +434,65 @@ $$;
 
 revoke all on function private.namecard_timeline_step_materialised(bigint, bigint, bigint) from public;
 
+-- The walk of namecard_timeline_until for a card with series, at_ms before fast_until: the steps
+-- before fast_until by namecard_timeline_step_materialised, the others (past a window's end) as
+-- namecard_timeline_until takes them. One generic plan a session: planning this query cost more
+-- than running it (10 ms against 3). Private: namecard_timeline_until, which checked its
+-- arguments, runs it.
+create or replace function private.namecard_timeline_walk_materialised(
+  card bigint, at_ms bigint, until_ms bigint, max_segments integer, fast_until bigint
+)
+returns table (type text, "from" bigint, "to" bigint)
+language plpgsql
+stable
+set search_path = ''
+set jit = 'off'
+set plan_cache_mode = 'force_generic_plan'
+as $$
+begin
+  return query
+    with recursive walk (step, seg, cur, run_type, nxt) as (
+      select 1, 1, at_ms, f.run_type, f.nxt
+      from (
+        select m.run_type, m.nxt
+        from private.namecard_timeline_step_materialised(card, at_ms, fast_until) as m
+        where at_ms < fast_until
+        union all
+        select p.run_type, p.nxt
+        from public.namecard_timeline_step(card, at_ms, true) as p
+        where at_ms >= fast_until
+      ) as f
+      union all
+      select w.step + 1,
+        w.seg + (s.run_type is distinct from w.run_type)::integer,
+        w.nxt, s.run_type, s.nxt
+      from walk as w
+      cross join lateral (
+        select m.run_type, m.nxt
+        from private.namecard_timeline_step_materialised(card, w.nxt, fast_until) as m
+        where w.nxt < fast_until
+        union all
+        select p.run_type, p.nxt
+        from public.namecard_timeline_step(card, w.nxt, true) as p
+        where w.nxt >= fast_until
+      ) as s
+      where w.nxt is not null
+        and w.nxt < 7258118400000
+        and (until_ms is null or w.nxt < until_ms)
+        and w.step < max_segments * 8
+        and w.seg <= max_segments
+    )
+    select min(w.run_type), min(w.cur), (array_agg(w.nxt order by w.step desc))[1]
+    from walk as w
+    where w.seg <= max_segments
+    group by w.seg
+    order by w.seg;
+end;
+$$;
+
+revoke all on function private.namecard_timeline_walk_materialised(bigint, bigint, bigint, integer, bigint)
+  from public;
+
 -- A card's timeline from at_ms on: segments (type, from, to), the last one main and open-ended,
 -- or with an end when the walk stops at max_segments (an endless series), at the first segment
 -- reaching until_ms, or at the end of 2199 (no instant after it is asked about: an endless
@@ -441,11 +500,10 @@ revoke all on function private.namecard_timeline_step_materialised(bigint, bigin
 -- refuses). Each segment is a few index probes; a walk takes at most 8 steps a segment.
 -- With series, the steps before fast_until (while every window of the card holds them, found
 -- once a walk) read the materialised occurrences in the walk's own query
--- (namecard_timeline_step_materialised); the others call the series' functions (two PL/pgSQL
--- chains a step, ~1.5 ms with 100 live series). Security definer, so that the walk's query
--- may read the private occurrences: it is the service's, called by security-definer entry
--- points, which read as its owner already. One generic plan a session: planning the walk's
--- query cost more than running it.
+-- (private.namecard_timeline_walk_materialised); the others call the series' functions (two
+-- PL/pgSQL chains a step, ~1.5 ms with 100 live series). Security definer, so that it may run
+-- that private walk: it is the service's, called by security-definer entry points, which read
+-- as its owner already.
 create or replace function public.namecard_timeline_until(
   card bigint, at_ms bigint, until_ms bigint, max_segments integer
 )
@@ -455,7 +513,6 @@ stable
 security definer
 set search_path = ''
 set jit = 'off'
-set plan_cache_mode = 'force_generic_plan'
 as $$
 declare
   -- Read once per walk: with no series (the common card) no step calls the series' search.
@@ -493,32 +550,22 @@ begin
         )
     ), at_ms);
   end if;
+  if at_ms < fast_until then
+    return query
+      select m.type, m."from", m."to"
+      from private.namecard_timeline_walk_materialised(card, at_ms, until_ms, max_segments, fast_until) as m;
+    return;
+  end if;
   return query
     with recursive walk (step, seg, cur, run_type, nxt) as (
       select 1, 1, at_ms, f.run_type, f.nxt
-      from (
-        select m.run_type, m.nxt
-        from private.namecard_timeline_step_materialised(card, at_ms, fast_until) as m
-        where at_ms < fast_until
-        union all
-        select p.run_type, p.nxt
-        from public.namecard_timeline_step(card, at_ms, has_series) as p
-        where at_ms >= fast_until
-      ) as f
+      from public.namecard_timeline_step(card, at_ms, has_series) as f
       union all
       select w.step + 1,
         w.seg + (s.run_type is distinct from w.run_type)::integer,
         w.nxt, s.run_type, s.nxt
       from walk as w
-      cross join lateral (
-        select m.run_type, m.nxt
-        from private.namecard_timeline_step_materialised(card, w.nxt, fast_until) as m
-        where w.nxt < fast_until
-        union all
-        select p.run_type, p.nxt
-        from public.namecard_timeline_step(card, w.nxt, has_series) as p
-        where w.nxt >= fast_until
-      ) as s
+      cross join lateral public.namecard_timeline_step(card, w.nxt, has_series) as s
       where w.nxt is not null
         and w.nxt < 7258118400000
         and (until_ms is null or w.nxt < until_ms)

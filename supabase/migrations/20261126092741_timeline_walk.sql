@@ -93,13 +93,63 @@ AS $function$
 $function$
 ;
 
+CREATE OR REPLACE FUNCTION private.namecard_timeline_walk_materialised(card bigint, at_ms bigint, until_ms bigint, max_segments integer, fast_until bigint)
+ RETURNS TABLE(type text, "from" bigint, "to" bigint)
+ LANGUAGE plpgsql
+ STABLE
+ SET search_path TO ''
+ SET jit TO 'off'
+ SET plan_cache_mode TO 'force_generic_plan'
+AS $function$
+begin
+  return query
+    with recursive walk (step, seg, cur, run_type, nxt) as (
+      select 1, 1, at_ms, f.run_type, f.nxt
+      from (
+        select m.run_type, m.nxt
+        from private.namecard_timeline_step_materialised(card, at_ms, fast_until) as m
+        where at_ms < fast_until
+        union all
+        select p.run_type, p.nxt
+        from public.namecard_timeline_step(card, at_ms, true) as p
+        where at_ms >= fast_until
+      ) as f
+      union all
+      select w.step + 1,
+        w.seg + (s.run_type is distinct from w.run_type)::integer,
+        w.nxt, s.run_type, s.nxt
+      from walk as w
+      cross join lateral (
+        select m.run_type, m.nxt
+        from private.namecard_timeline_step_materialised(card, w.nxt, fast_until) as m
+        where w.nxt < fast_until
+        union all
+        select p.run_type, p.nxt
+        from public.namecard_timeline_step(card, w.nxt, true) as p
+        where w.nxt >= fast_until
+      ) as s
+      where w.nxt is not null
+        and w.nxt < 7258118400000
+        and (until_ms is null or w.nxt < until_ms)
+        and w.step < max_segments * 8
+        and w.seg <= max_segments
+    )
+    select min(w.run_type), min(w.cur), (array_agg(w.nxt order by w.step desc))[1]
+    from walk as w
+    where w.seg <= max_segments
+    group by w.seg
+    order by w.seg;
+end;
+$function$
+;
+
 CREATE OR REPLACE FUNCTION public.namecard_schema_version()
  RETURNS text
  LANGUAGE sql
  IMMUTABLE
  SET search_path TO ''
 AS $function$
-  select '20261126091749'::text
+  select '20261126092741'::text
 $function$
 ;
 
@@ -109,7 +159,6 @@ CREATE OR REPLACE FUNCTION public.namecard_timeline_until(card bigint, at_ms big
  STABLE SECURITY DEFINER
  SET search_path TO ''
  SET jit TO 'off'
- SET plan_cache_mode TO 'force_generic_plan'
 AS $function$
 declare
   -- Read once per walk: with no series (the common card) no step calls the series' search.
@@ -147,32 +196,22 @@ begin
         )
     ), at_ms);
   end if;
+  if at_ms < fast_until then
+    return query
+      select m.type, m."from", m."to"
+      from private.namecard_timeline_walk_materialised(card, at_ms, until_ms, max_segments, fast_until) as m;
+    return;
+  end if;
   return query
     with recursive walk (step, seg, cur, run_type, nxt) as (
       select 1, 1, at_ms, f.run_type, f.nxt
-      from (
-        select m.run_type, m.nxt
-        from private.namecard_timeline_step_materialised(card, at_ms, fast_until) as m
-        where at_ms < fast_until
-        union all
-        select p.run_type, p.nxt
-        from public.namecard_timeline_step(card, at_ms, has_series) as p
-        where at_ms >= fast_until
-      ) as f
+      from public.namecard_timeline_step(card, at_ms, has_series) as f
       union all
       select w.step + 1,
         w.seg + (s.run_type is distinct from w.run_type)::integer,
         w.nxt, s.run_type, s.nxt
       from walk as w
-      cross join lateral (
-        select m.run_type, m.nxt
-        from private.namecard_timeline_step_materialised(card, w.nxt, fast_until) as m
-        where w.nxt < fast_until
-        union all
-        select p.run_type, p.nxt
-        from public.namecard_timeline_step(card, w.nxt, has_series) as p
-        where w.nxt >= fast_until
-      ) as s
+      cross join lateral public.namecard_timeline_step(card, w.nxt, has_series) as s
       where w.nxt is not null
         and w.nxt < 7258118400000
         and (until_ms is null or w.nxt < until_ms)
@@ -189,3 +228,5 @@ $function$
 ;
 
 revoke all on function private.namecard_timeline_step_materialised(card bigint, t bigint, fast_until bigint) from public, anon, authenticated, service_role;
+
+revoke all on function private.namecard_timeline_walk_materialised(card bigint, at_ms bigint, until_ms bigint, max_segments integer, fast_until bigint) from public, anon, authenticated, service_role;
