@@ -381,7 +381,7 @@ as $$
       (
         select n.id, n.type, n.stamp_start, n.stamp_end
         from public.namecard as n
-        where n.card_id = card and n.stamp_start is not null
+        where n.card_id = card and n.stamp_end - n.stamp_start > 0
           and int8range(n.stamp_start, n.stamp_end) @> t
         offset 0
       )
