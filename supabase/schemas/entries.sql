@@ -66,6 +66,15 @@ create index namecard_active_range_idx
   where stamp_start is not null;
 create index namecard_start_idx on public.namecard (card_id, stamp_start)
   where stamp_start is not null;
+-- The timeline walk's stab of the started entries at an instant that is a value of its query,
+-- not a constant: with it, the planner reads the range index, where with the columns it reads
+-- every entry started before the instant from the start's btree (0.4 ms a step at 10^6 rows).
+-- The walk runs as the owner, so the range's operator need not be leakproof. Its predicate is
+-- written as the walk alone writes it (every started entry with an end after its start): with
+-- `stamp_start is not null` the rule's lookups read all of a card's started entries through it.
+create index namecard_started_range_idx
+  on public.namecard using gist (card_id, int8range(stamp_start, stamp_end))
+  where stamp_end - stamp_start > 0;
 create index namecard_card_idx on public.namecard (card_id, id);
 -- Whether an entry of a card in force or to come names a profile (what anon may learn of a
 -- profile, private.namecard_public_profiles): one probe, not a read of every entry not ended
