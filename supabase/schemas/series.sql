@@ -459,9 +459,37 @@ comment on function public.namecard_occurrences(bigint, bigint) is
 revoke all on function public.namecard_occurrences(bigint, bigint) from public;
 grant execute on function public.namecard_occurrences(bigint, bigint) to authenticated, service_role;
 
+-- The first start after after_ms (before before_ms when given) of an occurrence of series s that
+-- counts (not cut to nothing), among those starting on a local day from from_day to until_day.
+-- Plain SQL, inlined into namecard_series_next_after.
+create or replace function public.namecard_series_first_start(
+  s public.namecard_series_rule, after_ms bigint, before_ms bigint, from_day date, until_day date
+)
+returns bigint
+language sql
+stable
+as $$
+  select min(w.start_ms)
+  from public.namecard_series_days(s, from_day, until_day) as w
+  cross join lateral public.namecard_occurrence_end(s, w.start_ms, w.planned_end) as e
+  where w.start_ms > after_ms
+    and (before_ms is null or w.start_ms < before_ms)
+    and e.cut_end > w.start_ms
+$$;
+
+revoke all on function public.namecard_series_first_start(
+  public.namecard_series_rule, bigint, bigint, date, date) from public;
+grant execute on function public.namecard_series_first_start(
+  public.namecard_series_rule, bigint, bigint, date, date) to service_role;
+
 -- The first start after after_ms of an occurrence of series s that counts (not cut to nothing),
 -- before before_ms when given. Every weekday comes round within 8 days of the local day before
--- after_ms (or of the first date, when later), so that span holds the answer when there is one.
+-- after_ms (or of the first date, when later). That one may count for nothing: a start in a
+-- spring-forward gap can end where it starts (02:00-03:00 in Europe/Berlin on the last Sunday
+-- of March), and an `end` at an occurrence's first instant cuts it to nothing. The same weekday
+-- a week later is then next, and a week after that when both happen to follow each other, so
+-- the next two weeks are read, each only when the weeks before held none (COALESCE evaluates
+-- its arguments lazily).
 create or replace function public.namecard_series_next_after(
   s public.namecard_series_rule, after_ms bigint, before_ms bigint
 )
@@ -469,15 +497,14 @@ returns bigint
 language sql
 stable
 as $$
-  select min(w.start_ms)
+  select coalesce(
+    public.namecard_series_first_start(s, after_ms, before_ms, f.day, f.day + 8),
+    public.namecard_series_first_start(s, after_ms, before_ms, f.day + 9, f.day + 15),
+    public.namecard_series_first_start(s, after_ms, before_ms, f.day + 16, f.day + 22)
+  )
   from (
     select greatest(public.namecard_local_day(after_ms, s.time_zone) - 1, s.first_date) as day
   ) as f
-  cross join lateral public.namecard_series_days(s, f.day, f.day + 8) as w
-  cross join lateral public.namecard_occurrence_end(s, w.start_ms, w.planned_end) as e
-  where w.start_ms > after_ms
-    and (before_ms is null or w.start_ms < before_ms)
-    and e.cut_end > w.start_ms
 $$;
 
 revoke all on function public.namecard_series_next_after(public.namecard_series_rule, bigint, bigint)

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { RunningEmulator } from '../../emulator/index.js';
 import { narrowType } from '../../shared/core/profiles.js';
 import { activeEntry } from '../../shared/core/rules.js';
@@ -315,5 +315,88 @@ describe.each(DB_KINDS)('the timeline rule with series over %s', { timeout: 900_
       }),
       { numRuns: SERIES_RUNS },
     );
+  });
+
+  // Found by the property above (CI, seed -77048655): the walk stopped at an occurrence that
+  // the spring-forward gap cuts to nothing (02:00-03:00 in Berlin on 2031-03-30 starts and ends
+  // at 01:00 UTC), as if the series had no occurrence left.
+  describe('an occurrence cut to nothing', () => {
+    const sundays = (type: string) =>
+      emulator.query(
+        `insert into public.namecard_series (id, type, weekdays, start_time, end_time, time_zone)
+         values (1, $1, '{7}', '02:00', '03:00', 'Europe/Berlin')`,
+        [type],
+      );
+    const walk = async (at: number, max: number) =>
+      (
+        await emulator.query<{ type: string; from: number; to: number | null }>(
+          'select type, "from", "to" from public.namecard_timeline_at($1, $2)',
+          [at, max],
+        )
+      ).map((r) => [
+        r.type,
+        new Date(Number(r.from)).toISOString(),
+        r.to === null ? null : new Date(Number(r.to)).toISOString(),
+      ]);
+
+    beforeEach(async () => {
+      await emulator.query('delete from public.namecard_series_stop');
+      await emulator.query('delete from public.namecard_series');
+      await emulator.query('truncate public.namecard');
+    });
+
+    it('by the clock change is skipped, and the next Sunday comes next', async () => {
+      await sundays('photo');
+      expect(await walk(Date.parse('2031-03-24T00:00:00Z'), 3)).toEqual([
+        ['main', '2031-03-24T00:00:00.000Z', '2031-04-06T00:00:00.000Z'],
+        ['photo', '2031-04-06T00:00:00.000Z', '2031-04-06T01:00:00.000Z'],
+        ['main', '2031-04-06T01:00:00.000Z', '2031-04-13T00:00:00.000Z'],
+      ]);
+    });
+
+    it('by an end at its start, followed by the clock change, is skipped with it', async () => {
+      await sundays('photo');
+      const start = Date.parse('2031-03-23T01:00:00Z');
+      await emulator.query(
+        `insert into public.namecard_series_stop (series_id, occurrence_start, stopped_at)
+         values (1, $1, $1)`,
+        [start],
+      );
+      expect(await walk(Date.parse('2031-03-20T00:00:00Z'), 2)).toEqual([
+        ['main', '2031-03-20T00:00:00.000Z', '2031-04-06T00:00:00.000Z'],
+        ['photo', '2031-04-06T00:00:00.000Z', '2031-04-06T01:00:00.000Z'],
+      ]);
+    });
+
+    it('walks a main series as far as the model does (the case CI found)', async () => {
+      await sundays('main');
+      const at = 1919293200000;
+      const series: SeriesRow[] = [
+        {
+          id: 1,
+          type: 'main',
+          weekdays: [7],
+          start_time: '02:00',
+          end_time: '03:00',
+          time_zone: 'Europe/Berlin',
+          first_date: null,
+          last_date: null,
+          stopped_at: null,
+        },
+      ];
+      const db = await emulator.query<{ type: string; from: number; to: number | null }>(
+        'select type, "from", "to" from public.namecard_timeline_at($1, $2)',
+        [at, SERIES_SEGMENTS],
+      );
+      const expected = seriesTimeline([], series, [], at, SERIES_SEGMENTS);
+      expect(expected[0]?.to).not.toBeNull();
+      expect(
+        db.map((r) => ({
+          type: r.type,
+          from: Number(r.from),
+          to: r.to === null ? null : Number(r.to),
+        })),
+      ).toEqual(expected);
+    });
   });
 });
