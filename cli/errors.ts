@@ -235,8 +235,25 @@ const DEFAULT_URL_HINT = `${DEFAULT_SUPABASE_URL} is the local emulator, used wh
 const urlHint = (url: string) =>
   `Check that ${url} is your project's API URL (from \`--api-url\`, \`SUPABASE_URL\` or the one saved at \`namecard login\`) and that this machine's network reaches it`;
 
-/** What a signed-in account that is not one of the card's owners is told (shared words). */
-export const NOT_OWNER_MESSAGE: string = REFUSAL_WORDS.not_owner;
+/** Where to turn when an account may not change a card: another account, or another card. */
+const NOT_EDITOR_WAYS =
+  'Sign in with `namecard login` as an owner or editor of the card, or choose one of your cards with `--card <slug>`';
+
+/** {@link NOT_EDITOR_WAYS}, and where the user's cards are listed. */
+export const NOT_EDITOR_HINT = `${NOT_EDITOR_WAYS} (\`namecard card list\`)`;
+
+/**
+ * Why a signed-in account may not change a card, in one sentence (lower case, no full stop):
+ * `whoami` and `login` say it before a write is refused, in the refusal's shared words
+ * (REFUSAL_WORDS.not_owner) with the card's slug when the run named one.
+ *
+ * @param card the card's slug, when the run named one (`--card`, NAMECARD_CARD, `card use`);
+ *   none: the first card
+ */
+export function notEditorSentence(card?: string): string {
+  const words = card === undefined ? REFUSAL_WORDS.not_owner : `${REFUSAL_WORDS.not_owner} ${card}`;
+  return `${words}: it is neither an owner nor an editor of it`;
+}
 
 /** A refused cancel: the server's words name the entry and what it is. */
 const LIST_HINT = 'See the entries and their ids with `namecard list`';
@@ -247,8 +264,7 @@ const LIST_HINT = 'See the entries and their ids with `namecard list`';
  * NAMECARD_DEBUG=1).
  */
 const REFUSAL_HINTS: Readonly<Record<RefusalCode, string>> = {
-  not_owner:
-    "Sign in with `namecard login` as one of the card's owners (NAMECARD_DEBUG=1 shows the server's answer)",
+  not_owner: `${NOT_EDITOR_WAYS} (\`namecard card list\`; NAMECARD_DEBUG=1 shows the server's answer)`,
   entry_refused: 'Check the date and time, and `--from`',
   no_such_entry: LIST_HINT,
   entry_stopped: LIST_HINT,

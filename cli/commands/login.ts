@@ -1,5 +1,5 @@
 import { commandOf } from '../grammar/commander.js';
-import { NOT_OWNER_MESSAGE, UsageError, fromPasswordSource } from '../errors.js';
+import { UsageError, fromPasswordSource, notEditorSentence } from '../errors.js';
 import { out, print, warn } from '../terminal/output.js';
 import { isInteractive } from '../terminal/prompts.js';
 import {
@@ -54,9 +54,7 @@ export const loginCommand = commandOf('login', async ({ options }) => {
   if (broken) warn(`replaced the broken stored config ${broken.file}`);
   print(`Signed in as ${out.bold(terminalSafe(signedIn.email))} at ${config.supabaseUrl}`);
   const { canSetCard } = await import('../../shared/supabase/data.js');
-  if (!(await signedIn.transport.guard(() => canSetCard(signedIn.client)))) {
-    warn(
-      `${NOT_OWNER_MESSAGE}: it is not one of the card's owners, so \`namecard set\` will be refused`,
-    );
+  if (!(await signedIn.transport.guard(() => canSetCard(signedIn.client, config.card)))) {
+    warn(`${notEditorSentence(config.card)}, so \`namecard set\` will be refused`);
   }
 });

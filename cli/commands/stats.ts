@@ -1,5 +1,6 @@
 import { commandOf } from '../grammar/commander.js';
 import { NamecardError } from '../../shared/core/errors.js';
+import { NOT_EDITOR_HINT } from '../errors.js';
 import { out, print, printJson } from '../terminal/output.js';
 import { terminalSafe } from '../terminal/terminal-safe.js';
 import { resolveConfig, tableCard } from '../session/settings.js';
@@ -57,7 +58,7 @@ export async function runStats(options: StatsOptions): Promise<void> {
     throw new NamecardError(
       'not_owner',
       'this account may not read the visit counts',
-      "Sign in with `namecard login` as one of the card's owners",
+      NOT_EDITOR_HINT,
     );
   }
   const summary = visits.summarizeVisits(counts, window);

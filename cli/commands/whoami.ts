@@ -1,5 +1,5 @@
 import { commandOf } from '../grammar/commander.js';
-import { MissingPasswordError, NOT_OWNER_MESSAGE, signedOut } from '../errors.js';
+import { MissingPasswordError, notEditorSentence, signedOut } from '../errors.js';
 import { out, print, warn } from '../terminal/output.js';
 import {
   ciCredentials,
@@ -23,9 +23,12 @@ async function tellIfNotOwner(config: CliConfig): Promise<void> {
       import('../../shared/supabase/data.js'),
     ]);
     const account = await findOwner(config);
-    if (account && !(await account.transport.guard(() => canSetCard(account.client)))) {
-      const sentence = NOT_OWNER_MESSAGE.replace(/^./, (c) => c.toUpperCase());
-      print(`${out.yellow('!')} ${sentence}: it is not one of the card's owners.`);
+    if (
+      account &&
+      !(await account.transport.guard(() => canSetCard(account.client, config.card)))
+    ) {
+      const sentence = notEditorSentence(config.card).replace(/^./, (c) => c.toUpperCase());
+      print(`${out.yellow('!')} ${sentence}.`);
     }
   } catch (error) {
     warn(
@@ -75,6 +78,9 @@ export const whoamiCommand = commandOf('whoami', async ({ options }) => {
       throw signedOut(config.supabaseUrl, session?.api_url);
     }
     print(`${out.bold(terminalSafe(session.email))} at ${terminalSafe(session.api_url)}`);
+  }
+  if (config.card !== undefined) {
+    print(`card ${out.bold(terminalSafe(config.card))} (from ${config.cardSource ?? '--card'})`);
   }
   await tellIfNotOwner(config);
 });

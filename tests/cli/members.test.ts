@@ -171,10 +171,31 @@ describe('namecard member', () => {
       { card: 'studio', type: 'photo' },
       { card: 'studio', type: 'photo' },
     ]);
-    // The first card is not the editor's: refused there, nothing stored.
+    // The first card is not the editor's: refused there, nothing stored, and told where to turn.
     const first = await as('editor', ['set', 'photo', '--for', '1h']);
     expect(first.exitCode).toBe(1);
+    expect(first.stderr).toContain('choose one of your cards with `--card <slug>`');
     expect(await entries()).toHaveLength(2);
+  });
+
+  it('has `whoami` name the card a run acts on, and warn only where the editor may not write', async () => {
+    const studio = await as('editor', ['whoami'], { NAMECARD_CARD: 'studio' });
+    expect(studio.exitCode).toBe(0);
+    expect(studio.stdout).toBe(
+      [`${EDITOR.email} at ${emulator.url}`, 'card studio (from NAMECARD_CARD)'].join('\n'),
+    );
+    const first = await as('editor', ['whoami']);
+    expect(first.exitCode).toBe(0);
+    expect(first.stdout).toBe(
+      [
+        `${EDITOR.email} at ${emulator.url}`,
+        '! This account may not change the card: it is neither an owner nor an editor of it.',
+      ].join('\n'),
+    );
+    const viewer = await as('viewer', ['whoami', '--card', 'studio']);
+    expect(viewer.stdout).toContain(
+      '! This account may not change the card studio: it is neither an owner nor an editor of it.',
+    );
   });
 
   it("lets the viewer read the card and refuses the viewer's writes, naming the role needed", async () => {

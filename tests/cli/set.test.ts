@@ -268,7 +268,7 @@ describe('namecard set as a user who is not an owner', () => {
     expect(result.stderr).toBe(
       [
         'error: this account may not change the card',
-        "Sign in with `namecard login` as one of the card's owners (NAMECARD_DEBUG=1 shows the server's answer)",
+        "Sign in with `namecard login` as an owner or editor of the card, or choose one of your cards with `--card <slug>` (`namecard card list`; NAMECARD_DEBUG=1 shows the server's answer)",
       ].join('\n'),
     );
     expect(await rows(cli.emulator)).toEqual([]);
@@ -292,7 +292,7 @@ describe('namecard set as a user who is not an owner', () => {
     expect(guest.stdout).toBe(
       [
         `visitor@example.com at ${cli.emulator.url} (from NAMECARD_EMAIL, for each run)`,
-        "! This account may not change the card: it is not one of the card's owners.",
+        '! This account may not change the card: it is neither an owner nor an editor of it.',
       ].join('\n'),
     );
     const owner = await namecard(['whoami']);

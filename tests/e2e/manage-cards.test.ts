@@ -181,7 +181,7 @@ describe('/manage with several cards', () => {
       .getByText(/visitors get/)
       .waitFor();
     await expect(page.getByTestId('card-link').innerText()).resolves.toBe(`${LINK}?c=studio`);
-    await expect(page.getByText('This account may not change the card').count()).resolves.toBe(0);
+    await expect(page.getByText('This account may not change any card').count()).resolves.toBe(0);
     // An editor sets; profiles and members are the owners'.
     await page.getByLabel('Profile').selectOption({ label: 'Photographer' });
     await page.getByRole('button', { name: 'for 2 h' }).click();
@@ -292,7 +292,7 @@ describe('/manage with several cards', () => {
     await page.waitForURL(site.route('login/'));
     await signIn(page, site, VIEWER);
     await page.goto(site.route('manage/?c=studio'));
-    await page.getByText('This account may not change the card').waitFor();
+    await page.getByText('This account may not change any card').waitFor();
     await expect(page.getByTestId('current-card').count()).resolves.toBe(0);
   });
 });

@@ -141,9 +141,9 @@ describe('the owner signs in, sets the card and logs out', () => {
     const before = await rows();
     await signIn(page, site, STRANGER);
     const alert = page.getByRole('alert');
-    await alert.getByText('This account may not change the card').waitFor();
+    await alert.getByText('This account may not change any card').waitFor();
     await expect(alert.innerText()).resolves.toBe(
-      "This account may not change the card: it is not one of the card's owners. Log out and sign in as an owner.",
+      'This account may not change any card: it is a member of none. Accept an invitation below, or log out and sign in as an owner or editor of a card.',
     );
     await expect(page.getByRole('button', { name: 'Set the card!' }).count()).resolves.toBe(0);
     await expect(page.getByRole('button', { name: 'Logout' }).count()).resolves.toBe(1);

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { handleError, NOT_OWNER_MESSAGE } from '../../cli/errors.js';
+import { handleError, notEditorSentence } from '../../cli/errors.js';
 import { describeRefusal, REFUSAL_WORDS } from '../../shared/core/describe.js';
 import {
   ApiError,
@@ -42,7 +42,12 @@ describe('refusals by typed code', () => {
     expect(describeRefusal('not_owner', new ApiError(403, '42501', 'rls'))).toBe(
       'this account may not change the card',
     );
-    expect(NOT_OWNER_MESSAGE).toBe(REFUSAL_WORDS.not_owner);
+    expect(notEditorSentence()).toBe(
+      `${REFUSAL_WORDS.not_owner}: it is neither an owner nor an editor of it`,
+    );
+    expect(notEditorSentence('studio')).toBe(
+      `${REFUSAL_WORDS.not_owner} studio: it is neither an owner nor an editor of it`,
+    );
   });
 });
 

@@ -108,8 +108,8 @@ function NoCard({ cards, asked }: { cards: Loaded<CardSummary[]>; asked: string 
   } else {
     said = (
       <p className="status error" role="alert">
-        This account may not change the card: it is not one of the card&apos;s owners. Log out and
-        sign in as an owner.
+        This account may not change any card: it is a member of none. Accept an invitation below, or
+        log out and sign in as an owner or editor of a card.
       </p>
     );
   }

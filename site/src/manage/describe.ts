@@ -31,7 +31,7 @@ export const FORM_FIELD_NAMES: EntryFieldNames = {
 
 /**
  * An error in the owner's words, without the CLI's backticks (inPlainWords). A refusal by the
- * database (RLS, no grant) means this account is not one of the card's owners; the server's
+ * database (RLS, no grant) means this account is neither an owner nor an editor of the card; the server's
  * own text is kept after it, in parentheses. A server that did not answer at all is named,
  * with what to do (unreachableWords), never the browser's "Failed to fetch".
  *
