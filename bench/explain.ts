@@ -56,6 +56,35 @@ export async function explainStatus(emulator: BenchEmulator): Promise<Plan> {
   return { text, executionMs: match ? Number(match[1]) : Number.NaN };
 }
 
+/** The timeline walk's own time in the database: the median of `calls` warm calls, ms. */
+export interface WalkTime {
+  /** Median of planning + execution time (EXPLAIN ANALYZE) over the calls, ms. */
+  medianMs: number;
+  calls: number;
+}
+
+/**
+ * The walk of 24 segments from the server's now (public.namecard_timeline_at, what the status
+ * view calls for the first card), timed by EXPLAIN ANALYZE `calls` times: the median, so that a
+ * connection's first call (its session plans the walk's PL/pgSQL once: 20-40 ms) does not stand
+ * for the walk, as one EXPLAIN of the whole status view did (its lookup, labels, destination and
+ * series ahead besides the walk).
+ */
+export async function timeWalk(emulator: BenchEmulator, calls = 11): Promise<WalkTime> {
+  const times: number[] = [];
+  for (let i = 0; i < calls; i++) {
+    const rows = await emulator.query<Record<string, string>>(
+      'explain (analyze) select * from public.namecard_timeline_at((extract(epoch from now()) * 1000)::bigint, 24)',
+    );
+    const text = rows.map((row) => Object.values(row)[0] ?? '').join('\n');
+    const planning = Number(/Planning Time: ([\d.]+) ms/.exec(text)?.[1] ?? Number.NaN);
+    const execution = Number(/Execution Time: ([\d.]+) ms/.exec(text)?.[1] ?? Number.NaN);
+    times.push(planning + execution);
+  }
+  times.sort((a, b) => a - b);
+  return { medianMs: times[Math.floor(times.length / 2)] ?? Number.NaN, calls };
+}
+
 /**
  * EXPLAIN (ANALYZE, BUFFERS) of the series' part of the lookup at the server's now: the
  * materialised occurrences' index stab (private.namecard_series_materialised_at, inlined, so

@@ -68,12 +68,18 @@ function lookupGoals(l: LookupResult): Goal[] {
       measured: `${x(statusRatio)} (${ms(a.status.p50)} → ${ms(b.status.p50)})`,
       met: statusRatio <= 1.5 && pts.every((p) => p.errors === 0),
     });
-    // The walk of 24 segments in the database, at the largest table (EXPLAIN ANALYZE).
+    // The walk of 24 segments in the database, at the largest table (EXPLAIN ANALYZE): the
+    // walk's own median where the run timed it, else (older files) one plan of the status view.
+    const walk = b.status.walk;
     out.push({
-      goal: `Timeline walk of 24 segments at ${rows(b.rows)} rows < 5 ms in the database (EXPLAIN ANALYZE of namecard_status, ${which})`,
+      goal: walk
+        ? `Timeline walk of 24 segments at ${rows(b.rows)} rows < 5 ms in the database (EXPLAIN ANALYZE of namecard_timeline_at, median of ${walk.calls} calls, ${which})`
+        : `Timeline walk of 24 segments at ${rows(b.rows)} rows < 5 ms in the database (EXPLAIN ANALYZE of namecard_status, ${which})`,
       db: l.db,
-      measured: ms(b.status.plan.executionMs),
-      met: b.status.plan.executionMs < 5,
+      measured: walk
+        ? `${ms(walk.medianMs)} (the whole status view: ${ms(b.status.plan.executionMs)}, one call)`
+        : ms(b.status.plan.executionMs),
+      met: (walk?.medianMs ?? b.status.plan.executionMs) < 5,
     });
   }
   return out;
