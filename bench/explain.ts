@@ -30,16 +30,30 @@ export interface Plan {
   executionMs: number;
 }
 
-/** EXPLAIN (ANALYZE, BUFFERS) of the lookup (the view namecard_active) on `emulator`'s database. */
-export async function explainLookup(emulator: BenchEmulator): Promise<Plan> {
-  const { sql, params } = lookupStatement();
+/** The plan EXPLAIN (ANALYZE, BUFFERS) prints for `sql` on `emulator`'s database, as text. */
+async function explainText(
+  emulator: BenchEmulator,
+  sql: string,
+  params?: unknown[],
+): Promise<string> {
   const rows = await emulator.query<Record<string, string>>(
     `explain (analyze, buffers) ${sql}`,
     params,
   );
-  const text = rows.map((row) => Object.values(row)[0] ?? '').join('\n');
-  const match = /Execution Time: ([\d.]+) ms/.exec(text);
-  return { text, executionMs: match ? Number(match[1]) : Number.NaN };
+  return rows.map((row) => Object.values(row)[0] ?? '').join('\n');
+}
+
+/** A time EXPLAIN ANALYZE printed (`label`: 'Planning' or 'Execution'), ms; NaN when absent. */
+function timeIn(text: string, label: 'Planning' | 'Execution'): number {
+  const match = new RegExp(`${label} Time: ([\\d.]+) ms`).exec(text);
+  return match ? Number(match[1]) : Number.NaN;
+}
+
+/** EXPLAIN (ANALYZE, BUFFERS) of the lookup (the view namecard_active) on `emulator`'s database. */
+export async function explainLookup(emulator: BenchEmulator): Promise<Plan> {
+  const { sql, params } = lookupStatement();
+  const text = await explainText(emulator, sql, params);
+  return { text, executionMs: timeIn(text, 'Execution') };
 }
 
 /**
@@ -48,12 +62,11 @@ export async function explainLookup(emulator: BenchEmulator): Promise<Plan> {
  * function, so the plan shows one node; its buffers and time include the walk's index probes.
  */
 export async function explainStatus(emulator: BenchEmulator): Promise<Plan> {
-  const rows = await emulator.query<Record<string, string>>(
-    'explain (analyze, buffers) select now, active, timeline from public.namecard_status',
+  const text = await explainText(
+    emulator,
+    'select now, active, timeline from public.namecard_status',
   );
-  const text = rows.map((row) => Object.values(row)[0] ?? '').join('\n');
-  const match = /Execution Time: ([\d.]+) ms/.exec(text);
-  return { text, executionMs: match ? Number(match[1]) : Number.NaN };
+  return { text, executionMs: timeIn(text, 'Execution') };
 }
 
 /** The timeline walk's own time in the database: the median of `calls` warm calls, ms. */
@@ -73,13 +86,11 @@ export interface WalkTime {
 export async function timeWalk(emulator: BenchEmulator, calls = 11): Promise<WalkTime> {
   const times: number[] = [];
   for (let i = 0; i < calls; i++) {
-    const rows = await emulator.query<Record<string, string>>(
-      'explain (analyze) select * from public.namecard_timeline_at((extract(epoch from now()) * 1000)::bigint, 24)',
+    const text = await explainText(
+      emulator,
+      'select * from public.namecard_timeline_at((extract(epoch from now()) * 1000)::bigint, 24)',
     );
-    const text = rows.map((row) => Object.values(row)[0] ?? '').join('\n');
-    const planning = Number(/Planning Time: ([\d.]+) ms/.exec(text)?.[1] ?? Number.NaN);
-    const execution = Number(/Execution Time: ([\d.]+) ms/.exec(text)?.[1] ?? Number.NaN);
-    times.push(planning + execution);
+    times.push(timeIn(text, 'Planning') + timeIn(text, 'Execution'));
   }
   times.sort((a, b) => a - b);
   return { medianMs: times[Math.floor(times.length / 2)] ?? Number.NaN, calls };
@@ -93,14 +104,10 @@ export async function timeWalk(emulator: BenchEmulator, calls = 11): Promise<Wal
  */
 export async function explainSeries(emulator: BenchEmulator): Promise<Plan> {
   const now = '(extract(epoch from now()) * 1000)::bigint';
-  const explain = async (sql: string) => {
-    const rows = await emulator.query<Record<string, string>>(`explain (analyze, buffers) ${sql}`);
-    return rows.map((row) => Object.values(row)[0] ?? '').join('\n');
-  };
-  const stab = await explain(
+  const stab = await explainText(
+    emulator,
     `select * from private.namecard_series_materialised_at(public.namecard_first_card(), ${now})`,
   );
-  const call = await explain(`select * from public.namecard_series_in_force(${now})`);
-  const match = /Execution Time: ([\d.]+) ms/.exec(call);
-  return { text: `${stab}\n\n${call}`, executionMs: match ? Number(match[1]) : Number.NaN };
+  const call = await explainText(emulator, `select * from public.namecard_series_in_force(${now})`);
+  return { text: `${stab}\n\n${call}`, executionMs: timeIn(call, 'Execution') };
 }

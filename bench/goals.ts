@@ -71,10 +71,9 @@ function lookupGoals(l: LookupResult): Goal[] {
     // The walk of 24 segments in the database, at the largest table (EXPLAIN ANALYZE): the
     // walk's own median where the run timed it, else (older files) one plan of the status view.
     const walk = b.status.walk;
+    const timed = walk ? `namecard_timeline_at, median of ${walk.calls} calls` : 'namecard_status';
     out.push({
-      goal: walk
-        ? `Timeline walk of 24 segments at ${rows(b.rows)} rows < 5 ms in the database (EXPLAIN ANALYZE of namecard_timeline_at, median of ${walk.calls} calls, ${which})`
-        : `Timeline walk of 24 segments at ${rows(b.rows)} rows < 5 ms in the database (EXPLAIN ANALYZE of namecard_status, ${which})`,
+      goal: `Timeline walk of 24 segments at ${rows(b.rows)} rows < 5 ms in the database (EXPLAIN ANALYZE of ${timed}, ${which})`,
       db: l.db,
       measured: walk
         ? `${ms(walk.medianMs)} (the whole status view: ${ms(b.status.plan.executionMs)}, one call)`
