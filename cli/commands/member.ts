@@ -9,6 +9,7 @@ import type { Connection } from '../session/connect.js';
 import { resolveConfig, type CliConfig, type SettingFlags } from '../session/settings.js';
 import { print, printJson } from '../terminal/output.js';
 import { cardTitle } from '../session/cards.js';
+import { terminalSafe } from '../terminal/terminal-safe.js';
 
 // `namecard member list|invite|accept|remove|role`: the people of the run's card (--card,
 // NAMECARD_CARD, the current card, else the first card), each one RPC as the signed-in user
@@ -95,6 +96,59 @@ async function inviteAction(
   );
 }
 
+async function invitesAction(options: SettingFlags & { json?: true }) {
+  const config = resolveConfig(options);
+  const { listInvitations } = await import('../../shared/supabase/members.js');
+  const invitations = await onRunCard(config, (owner) =>
+    owner.transport.guard(() => listInvitations(owner.client, config.card)),
+  );
+  if (options.json) {
+    printJson(invitations);
+    return;
+  }
+  if (invitations.length === 0) {
+    print(`No open invitations${ofCard(config)}. Make one: namecard member invite --role <role>`);
+    return;
+  }
+  if (config.card !== undefined) print(`Open invitations of ${config.card}:`);
+  const width = Math.max(...invitations.map((i) => String(i.id).length));
+  print(
+    ...invitations.map((i) =>
+      [
+        String(i.id).padStart(width),
+        i.role.padEnd(6),
+        `by ${terminalSafe(i.maker ?? 'a deleted account')}`,
+        `until ${formatStamp(Date.parse(i.expires_at))}`,
+      ].join('  '),
+    ),
+    '',
+    'Stop one at once: namecard member revoke-invite <id>',
+  );
+}
+
+/** `<id>` of `member revoke-invite`: a whole number as `member invites` shows it. */
+function parseInvitationId(value: string): number {
+  const id = Number(value.trim());
+  if (!/^\d{1,15}$/.test(value.trim()) || !Number.isSafeInteger(id) || id < 1) {
+    throw new InputError('<id>', 'an invitation id as `namecard member invites` shows it', value);
+  }
+  return id;
+}
+
+async function revokeInviteAction(idArg: string, options: SettingFlags) {
+  const id = parseInvitationId(idArg);
+  const config = resolveConfig(options);
+  const { revokeInvitation } = await import('../../shared/supabase/members.js');
+  const revoked = await onRunCard(config, (owner) =>
+    owner.transport.guard(() => revokeInvitation(owner.client, id, config.card), {
+      act: 'member change',
+    }),
+  );
+  print(
+    `Revoked the invitation ${revoked.id} (${revoked.role}) of ${terminalSafe(revoked.card)}: it works no more.`,
+  );
+}
+
 async function acceptAction(codeArg: string, options: SettingFlags) {
   const code = codeArg.trim();
   if (!INVITATION_FORM.test(code)) {
@@ -170,6 +224,8 @@ async function changeAction(emailArg: string, roleArg: string | undefined, optio
 export const memberCommand = commandOf('member', {
   list: ({ options }) => listAction(options),
   invite: ({ options }) => inviteAction(options),
+  invites: ({ options }) => invitesAction(options),
+  'revoke-invite': ({ args, options }) => revokeInviteAction(args.id, options),
   accept: ({ args, options }) => acceptAction(args.code, options),
   remove: ({ args, options }) => changeAction(args.email, undefined, options),
   role: ({ args, options }) => changeAction(args.email, args.role, options),

@@ -324,6 +324,13 @@ Examples:
           },
         ],
       }),
+      invites: withJson({
+        help: "the card's open invitation codes: id, role, maker, expiry; never the code (owners)",
+      }),
+      'revoke-invite': {
+        help: 'stop an open invitation code at once (owners)',
+        arguments: [{ name: '<id>', help: 'its id, as `member invites` shows it' }],
+      },
       accept: {
         help: 'join a card with an invitation code',
         arguments: [{ name: '<code>', help: 'the code, nci_…' }],

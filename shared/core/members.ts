@@ -61,6 +61,35 @@ export function isInvitation(value: unknown): value is Invitation {
   );
 }
 
+/**
+ * An open invitation code as `public.namecard_member_invites(card)` answers it (owners only): one
+ * that still works (unused, not revoked, not expired, its maker still an owner). Never the code.
+ */
+export interface OpenInvitation {
+  /** What `member revoke-invite <id>` takes. */
+  id: number;
+  role: CardRole;
+  /** The e-mail of the owner who made it; null once their account was deleted. */
+  maker: string | null;
+  /** When it was made (ISO timestamp). */
+  created_at: string;
+  /** When it stops working (ISO timestamp, the server's clock). */
+  expires_at: string;
+}
+
+/** Keeps what an open invitation must have. */
+export function isOpenInvitation(value: unknown): value is OpenInvitation {
+  if (typeof value !== 'object' || value === null) return false;
+  const { id, role, maker, created_at, expires_at } = value as Record<string, unknown>;
+  return (
+    Number.isSafeInteger(id) &&
+    isCardRole(role) &&
+    (maker === null || typeof maker === 'string') &&
+    typeof created_at === 'string' &&
+    typeof expires_at === 'string'
+  );
+}
+
 /** How long an invitation works unless told otherwise: 7 days, in seconds. */
 export const INVITATION_DEFAULT_SECONDS = 7 * 24 * 3600;
 

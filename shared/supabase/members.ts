@@ -1,5 +1,12 @@
 import { cardOf, type CardRole, type CardSummary } from '../core/cards.js';
-import { isCardMember, isInvitation, type CardMember, type Invitation } from '../core/members.js';
+import {
+  isCardMember,
+  isInvitation,
+  isOpenInvitation,
+  type CardMember,
+  type Invitation,
+  type OpenInvitation,
+} from '../core/members.js';
 import { ApiError } from '../core/errors.js';
 import { answerOf } from '../core/owner-answers.js';
 import { toError, type DataClient } from './errors.js';
@@ -53,12 +60,68 @@ export async function inviteMember(
 }
 
 /**
+ * The card's open invitation codes, newest first (`public.namecard_member_invites`, owners): id,
+ * role, maker, made, expiry; never the code. A code stops working once its maker is no longer an
+ * owner of the card, so such codes are not listed.
+ *
+ * @param card the card's slug; none: the first card
+ * @throws ApiError 42501 `needs owner`, PT404 `no such card`; NetworkError when unreachable
+ */
+export async function listInvitations(
+  client: DataClient,
+  card?: string,
+): Promise<OpenInvitation[]> {
+  const result = await client.rpc('namecard_member_invites', { card: card ?? null });
+  if (result.error) throw toError(client, result);
+  if (!Array.isArray(result.data)) {
+    throw new ApiError(
+      result.status,
+      'invalid_response',
+      'The server answered no list of invitations',
+    );
+  }
+  return (result.data as unknown[]).filter(isOpenInvitation);
+}
+
+/**
+ * Revokes an open invitation code of the card at once (`public.namecard_member_revoke_invite`,
+ * owners): accepting it is refused from then on.
+ *
+ * @param id the code's id, as {@link listInvitations} answers it
+ * @param card the card's slug; none: the first card
+ * @returns `{ id, role, card, revoked_at }`
+ * @throws ApiError 42501 `needs owner`, PT404 `no such invitation` (unknown, used, expired or
+ *   revoked) or `no such card`
+ */
+export async function revokeInvitation(
+  client: DataClient,
+  id: number,
+  card?: string,
+): Promise<{ id: number; role: CardRole; card: string; revoked_at: string }> {
+  const result = await client.rpc('namecard_member_revoke_invite', {
+    invitation_id: id,
+    card: card ?? null,
+  });
+  if (result.error) throw toError(client, result);
+  const data = result.data as { id?: unknown; card?: unknown } | null;
+  if (typeof data?.id !== 'number' || typeof data.card !== 'string') {
+    throw new ApiError(
+      result.status,
+      'invalid_response',
+      'The server answered no revoked invitation',
+    );
+  }
+  return result.data as never;
+}
+
+/**
  * Redeems an invitation code (`public.namecard_member_accept`): the signed-in user becomes a
  * member of its card with its role (keeping a higher one they had); the code is used up.
  *
  * @returns the card, with the user's role on it now
- * @throws ApiError PT404 `no such invitation` for a code that is unknown, used, expired or for a
- *   removed card (alike); 429 when the emulator's limit of tries is reached
+ * @throws ApiError PT404 `no such invitation` for a code that is unknown, used, revoked,
+ *   expired, for a removed card or made by someone no longer its owner (alike); 429 when the
+ *   emulator's limit of tries is reached
  */
 export async function acceptInvitation(
   client: DataClient,

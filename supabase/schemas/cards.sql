@@ -102,6 +102,8 @@ create table private.namecard_invitation (
   created_by uuid references auth.users (id) on delete set null,
   used_at timestamptz null,
   used_by uuid null references auth.users (id) on delete set null,
+  -- When an owner revoked the code: it never works again.
+  revoked_at timestamptz null,
   constraint namecard_invitation_times_range check (
     created_at >= timestamptz '1970-01-01 00:00:00+00'
     and expires_at >= timestamptz '1970-01-01 00:00:00+00'
@@ -109,11 +111,13 @@ create table private.namecard_invitation (
     and created_at < timestamptz '2200-01-01 00:00:00+00'
     and (used_at is null or (used_at >= timestamptz '1970-01-01 00:00:00+00'
       and used_at < timestamptz '2200-01-01 00:00:00+00'))
+    and (revoked_at is null or (revoked_at >= timestamptz '1970-01-01 00:00:00+00'
+      and revoked_at < timestamptz '2200-01-01 00:00:00+00'))
   )
 );
 
 comment on table private.namecard_invitation is
-  'One-time invitation codes (their sha256 only): for a card and a role, until expires_at, used once.';
+  'One-time invitation codes (their sha256 only): for a card and a role, until expires_at, used once, while their maker owns the card and no owner revoked them.';
 
 alter table private.namecard_invitation enable row level security;
 revoke all on table private.namecard_invitation from public, anon, authenticated;

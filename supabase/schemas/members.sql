@@ -7,6 +7,8 @@
 --   namecard_members(card)                        owner: the members, by e-mail
 --   namecard_member_invite(role, card, valid_seconds)   owner: a one-time code, shown once
 --   namecard_member_accept(code)                  anyone signed in: joins the code's card
+--   namecard_member_invites(card)                 owner: the open codes (never the code itself)
+--   namecard_member_revoke_invite(id, card)       owner: an open code stops working
 --   namecard_member_remove(email, card)           owner, or a member leaving
 --   namecard_member_role(email, role, card)       owner
 -- `card` is a slug; null is the first card. Refusals: PT401 the session was signed out; PT404
@@ -265,9 +267,38 @@ comment on function public.namecard_member_invite(text, text, integer) is
 revoke all on function public.namecard_member_invite(text, text, integer) from public;
 grant execute on function public.namecard_member_invite(text, text, integer) to authenticated, service_role;
 
+-- Whether an invitation code still works: unused, not revoked, not expired, its card live, and
+-- its maker still an owner of the card, the only role that may invite. A code dies with its
+-- maker's right to make it, as a card token does: an owner demoted or removed cannot come back
+-- through a spare code made before. Inlined into its callers (accepting and listing codes).
+create or replace function private.namecard_invitation_works(i private.namecard_invitation)
+returns boolean
+language sql
+stable
+set search_path = ''
+as $$
+  select i.used_at is null
+    and i.revoked_at is null
+    and i.expires_at > now()
+    and exists (
+      select from public.namecard_card as c
+      where c.id = i.card_id and c.removed_at is null
+    )
+    and exists (
+      select from private.namecard_member as m
+      where m.card_id = i.card_id and m.user_id = i.created_by and m.role = 'owner'
+    )
+$$;
+
+comment on function private.namecard_invitation_works(private.namecard_invitation) is
+  'True while an invitation code can be accepted: unused, not revoked, not expired, its card live and its maker still an owner of it.';
+
+revoke all on function private.namecard_invitation_works(private.namecard_invitation) from public;
+
 -- Redeems a code: the caller becomes a member of its card with its role (a member already
--- keeps the higher of the two), and the code is used up. A code that is unknown, used, expired
--- or for a removed card is refused alike (PT404), saying nothing of which.
+-- keeps the higher of the two), and the code is used up. A code that does not work (unknown,
+-- used, revoked, expired, for a removed card, or made by someone who no longer owns the card)
+-- is refused alike (PT404), saying nothing of which.
 create or replace function public.namecard_member_accept(code text)
 returns jsonb
 language plpgsql
@@ -280,16 +311,13 @@ declare
 begin
   select i.* into invitation
   from private.namecard_invitation as i
-  join public.namecard_card as c on c.id = i.card_id
   where i.code_hash = sha256(convert_to(coalesce(left(code, 200), ''), 'UTF8'))
-    and i.used_at is null
-    and i.expires_at > now()
-    and c.removed_at is null
+    and private.namecard_invitation_works(i)
   for update of i;
   if not found then
     raise exception using
       errcode = 'PT404',
-      message = 'This invitation code is not valid: it may have expired or been used already',
+      message = 'This invitation code is not valid: it may have expired, been used or been revoked',
       detail = 'no such invitation',
       hint = 'Ask an owner of the card for a new code.';
   end if;
@@ -303,10 +331,72 @@ end;
 $$;
 
 comment on function public.namecard_member_accept(text) is
-  'Signed in: joins the card of an invitation code with its role (keeping a higher one); the code is used up. Answers the card with the caller''s role.';
+  'Signed in: joins the card of an invitation code that works (namecard_invitation_works) with its role (keeping a higher one); the code is used up. Answers the card with the caller''s role.';
 
 revoke all on function public.namecard_member_accept(text) from public;
 grant execute on function public.namecard_member_accept(text) to authenticated, service_role;
+
+-- Owners: the card's open invitation codes, the newest first: id, role, maker's e-mail, when
+-- made, until when. Never the code: only its sha256 is kept.
+create or replace function public.namecard_member_invites(card text DEFAULT NULL::text)
+returns table (id bigint, role text, maker text, created_at timestamptz, expires_at timestamptz)
+language plpgsql
+stable
+security definer
+set search_path = ''
+as $$
+declare
+  cid bigint := private.namecard_card_id(card);
+begin
+  perform private.namecard_check_writer(cid, 'owner', 'namecard_member_invites', true);
+  return query
+    select i.id, i.role, u.email::text, i.created_at, i.expires_at
+    from private.namecard_invitation as i
+    left join auth.users as u on u.id = i.created_by
+    where i.card_id = cid and private.namecard_invitation_works(i)
+    order by i.created_at desc, i.id desc;
+end;
+$$;
+
+comment on function public.namecard_member_invites(text) is
+  'Owners: the card''s open invitation codes (id, role, maker e-mail, created_at, expires_at), newest first; never the code.';
+
+revoke all on function public.namecard_member_invites(text) from public;
+grant execute on function public.namecard_member_invites(text) to authenticated, service_role;
+
+-- Owners: an open code of the card stops working at once. An id that is no open code of the
+-- card (unknown, another card's, used, expired or revoked) is PT404.
+create or replace function public.namecard_member_revoke_invite(invitation_id bigint, card text DEFAULT NULL::text)
+returns jsonb
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  cid bigint := private.namecard_card_id(card);
+  done jsonb;
+begin
+  perform private.namecard_check_writer(cid, 'owner', 'namecard_member_revoke_invite', true);
+  update private.namecard_invitation as i set revoked_at = now()
+  where i.id = invitation_id and i.card_id = cid and private.namecard_invitation_works(i)
+  returning jsonb_build_object('id', i.id, 'role', i.role, 'revoked_at', i.revoked_at) into done;
+  if done is null then
+    raise exception using
+      errcode = 'PT404',
+      message = format('There is no open invitation %s on this card', invitation_id),
+      detail = 'no such invitation',
+      hint = 'The open invitations: namecard member invites.';
+  end if;
+  return done || jsonb_build_object(
+    'card', (select c.slug from public.namecard_card as c where c.id = cid));
+end;
+$$;
+
+comment on function public.namecard_member_revoke_invite(bigint, text) is
+  'Owners: the card''s open invitation code of this id stops working at once; answers {id, role, revoked_at, card}. PT404 no such invitation.';
+
+revoke all on function public.namecard_member_revoke_invite(bigint, text) from public;
+grant execute on function public.namecard_member_revoke_invite(bigint, text) to authenticated, service_role;
 
 -- The member of card cid with this e-mail, or PT404.
 create or replace function private.namecard_member_by_email(cid bigint, member_email text)

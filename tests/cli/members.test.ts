@@ -143,7 +143,7 @@ describe('namecard member', () => {
     const again = await as('editor', ['member', 'accept', code]);
     expect(again.exitCode).toBe(1);
     expect(again.stderr).toContain(
-      'This invitation code is not valid: it may have expired or been used already',
+      'This invitation code is not valid: it may have expired, been used or been revoked',
     );
 
     const late = await invite('owner', ['--expires', '1m']);
@@ -158,6 +158,62 @@ describe('namecard member', () => {
     const malformed = await as('editor', ['member', 'accept', 'nci_short']);
     expect(malformed.exitCode).toBe(2);
     expect(malformed.stderr).toContain('`<code>` must be an invitation code');
+  });
+
+  it('lists the open codes without the code, and revokes one: accepting it is refused then', async () => {
+    const code = await invite('viewer', ['--expires', '3d']);
+    const listed = await as('owner', ['member', 'invites', '--json', '--card', 'studio']);
+    expect(listed.exitCode).toBe(0);
+    expect(listed.stdout).not.toContain(code.slice(4));
+    const open = JSON.parse(listed.stdout) as { id: number; role: string; maker: string }[];
+    const mine = open[0]!;
+    expect(mine).toMatchObject({ role: 'viewer', maker: OWNER.email });
+
+    const shown = await as('owner', ['member', 'invites', '--card', 'studio'], {
+      TZ: 'Asia/Tokyo',
+    });
+    expect(shown.exitCode).toBe(0);
+    expect(shown.stdout).toContain('Open invitations of studio:');
+    expect(shown.stdout).toMatch(
+      new RegExp(
+        `${mine.id} {2}viewer {2}by ${OWNER.email.replace('.', '\\.')} {2}until \\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d Asia/Tokyo`,
+      ),
+    );
+
+    const byEditor = await as('editor', ['member', 'invites', '--card', 'studio']);
+    expect(byEditor.exitCode).toBe(1);
+    expect(byEditor.stderr).toContain('owner');
+
+    const badId = await as('owner', ['member', 'revoke-invite', 'first', '--card', 'studio']);
+    expect(badId.exitCode).toBe(2);
+    expect(badId.stderr).toContain('`<id>` must be an invitation id');
+
+    const revoked = await as('owner', [
+      'member',
+      'revoke-invite',
+      String(mine.id),
+      '--card',
+      'studio',
+    ]);
+    expect(revoked.stderr).toBe('');
+    expect(revoked.exitCode).toBe(0);
+    expect(revoked.stdout).toContain(
+      `Revoked the invitation ${mine.id} (viewer) of studio: it works no more.`,
+    );
+    const refused = await as('editor', ['member', 'accept', code]);
+    expect(refused.exitCode).toBe(1);
+    expect(refused.stderr).toContain('This invitation code is not valid');
+    const again = await as('owner', [
+      'member',
+      'revoke-invite',
+      String(mine.id),
+      '--card',
+      'studio',
+    ]);
+    expect(again.exitCode).toBe(1);
+    expect(again.stderr).toContain(`There is no open invitation ${mine.id} on this card`);
+    const after = await as('owner', ['member', 'invites', '--json', '--card', 'studio']);
+    expect((JSON.parse(after.stdout) as { id: number }[]).map((i) => i.id)).not.toContain(mine.id);
   });
 
   it('lets the editor set the card by --card and by NAMECARD_CARD', async () => {

@@ -5,7 +5,7 @@ import type { Page } from 'playwright-core';
 import { describe, expect, test } from 'vitest';
 import { DEFAULT_SITE_URL, cardLink } from '../../shared/core/card-link.js';
 import { OWNER } from '../support/accounts.js';
-import { makeCard, nowMs, type Person } from '../support/cards.js';
+import { makeCard, nowMs, person, rpc, type Person } from '../support/cards.js';
 import { createTestClient } from '../support/supabase.js';
 import { useE2eFixture } from './fixture.js';
 import { followGo, screenshot, signIn } from './harness.js';
@@ -161,6 +161,32 @@ describe('/manage with several cards', () => {
     }
   });
 
+  test('the owner sees the open codes, never a code, and revokes the newest after saying yes: it is refused then', async () => {
+    const { emulator, page, site } = e2e;
+    await signIn(page, site, OWNER);
+    await page.goto(site.route('manage/?c=studio'));
+    const code = await inviteOnPage(page, 'viewer');
+    const invites = page.getByTestId('invites');
+    const newest = invites.getByRole('listitem').first();
+    await expect
+      .poll(() => newest.innerText(), POLL)
+      .toContain(`A code for a viewer, made by ${OWNER.email}`);
+    await expect(invites.innerText()).resolves.not.toContain(code.slice(4));
+    await newest.getByRole('button', { name: /^Revoke the code for a viewer/ }).click();
+    const dialog = page.getByRole('dialog', { name: 'Revoke this invitation code?' });
+    await dialog.getByRole('button', { name: 'Yes, revoke' }).click();
+    await expect
+      .poll(() => invites.getByRole('status').innerText(), POLL)
+      .toBe('Revoked the code for a viewer: it works no more.');
+    const [latest] = await emulator.query<{ revoked: boolean }>(
+      'select revoked_at is not null as revoked from private.namecard_invitation order by id desc limit 1',
+    );
+    expect(latest?.revoked).toBe(true);
+    const taker = await person(emulator, 'revoked-taker@cards.test');
+    const tried = await rpc(emulator, taker, 'namecard_member_accept', { code });
+    expect(tried.status).toBe(404);
+  });
+
   test('the editor accepts on the web, gets the studio card at /manage/ and sets it; the viewer sees it and may change nothing; /go follows each card', async () => {
     const { emulator, page, site, cards } = e2e;
     await emulator.createUser(EDITOR.email, EDITOR.password);
@@ -232,7 +258,7 @@ describe('/manage with several cards', () => {
     await expect
       .poll(() => accept.getByRole('alert').innerText(), POLL)
       .toMatch(
-        /^Not accepted: This invitation code is not valid: it may have expired or been used already/,
+        /^Not accepted: This invitation code is not valid: it may have expired, been used or been revoked/,
       );
     expect((await studioMembers()).map((m) => m.email)).not.toContain(latecomer.email);
   });

@@ -546,6 +546,141 @@ describe.each(DB_KINDS)('cards and roles over %s', { timeout: 180_000 }, (kind) 
       expect((await rpc(emulator, null, 'namecard_member_accept', { code })).status).toBe(401);
     });
 
+    test("a code dies with its maker's right to invite: a demoted or removed owner's spare codes are refused", async () => {
+      const coOwner = await person(emulator, 'co-owner@cards.test');
+      await join(emulator, ownerB, coOwner, 'beta', 'owner');
+      const spare = async () => {
+        const invited = await rpc(emulator, coOwner, 'namecard_member_invite', {
+          role: 'owner',
+          card: 'beta',
+          valid_seconds: 7776000,
+        });
+        expect(invited.status, JSON.stringify(invited.body)).toBe(200);
+        return (invited.body as { code: string }).code;
+      };
+      const [first, second] = [await spare(), await spare()];
+      const demoted = await rpc(emulator, ownerB, 'namecard_member_role', {
+        email: coOwner.email,
+        role: 'viewer',
+        card: 'beta',
+      });
+      expect(demoted.status, JSON.stringify(demoted.body)).toBe(200);
+      await refused(
+        () => rpc(emulator, coOwner, 'namecard_member_accept', { code: first }),
+        404,
+        'PT404',
+        'no such invitation',
+      );
+      const roleOf = async (who: Person) =>
+        (
+          (await rpc(emulator, who, 'namecard_cards')).body as { slug: string; role: string }[]
+        ).find((c) => c.slug === 'beta')?.role;
+      expect(await roleOf(coOwner)).toBe('viewer');
+      const removed = await rpc(emulator, ownerB, 'namecard_member_remove', {
+        email: coOwner.email,
+        card: 'beta',
+      });
+      expect(removed.status, JSON.stringify(removed.body)).toBe(200);
+      await refused(
+        () => rpc(emulator, coOwner, 'namecard_member_accept', { code: second }),
+        404,
+        'PT404',
+        'no such invitation',
+      );
+      expect(await roleOf(coOwner)).toBeUndefined();
+      expect(await roleOf(ownerB)).toBe('owner');
+      // Nobody else can use them either, and the owners' list of open codes leaves them out.
+      const other = await person(emulator, 'spare-finder@cards.test');
+      await refused(
+        () => rpc(emulator, other, 'namecard_member_accept', { code: second }),
+        404,
+        'PT404',
+        'no such invitation',
+      );
+      const open = await rpc(emulator, ownerB, 'namecard_member_invites', { card: 'beta' });
+      expect(open.status).toBe(200);
+      expect(open.body as { maker: string }[]).not.toContainEqual(
+        expect.objectContaining({ maker: coOwner.email }),
+      );
+    });
+
+    test('owners list the open codes (never the code) and revoke one; others may do neither', async () => {
+      const invited = await rpc(emulator, ownerB, 'namecard_member_invite', {
+        role: 'editor',
+        card: 'beta',
+      });
+      const { code, expires } = invited.body as { code: string; expires: string };
+      const listed = await rpc(emulator, ownerB, 'namecard_member_invites', { card: 'beta' });
+      expect(listed.status).toBe(200);
+      const mine = (listed.body as Record<string, unknown>[]).find(
+        (i) => Date.parse(String(i.expires_at)) === Date.parse(expires),
+      );
+      expect(mine).toMatchObject({ role: 'editor', maker: ownerB.email });
+      expect(Object.keys(mine!).sort()).toEqual(
+        ['created_at', 'expires_at', 'id', 'maker', 'role'].sort(),
+      );
+      expect(JSON.stringify(listed.body)).not.toContain(code.slice(4));
+      const editorB = await person(emulator, 'editor-b@cards.test');
+      await join(emulator, ownerB, editorB, 'beta', 'editor');
+      for (const [who, status] of [
+        [editorB, 403],
+        [stranger, 404],
+      ] as const) {
+        await refused(
+          () => rpc(emulator, who, 'namecard_member_invites', { card: 'beta' }),
+          status,
+          status === 403 ? '42501' : 'PT404',
+        );
+        await refused(
+          () =>
+            rpc(emulator, who, 'namecard_member_revoke_invite', {
+              invitation_id: mine!.id,
+              card: 'beta',
+            }),
+          status,
+          status === 403 ? '42501' : 'PT404',
+        );
+      }
+      // Another card's owner cannot reach it through their own card either.
+      await refused(
+        () =>
+          rpc(emulator, ownerA, 'namecard_member_revoke_invite', {
+            invitation_id: mine!.id,
+            card: 'alpha',
+          }),
+        404,
+        'PT404',
+        'no such invitation',
+      );
+      const revoked = await rpc(emulator, ownerB, 'namecard_member_revoke_invite', {
+        invitation_id: mine!.id,
+        card: 'beta',
+      });
+      expect(revoked.status, JSON.stringify(revoked.body)).toBe(200);
+      expect(revoked.body).toMatchObject({ id: mine!.id, role: 'editor', card: 'beta' });
+      const late = await person(emulator, 'revoked-code@cards.test');
+      await refused(
+        () => rpc(emulator, late, 'namecard_member_accept', { code }),
+        404,
+        'PT404',
+        'no such invitation',
+      );
+      const after = await rpc(emulator, ownerB, 'namecard_member_invites', { card: 'beta' });
+      expect(after.body as { id: number }[]).not.toContainEqual(
+        expect.objectContaining({ id: mine!.id }),
+      );
+      await refused(
+        () =>
+          rpc(emulator, ownerB, 'namecard_member_revoke_invite', {
+            invitation_id: mine!.id,
+            card: 'beta',
+          }),
+        404,
+        'PT404',
+        'no such invitation',
+      );
+    });
+
     test.each([
       [{ role: 'admin' }, 'role must be owner, editor or viewer'],
       [{ role: 'viewer', valid_seconds: 59 }, 'valid_seconds must be from 60'],

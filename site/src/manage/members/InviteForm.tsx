@@ -22,8 +22,10 @@ const VALID_FOR = [
  * Invite someone: a role and how long the code works, then the one-time code (`nci_…`) shown
  * once, with a copy button and the sentence that it will not be shown again (the server keeps
  * only its hash), as `namecard member invite` shows it.
+ *
+ * @param onMade called once a code was made (the open codes are read again)
  */
-export function InviteForm() {
+export function InviteForm({ onMade }: { onMade: () => void }) {
   const scope = useCardScope();
   const [made, setMade] = useState<Invitation | null>(null);
   const [outcome, setOutcome] = useState<Outcome | null>(null);
@@ -41,6 +43,7 @@ export function InviteForm() {
     try {
       const card = fnCard(scope);
       setMade(await inviteMember(supabase, role, { card, validSeconds: days * DAY_SECONDS }));
+      onMade();
     } catch (error) {
       setOutcome({ tone: 'error', text: `No code made: ${errorMessage(error)}` });
     } finally {

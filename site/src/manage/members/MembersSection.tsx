@@ -1,12 +1,18 @@
 import { useState } from 'react';
 import { CARD_ROLES } from '../../../../shared/core/cards.js';
 import { ROLE_WORDS, type CardMember } from '../../../../shared/core/members.js';
-import { listMembers, removeMember, setMemberRole } from '../../../../shared/supabase/members.js';
+import {
+  listInvitations,
+  listMembers,
+  removeMember,
+  setMemberRole,
+} from '../../../../shared/supabase/members.js';
 import { supabase } from '../../supabase.js';
 import { fnCard, useCardScope } from '../card-scope.js';
 import { errorMessage } from '../describe.js';
 import { useLoad } from '../useLoad.js';
 import { InviteForm } from './InviteForm.js';
+import { InvitesList } from './InvitesList.js';
 import { MemberItem, type MemberChange } from './MemberItem.js';
 import { OutcomeLine, type Outcome } from './Outcome.js';
 import { aRole } from './role-words.js';
@@ -14,7 +20,7 @@ import './members.css';
 
 /**
  * The card's members (owners only, as the server allows): each with their role, a role to change
- * to and Remove; what each role may do; and Invite. Loaded after the first draw. A change the
+ * to and Remove; what each role may do; Invite; and the open invitation codes with Revoke. Loaded after the first draw. A change the
  * user makes to themselves (leaving, a lower role) opens the page again, since what they may do
  * on it changed.
  */
@@ -24,6 +30,7 @@ export function MembersSection() {
   const members = useLoad(() => listMembers(supabase, card), [card]);
   const [outcome, setOutcome] = useState<Outcome | null>(null);
   const [busy, setBusy] = useState(false);
+  const invitations = useLoad(() => listInvitations(supabase, card), [card]);
 
   async function change(member: CardMember, what: MemberChange) {
     setBusy(true);
@@ -82,7 +89,8 @@ export function MembersSection() {
           </li>
         ))}
       </ul>
-      <InviteForm />
+      <InviteForm onMade={() => void invitations.reload()} />
+      <InvitesList invitations={invitations} />
     </section>
   );
 }
