@@ -1,8 +1,9 @@
 import type { Queryable } from './db/index.js';
 
 /**
- * The namecard owner list (private.namecard_owner, created by the project's
- * migration). Kept apart from the GoTrue emulation, which knows nothing of it.
+ * The owners of the card main (private.namecard_member, created by the project's migrations):
+ * the deployment's first person, whom the admin makes an owner by hand (docs/deploy.md). Kept
+ * apart from the GoTrue emulation, which knows nothing of cards.
  */
 
 export class UserNotFoundError extends Error {
@@ -12,16 +13,24 @@ export class UserNotFoundError extends Error {
   }
 }
 
-/** Lists the user with this id in private.namecard_owner (no-op when listed already). */
+/** The card the admin's owners own: the one a bare /go/ opens. */
+export const MAIN_CARD = 'main';
+
+/**
+ * Makes the user with this id an owner of the card main (a member with role owner; a member
+ * already is raised to owner).
+ */
 export async function addOwner(db: Queryable, userId: string): Promise<void> {
   await db.query(
-    'insert into private.namecard_owner (user_id) values ($1) on conflict (user_id) do nothing',
-    [userId],
+    `insert into private.namecard_member as m (card_id, user_id, role)
+     select c.id, $1, 'owner' from public.namecard_card as c where c.slug = $2
+     on conflict (card_id, user_id) do update set role = 'owner'`,
+    [userId, MAIN_CARD],
   );
 }
 
 /**
- * Lists the user with this email as an owner.
+ * Makes the user with this email an owner of the card main.
  * @returns the user's id
  * @throws UserNotFoundError when no user has this email.
  */
@@ -45,12 +54,17 @@ export interface UserSummary {
   owner: boolean;
 }
 
-/** Every user, oldest first, with whether it is an owner; never the password hash. */
+/** Every user, oldest first, with whether it is an owner of main; never the password hash. */
 export function listUsers(db: Queryable): Promise<UserSummary[]> {
   return db.query<UserSummary>(
-    `select u.id, u.email, u.created_at, u.last_sign_in_at, (o.user_id is not null) as owner
-     from auth.users u left join private.namecard_owner o on o.user_id = u.id
+    `select u.id, u.email, u.created_at, u.last_sign_in_at, exists (
+         select from private.namecard_member as m
+         join public.namecard_card as c on c.id = m.card_id
+         where m.user_id = u.id and m.role = 'owner' and c.slug = $1
+       ) as owner
+     from auth.users u
      where u.deleted_at is null
      order by u.created_at, u.id`,
+    [MAIN_CARD],
   );
 }

@@ -6,11 +6,8 @@ import { AuthError, renderAuthError } from './errors.js';
 
 export { DEFAULT_RATE_LIMITS, type RateLimits } from '../limits.js';
 
-/**
- * The functions that count a visit (supabase/schemas/visits.sql): of the first card, and of a card
- * named by its slug. They share one limit per address.
- */
-export const COUNT_VISIT_FUNCTIONS = ['namecard_count_visit', 'namecard_count_card_visit'];
+/** The function that counts a visit (supabase/schemas/visits.sql). */
+export const COUNT_VISIT_FUNCTIONS = ['namecard_count_visit'];
 
 /** The function that redeems an invitation code (supabase/schemas/members.sql). */
 export const ACCEPT_INVITATION_FUNCTION = 'namecard_member_accept';
@@ -65,7 +62,7 @@ function overLimit(c: Context): Response {
 
 /**
  * Middleware for the REST routes: counts POSTs to the visit-counting functions
- * (/rpc/namecard_count_visit, /rpc/namecard_count_card_visit) per address and answers 429
+ * (/rpc/namecard_count_visit) per address and answers 429
  * `over_request_rate_limit` once an address is over `limits.visits` in the window, before the
  * body is read or the database touched. Other requests pass uncounted. The emulator's own rule
  * (see RateLimits.visits).
@@ -100,28 +97,17 @@ export function invitationRateLimit(limits: RateLimits): MiddlewareHandler {
   });
 }
 
-/**
- * The functions that take a card token first (supabase/schemas/tokens.sql): a use of a token,
- * by anyone, with no session.
- */
-export const TOKEN_USE_FUNCTIONS = [
-  'namecard_token_whoami',
-  'namecard_token_status',
-  'namecard_token_entries',
-  'namecard_token_set',
-  'namecard_token_set_series',
-  'namecard_token_end_now',
-  'namecard_token_cancel',
-];
+/** The request header a script sends its card token in (supabase/schemas/tokens.sql). */
+export const TOKEN_HEADER = 'x-namecard-token';
 
 /**
- * Middleware for the REST routes: counts refused uses of a card token (a POST to one of
- * TOKEN_USE_FUNCTIONS answered with an error status: an unknown, revoked or expired token, or a
- * write a viewer token may not make) per address, as GoTrue counts sign-ins, and answers 429
- * `over_request_rate_limit` once an address is over `limits.tokens` in the window, before the
- * body is read or the database touched. A use that succeeds is not counted, so a script that
- * holds a good token is not slowed by its own calls; someone guessing secrets (192 bits) is.
- * The emulator's own rule (see RateLimits.tokens).
+ * Middleware for the REST routes: counts refused card tokens (a request with the header
+ * x-namecard-token answered 401: an unknown, revoked or expired token, whatever the function,
+ * table or method) per address, as GoTrue counts sign-ins, and answers 429
+ * `over_request_rate_limit` once an address is over `limits.tokens` in the window, before the body
+ * is read or the database touched. A request whose token works is not counted, whatever else it
+ * answers, so that a script holding a good token is not slowed by its own calls; someone guessing
+ * secrets (192 bits) is. The emulator's own rule (see RateLimits.tokens).
  */
 export function tokenUseRateLimit(limits: RateLimits): MiddlewareHandler {
   return rateLimiter({
@@ -129,8 +115,9 @@ export function tokenUseRateLimit(limits: RateLimits): MiddlewareHandler {
     limit: limits.tokens,
     standardHeaders: false,
     skipSuccessfulRequests: true,
+    requestWasSuccessful: (c) => c.res.status !== 401,
     keyGenerator: (c) => `token:${clientAddress(c, limits.header)}`,
-    skip: (c) => !postsTo(c, TOKEN_USE_FUNCTIONS),
+    skip: (c) => c.req.header(TOKEN_HEADER) === undefined,
     handler: overLimit,
   });
 }

@@ -1,4 +1,5 @@
 import { Hono } from 'hono';
+import { tokenUseRateLimit } from '../auth/rate-limit.js';
 import type { ServerContext } from '../context.js';
 import { rpcRoutes } from './rpc-calls.js';
 import { answerRestError, invalidPath } from './schema-errors.js';
@@ -16,6 +17,8 @@ export function restRoutes(ctx: ServerContext): Hono {
   const app = new Hono();
   app.onError(answerRestError);
   app.notFound(invalidPath);
+  // Guessing card tokens is limited per client address on every route and method.
+  app.use('*', tokenUseRateLimit(ctx.rateLimits));
   // /rpc first: `/:table` would not match its two segments, but the order says which wins.
   app.route('/rpc', rpcRoutes(ctx));
   app.route('/', tableReadRoutes(ctx));

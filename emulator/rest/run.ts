@@ -1,6 +1,6 @@
 import type { Context } from 'hono';
 import type { ServerContext } from '../context.js';
-import { isDbError } from '../db/index.js';
+import { API_LOGIN_ROLE, isDbError } from '../db/index.js';
 import type { ApiLane } from '../db/types.js';
 import type { TableInfo } from '../catalog/schema-cache.js';
 import { type Outcome, wantsObject } from './answers.js';
@@ -78,9 +78,11 @@ export async function execute(
   opts: { readOnly: boolean; single: boolean; lane?: ApiLane },
 ): Promise<Outcome> {
   const settings = await ctx.schemaCache.roleSettings(ctx.db, who.role);
+  const preRequest = await preRequestFunction(ctx);
   try {
     return await ctx.db.apiTransaction(async (tx) => {
       await tx.query(PRE_REQUEST, preRequestParams(c, who, path, settings, opts.readOnly));
+      if (preRequest) await tx.query(`select ${preRequest}()`);
       const [row] = await tx.query<Outcome>(statement.sql, statement.params);
       const outcome = row ?? { body: '[]', page_count: 0 };
       // PostgREST rolls a write back too when a single object was asked for.
@@ -98,6 +100,20 @@ export async function execute(
     if (isDbError(e)) throw fromDbError(e, who.role === ANON_ROLE);
     throw e;
   }
+}
+
+/** A schema-qualified function name, safe to write into SQL as it is. */
+const QUALIFIED_NAME = /^[a-z_][a-z0-9_]*\.[a-z_][a-z0-9_]*$/;
+
+/**
+ * The function PostgREST calls before every request (`db-pre-request`), as the database
+ * configures it for PostgREST: the setting `pgrst.db_pre_request` of the login role
+ * (PostgREST's in-database configuration, `db-config`), or none. Cached as role settings are.
+ */
+async function preRequestFunction(ctx: ServerContext): Promise<string | undefined> {
+  const { names, values } = await ctx.schemaCache.roleSettings(ctx.db, API_LOGIN_ROLE);
+  const name = values[names.indexOf('pgrst.db_pre_request')];
+  return name !== undefined && QUALIFIED_NAME.test(name) ? name : undefined;
 }
 
 // One statement sets everything PostgREST sets, transaction-locally: the role's own

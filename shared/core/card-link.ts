@@ -1,4 +1,4 @@
-import { isCardSlug } from './cards.js';
+import { MAIN_CARD, isCardSlug } from './cards.js';
 import { ConfigError } from './errors.js';
 
 /** The site that `npm start` serves: the default of `NAMECARD_SITE_URL`. */
@@ -108,34 +108,34 @@ export function cardLink(siteUrl: string, basePath = '/'): string {
 export const CARD_PARAM = 'c';
 
 /**
- * The link of one card: the card link itself (`…/go/`) for the first card, so that every card
- * printed before cards came keeps working, and `…/go/?c=<slug>` for any other. Works on any
+ * The link of one card: the card link itself (`…/go/`) for the card main, so that every card
+ * printed with the bare link keeps working, and `…/go/?c=<slug>` for any other. Works on any
  * static host (a query, no rewrite rule).
  *
  * @param link the card link, as {@link cardLink} returns it (no query)
- * @param card the card's slug and whether it is the first card (`namecard_cards()` answers both)
+ * @param slug the card's slug
  * @returns the card's link
- * @example cardLinkOf('https://me.example/go/', { slug: 'studio', first: false })
- * // → 'https://me.example/go/?c=studio'
+ * @example cardLinkOf('https://me.example/go/', 'studio') // → 'https://me.example/go/?c=studio'
  */
-export function cardLinkOf(link: string, card: { slug: string; first: boolean }): string {
+export function cardLinkOf(link: string, slug: string): string {
   const url = new URL(link);
   url.search = '';
-  if (!card.first) url.searchParams.set(CARD_PARAM, card.slug);
+  if (slug !== MAIN_CARD) url.searchParams.set(CARD_PARAM, slug);
   return url.href;
 }
 
 /**
- * The card a visitor of /go asks for, from the page's query: `null` for a bare `/go/` (the
- * first card), the slug of `?c=<slug>`, or `undefined` when `c` is given but is no slug (nothing
- * to ask: visitors get the main site, as for an unknown card).
+ * The card a visitor of /go asks for, from the page's query: `main` for a bare `/go/` and for an
+ * empty `?c=`, the slug of `?c=<slug>` in lower case (slugs are matched without regard to case),
+ * or `undefined` when `c` is given but is no slug (nothing to ask: visitors get the main site, as
+ * for an unknown card).
  *
  * @param search the page's `location.search`
- * @example goCardOf('?c=studio&via=qr') // → 'studio'
+ * @example goCardOf('?c=Studio&via=qr') // → 'studio'
  */
-export function goCardOf(search: string): string | null | undefined {
-  const card = new URLSearchParams(search).get(CARD_PARAM);
-  if (card === null) return null;
+export function goCardOf(search: string): string | undefined {
+  const card = (new URLSearchParams(search).get(CARD_PARAM) ?? '').trim().toLowerCase();
+  if (card === '') return MAIN_CARD;
   return isCardSlug(card) ? card : undefined;
 }
 

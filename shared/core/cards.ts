@@ -8,14 +8,10 @@ import { ApiError, InputError } from './errors.js';
 export const CARD_SLUG_FORM = /^[a-z0-9][a-z0-9-]{1,31}$/;
 
 /**
- * The first card's slug: the cards migration names the one card a deployment had `main`
- * (supabase/schemas/cards.sql), and a slug never changes, so a slug names the first card
- * exactly when it is this one. Its link stays the bare `/go/`.
+ * The card a bare `/go/` link opens (so printed cards keep working): its link is the bare `/go/`,
+ * and it cannot be removed (supabase/schemas/cards.sql). Otherwise a card like any other.
  */
-export const FIRST_CARD_SLUG = 'main';
-
-/** The first card's id: `public.namecard_first_card()` answers this constant (the cards migration). */
-export const FIRST_CARD_ID = 1;
+export const MAIN_CARD = 'main';
 
 /** The roles, from the most to the least: each may do what the ones after it may. */
 export const CARD_ROLES = ['owner', 'editor', 'viewer'] as const;
@@ -29,16 +25,17 @@ export function isCardSlug(value: unknown): value is string {
 }
 
 /**
- * Checks a slug given by a person or a script.
+ * Checks a slug given by a person or a script. Slugs are matched without regard to case (they
+ * are stored in lower case), as the server matches them.
  *
- * @param value the slug as given (surrounding blanks are dropped)
+ * @param value the slug as given (surrounding blanks are dropped, letters lowered)
  * @param field the option or argument it came from, named in the error (default `card`)
  * @returns the slug
  * @throws InputError naming the field and the form
  * @example parseCardSlug('studio') // → 'studio'
  */
 export function parseCardSlug(value: string, field = 'card'): string {
-  const slug = value.trim();
+  const slug = value.trim().toLowerCase();
   if (!isCardSlug(slug)) {
     throw new InputError(
       field,
@@ -75,28 +72,25 @@ export function roleAtLeast(role: CardRole | null | undefined, need: CardRole): 
   return CARD_ROLES.indexOf(role) <= CARD_ROLES.indexOf(need);
 }
 
-/** One of the signed-in user's cards, as `public.namecard_cards()` answers it. */
+/**
+ * One of the caller's cards, as `public.namecard_cards()` answers it: a person's memberships, or
+ * a card token's one card with the token's role.
+ */
 export interface CardSummary {
   /** The card's id: what its rows' `card_id` holds. */
   id: number;
   slug: string;
   name: string;
-  /** The signed-in user's role on it. */
+  /** The caller's role on it. */
   role: CardRole;
-  /** True for the first card, whose link is a bare `/go/`. */
-  first: boolean;
 }
 
 /** Keeps what a card must have; a malformed row from a hostile answer is refused. */
 export function isCardSummary(value: unknown): value is CardSummary {
   if (typeof value !== 'object' || value === null) return false;
-  const { id, slug, name, role, first } = value as Record<string, unknown>;
+  const { id, slug, name, role } = value as Record<string, unknown>;
   return (
-    Number.isSafeInteger(id) &&
-    isCardSlug(slug) &&
-    typeof name === 'string' &&
-    isCardRole(role) &&
-    typeof first === 'boolean'
+    Number.isSafeInteger(id) && isCardSlug(slug) && typeof name === 'string' && isCardRole(role)
   );
 }
 
@@ -121,29 +115,38 @@ export function cardOf(value: unknown, status: number): CardSummary & { removed:
   if (!isCardSummary(value)) {
     throw new ApiError(status, 'invalid_response', 'The server answered no card');
   }
-  const { id, slug, name, role, first } = value;
+  const { id, slug, name, role } = value;
   const removed = (value as { removed_at?: unknown }).removed_at;
-  return { id, slug, name, role, first, removed: typeof removed === 'string' };
+  return { id, slug, name, role, removed: typeof removed === 'string' };
 }
 
 /**
  * The server's refusals about cards and people, by the `details` they carry (the code alone
  * cannot tell them apart: PT404 is also an unknown entry's). `needs_role`: a member whose role
- * is too low (42501, `needs editor`, see {@link neededRole}); `no_such_card`: a slug that is not
- * among the caller's cards, whether it exists or not (PT404); `no_such_invitation`: a code that is
- * unknown, used, expired or for a removed card, alike (PT404); `no_such_member` (PT404);
- * `last_owner`: the card's last owner cannot leave, be removed or demoted (PT409);
- * `first_card`: the first card cannot be removed (PT409); `slug_taken`: a slug is never given
- * twice (23505); `invalid_card`: not a slug's form (22023).
+ * is too low (42501, `needs editor`, see {@link neededRole}); `needs_person`: a card token
+ * asked for what only a person may do (42501); `no_such_card`: a slug that is not among the
+ * caller's cards, whether it exists or not (PT404); `no_such_invitation`: a code that is unknown,
+ * used, revoked, expired, for a removed card or of a maker no longer its owner, alike (PT404);
+ * `no_such_member`, `no_such_token` (PT404); `last_owner`: the card's last owner cannot leave,
+ * be removed or demoted (PT409); `main_card`: the card main cannot be removed (PT409);
+ * `slug_taken`: a slug is never given twice (23505); `invalid_card`: not a slug's form (22023);
+ * `card_limit`, `profile_limit`, `series_limit` (23514) and `token_limit` (PT409): a limit of
+ * docs/security.md's reached.
  */
 export const CARD_REFUSALS = {
+  needs_person: 'needs a person',
   no_such_card: 'no such card',
   no_such_invitation: 'no such invitation',
   no_such_member: 'no such member',
+  no_such_token: 'no such token',
   last_owner: 'last owner',
-  first_card: 'first card',
+  main_card: 'main card',
   slug_taken: 'slug taken',
   invalid_card: 'invalid card',
+  card_limit: 'card limit',
+  profile_limit: 'profile limit',
+  series_limit: 'series limit',
+  token_limit: 'token limit',
 } as const;
 
 /** The name of one of {@link CARD_REFUSALS}, or `needs_role`. */
@@ -170,4 +173,92 @@ export function cardRefusalOf(error: unknown): CardRefusal | undefined {
   if (neededRole(error)) return 'needs_role';
   const names = Object.keys(CARD_REFUSALS) as (keyof typeof CARD_REFUSALS)[];
   return names.find((name) => CARD_REFUSALS[name] === error.details);
+}
+
+/** Where the card a run or a page acts on came from, named in what it says. */
+export type CardSource =
+  | '--card'
+  | '?c='
+  | 'NAMECARD_CARD'
+  | 'card use'
+  | 'the token'
+  | 'your only card'
+  | 'main'
+  | 'your first card';
+
+/** The card a run or a page acts on, and where that came from. */
+export interface CardChoice {
+  slug: string;
+  source: CardSource;
+}
+
+/** A token run that names another card than the token's own: usage error (exit 2), naming both. */
+export class CardConflictError extends InputError {
+  constructor(
+    readonly named: CardChoice,
+    readonly tokenCard: string,
+  ) {
+    super(
+      named.source,
+      `the token's card ${tokenCard}`,
+      named.slug,
+      `\`${named.source}\` names the card ${named.slug}, but NAMECARD_TOKEN is a token of the card ${tokenCard}: a token acts on its own card only. Name ${tokenCard} or no card, or unset NAMECARD_TOKEN to act as yourself`,
+    );
+    this.name = 'CardConflictError';
+  }
+}
+
+/**
+ * THE choice of the card a run (the CLI) or a page (/manage) acts on, one rule for both faces:
+ * the card named (`--card`, or `?c=` on a page), then `NAMECARD_CARD`, then the current card
+ * (`namecard card use`), then the caller's only card, then `main` where the caller is a member of
+ * it, then the first of the caller's cards by slug; with no card at all (signed out, or a member
+ * of none), `main`. A card token's caller has one card, the token's: a run that names another
+ * (by any of the three) is refused, naming both.
+ *
+ * @param given.named the slug named for this run or page, with its source
+ * @param given.env `NAMECARD_CARD`, when set
+ * @param given.current the card made current here (`card use`)
+ * @param given.cards the caller's cards (`namecard_cards()`), when known: none for a caller
+ *   signed out, or when a card was named and the list was not read
+ * @param given.tokenCard the token's card, for a run with a card token
+ * @returns the slug and where it came from
+ * @throws CardConflictError when a token run names another card than the token's
+ * @example chooseCard({ cards: [{ slug: 'studio', role: 'editor' }] }) // → { slug: 'studio', source: 'your only card' }
+ */
+export function chooseCard(given: {
+  named?: CardChoice;
+  env?: string;
+  current?: string;
+  cards?: readonly Pick<CardSummary, 'slug' | 'role'>[];
+  tokenCard?: string;
+}): CardChoice {
+  const asked: CardChoice | undefined =
+    given.named ??
+    (given.env ? { slug: given.env, source: 'NAMECARD_CARD' } : undefined) ??
+    (given.current ? { slug: given.current, source: 'card use' } : undefined);
+  if (given.tokenCard !== undefined) {
+    if (asked && asked.slug !== given.tokenCard)
+      throw new CardConflictError(asked, given.tokenCard);
+    return { slug: given.tokenCard, source: 'the token' };
+  }
+  if (asked) return asked;
+  const cards = [...(given.cards ?? [])].sort((a, b) => a.slug.localeCompare(b.slug));
+  if (cards.length === 1) return { slug: cards[0]!.slug, source: 'your only card' };
+  if (cards.length === 0 || cards.some((c) => c.slug === MAIN_CARD)) {
+    return { slug: MAIN_CARD, source: 'main' };
+  }
+  return { slug: cards[0]!.slug, source: 'your first card' };
+}
+
+/**
+ * Whether a run or a page must read the caller's cards to choose: only when nothing names one.
+ * A token run reads its one card anyway (to learn it).
+ */
+export function choiceNeedsCards(given: {
+  named?: CardChoice;
+  env?: string;
+  current?: string;
+}): boolean {
+  return given.named === undefined && !given.env && !given.current;
 }

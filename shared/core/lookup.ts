@@ -5,53 +5,37 @@ import type { SeriesRow } from './series.js';
 import type { Segment } from './timeline.js';
 import type { NamecardRow } from './types.js';
 
-// The product's two reads of what visitors get, each one plain REST request: the active entry
-// (view `namecard_active`, the Redirecting.. page's one GET) and the card's status (view
-// `namecard_status`: now, the active entry and the timeline, for `namecard status` and the
-// manage page). Both views are the first card's; a card named by its slug is read through the
-// functions `namecard_go` and `namecard_card_status` instead, each one GET on a URL fixed by
-// the slug, with the same answers. The database decides with its own clock, so the URLs are constant and no
-// visitor's wrong phone clock can change the answer. Plain fetch, not supabase-js, because
-// the Redirecting.. page must stay a few kilobytes.
+// The product's two reads of what visitors get, each one GET of a function on a URL fixed by the
+// card's slug: the entry in force and its destination (`namecard_go`, the Redirecting.. page's
+// one request) and the card's status (`namecard_status`: now, the active entry and the timeline,
+// for `namecard status` and the manage page). Anyone may ask either about any slug; an unknown
+// one answers as a card with nothing set. The database decides with its own clock, so the URLs
+// are constant and no visitor's wrong phone clock can change the answer. Plain fetch, not
+// supabase-js, because the Redirecting.. page must stay a few kilobytes.
 
 /** The table of namecard entries. */
 export const NAMECARD_TABLE = 'namecard';
 
-/** The view answering the active entry (at most one row), decided by the server's clock. */
-export const ACTIVE_VIEW = 'namecard_active';
-
-/**
- * The view answering, in one row, the server's now, the active entry and the timeline from
- * now on (see the timeline migration).
- */
-export const STATUS_VIEW = 'namecard_status';
-
-/** The columns of the active entry a visitor may read. */
+/** The columns of an entry a visitor's answers carry. */
 export const VIEW_COLUMNS = 'id,type,stamp_start,stamp_end';
 
 /**
- * The columns {@link ACTIVE_VIEW} answers: the entry's, and its profile's destination `url`
+ * The columns {@link GO_FUNCTION} answers: the entry's, and its profile's destination `url`
  * (null when the profile follows the build's settings), so that one GET tells /go where to go.
  */
 export const ACTIVE_COLUMNS = `${VIEW_COLUMNS},url`;
 
-/** The columns of {@link STATUS_VIEW}. */
+/** The columns of {@link STATUS_FUNCTION}. */
 const STATUS_COLUMNS = 'now,active,timeline,labels,url,series_ahead';
 
-/** One of the views read with one GET. */
-export type EntryView = typeof ACTIVE_VIEW | typeof STATUS_VIEW;
-
-/** The function answering a card's active entry, as {@link ACTIVE_VIEW} does the first card's. */
+/** The function answering a card's entry in force now and its destination (at most one row). */
 export const GO_FUNCTION = 'namecard_go';
 
-/** The function answering a card's status, as {@link STATUS_VIEW} does the first card's. */
-export const CARD_STATUS_FUNCTION = 'namecard_card_status';
+/** The function answering a card's status in one row: now, the active entry, the timeline. */
+export const STATUS_FUNCTION = 'namecard_status';
 
-/** The function that answers for a card what `view` answers for the first card. */
-const CARD_FUNCTIONS: Readonly<Record<EntryView, string>> = {
-  [ACTIVE_VIEW]: GO_FUNCTION,
-  [STATUS_VIEW]: CARD_STATUS_FUNCTION,
-};
+/** One of the two reads, each one GET. */
+export type LookupFunction = typeof GO_FUNCTION | typeof STATUS_FUNCTION;
 
 /**
  * The part of fetch the lookup uses, so that the global fetch and the CLI's node:http
@@ -62,19 +46,16 @@ export type LookupFetch = (
   init: { headers: Record<string, string>; signal?: AbortSignal },
 ) => Promise<{ ok: boolean; status: number; json(): Promise<unknown> }>;
 
-/** What {@link fetchActiveEntry} needs. */
+/** What {@link fetchActiveEntry} and {@link fetchStatus} need. */
 export interface LookupOptions {
   /** API base URL, e.g. `http://127.0.0.1:54321` (no trailing slash). */
   supabaseUrl: string;
   /** The public anon key, sent as the `apikey` query parameter. */
   anonKey: string;
-  /** A signed-in owner's access token, sent as the bearer when present. */
+  /** A signed-in person's access token, sent as the bearer when present. */
   accessToken?: string | null;
-  /**
-   * The card to read, by its slug (`/go/?c=<slug>`); none reads the first card through its view.
-   * Any card but the first is read only by its members (its status) or as /go needs it.
-   */
-  card?: string | null;
+  /** The card to read, by its slug (`/go/?c=<slug>`; a bare `/go/` is `main`). */
+  card: string;
   /** Time-out in milliseconds; none when omitted. */
   timeoutMs?: number;
   /** Cancels the request. */
@@ -87,52 +68,40 @@ export interface LookupOptions {
 }
 
 /**
- * The URL of a view's lookup: `/rest/v1/<view>?select=id,type,stamp_start,stamp_end,url&apikey=…`.
+ * The URL of a card's lookup: one GET of `fn` with the slug as its argument,
+ * `/rest/v1/rpc/namecard_go?card=<slug>&select=…&apikey=…`.
  *
  * The anon key travels as the `apikey` query parameter rather than a header, so that an
  * anonymous visitor's request has no custom header and the browser sends it at once, with no
  * CORS preflight. Supabase's gateway accepts the key there (Kong's key-auth reads `apikey` from
- * the query string as well as the headers) and PostgREST never treats `apikey` as a filter.
+ * the query string as well as the headers) and removes it before PostgREST sees the request
+ * (`hide_credentials`), so that PostgREST never takes it for an argument.
  *
  * @param supabaseUrl API base URL without trailing slash
  * @param anonKey the public anon key
- * @param view which view
- */
-export function viewUrl(supabaseUrl: string, anonKey: string, view: EntryView): string {
-  const columns = view === STATUS_VIEW ? STATUS_COLUMNS : ACTIVE_COLUMNS;
-  return `${supabaseUrl}/rest/v1/${view}?select=${columns}&apikey=${encodeURIComponent(anonKey)}`;
-}
-
-/**
- * The URL of a card's lookup, what {@link viewUrl} is for the first card: one GET of the function
- * that answers for the card what `view` answers (`namecard_go`, `namecard_card_status`), the slug
- * as its argument, as CORS-simple as the view's: `/rest/v1/rpc/namecard_go?card=<slug>&select=…&apikey=…`.
- *
- * @param supabaseUrl API base URL without trailing slash
- * @param anonKey the public anon key
- * @param view which view's answer
+ * @param fn which read
  * @param card the card's slug
- * @example cardViewUrl('https://x.supabase.co', 'key', 'namecard_active', 'studio')
+ * @example lookupUrl('https://x.supabase.co', 'key', 'namecard_go', 'studio')
  * // → 'https://x.supabase.co/rest/v1/rpc/namecard_go?card=studio&select=id,type,stamp_start,stamp_end,url&apikey=key'
  */
-export function cardViewUrl(
+export function lookupUrl(
   supabaseUrl: string,
   anonKey: string,
-  view: EntryView,
+  fn: LookupFunction,
   card: string,
 ): string {
-  const columns = view === STATUS_VIEW ? STATUS_COLUMNS : ACTIVE_COLUMNS;
-  return `${supabaseUrl}/rest/v1/rpc/${CARD_FUNCTIONS[view]}?card=${encodeURIComponent(card)}&select=${columns}&apikey=${encodeURIComponent(anonKey)}`;
+  const columns = fn === STATUS_FUNCTION ? STATUS_COLUMNS : ACTIVE_COLUMNS;
+  return `${supabaseUrl}/rest/v1/rpc/${fn}?card=${encodeURIComponent(card)}&select=${columns}&apikey=${encodeURIComponent(anonKey)}`;
 }
 
 /**
- * GETs one of the views and answers its JSON body. Only a signed-in owner's request carries a
+ * GETs one of the reads and answers its JSON body. Only a signed-in person's request carries a
  * header (`Authorization`); a visitor's is a CORS-simple request.
  *
  * @throws NetworkError when the server cannot be reached; TimeoutError after `timeoutMs`;
  *   ApiError with the server's `code` and `message` for a non-2xx answer
  */
-async function fetchView(view: EntryView, options: LookupOptions): Promise<unknown> {
+async function fetchLookup(fn: LookupFunction, options: LookupOptions): Promise<unknown> {
   const { supabaseUrl, anonKey, accessToken, timeoutMs, signal, card } = options;
   const request: LookupFetch = options.fetch ?? fetch;
   const signals: AbortSignal[] = [];
@@ -143,10 +112,7 @@ async function fetchView(view: EntryView, options: LookupOptions): Promise<unkno
   let response: Awaited<ReturnType<LookupFetch>>;
   let body: unknown;
   try {
-    const url = card
-      ? cardViewUrl(supabaseUrl, anonKey, view, card)
-      : viewUrl(supabaseUrl, anonKey, view);
-    response = await request(url, {
+    response = await request(lookupUrl(supabaseUrl, anonKey, fn, card), {
       headers: accessToken ? { Authorization: `Bearer ${accessToken}` } : {},
       signal: signals.length > 1 ? AbortSignal.any(signals) : signals[0],
     });
@@ -177,16 +143,16 @@ const invalid = (what: string) =>
   new ApiError(200, 'invalid_response', `The server answered with something other than ${what}`);
 
 /**
- * Reads the active entry (view `namecard_active`, or `namecard_go` for `options.card`): what
- * visitors get now, by the server's clock. An unknown or removed card answers as one with nothing
- * set (null).
+ * Reads the active entry of `options.card` (`namecard_go`): what visitors get now, by the
+ * server's clock. An unknown or removed card answers as one with nothing set (null).
  *
- * @returns the active entry, or `null` when none is active (visitors get the main site)
- * @throws as {@link fetchView}; ApiError `invalid_response` when the body is not a JSON array
+ * @returns the active entry and its destination (`url`), or `null` when none is active
+ *   (visitors get the main site)
+ * @throws as {@link fetchLookup}; ApiError `invalid_response` when the body is not a JSON array
  *   of at most one well-formed row
  */
 export async function fetchActiveEntry(options: LookupOptions): Promise<NamecardRow | null> {
-  const body = await fetchView(ACTIVE_VIEW, options);
+  const body = await fetchLookup(GO_FUNCTION, options);
   if (!Array.isArray(body) || body.length > 1 || (body.length === 1 && !isWellFormed(body[0]))) {
     throw invalid('at most one entry');
   }
@@ -197,28 +163,22 @@ export async function fetchActiveEntry(options: LookupOptions): Promise<Namecard
 export interface CardStatus {
   /** The server's clock when it answered, epoch ms: the instant the rest is decided at. */
   now: number;
-  /** The active entry (as `namecard_active` answers it), or null: visitors get the main site. */
+  /** The active entry (as `namecard_go` answers it), or null: visitors get the main site. */
   active: NamecardRow | null;
   /**
    * What visitors get from `now` on: the first segment starts at `now`; the last is open-ended
    * (`to: null`) unless the server capped the answer (24 segments), when more follows it.
    */
   timeline: Segment[];
-  /**
-   * Labels of the profiles the timeline names, from their rows (`{ shop: 'Shop' }`); `{}` from
-   * a server older than the profile-labels migration.
-   */
+  /** Labels of the profiles the timeline names, from their rows (`{ shop: 'Shop' }`). */
   labels: Readonly<Record<string, string>>;
   /**
    * The destination of the entry in force as /go's lookup answers it: the profile's own URL, or
-   * null when it follows the build's setting (and from a server older than that migration).
-   * Followed only on an allowed origin (rules.ts's destinationUrl).
+   * null when it follows the build's setting. Followed only on an allowed origin (rules.ts's
+   * destinationUrl).
    */
   url: string | null;
-  /**
-   * The weekly series with an occurrence ahead, oldest first, each with its next start; `[]`
-   * from a server older than the series-occurrences migration.
-   */
+  /** The weekly series with an occurrence ahead, oldest first, each with its next start. */
   series?: StatusSeries[];
 }
 
@@ -265,26 +225,25 @@ function isSegment(value: unknown): value is Segment {
 }
 
 /**
- * Reads what visitors get now and from now on (view `namecard_status`, or `namecard_card_status`
- * for `options.card`: its members only) with one GET: the server's now, the active entry and the
- * timeline, all decided at that one instant.
+ * Reads what visitors of `options.card` get now and from now on (`namecard_status`) with one
+ * GET: the server's now, the active entry and the timeline, all decided at that one instant. An
+ * unknown or removed card answers as one with nothing set.
  *
  * @returns the card's status
- * @throws as {@link fetchView}; ApiError `invalid_response` when the body is not one row of
+ * @throws as {@link fetchLookup}; ApiError `invalid_response` when the body is not one row of
  *   that shape
  */
 export async function fetchStatus(options: LookupOptions): Promise<CardStatus> {
-  const body = await fetchView(STATUS_VIEW, options);
+  const body = await fetchLookup(STATUS_FUNCTION, options);
   return parseStatus(Array.isArray(body) && body.length === 1 ? body[0] : null);
 }
 
 /**
- * Checks and narrows one status object as the view `namecard_status` answers it (a row), and
- * as the owner's write functions (`namecard_set`, `namecard_end_now`, `namecard_cancel`)
- * include it in their answers: `now` (epoch ms), `active` (entry or null), `timeline`, and
- * from the profile-labels migration on `labels` (name → label) and `url` (the destination in
- * force, or null), and from the series-occurrences migration on `series` (the series with an
- * occurrence ahead, read from `series_ahead`); these may be absent (an older server).
+ * Checks and narrows one status object as `namecard_status` answers it (a row), and
+ * as the write functions (`namecard_set`, `namecard_end_now`, `namecard_cancel`) include it in
+ * their answers: `now` (epoch ms), `active` (entry or null), `timeline`, `labels` (name →
+ * label), `url` (the destination in force, or null) and `series` (the series with an occurrence
+ * ahead, read from `series_ahead`).
  *
  * @param value the parsed JSON object (other fields are ignored)
  * @returns the card's status

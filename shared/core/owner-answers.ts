@@ -155,15 +155,12 @@ export function setOutcome(
   return { entry: narrowRow(answer.entry as NamecardRow), status: parseStatus(answer) };
 }
 
-/**
- * The arguments of `public.namecard_set`, from a planned entry (epoch ms) and the card's slug
- * (none: the first card, and no `card` argument, as every client before cards sent it).
- */
-export function setArgs(entry: NewEntry, card?: string): Record<string, unknown> {
+/** The arguments of `public.namecard_set`, from a planned entry (epoch ms) and the card's slug. */
+export function setArgs(entry: NewEntry, card: string): Record<string, unknown> {
   return {
     type: entry.type,
     stamp_start: entry.stamp_start ?? null,
     stamp_end: entry.stamp_end,
-    ...(card === undefined ? {} : { card }),
+    card,
   };
 }

@@ -42,15 +42,26 @@ export interface TokenSummary {
   state: 'live' | 'expired' | 'creator not an owner';
 }
 
-/** What a token is, as `namecard_token_whoami` answers it. */
+/**
+ * The request header a card token travels in, with the anon (or publishable) key as `apikey`:
+ * never in a URL. PostgREST's pre-request check reads it (supabase/schemas/tokens.sql).
+ */
+export const TOKEN_HEADER = 'x-namecard-token';
+
+/** A card token as the caller, as `namecard_caller()` answers it. */
 export interface TokenIdentity {
+  kind: 'token';
   /** The card's slug and name. */
   card: string;
   card_name: string;
   name: string;
   role: TokenRole;
+  /** When it stops working (ISO timestamp); null: never. */
   expires: string | null;
 }
+
+/** Who calls, as `namecard_caller()` answers it: a person, a card token, or anon. */
+export type Caller = { kind: 'person'; email: string } | TokenIdentity | { kind: 'anon' };
 
 /**
  * True for a token's role.
@@ -99,17 +110,21 @@ export function isTokenSummary(value: unknown): value is TokenSummary {
 }
 
 /**
- * True for a token's identity (`namecard_token_whoami`).
+ * True for an answer of `namecard_caller()`: a person with an e-mail, a card token with its card,
+ * name and role, or anon.
  *
  * @param value the parsed answer
  */
-export function isTokenIdentity(value: unknown): value is TokenIdentity {
-  const v = value as Partial<TokenIdentity> | null;
+export function isCaller(value: unknown): value is Caller {
+  if (typeof value !== 'object' || value === null) return false;
+  const v = value as Record<string, unknown>;
+  if (v.kind === 'anon') return true;
+  if (v.kind === 'person') return typeof v.email === 'string';
   return (
-    typeof v === 'object' &&
-    v !== null &&
+    v.kind === 'token' &&
     typeof v.card === 'string' &&
     typeof v.name === 'string' &&
-    isTokenRole(v.role)
+    isTokenRole(v.role) &&
+    (v.expires === null || typeof v.expires === 'string')
   );
 }

@@ -1,27 +1,20 @@
-import {
-  FIRST_CARD_ID,
-  FIRST_CARD_SLUG,
-  cardOf,
-  isCardSummary,
-  type CardSummary,
-} from '../core/cards.js';
+import { cardOf, isCardSummary, type CardSummary } from '../core/cards.js';
 import { ApiError } from '../core/errors.js';
-import { parseStatus, type CardStatus } from '../core/lookup.js';
 import { toError, type DataClient } from './errors.js';
 
-// Cards through supabase-js: each call one RPC of supabase/schemas/members.sql, as the signed-in
-// user; their people (members, invitations) are in members.ts. `card` is a slug; none means the
-// first card. The server's refusals come back as ApiError: see CARD_REFUSALS and neededRole
+// Cards through supabase-js: each call one RPC of supabase/schemas/members.sql, as the caller (a
+// person, or a card token); their people (members, invitations) are in members.ts. `card` is a
+// slug. The server's refusals come back as ApiError: see CARD_REFUSALS and neededRole
 // (shared/core/cards.ts) for which is which.
 
 /**
- * The signed-in user's cards, first card first (`public.namecard_cards()`): slug, name, their
- * role, and whether it is the first card (whose link is a bare `/go/`). A removed card is not
- * listed. Also remembers each card's id for {@link cardIdOf}.
+ * The caller's cards by slug (`public.namecard_cards()`): slug, name and their role; a card
+ * token's caller has one, the token's card with its role. A removed card is not listed. Also
+ * remembers each card's id for {@link cardIdOf}.
  *
- * @param client a supabase-js client with a session
- * @returns the cards; none for an account that is no member of any
- * @throws ApiError (401 42501 without a session); NetworkError when unreachable
+ * @param client a supabase-js client with a session or a card token
+ * @returns the cards; none for an account that is no member of any, or signed out
+ * @throws ApiError; NetworkError when unreachable
  * @example (await listCards(client)).map((c) => c.slug) // → ['main', 'studio']
  */
 export async function listCards(client: DataClient): Promise<CardSummary[]> {
@@ -46,17 +39,15 @@ function knownIds(client: DataClient): Map<string, number> {
 }
 
 /**
- * The id of one of the signed-in user's cards, which a read or write of a table filters on
- * (`card_id`), from {@link listCards} (asked once per client).
+ * The id of one of the caller's cards, which a read of a table filters on (`card_id`), from
+ * {@link listCards} (asked once per client).
  *
- * @param client a supabase-js client with a session
- * @param slug the card's slug (the first card's, `main`, answers its id with no request)
- * @throws ApiError `PT404` (details `no such card`) when it is not among the user's cards, as
+ * @param client a supabase-js client with a session or a card token
+ * @param slug the card's slug
+ * @throws ApiError `PT404` (details `no such card`) when it is not among the caller's cards, as
  *   the server answers a function called with that slug; NetworkError when unreachable
  */
 export async function cardIdOf(client: DataClient, slug: string): Promise<number> {
-  // The first card anyone may read, by its fixed slug and id: no request.
-  if (slug === FIRST_CARD_SLUG) return FIRST_CARD_ID;
   let id = knownIds(client).get(slug);
   if (id === undefined) {
     await listCards(client);
@@ -66,7 +57,7 @@ export async function cardIdOf(client: DataClient, slug: string): Promise<number
     throw new ApiError(
       404,
       'PT404',
-      `There is no card ${slug}`,
+      `None of your cards is called ${slug}`,
       'no such card',
       'Your cards: namecard card list.',
     );
@@ -86,14 +77,16 @@ async function cardCall(
 }
 
 /**
- * Makes a new card (`public.namecard_card_add`); the signed-in user becomes its owner, and it
- * starts with the profiles main and photo, which follow the build's settings.
+ * Makes a new card (`public.namecard_card_add`); the signed-in person becomes its owner, and it
+ * starts with the profiles main and photo, which follow the build's settings. An account makes
+ * at most 20 cards, removed ones included.
  *
  * @param slug its public name in its link, 2 to 32 of a-z, 0-9 and `-` (checked by the caller
  *   with parseCardSlug and by the server)
  * @param name what people see, 1 to 60 characters; default the slug
- * @throws ApiError 23505 (details `slug taken`: never given twice), 22023 a malformed slug or
- *   name, PT401 a signed-out session; NetworkError when unreachable
+ * @throws ApiError 23505 (details `slug taken`: never given twice), 23514 `card limit`, 22023 a
+ *   malformed slug or name, PT401 a signed-out session, 42501 `needs a person` for a card
+ *   token; NetworkError when unreachable
  */
 export function addCard(
   client: DataClient,
@@ -118,29 +111,14 @@ export function renameCard(
 
 /**
  * Removes a card (`public.namecard_card_remove`, owners): /go then answers as for an unknown
- * slug, and the slug is never given again. The first card cannot be removed.
+ * slug, and the slug is never given again. The card main cannot be removed.
  *
  * @returns the card as it is after (`removed: true`)
- * @throws ApiError 42501 `needs owner`, PT404 `no such card`, PT409 `first card`
+ * @throws ApiError 42501 `needs owner`, PT404 `no such card`, PT409 `main card`
  */
 export function removeCard(
   client: DataClient,
   slug: string,
 ): Promise<CardSummary & { removed: boolean }> {
   return cardCall(client, 'namecard_card_remove', { card: slug });
-}
-
-/**
- * A card's status (`public.namecard_card_status(card)`, its members): what
- * `namecard_status` answers for the first card, as the signed-in user.
- *
- * @param card the card's slug
- * @returns now, the active entry, the timeline, labels and series, as {@link parseStatus} reads them
- * @throws ApiError PT404 `no such card`; ApiError `invalid_response` for another shape
- */
-export async function fetchCardStatus(client: DataClient, card: string): Promise<CardStatus> {
-  const result = await client.rpc('namecard_card_status', { card });
-  if (result.error) throw toError(client, result);
-  const rows = result.data as unknown;
-  return parseStatus(Array.isArray(rows) && rows.length === 1 ? rows[0] : rows);
 }

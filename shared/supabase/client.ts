@@ -4,6 +4,7 @@ import {
   type SupabaseClientOptions,
 } from '@supabase/supabase-js';
 import type { NamecardConfig } from '../core/config.js';
+import { TOKEN_HEADER } from '../core/tokens.js';
 
 /**
  * supabase-js ≥ 2.10x refuses to construct on Node 20, which has no global WebSocket, unless a
@@ -29,17 +30,24 @@ export type AuthOptions = NonNullable<SupabaseClientOptions<'public'>['auth']>;
  * @param options.fetch a custom fetch (e.g. one with a time-out)
  * @param options.accessToken a signed-in user's access token (JWT) to send instead of a
  *   session of the client's own; `client.auth` then throws when used
+ * @param options.cardToken a card token (`nct_…`) to act with: every request carries it in the
+ *   header {@link TOKEN_HEADER}, with the anon key and no session, and the server treats the
+ *   caller as a member of the token's card with the token's role
  */
 export function createNamecardClient(
   config: Pick<NamecardConfig, 'supabaseUrl' | 'anonKey'>,
   auth: AuthOptions = {},
-  options: { fetch?: typeof fetch; accessToken?: string } = {},
+  options: { fetch?: typeof fetch; accessToken?: string; cardToken?: string } = {},
 ): SupabaseClient {
-  const { accessToken } = options;
+  const { accessToken, cardToken } = options;
+  const global = {
+    ...(options.fetch ? { fetch: options.fetch } : {}),
+    ...(cardToken ? { headers: { [TOKEN_HEADER]: cardToken } } : {}),
+  };
   return createClient(config.supabaseUrl, config.anonKey, {
     auth,
     ...(globalThis.WebSocket ? {} : { realtime: { transport: NoRealtimeTransport as never } }),
-    ...(options.fetch ? { global: { fetch: options.fetch } } : {}),
+    ...(Object.keys(global).length > 0 ? { global } : {}),
     // supabase-js's own way to call the API with a session kept elsewhere: requests carry this
     // token, and the client's `auth` is not available (nothing to refresh or store).
     ...(accessToken ? { accessToken: async () => accessToken } : {}),

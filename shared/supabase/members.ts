@@ -12,19 +12,19 @@ import { answerOf } from '../core/owner-answers.js';
 import { toError, type DataClient } from './errors.js';
 
 // A card's people through supabase-js: each call one RPC of supabase/schemas/members.sql, as the
-// signed-in user (the members and invitations are nobody's to read directly). `card` is a slug;
-// none means the first card. The server's refusals come back as ApiError (CARD_REFUSALS and
+// signed-in person (the members and invitations are nobody's to read directly; a card token
+// manages no people). `card` is a slug. The server's refusals come back as ApiError (CARD_REFUSALS and
 // neededRole, shared/core/cards.ts). Apart from cards.ts, so that a page that reads the user's
 // cards (/manage's first draw) does not carry these: Rollup keeps a module whole in one chunk.
 
 /**
  * The card's members, owners first (`public.namecard_members`, owners only).
  *
- * @param card the card's slug; none: the first card
+ * @param card the card's slug
  * @throws ApiError 42501 `needs owner`, PT404 `no such card`; NetworkError when unreachable
  */
-export async function listMembers(client: DataClient, card?: string): Promise<CardMember[]> {
-  const result = await client.rpc('namecard_members', { card: card ?? null });
+export async function listMembers(client: DataClient, card: string): Promise<CardMember[]> {
+  const result = await client.rpc('namecard_members', { card });
   if (result.error) throw toError(client, result);
   if (!Array.isArray(result.data)) {
     throw new ApiError(result.status, 'invalid_response', 'The server answered no list of members');
@@ -37,7 +37,7 @@ export async function listMembers(client: DataClient, card?: string): Promise<Ca
  * The code is in this answer only: the server keeps its sha256.
  *
  * @param role the role the code gives
- * @param options.card the card's slug; none: the first card
+ * @param options.card the card's slug
  * @param options.validSeconds how long it works, 60 s to 90 days (default 7 days)
  * @returns `{ code, role, card, expires }` (`member invite --json`'s shape)
  * @throws ApiError 42501 `needs owner`, PT404 `no such card`, 22023 a role or time out of range
@@ -45,11 +45,11 @@ export async function listMembers(client: DataClient, card?: string): Promise<Ca
 export async function inviteMember(
   client: DataClient,
   role: CardRole,
-  options: { card?: string; validSeconds?: number } = {},
+  options: { card: string; validSeconds?: number },
 ): Promise<Invitation> {
   const result = await client.rpc('namecard_member_invite', {
     role,
-    card: options.card ?? null,
+    card: options.card,
     ...(options.validSeconds === undefined ? {} : { valid_seconds: options.validSeconds }),
   });
   if (result.error) throw toError(client, result);
@@ -64,14 +64,11 @@ export async function inviteMember(
  * role, maker, made, expiry; never the code. A code stops working once its maker is no longer an
  * owner of the card, so such codes are not listed.
  *
- * @param card the card's slug; none: the first card
+ * @param card the card's slug
  * @throws ApiError 42501 `needs owner`, PT404 `no such card`; NetworkError when unreachable
  */
-export async function listInvitations(
-  client: DataClient,
-  card?: string,
-): Promise<OpenInvitation[]> {
-  const result = await client.rpc('namecard_member_invites', { card: card ?? null });
+export async function listInvitations(client: DataClient, card: string): Promise<OpenInvitation[]> {
+  const result = await client.rpc('namecard_member_invites', { card });
   if (result.error) throw toError(client, result);
   if (!Array.isArray(result.data)) {
     throw new ApiError(
@@ -88,7 +85,7 @@ export async function listInvitations(
  * owners): accepting it is refused from then on.
  *
  * @param id the code's id, as {@link listInvitations} answers it
- * @param card the card's slug; none: the first card
+ * @param card the card's slug
  * @returns `{ id, role, card, revoked_at }`
  * @throws ApiError 42501 `needs owner`, PT404 `no such invitation` (unknown, used, expired or
  *   revoked) or `no such card`
@@ -96,11 +93,11 @@ export async function listInvitations(
 export async function revokeInvitation(
   client: DataClient,
   id: number,
-  card?: string,
+  card: string,
 ): Promise<{ id: number; role: CardRole; card: string; revoked_at: string }> {
   const result = await client.rpc('namecard_member_revoke_invite', {
     invitation_id: id,
-    card: card ?? null,
+    card,
   });
   if (result.error) throw toError(client, result);
   const data = result.data as { id?: unknown; card?: unknown } | null;
@@ -164,9 +161,9 @@ async function memberCall(
 export function removeMember(
   client: DataClient,
   email: string,
-  card?: string,
+  card: string,
 ): Promise<MemberChange> {
-  return memberCall(client, 'namecard_member_remove', { email, card: card ?? null });
+  return memberCall(client, 'namecard_member_remove', { email, card });
 }
 
 /**
@@ -180,7 +177,7 @@ export function setMemberRole(
   client: DataClient,
   email: string,
   role: CardRole,
-  card?: string,
+  card: string,
 ): Promise<MemberChange> {
-  return memberCall(client, 'namecard_member_role', { email, role, card: card ?? null });
+  return memberCall(client, 'namecard_member_role', { email, role, card });
 }

@@ -40,12 +40,12 @@ function readSeries(row: SeriesRow): SeriesRow {
 
 /**
  * Stores a weekly series and learns what visitors get afterwards, in one request
- * (`public.namecard_set_series` through `/rest/v1/rpc`, as the caller: row-level security
- * and the table's checks apply).
+ * (`public.namecard_set_series` through `/rest/v1/rpc`: the caller's role on the card is checked
+ * first, then the table's checks apply).
  *
- * @param client a supabase-js client signed in as an editor or owner
+ * @param client a supabase-js client of an editor or owner (or an editor token)
  * @param series the series to store
- * @param card the card's slug; none: the first card
+ * @param card the card's slug
  * @returns the series as stored (with its `id`, which `cancel` takes) and the status after it
  * @throws ApiError (42501 non-editor, PT404 `no such card`, 22023 unknown zone, 23514 bad
  *   form, 23503 unknown profile); NetworkError when unreachable
@@ -53,12 +53,9 @@ function readSeries(row: SeriesRow): SeriesRow {
 export async function setSeries(
   client: DataClient,
   series: NewSeries,
-  card?: string,
+  card: string,
 ): Promise<{ series: SeriesRow; status: CardStatus }> {
-  const result = await client.rpc('namecard_set_series', {
-    ...series,
-    ...(card === undefined ? {} : { card }),
-  });
+  const result = await client.rpc('namecard_set_series', { ...series, card });
   if (result.error) throw toError(client, result);
   const answer = result.data as Record<string, unknown> | null;
   if (!answer || !isSeriesRow(answer.series)) {
@@ -68,29 +65,30 @@ export async function setSeries(
 }
 
 /**
- * The card's series, newest first, and the occurrences stopped by "end now".
+ * The card's series, newest first, and the occurrences stopped by "end now"; its members read
+ * them.
  *
- * @param client a supabase-js client (an owner reads every column; anyone the rule's)
- * @param card the card's slug (its members read it); none: every series row-level security
- *   shows (the first card's, and the user's cards')
- * @throws ApiError; NetworkError when unreachable
+ * @param client a supabase-js client of a member (or a card token)
+ * @param card the card's slug
+ * @throws ApiError (PT404 `no such card`); NetworkError when unreachable
  */
 export async function listSeries(
   client: DataClient,
-  card?: string,
+  card: string,
 ): Promise<{ series: SeriesRow[]; stops: SeriesStop[] }> {
-  const cardId = card === undefined ? undefined : await cardIdOf(client, card);
-  let series = client
-    .from('namecard_series')
-    .select('id,type,weekdays,start_time,end_time,time_zone,first_date,last_date,stopped_at');
-  let stopped = client.from('namecard_series_stop').select('series_id,occurrence_start,stopped_at');
-  if (cardId !== undefined) {
-    series = series.eq('card_id', cardId);
-    stopped = stopped.eq('card_id', cardId);
-  }
+  const cardId = await cardIdOf(client, card);
   const [rows, stops] = await Promise.all([
-    series.order('id', { ascending: false }).limit(1000),
-    stopped.limit(10000),
+    client
+      .from('namecard_series')
+      .select('id,type,weekdays,start_time,end_time,time_zone,first_date,last_date,stopped_at')
+      .eq('card_id', cardId)
+      .order('id', { ascending: false })
+      .limit(1000),
+    client
+      .from('namecard_series_stop')
+      .select('series_id,occurrence_start,stopped_at')
+      .eq('card_id', cardId)
+      .limit(10000),
   ]);
   if (rows.error) throw toError(client, rows);
   if (stops.error) throw toError(client, stops);
@@ -113,22 +111,25 @@ export type ServerOccurrence = NamecardRow & {
 };
 
 /**
- * The series' occurrences in force some time in `[from, to)`, as the server expands them
+ * The card's series' occurrences in force some time in `[from, to)`, as the server expands them
  * (`public.namecard_occurrences`, by PostgreSQL's time-zone rules, each cut where "end now" or
  * the series' cancellation stopped it): rows for the one rule, newest id wins. No Temporal here,
  * so /manage's first draw can use them.
  *
- * @param client a supabase-js client (anyone may call it; it answers what the rule uses)
+ * @param client a supabase-js client of a member (or a card token)
+ * @param card the card's slug
  * @param from epoch ms, inclusive
  * @param to epoch ms, exclusive
- * @throws ApiError; NetworkError when unreachable
+ * @throws ApiError (PT404 `no such card`); NetworkError when unreachable
  */
 export async function listOccurrences(
   client: DataClient,
+  card: string,
   from: number,
   to: number,
 ): Promise<ServerOccurrence[]> {
   const result = await client.rpc('namecard_occurrences', {
+    card,
     from_ms: Math.floor(from),
     to_ms: Math.ceil(to),
   });

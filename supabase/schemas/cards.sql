@@ -1,22 +1,20 @@
 -- Cards and their people. One deployment serves many cards; each has a public slug (its link is
 -- /go/?c=<slug>), its own profiles, entries, series and visit counts, and members with a role:
---   owner:  everything, members and profiles included, and removing the card;
+--   owner:  everything, members, profiles and tokens included, and removing the card;
 --   editor: set, end, cancel, series; reads everything of the card;
 --   viewer: reads the card's entries, timeline and visits; writes nothing.
--- A card always keeps at least one owner. Members join by a one-time invitation code.
+-- A card always keeps at least one owner. Members join by a one-time invitation code. The card
+-- whose slug is `main` is the one a bare /go/ link opens; it is a card like any other, except
+-- that it cannot be removed.
 --
--- The first card (card 1, `main`, made by the cards migration from the one card a deployment had
--- before) keeps what it always had: a bare /go/ is that card, calls that name no card act on it,
--- and anyone reads what visitors could read of it before (the entries' and series' public
--- columns, the views namecard_active and namecard_status). Every other card shows anon nothing
--- but namecard_go's answer for its slug.
---
--- Row-level security asks one security-definer helper for the caller's standing,
--- private.namecard_cards_where(role): the ids of the caller's live cards on which they have at
--- least that role, read once per statement, and empty for the write roles when the access
--- token's session was signed out. Policies say `card_id = any ((select …)::bigint[])`: the
--- `(select …)` is planned once (an InitPlan, as Supabase's RLS performance guide advises), and
--- the cast makes ANY take its array (bare, `any ((select …))` would read the subquery's rows).
+-- A caller is a person (a session) or a card token (tokens.sql), which acts as a member of its
+-- one card with its role. Row-level security asks one security-definer helper for the caller's
+-- standing, private.namecard_cards_where(role): the ids of the caller's live cards on which they
+-- have at least that role, read once per statement, and empty for the write roles when the
+-- access token's session was signed out. Policies say `card_id = any ((select …)::bigint[])`:
+-- the `(select …)` is planned once (an InitPlan, as Supabase's RLS performance guide advises),
+-- and the cast makes ANY take its array (bare, `any ((select …))` would read the subquery's
+-- rows).
 
 -- A GiST index with the card as its first column (an equality on a bigint) needs btree_gist's
 -- operator classes; Supabase keeps extensions in their own schema.
@@ -37,7 +35,7 @@ create table public.namecard_card (
   removed_at timestamptz null,
   created_at timestamptz not null default now(),
   created_by uuid default auth.uid() references auth.users (id) on delete set null,
-  -- Times from 1970 to the end of 2199, as every table's (round 5).
+  -- Times from 1970 to the end of 2199, as every table's.
   constraint namecard_card_times_range check (
     created_at >= timestamptz '1970-01-01 00:00:00+00'
     and created_at < timestamptz '2200-01-01 00:00:00+00'
@@ -47,28 +45,9 @@ create table public.namecard_card (
 );
 
 comment on table public.namecard_card is
-  'Cards: slug (the public name in the card''s link /go/?c=<slug>), name; card 1 is the first card (a bare /go/).';
+  'Cards: slug (the public name in the card''s link /go/?c=<slug>; main is a bare /go/), name.';
 comment on column public.namecard_card.removed_at is
   'When an owner removed the card: it answers like an unknown slug, and its slug is never given again.';
-
--- The first card: the one a bare /go/ and every call that names no card act on. The cards
--- migration makes it first (identity 1) from the deployment's one card, and cards are never
--- deleted, only marked removed, so it stays card 1. A constant, so that plans fold it.
-create or replace function public.namecard_first_card()
-returns bigint
-language sql
-immutable
-parallel safe
-set search_path = ''
-as $$
-  select 1::bigint
-$$;
-
-comment on function public.namecard_first_card() is
-  'The id of the first card (1): a bare /go/ and every call that names no card act on it.';
-
-revoke all on function public.namecard_first_card() from public;
-grant execute on function public.namecard_first_card() to anon, authenticated, service_role;
 
 create table private.namecard_member (
   card_id bigint not null references public.namecard_card (id),
@@ -134,12 +113,17 @@ as $$
 $$;
 
 revoke all on function private.namecard_role_rank(text) from public;
-grant execute on function private.namecard_role_rank(text) to authenticated, service_role;
 
+-- The card token a request carries, as the pre-request check (private.namecard_pre_request,
+-- tokens.sql) set it for this transaction: its card's id and its role, or nulls for a person or
+-- anon. Transaction-local settings that no API caller can set: PostgREST sets only `request.*`,
+-- `role` and `search_path` before the check runs.
+--
 -- THE helper of every policy: the ids of the caller's live cards on which they have at least
--- min_role. For the write roles (editor, owner) it is empty when the access token names a
--- session that was signed out, so that no write by any route (RPC or plain REST on any table)
--- goes through with it. Security definer: the API roles cannot read the members.
+-- min_role. A card token has its one card, while its role is at least min_role. For a person and
+-- the write roles (editor, owner) it is empty when the access token names a session that was
+-- signed out, so that no write by any route goes through with it. Security definer: the API
+-- roles cannot read the members.
 create or replace function private.namecard_cards_where(min_role text)
 returns bigint[]
 language sql
@@ -147,22 +131,32 @@ stable
 security definer
 set search_path = ''
 as $$
-  select coalesce(array_agg(m.card_id order by m.card_id), '{}')
-  from private.namecard_member as m
-  join public.namecard_card as c on c.id = m.card_id
-  where m.user_id = (select auth.uid())
-    and c.removed_at is null
-    and private.namecard_role_rank(m.role) >= private.namecard_role_rank(min_role)
-    and (min_role = 'viewer' or (select private.namecard_session_live()))
+  select case
+    when nullif(current_setting('namecard.token_card', true), '') is not null then
+      case when private.namecard_role_rank(current_setting('namecard.token_role', true))
+          >= private.namecard_role_rank(min_role)
+        then array[current_setting('namecard.token_card', true)::bigint]
+        else '{}'::bigint[]
+      end
+    else (
+      select coalesce(array_agg(m.card_id order by m.card_id), '{}')
+      from private.namecard_member as m
+      join public.namecard_card as c on c.id = m.card_id
+      where m.user_id = (select auth.uid())
+        and c.removed_at is null
+        and private.namecard_role_rank(m.role) >= private.namecard_role_rank(min_role)
+        and (min_role = 'viewer' or (select private.namecard_session_live()))
+    )
+  end
 $$;
 
 comment on function private.namecard_cards_where(text) is
-  'Ids of the caller''s live cards on which they hold at least min_role (viewer|editor|owner); for editor and owner, none once the session was signed out.';
+  'Ids of the caller''s live cards on which they hold at least min_role (viewer|editor|owner): a card token''s one card, or a person''s memberships (for editor and owner, none once the session was signed out).';
 
 revoke all on function private.namecard_cards_where(text) from public;
-grant execute on function private.namecard_cards_where(text) to authenticated, service_role;
+grant execute on function private.namecard_cards_where(text) to anon, authenticated, service_role;
 
--- The caller's role on a live card, or null.
+-- The caller's role on a live card (a card token's role on its own card), or null.
 create or replace function private.namecard_role_on(card bigint)
 returns text
 language sql
@@ -170,19 +164,41 @@ stable
 security definer
 set search_path = ''
 as $$
-  select m.role
-  from private.namecard_member as m
-  join public.namecard_card as c on c.id = m.card_id
-  where m.card_id = card and m.user_id = (select auth.uid()) and c.removed_at is null
+  select case
+    when nullif(current_setting('namecard.token_card', true), '') is not null then
+      case when current_setting('namecard.token_card', true)::bigint = card
+        then current_setting('namecard.token_role', true)
+      end
+    else (
+      select m.role
+      from private.namecard_member as m
+      join public.namecard_card as c on c.id = m.card_id
+      where m.card_id = card and m.user_id = (select auth.uid()) and c.removed_at is null
+    )
+  end
 $$;
 
 revoke all on function private.namecard_role_on(bigint) from public;
-grant execute on function private.namecard_role_on(bigint) to authenticated, service_role;
 
--- The card a call names: none (null) is the first card; a slug is a live card the caller is a
--- member of, or the first card by its slug. Anything else is refused alike, whether the slug
--- was never given, the card was removed or the caller is no member (PT404), so that nobody
--- learns which cards exist.
+-- The live card of a slug, as anyone may name it in a link (lower case; blanks around ignored),
+-- or null: an unknown, malformed or removed slug alike. What visitors and signed-out readers ask
+-- by (/go, the status, preview, counting a visit): none of them tells which cards exist. Plain
+-- SQL with no settings, so that the planner inlines it into its callers.
+create or replace function private.namecard_live_card(card text)
+returns bigint
+language sql
+stable
+as $$
+  select c.id from public.namecard_card as c
+  where c.slug = lower(btrim(card)) and c.removed_at is null
+$$;
+
+revoke all on function private.namecard_live_card(text) from public;
+
+-- The card a member's call names, by its slug (lower case; blanks around ignored): a live card
+-- the caller is a member of (for a card token, its own card). Anything else is refused alike,
+-- whether the slug was never given, the card was removed or the caller is no member (PT404), so
+-- that nobody learns which cards exist.
 create or replace function private.namecard_card_id(card text)
 returns bigint
 language plpgsql
@@ -191,29 +207,23 @@ security definer
 set search_path = ''
 as $$
 declare
+  given text := lower(btrim(card));
   found_id bigint;
 begin
-  if card is null then
-    return public.namecard_first_card();
-  end if;
-  if card !~ '^[a-z0-9][a-z0-9-]{1,31}$' then
+  if given is null or given !~ '^[a-z0-9][a-z0-9-]{1,31}$' then
     raise exception using
       errcode = '22023',
-      message = format('card must be a card''s slug (2 to 32 of a-z, 0-9 and -, not starting with -), not %s', left(card, 40)),
+      message = format('card must be a card''s slug (2 to 32 of a-z, 0-9 and -, not starting with -), not %s',
+        coalesce(left(card, 40), 'null')),
       detail = 'invalid card';
   end if;
   select c.id into found_id
   from public.namecard_card as c
-  where c.slug = card
-    and c.removed_at is null
-    and (c.id = public.namecard_first_card() or exists (
-      select from private.namecard_member as m
-      where m.card_id = c.id and m.user_id = (select auth.uid())
-    ));
+  where c.slug = given and c.removed_at is null and private.namecard_role_on(c.id) is not null;
   if found_id is null then
     raise exception using
       errcode = 'PT404',
-      message = format('There is no card %s', card),
+      message = format('None of your cards is called %s', given),
       detail = 'no such card',
       hint = 'Your cards: namecard card list.';
   end if;
@@ -222,16 +232,16 @@ end;
 $$;
 
 comment on function private.namecard_card_id(text) is
-  'The id of the card a call names: null is the first card; a slug, a live card of the caller''s (or the first card). Else PT404 "There is no card <slug>".';
+  'The id of the live card of this slug that the caller is a member of (a card token: its own card); else PT404 "None of your cards is called <slug>", or 22023 for a malformed slug.';
 
 revoke all on function private.namecard_card_id(text) from public;
-grant execute on function private.namecard_card_id(text) to authenticated, service_role;
 
--- The first step of every write: a token whose session was signed out writes nothing (PT401,
--- PostgREST's 401); a member whose role is below `need` is refused (42501, naming the function
--- as PostgreSQL's own refusal does, the role needed in the detail: `needs editor`). Someone who
--- is no member of the card is refused here too when `refuse_strangers`; otherwise (a write as
--- the caller) row-level security refuses them as it always did.
+-- The first step of every write, before anything of the card is read: an access token whose
+-- session was signed out writes nothing (PT401, PostgREST's 401); a member (or a card token)
+-- whose role is below `need` is refused (42501, naming the function as PostgreSQL's own refusal
+-- does, the role needed in the detail: `needs editor`). Someone who is no member of the card is
+-- refused here too when `refuse_strangers`; otherwise (a write as the caller) row-level security
+-- refuses them.
 create or replace function private.namecard_check_writer(
   card bigint, need text, fn text, refuse_strangers boolean
 )
@@ -265,44 +275,6 @@ end;
 $$;
 
 revoke all on function private.namecard_check_writer(bigint, text, text, boolean) from public;
-grant execute on function private.namecard_check_writer(bigint, text, text, boolean)
-  to authenticated, service_role;
-
--- Kept for the first card (its owners, as private.namecard_owner lists them).
-create or replace function private.is_namecard_owner()
-returns boolean
-language sql
-stable
-security definer
-set search_path = ''
-as $$
-  select exists (
-    select 1
-    from private.namecard_member as m
-    where m.card_id = public.namecard_first_card()
-      and m.user_id = (select auth.uid())
-      and m.role = 'owner'
-  );
-$$;
-
-comment on function private.is_namecard_owner() is
-  'True when the signed-in user (auth.uid()) is an owner of the first card.';
-
-revoke all on function private.is_namecard_owner() from public;
-grant execute on function private.is_namecard_owner() to authenticated;
-
--- Lets a signed-in user ask whether they may change the first card, so that an older /manage
--- and CLI say so at sign-in; the answer is the very check the write policies use.
-create view public.namecard_access
-with (security_invoker = true) as
-  select public.namecard_first_card()
-    = any ((select private.namecard_cards_where('editor'))::bigint[]) as can_set;
-
-comment on view public.namecard_access is
-  'One row: can_set is true when the signed-in user may insert into public.namecard (of the first card).';
-
-revoke all on public.namecard_access from anon, authenticated, public;
-grant select on public.namecard_access to authenticated;
 
 -- Members read their live cards; nobody writes them but the functions below.
 alter table public.namecard_card enable row level security;
@@ -313,59 +285,6 @@ grant select, insert, update on table public.namecard_card to service_role;
 create policy namecard_card_member_read on public.namecard_card
   for select to authenticated
   using (id = any ((select private.namecard_cards_where('viewer'))::bigint[]));
-
--- The first card's owners and private.namecard_owner (the list a deployment's admin fills by
--- hand, docs/deploy.md) are kept the same: a user listed there is an owner of the first card,
--- and an owner of the first card is listed there, whichever of the two was changed.
-create or replace function private.namecard_owner_to_member()
-returns trigger
-language plpgsql
-security definer
-set search_path = ''
-as $$
-begin
-  if tg_op = 'INSERT' then
-    insert into private.namecard_member as m (card_id, user_id, role)
-    values (public.namecard_first_card(), new.user_id, 'owner')
-    on conflict (card_id, user_id) do update set role = 'owner' where m.role <> 'owner';
-    return null;
-  end if;
-  delete from private.namecard_member as m
-  where m.card_id = public.namecard_first_card() and m.user_id = old.user_id and m.role = 'owner';
-  return null;
-end;
-$$;
-
-revoke all on function private.namecard_owner_to_member() from public;
-
-create trigger namecard_owner_member
-  after insert or delete on private.namecard_owner
-  for each row execute function private.namecard_owner_to_member();
-
-create or replace function private.namecard_member_to_owner()
-returns trigger
-language plpgsql
-security definer
-set search_path = ''
-as $$
-begin
-  if tg_op <> 'DELETE' and new.card_id = public.namecard_first_card() and new.role = 'owner' then
-    insert into private.namecard_owner (user_id) values (new.user_id) on conflict (user_id) do nothing;
-  end if;
-  if tg_op <> 'INSERT' and old.card_id = public.namecard_first_card() and old.role = 'owner'
-    and (tg_op = 'DELETE' or new.role <> 'owner')
-  then
-    delete from private.namecard_owner as o where o.user_id = old.user_id;
-  end if;
-  return null;
-end;
-$$;
-
-revoke all on function private.namecard_member_to_owner() from public;
-
-create trigger namecard_member_owner
-  after insert or update or delete on private.namecard_member
-  for each row execute function private.namecard_member_to_owner();
 
 -- A card always keeps an owner: the last one cannot leave, be removed or be demoted, by any
 -- route. Only the account's own deletion (by the deployment's admin) takes it away.

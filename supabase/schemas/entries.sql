@@ -13,9 +13,8 @@ create table public.namecard (
   stopped_at bigint null,
   stop_kind text null constraint namecard_stop_kind_known check (stop_kind in ('ended', 'cancelled')),
   planned_end bigint null,
-  -- The card it switches; a request that names no card means the first one (old clients).
-  card_id bigint not null default public.namecard_first_card()
-    references public.namecard_card (id),
+  -- The card it switches.
+  card_id bigint not null references public.namecard_card (id),
   constraint namecard_start_before_end check (
     stamp_start is null or stamp_start < stamp_end
     or (stop_kind is not null and stamp_start <= stamp_end)
@@ -57,8 +56,7 @@ comment on column public.namecard.planned_end is
 -- The next start after t is a btree on the card and the start; the card's own list a btree on
 -- the card and the id, and what has not ended yet (a face's `endingAfter`) one on the card and
 -- the end. The card first in every one: a card's rows are one range of each, however many
--- other cards there are (and, with one card, the partial index stays the cheaper one for the
--- entries with no start). tests/emulator/index-plan.test.ts checks the plans at 10^6 rows.
+-- other cards there are. tests/emulator/index-plan.test.ts checks the plans at 10^6 rows.
 create index namecard_stamp_end_idx on public.namecard (card_id, stamp_end);
 create index namecard_open_end_idx on public.namecard (card_id, stamp_end) where stamp_start is null;
 create index namecard_active_range_idx
@@ -83,30 +81,16 @@ create index namecard_type_end_idx on public.namecard (card_id, type, stamp_end)
 
 alter table public.namecard enable row level security;
 
--- anon reads only what a visitor needs (id, type, start, end), never the audit columns, and
--- only of the first card, as it always could; members read their cards' entries, and anyone
--- signed in the first card's, as before. Editors and owners insert into their cards.
+-- A card's members read its entries (a card token as a member: the caller is then anon, with
+-- the token's card set by the pre-request check). Nobody writes them directly: set, end and
+-- cancel are functions that check the caller's role first (write-path.sql).
 revoke all on table public.namecard from anon, authenticated, public;
-grant insert (card_id, stamp_end, type, stamp_start) on table public.namecard to authenticated;
--- card_id too, which the lookup filters on (always the first card's, for anon).
-grant select (id, type, stamp_start, stamp_end, card_id) on table public.namecard to anon;
-grant select on table public.namecard to authenticated;
+grant select on table public.namecard to anon, authenticated;
 grant select, insert on table public.namecard to service_role;
 
-create policy namecard_read on public.namecard
-  for select to anon
-  using (card_id = public.namecard_first_card());
-
 create policy namecard_member_read on public.namecard
-  for select to authenticated
-  using (
-    card_id = public.namecard_first_card()
-    or card_id = any ((select private.namecard_cards_where('viewer'))::bigint[])
-  );
-
-create policy namecard_editor_insert on public.namecard
-  for insert to authenticated
-  with check (card_id = any ((select private.namecard_cards_where('editor'))::bigint[]));
+  for select to anon, authenticated
+  using (card_id = any ((select private.namecard_cards_where('viewer'))::bigint[]));
 
 create trigger namecard_entry_profile
   before insert on public.namecard

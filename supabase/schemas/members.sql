@@ -1,9 +1,10 @@
 -- What a signed-in user does with cards and people, each one RPC (security definer: the members
 -- and invitations are nobody's to read or write directly):
 --   namecard_cards()                              the caller's cards, with their role
+--   namecard_caller()                             who the caller is: a person or a card token
 --   namecard_card_add(slug, name)                 a new card, the caller its owner
 --   namecard_card_rename(card, name)              owner
---   namecard_card_remove(card)                    owner (never the first card)
+--   namecard_card_remove(card)                    owner (never the card main)
 --   namecard_members(card)                        owner: the members, by e-mail
 --   namecard_member_invite(role, card, valid_seconds)   owner: a one-time code, shown once
 --   namecard_member_accept(code)                  anyone signed in: joins the code's card
@@ -11,31 +12,31 @@
 --   namecard_member_revoke_invite(id, card)       owner: an open code stops working
 --   namecard_member_remove(email, card)           owner, or a member leaving
 --   namecard_member_role(email, role, card)       owner
--- `card` is a slug; null is the first card. Refusals: PT401 the session was signed out; PT404
--- no such card among the caller's (never saying whether it exists); 42501 with detail
--- `needs <role>`; PT409 the last owner; 22023 a malformed argument, naming it.
+-- `card` is a slug. Refusals: PT401 the session was signed out; PT404 no such card among the
+-- caller's (never saying whether it exists); 42501 with detail `needs <role>` (or `needs a
+-- person`: a card token manages no cards or people); PT409 the last owner or the card main;
+-- 22023 a malformed argument, naming it; 23514 a limit reached, naming it.
 
--- The caller's live cards, first card first: id, slug, name, the caller's role, and whether it
--- is the first card (whose link is a bare /go/).
+-- The caller's live cards by slug: id, slug, name and the caller's role. A card token's caller
+-- has one: the token's card, with the token's role.
 create or replace function public.namecard_cards()
-returns table (id bigint, slug text, name text, role text, first boolean)
+returns table (id bigint, slug text, name text, role text)
 language sql
 stable
 security definer
 set search_path = ''
 as $$
-  select c.id, c.slug, c.name, m.role, c.id = public.namecard_first_card()
-  from private.namecard_member as m
-  join public.namecard_card as c on c.id = m.card_id
-  where m.user_id = (select auth.uid()) and c.removed_at is null
-  order by c.id
+  select c.id, c.slug, c.name, private.namecard_role_on(c.id)
+  from public.namecard_card as c
+  where c.id = any (private.namecard_cards_where('viewer'))
+  order by c.slug
 $$;
 
 comment on function public.namecard_cards() is
-  'The signed-in user''s cards: id, slug, name, role (owner|editor|viewer), first (its link is a bare /go/).';
+  'The caller''s live cards by slug: id, slug, name, role (owner|editor|viewer); a card token''s caller: its one card with the token''s role.';
 
 revoke all on function public.namecard_cards() from public;
-grant execute on function public.namecard_cards() to authenticated, service_role;
+grant execute on function public.namecard_cards() to anon, authenticated, service_role;
 
 -- One card as the card functions answer it.
 create or replace function private.namecard_card_json(card bigint)
@@ -47,15 +48,16 @@ set search_path = ''
 as $$
   select jsonb_build_object(
     'id', c.id, 'slug', c.slug, 'name', c.name,
-    'role', private.namecard_role_on(c.id), 'first', c.id = public.namecard_first_card(),
-    'removed_at', c.removed_at)
+    'role', private.namecard_role_on(c.id), 'removed_at', c.removed_at)
   from public.namecard_card as c
   where c.id = card
 $$;
 
 revoke all on function private.namecard_card_json(bigint) from public;
 
--- A signed-in caller whose session is live, or the refusal (PT401; 42501 for no user at all).
+-- A signed-in person whose session is live, or the refusal: PT401 for a session signed out;
+-- 42501 for anon, and for a card token (`needs a person`: a token acts on its card's schedule,
+-- never on cards or people).
 create or replace function private.namecard_signed_in(fn text)
 returns uuid
 language plpgsql
@@ -69,7 +71,11 @@ begin
     raise exception using
       errcode = '42501',
       message = format('permission denied for function %s', fn),
-      hint = 'Sign in first.';
+      detail = case when nullif(current_setting('namecard.token_card', true), '') is not null
+        then 'needs a person' end,
+      hint = case when nullif(current_setting('namecard.token_card', true), '') is not null
+        then 'A card token cannot do this: sign in as a member of the card (namecard login).'
+        else 'Sign in first.' end;
   end if;
   if not (select private.namecard_session_live()) then
     raise exception using errcode = 'PT401', message = 'The session has ended', hint = 'Sign in again.';
@@ -103,7 +109,9 @@ revoke all on function private.namecard_card_name(text, text) from public;
 
 -- A new card: the caller becomes its owner, and it starts with the profiles main and photo,
 -- which follow the build's settings until an owner gives them a URL. A slug is never given
--- twice, not even after its card was removed (23505).
+-- twice, not even after its card was removed (23505); an account makes at most
+-- private.namecard_limit('cards') cards, removed ones included (23514), so that nobody takes
+-- every good slug.
 create or replace function public.namecard_card_add(slug text, name text DEFAULT NULL::text)
 returns jsonb
 language plpgsql
@@ -112,22 +120,36 @@ set search_path = ''
 as $$
 declare
   uid uuid := private.namecard_signed_in('namecard_card_add');
+  given text := lower(btrim(slug));
   made bigint;
 begin
-  if slug is null or slug !~ '^[a-z0-9][a-z0-9-]{1,31}$' then
+  if given is null or given !~ '^[a-z0-9][a-z0-9-]{1,31}$' then
     raise exception using
       errcode = '22023',
       message = format('slug must be 2 to 32 of a-z, 0-9 and -, not starting with -, not %s',
         coalesce(left(slug, 40), 'null'));
   end if;
+  -- One account's cards are made one at a time, so that the limit holds.
+  perform pg_advisory_xact_lock(hashtext('namecard_card_add:' || uid::text));
+  if (select count(*) from public.namecard_card as c where c.created_by = uid)
+    >= private.namecard_limit('cards')
+  then
+    raise exception using
+      errcode = '23514',
+      message = format('An account may make at most %s cards, and this one has made %s',
+        private.namecard_limit('cards'),
+        (select count(*) from public.namecard_card as c where c.created_by = uid)),
+      detail = 'card limit',
+      hint = 'A removed card counts too, since its slug is never given again.';
+  end if;
   begin
     insert into public.namecard_card as c (slug, name, created_by)
-    values (slug, private.namecard_card_name(name, slug), uid)
+    values (given, private.namecard_card_name(name, given), uid)
     returning c.id into made;
   exception when unique_violation then
     raise exception using
       errcode = '23505',
-      message = format('The slug %s is taken: choose another (a slug is never given twice)', slug),
+      message = format('The slug %s is taken: choose another (a slug is never given twice)', given),
       detail = 'slug taken';
   end;
   insert into private.namecard_member (card_id, user_id, role) values (made, uid, 'owner');
@@ -138,7 +160,7 @@ end;
 $$;
 
 comment on function public.namecard_card_add(text, text) is
-  'Signed in: a new card with this slug (never given twice) and name (default: the slug); the caller is its owner.';
+  'Signed in: a new card with this slug (lower case, never given twice) and name (default: the slug); the caller is its owner. At most namecard_limit(cards) a person.';
 
 revoke all on function public.namecard_card_add(text, text) from public;
 grant execute on function public.namecard_card_add(text, text) to authenticated, service_role;
@@ -160,14 +182,14 @@ end;
 $$;
 
 comment on function public.namecard_card_rename(text, text) is
-  'Owners: gives the card (slug; null: the first card) a new name.';
+  'Owners: gives the card (slug) a new name.';
 
 revoke all on function public.namecard_card_rename(text, text) from public;
 grant execute on function public.namecard_card_rename(text, text) to authenticated, service_role;
 
 -- Removing is marking: the card then answers /go like an unknown slug, leaves its members'
--- lists and refuses every call; its slug is never given again. The first card stays: a bare
--- /go/, and every card printed before cards came, is it.
+-- lists and refuses every call; its slug is never given again. The card main stays: a bare /go/
+-- link is it.
 create or replace function public.namecard_card_remove(card text)
 returns jsonb
 language plpgsql
@@ -178,11 +200,11 @@ declare
   cid bigint := private.namecard_card_id(card);
 begin
   perform private.namecard_check_writer(cid, 'owner', 'namecard_card_remove', true);
-  if cid = public.namecard_first_card() then
+  if (select c.slug from public.namecard_card as c where c.id = cid) = 'main' then
     raise exception using
       errcode = 'PT409',
-      message = 'The first card cannot be removed: a bare /go/ link is this card',
-      detail = 'first card';
+      message = 'The card main cannot be removed: a bare /go/ link is this card',
+      detail = 'main card';
   end if;
   update public.namecard_card as c set removed_at = now() where c.id = cid;
   return private.namecard_card_json(cid);
@@ -190,12 +212,12 @@ end;
 $$;
 
 comment on function public.namecard_card_remove(text) is
-  'Owners: removes the card (not the first): /go then answers as for an unknown slug; the slug is never given again.';
+  'Owners: removes the card (not main): /go then answers as for an unknown slug; the slug is never given again.';
 
 revoke all on function public.namecard_card_remove(text) from public;
 grant execute on function public.namecard_card_remove(text) to authenticated, service_role;
 
-create or replace function public.namecard_members(card text DEFAULT NULL::text)
+create or replace function public.namecard_members(card text)
 returns table (email text, role text, since timestamptz, you boolean)
 language plpgsql
 stable
@@ -225,7 +247,7 @@ grant execute on function public.namecard_members(text) to authenticated, servic
 -- two random UUIDs (PostgreSQL's strong random source) through sha256. Only its sha256 is kept;
 -- the code is in this answer and nowhere else.
 create or replace function public.namecard_member_invite(
-  role text, card text DEFAULT NULL::text, valid_seconds integer DEFAULT 604800
+  role text, card text, valid_seconds integer DEFAULT 604800
 )
 returns jsonb
 language plpgsql
@@ -262,7 +284,7 @@ end;
 $$;
 
 comment on function public.namecard_member_invite(text, text, integer) is
-  'Owners: a one-time invitation code for role on the card, valid for valid_seconds (default 7 days); answers {code, role, card, expires}. Only its sha256 is kept.';
+  'Owners: a one-time invitation code for role on the card (slug), valid for valid_seconds (default 7 days); answers {code, role, card, expires}. Only its sha256 is kept.';
 
 revoke all on function public.namecard_member_invite(text, text, integer) from public;
 grant execute on function public.namecard_member_invite(text, text, integer) to authenticated, service_role;
@@ -338,7 +360,7 @@ grant execute on function public.namecard_member_accept(text) to authenticated, 
 
 -- Owners: the card's open invitation codes, the newest first: id, role, maker's e-mail, when
 -- made, until when. Never the code: only its sha256 is kept.
-create or replace function public.namecard_member_invites(card text DEFAULT NULL::text)
+create or replace function public.namecard_member_invites(card text)
 returns table (id bigint, role text, maker text, created_at timestamptz, expires_at timestamptz)
 language plpgsql
 stable
@@ -366,7 +388,7 @@ grant execute on function public.namecard_member_invites(text) to authenticated,
 
 -- Owners: an open code of the card stops working at once. An id that is no open code of the
 -- card (unknown, another card's, used, expired or revoked) is PT404.
-create or replace function public.namecard_member_revoke_invite(invitation_id bigint, card text DEFAULT NULL::text)
+create or replace function public.namecard_member_revoke_invite(invitation_id bigint, card text)
 returns jsonb
 language plpgsql
 security definer
@@ -427,7 +449,7 @@ $$;
 revoke all on function private.namecard_member_by_email(bigint, text) from public;
 
 -- An owner removes a member; any member may remove themselves (leave). Never the last owner.
-create or replace function public.namecard_member_remove(email text, card text DEFAULT NULL::text)
+create or replace function public.namecard_member_remove(email text, card text)
 returns jsonb
 language plpgsql
 security definer
@@ -459,7 +481,7 @@ comment on function public.namecard_member_remove(text, text) is
 revoke all on function public.namecard_member_remove(text, text) from public;
 grant execute on function public.namecard_member_remove(text, text) to authenticated, service_role;
 
-create or replace function public.namecard_member_role(email text, role text, card text DEFAULT NULL::text)
+create or replace function public.namecard_member_role(email text, role text, card text)
 returns jsonb
 language plpgsql
 security definer

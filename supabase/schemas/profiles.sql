@@ -8,9 +8,11 @@
 create table public.namecard_profile (
   name text not null
     constraint namecard_profile_name_form check (name ~ '^[a-z][a-z0-9-]{0,31}$'),
+  -- No control characters (C0, DEL, C1): a label reaches terminals, pages and calendar files.
   label text not null
     constraint namecard_profile_label_form check (
-      char_length(label) between 1 and 60 and label = btrim(label)
+      char_length(label) >= 1 and char_length(label) <= 60 and label = btrim(label)
+      and label !~ '[\u0001-\u001f\u007f-\u009f]'
     ),
   -- Absolute http(s), at most 2,048 characters, no user or password before the host, no
   -- white space or control characters; null only for main and photo (the build's settings).
@@ -25,9 +27,8 @@ create table public.namecard_profile (
   created_at timestamptz not null default now(),
   created_by uuid default auth.uid() references auth.users (id) on delete set null,
   updated_at timestamptz not null default now(),
-  -- Each card has its own profiles; a request that names no card means the first one.
-  card_id bigint not null default public.namecard_first_card()
-    references public.namecard_card (id),
+  -- Each card has its own profiles.
+  card_id bigint not null references public.namecard_card (id),
   constraint namecard_profile_url_given check (url is not null or name in ('main', 'photo')),
   primary key (card_id, name)
 );
@@ -40,15 +41,16 @@ comment on column public.namecard_profile.removed_at is
 alter table public.namecard_profile enable row level security;
 
 revoke all on table public.namecard_profile from anon, authenticated, public;
+grant select on table public.namecard_profile to anon;
 grant select, delete on table public.namecard_profile to authenticated;
 grant insert (card_id, name, label, url) on table public.namecard_profile to authenticated;
 grant update (label, url, removed_at) on table public.namecard_profile to authenticated;
 grant select, insert, update, delete on table public.namecard_profile to service_role;
 
--- Members read their cards' profiles (the labels and destinations their faces show); only
--- owners add, change and remove them.
+-- Members read their cards' profiles (the labels and destinations their faces show; a card
+-- token as a member); only owners add, change and remove them, a card token never.
 create policy namecard_profile_member_read on public.namecard_profile
-  for select to authenticated
+  for select to anon, authenticated
   using (card_id = any ((select private.namecard_cards_where('viewer'))::bigint[]));
 
 create policy namecard_profile_owner_insert on public.namecard_profile
@@ -65,8 +67,8 @@ create policy namecard_profile_owner_delete on public.namecard_profile
   using (card_id = any ((select private.namecard_cards_where('owner'))::bigint[]));
 
 -- A new entry or series may name only a profile that exists and is not removed (23503,
--- PostgREST's 409, naming it). Security definer: it reads the profiles whatever the inserting
--- role's row-level security leaves it.
+-- PostgREST's 409, naming it). The writes that insert them have checked the caller's role on the
+-- card first (private.namecard_check_writer), so that nobody learns a card's profiles this way.
 create or replace function private.namecard_entry_profile_check()
 returns trigger
 language plpgsql
@@ -88,6 +90,36 @@ end;
 $$;
 
 revoke all on function private.namecard_entry_profile_check() from public;
+
+-- A card has at most private.namecard_limit('profiles') profiles, removed ones included (they
+-- stay for the history): what reading a card's profiles costs, the visits' days above all,
+-- stays bounded. After the insert, so that row-level security has refused a non-owner first,
+-- with the same answer whatever the card holds; the card's row is locked, so that inserts at
+-- once cannot pass the limit together.
+create or replace function private.namecard_profile_cap()
+returns trigger
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  made integer;
+begin
+  perform from public.namecard_card as c where c.id = new.card_id for update;
+  select count(*) into made from public.namecard_profile as p where p.card_id = new.card_id;
+  if made > private.namecard_limit('profiles') then
+    raise exception using
+      errcode = '23514',
+      message = format('A card has at most %s profiles, removed ones included',
+        private.namecard_limit('profiles')),
+      detail = 'profile limit',
+      hint = 'Give an existing profile a new destination instead (namecard profile edit).';
+  end if;
+  return null;
+end;
+$$;
+
+revoke all on function private.namecard_profile_cap() from public;
 
 -- Keeps updated_at, and refuses marking a profile removed by hand: removing goes through DELETE,
 -- which checks what needs it.
@@ -164,3 +196,7 @@ create trigger namecard_profile_touch
 create trigger namecard_profile_remove
   before delete on public.namecard_profile
   for each row execute function private.namecard_profile_before_delete();
+
+create trigger namecard_profile_cap
+  after insert on public.namecard_profile
+  for each row execute function private.namecard_profile_cap();

@@ -1,22 +1,18 @@
--- Who may do what: the first card's owners as a deployment's admin lists them, the session
--- check every write makes, and the API roles' plan settings. Cards and members: cards.sql.
+-- The schema the API cannot reach, the session check every write makes, the bounds of an
+-- instant anyone may ask about, and the API roles' plan settings. Cards and members: cards.sql;
+-- card tokens and the check of every request that carries one: tokens.sql.
 
--- Owners live outside the exposed schemas: the API can neither read nor change the list.
+-- What the API must not reach lives in schema private: members, invitations, tokens and the
+-- workers that security-definer entry points call. anon and authenticated may use the schema
+-- only to call what is granted them there (the pre-request check, the row-level security
+-- helpers); everything else in it is nobody's to call or read.
 create schema if not exists private;
 revoke all on schema private from public;
-grant usage on schema private to authenticated;
+grant usage on schema private to anon, authenticated;
 
-create table private.namecard_owner (
-  user_id uuid primary key references auth.users (id) on delete cascade,
-  created_at timestamptz not null default now()
-);
-
-comment on table private.namecard_owner is 'The owners of the first card (kept equal to its members with role owner).';
-
-revoke all on table private.namecard_owner from public;
-
--- False when the caller's access token names a session that was signed out: every owner write
--- checks it, so "sign out everywhere" stops a stolen token at once.
+-- False when the caller's access token names a session that was signed out: every write
+-- checks it, so "sign out everywhere" stops a stolen token at once. True for a caller with no
+-- session (anon, a card token).
 create or replace function private.namecard_session_live()
 returns boolean
 language sql
@@ -35,7 +31,6 @@ comment on function private.namecard_session_live() is
   'False when the caller''s access token names a session that no longer exists.';
 
 revoke all on function private.namecard_session_live() from public;
-grant execute on function private.namecard_session_live() to authenticated, service_role;
 
 -- What an instant may be when someone asks what visitors get then (epoch ms): until the end of
 -- 2199 (the dates every table is held to), and from a day before now for anon (visitors, /go,
@@ -69,29 +64,32 @@ end;
 $$;
 
 revoke all on function private.namecard_check_instant(bigint, text) from public;
-grant execute on function private.namecard_check_instant(bigint, text) to authenticated, service_role;
 
--- The gate of the rule's lookups (namecard_in_force_at): the view /go reads inlines them, so anon
--- may call them directly too, and then only within namecard_check_instant's bounds; others (the
--- service's timeline walk, tests) may ask about any instant. True, or 22023. Security definer,
--- so that the private schema stays closed to anon; called once a lookup, before anything is read
--- (a one-time filter).
-create or replace function public.namecard_instant_allowed(at_ms bigint)
-returns boolean
+-- The limits that keep what any caller may make, and so what every call on a card costs,
+-- bounded (docs/security.md, "Limits"): each refusal names its limit.
+--   cards      cards one account may make, removed ones included (slugs are never reused)
+--   profiles   profiles of a card, removed ones included (they stay for the history)
+--   series     live weekly series of a card (not cancelled, not past their last date)
+--   tokens     live card tokens of a card (not revoked)
+create or replace function private.namecard_limit(what text)
+returns integer
 language sql
-stable
-security definer
+immutable
+parallel safe
 set search_path = ''
 as $$
-  select current_setting('role', true) is distinct from 'anon'
-    or private.namecard_check_instant(at_ms, 'at_ms')
+  select case what
+    when 'cards' then 20
+    when 'profiles' then 50
+    when 'series' then 100
+    when 'tokens' then 50
+  end
 $$;
 
-comment on function public.namecard_instant_allowed(bigint) is
-  'True when anon may ask what visitors get at epoch ms at_ms (from a day ago to the end of 2199), else 22023; true for everyone else.';
+comment on function private.namecard_limit(text) is
+  'The limit of cards (an account makes), profiles, series (live) or tokens (live) of a card.';
 
-revoke all on function public.namecard_instant_allowed(bigint) from public;
-grant execute on function public.namecard_instant_allowed(bigint) to anon, authenticated, service_role;
+revoke all on function private.namecard_limit(text) from public;
 
 -- PostgREST runs /go's lookup as a prepared statement; a generic plan cannot know that
 -- `stamp_end > $1` matches few rows (measured 0.3 ms -> 100-150 ms at 10^6 rows), so the API

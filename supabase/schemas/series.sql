@@ -68,9 +68,8 @@ create table public.namecard_series (
   stop_kind text null constraint namecard_series_stop_kind_known check (stop_kind = 'cancelled'),
   created_at timestamptz not null default now(),
   created_by uuid default auth.uid() references auth.users (id) on delete set null,
-  -- The card it switches; a request that names no card means the first one (old clients).
-  card_id bigint not null default public.namecard_first_card()
-    references public.namecard_card (id),
+  -- The card it switches.
+  card_id bigint not null references public.namecard_card (id),
   constraint namecard_series_type_profile foreign key (card_id, type)
     references public.namecard_profile (card_id, name),
   -- The stops of a series' occurrences are of its card (namecard_series_stop's key).
@@ -119,7 +118,7 @@ create table public.namecard_series_stop (
   created_at timestamptz not null default now(),
   created_by uuid default auth.uid() references auth.users (id) on delete set null,
   -- Its series' card, so that row-level security reads it from the row.
-  card_id bigint not null default public.namecard_first_card(),
+  card_id bigint not null,
   constraint namecard_series_stop_series_card foreign key (card_id, series_id)
     references public.namecard_series (card_id, id),
   primary key (series_id, occurrence_start),
@@ -155,23 +154,10 @@ $$;
 
 revoke all on function private.namecard_series_check() from public;
 
--- At most this many live series (not cancelled, not past their last date) a card, each card its
--- own: each costs every status and every lookup of its card that falls outside the materialised
--- horizon a little, so the number is what keeps those within their bounds (docs/security.md,
--- round 5).
-create or replace function public.namecard_series_limit()
-returns integer
-language sql
-immutable
-as $$
-  select 100
-$$;
-
-revoke all on function public.namecard_series_limit() from public;
-grant execute on function public.namecard_series_limit() to authenticated, service_role;
-
--- A new series is refused (23514, PostgREST's 400) when its card already has the limit of live
--- series, naming the limit and how to make room. Serialised per card, so that two inserts at
+-- A new series is refused (23514, PostgREST's 400) when its card already has
+-- private.namecard_limit('series') live series (not cancelled, not past their last date), naming
+-- the limit and how to make room: each costs every status and every lookup of its card that
+-- falls outside the materialised horizon a little (docs/security.md, "Limits"). Serialised per card, so that two inserts at
 -- once cannot both pass; other cards do not wait. The card's series not cancelled are one range
 -- of namecard_series_live_idx; a series cancelled is stopped from its cancel on, so it is live
 -- no more.
@@ -192,11 +178,12 @@ begin
   where x.card_id = new.card_id
     and (s.stopped_at is null or s.stopped_at > now_ms)
     and (public.namecard_series_until(s) is null or public.namecard_series_until(s) > now_ms);
-  if live >= public.namecard_series_limit() then
+  if live >= private.namecard_limit('series') then
     raise exception using
       errcode = '23514',
       message = format('a card has at most %s live weekly series, and this one has %s',
-        public.namecard_series_limit(), live),
+        private.namecard_limit('series'), live),
+      detail = 'series limit',
       hint = 'Cancel one first: namecard list shows their ids, namecard cancel <id> stops one.';
   end if;
   return new;
@@ -217,45 +204,26 @@ create trigger namecard_series_profile
   before insert on public.namecard_series
   for each row execute function private.namecard_entry_profile_check();
 
--- anon reads what the rule needs of the first card's series, as it always could; members read
--- their cards' series, and anyone signed in the first card's, as before. Editors and owners
--- insert through namecard_set_series; end and cancel are functions that check the role.
+-- A card's members read its series and their stopped occurrences (a card token as a member:
+-- anon with the token's card). Nobody writes them directly: namecard_set_series, end and cancel
+-- are functions that check the caller's role first (write-path.sql).
 alter table public.namecard_series enable row level security;
 alter table public.namecard_series_stop enable row level security;
 
 revoke all on table public.namecard_series from anon, authenticated, public;
 revoke all on table public.namecard_series_stop from anon, authenticated, public;
-grant select (
-  id, type, weekdays, start_time, end_time, time_zone, first_date, last_date, stopped_at, card_id
-) on table public.namecard_series to anon;
-grant select on table public.namecard_series to authenticated;
-grant insert (card_id, type, weekdays, start_time, end_time, time_zone, first_date, last_date)
-  on table public.namecard_series to authenticated;
-grant select (series_id, occurrence_start, stopped_at, card_id)
-  on table public.namecard_series_stop to anon;
-grant select on table public.namecard_series_stop to authenticated;
+grant select on table public.namecard_series, public.namecard_series_stop to anon, authenticated;
 grant select, insert, update on table public.namecard_series, public.namecard_series_stop
   to service_role;
 -- The id default takes the next value of the entries' sequence as the inserting role.
-grant usage on sequence public.namecard_id_seq to authenticated, service_role;
+grant usage on sequence public.namecard_id_seq to service_role;
 
-create policy namecard_series_read on public.namecard_series
-  for select to anon using (card_id = public.namecard_first_card());
 create policy namecard_series_member_read on public.namecard_series
-  for select to authenticated using (
-    card_id = public.namecard_first_card()
-    or card_id = any ((select private.namecard_cards_where('viewer'))::bigint[])
-  );
-create policy namecard_series_editor_insert on public.namecard_series
-  for insert to authenticated
-  with check (card_id = any ((select private.namecard_cards_where('editor'))::bigint[]));
-create policy namecard_series_stop_read on public.namecard_series_stop
-  for select to anon using (card_id = public.namecard_first_card());
+  for select to anon, authenticated
+  using (card_id = any ((select private.namecard_cards_where('viewer'))::bigint[]));
 create policy namecard_series_stop_member_read on public.namecard_series_stop
-  for select to authenticated using (
-    card_id = public.namecard_first_card()
-    or card_id = any ((select private.namecard_cards_where('viewer'))::bigint[])
-  );
+  for select to anon, authenticated
+  using (card_id = any ((select private.namecard_cards_where('viewer'))::bigint[]));
 
 -- Occurrences materialised ahead, so that /go's lookup stabs an index instead of expanding
 -- every series. private.namecard_occurrence holds PLANNED occurrences (start, planned end);
@@ -269,7 +237,7 @@ create table private.namecard_series_window (
   covered_from bigint not null,
   covered_until bigint not null,
   -- Its series' card (set when materialised), so that a card's windows are found by index.
-  card_id bigint not null default public.namecard_first_card(),
+  card_id bigint not null,
   constraint namecard_series_window_order check (covered_from <= covered_until)
 );
 
@@ -286,7 +254,7 @@ create table private.namecard_occurrence (
   stamp_start bigint not null,
   planned_end bigint not null,
   -- Its series' card (set when materialised): a card's occurrences are one index stab.
-  card_id bigint not null default public.namecard_first_card(),
+  card_id bigint not null,
   primary key (series_id, stamp_start),
   constraint namecard_occurrence_order check (planned_end > stamp_start)
 );
@@ -387,12 +355,12 @@ grant execute on function public.namecard_series_until(public.namecard_series_ru
 -- The occurrences of a card's series in force some time in [from_ms, to_ms), by exact
 -- expansion: series id, profile, start, end as stopped, planned end. An occurrence lasts at most
 -- a day and a clock change, so local days from two before from_ms to one after to_ms hold every
--- one. At most 400 days at a time, each instant within namecard_check_instant's bounds. The
--- service's, and security definer: the card is an id, so that only entry points that checked who
--- asks (namecard_occurrences below, the lookups' exact part) call it. PL/pgSQL with JIT off:
--- opaque to the planner of its callers, whose plans would otherwise carry the expansion's cost
--- estimates and pay JIT compilation (~250 ms) on every read.
-create or replace function public.namecard_card_occurrences(card bigint, from_ms bigint, to_ms bigint)
+-- one. At most 400 days at a time, each instant within namecard_check_instant's bounds. Private:
+-- the card is an id, so that only entry points that checked who asks (namecard_occurrences
+-- below, the lookups' exact part, end now) call it. PL/pgSQL with JIT off: opaque to the planner
+-- of its callers, whose plans would otherwise carry the expansion's cost estimates and pay JIT
+-- compilation (~250 ms) on every read.
+create or replace function private.namecard_occurrences_of(card bigint, from_ms bigint, to_ms bigint)
 returns table (id bigint, type text, stamp_start bigint, stamp_end bigint, planned_end bigint)
 language plpgsql
 stable
@@ -432,16 +400,12 @@ begin
 end;
 $$;
 
-comment on function public.namecard_card_occurrences(bigint, bigint, bigint) is
-  'Occurrences of the card''s series in force some time in [from_ms, to_ms): id, type, start, end (as stopped), planned end.';
+revoke all on function private.namecard_occurrences_of(bigint, bigint, bigint) from public;
 
-revoke all on function public.namecard_card_occurrences(bigint, bigint, bigint) from public;
-grant execute on function public.namecard_card_occurrences(bigint, bigint, bigint) to service_role;
-
--- The same for the first card (the call of old clients and scripts), whose series anyone signed
--- in may read. Signed-in users may call it (not anon: /go does not need it); security definer,
--- since the expansion's parts are the service's alone.
-create or replace function public.namecard_occurrences(from_ms bigint, to_ms bigint)
+-- Members (viewers and up, a card token too): the occurrences of the card's series in force some
+-- time in [from_ms, to_ms), as the expansion answers them (what /manage and `list` show of a
+-- series). Security definer: the expansion's parts are nobody else's.
+create or replace function public.namecard_occurrences(card text, from_ms bigint, to_ms bigint)
 returns table (id bigint, type text, stamp_start bigint, stamp_end bigint, planned_end bigint)
 language sql
 stable
@@ -450,19 +414,19 @@ rows 2
 set search_path = ''
 as $$
   select o.id, o.type, o.stamp_start, o.stamp_end, o.planned_end
-  from public.namecard_card_occurrences(public.namecard_first_card(), from_ms, to_ms) as o
+  from private.namecard_occurrences_of(private.namecard_card_id(card), from_ms, to_ms) as o
 $$;
 
-comment on function public.namecard_occurrences(bigint, bigint) is
-  'Occurrences of the first card''s series in force some time in [from_ms, to_ms): id, type, start, end (as stopped), planned end.';
+comment on function public.namecard_occurrences(text, bigint, bigint) is
+  'Members: occurrences of the card''s (slug) series in force some time in [from_ms, to_ms): id, type, start, end (as stopped), planned end.';
 
-revoke all on function public.namecard_occurrences(bigint, bigint) from public;
-grant execute on function public.namecard_occurrences(bigint, bigint) to authenticated, service_role;
+revoke all on function public.namecard_occurrences(text, bigint, bigint) from public;
+grant execute on function public.namecard_occurrences(text, bigint, bigint) to anon, authenticated, service_role;
 
 -- The first start after after_ms (before before_ms when given) of an occurrence of series s that
 -- counts (not cut to nothing), among those starting on a local day from from_day to until_day.
--- Plain SQL, inlined into namecard_series_next_after.
-create or replace function public.namecard_series_first_start(
+-- Plain SQL, inlined into namecard_series_next_start.
+create or replace function public.namecard_series_next_start_in(
   s public.namecard_series_rule, after_ms bigint, before_ms bigint, from_day date, until_day date
 )
 returns bigint
@@ -477,9 +441,9 @@ as $$
     and e.cut_end > w.start_ms
 $$;
 
-revoke all on function public.namecard_series_first_start(
+revoke all on function public.namecard_series_next_start_in(
   public.namecard_series_rule, bigint, bigint, date, date) from public;
-grant execute on function public.namecard_series_first_start(
+grant execute on function public.namecard_series_next_start_in(
   public.namecard_series_rule, bigint, bigint, date, date) to service_role;
 
 -- The first start after after_ms of an occurrence of series s that counts (not cut to nothing),
@@ -490,7 +454,7 @@ grant execute on function public.namecard_series_first_start(
 -- a week later is then next, and a week after that when both happen to follow each other, so
 -- the next two weeks are read, each only when the weeks before held none (COALESCE evaluates
 -- its arguments lazily).
-create or replace function public.namecard_series_next_after(
+create or replace function public.namecard_series_next_start(
   s public.namecard_series_rule, after_ms bigint, before_ms bigint
 )
 returns bigint
@@ -498,18 +462,18 @@ language sql
 stable
 as $$
   select coalesce(
-    public.namecard_series_first_start(s, after_ms, before_ms, f.day, f.day + 8),
-    public.namecard_series_first_start(s, after_ms, before_ms, f.day + 9, f.day + 15),
-    public.namecard_series_first_start(s, after_ms, before_ms, f.day + 16, f.day + 22)
+    public.namecard_series_next_start_in(s, after_ms, before_ms, f.day, f.day + 8),
+    public.namecard_series_next_start_in(s, after_ms, before_ms, f.day + 9, f.day + 15),
+    public.namecard_series_next_start_in(s, after_ms, before_ms, f.day + 16, f.day + 22)
   )
   from (
     select greatest(public.namecard_local_day(after_ms, s.time_zone) - 1, s.first_date) as day
   ) as f
 $$;
 
-revoke all on function public.namecard_series_next_after(public.namecard_series_rule, bigint, bigint)
+revoke all on function public.namecard_series_next_start(public.namecard_series_rule, bigint, bigint)
   from public;
-grant execute on function public.namecard_series_next_after(public.namecard_series_rule, bigint, bigint) to service_role;
+grant execute on function public.namecard_series_next_start(public.namecard_series_rule, bigint, bigint) to service_role;
 
 -- Where the materialised occurrences answer "what starts next" at instant t: for a series whose
 -- window covers lookups from at most two days after t (rows are filled from two days before
@@ -529,10 +493,10 @@ revoke all on function private.namecard_series_covers(private.namecard_series_wi
 -- The first start after after_ms of an occurrence of one series of the card that counts, or
 -- null (none ahead): from the materialised occurrences when they hold it, else by exact
 -- expansion. PL/pgSQL planned once per session (a generic plan), as the lookup's series part.
--- Sorting is off, as in namecard_series_next_start_of: the generic plan read every occurrence of
+-- Sorting is off, as in namecard_card_next_start: the generic plan read every occurrence of
 -- the series ahead and probed its stops (350 buffers a series, a call per live series in every
 -- status). Private: only security-definer callers, which checked who asks, run it.
-create or replace function private.namecard_series_next_of(card bigint, series_id bigint, after_ms bigint)
+create or replace function private.namecard_series_next_start_of(card bigint, series_id bigint, after_ms bigint)
 returns bigint
 language plpgsql
 stable
@@ -551,7 +515,7 @@ begin
       join public.namecard_series_rule as s on s.id = o.series_id
       cross join lateral public.namecard_occurrence_end(s, o.stamp_start, o.planned_end) as e
       where o.card_id = card
-        and o.series_id = namecard_series_next_of.series_id
+        and o.series_id = namecard_series_next_start_of.series_id
         and o.stamp_start > after_ms
         and private.namecard_series_covers(w, after_ms)
         and o.stamp_start < w.covered_until
@@ -560,61 +524,16 @@ begin
       limit 1
     ),
     (
-      select public.namecard_series_next_after(s, after_ms, null)
+      select public.namecard_series_next_start(s, after_ms, null)
       from public.namecard_series_rule as s
       join public.namecard_series as x on x.id = s.id
-      where s.id = namecard_series_next_of.series_id and x.card_id = card
+      where s.id = namecard_series_next_start_of.series_id and x.card_id = card
     )
   );
 end;
 $$;
 
-revoke all on function private.namecard_series_next_of(bigint, bigint, bigint) from public;
-
--- The first card's (a series of another card answers null): the service's since round 5.
--- PL/pgSQL: one cached call of the worker.
-create or replace function public.namecard_series_next(series_id bigint, after_ms bigint)
-returns bigint
-language plpgsql
-stable
-security definer
-set search_path = ''
-as $$
-begin
-  return private.namecard_series_next_of(public.namecard_first_card(), series_id, after_ms);
-end;
-$$;
-
-comment on function public.namecard_series_next(bigint, bigint) is
-  'Epoch ms: the first start after after_ms of an occurrence of the first card''s series, or null when none is ahead.';
-
-revoke all on function public.namecard_series_next(bigint, bigint) from public;
-grant execute on function public.namecard_series_next(bigint, bigint) to service_role;
-
--- What the walk calls, for any card: the first card's through the function above, another
--- card's through the private one. The service's, as the rest of the walk (round 5): only
--- security-definer entry points that checked who asks and bound what they ask (namecard_go,
--- namecard_card_status, namecard_status_now, the writes) run it. PL/pgSQL, so that the private
--- call is planned only when reached.
-create or replace function public.namecard_card_series_next(card bigint, series_id bigint, after_ms bigint)
-returns bigint
-language plpgsql
-stable
-set search_path = ''
-as $$
-begin
-  if card = public.namecard_first_card() then
-    return public.namecard_series_next(series_id, after_ms);
-  end if;
-  return private.namecard_series_next_of(card, series_id, after_ms);
-end;
-$$;
-
-comment on function public.namecard_card_series_next(bigint, bigint, bigint) is
-  'Epoch ms: the first start after after_ms of an occurrence of the card''s series, or null; another card than the first only from a security-definer entry point.';
-
-revoke all on function public.namecard_card_series_next(bigint, bigint, bigint) from public;
-grant execute on function public.namecard_card_series_next(bigint, bigint, bigint) to service_role;
+revoke all on function private.namecard_series_next_start_of(bigint, bigint, bigint) from public;
 
 -- The timeline walk's next change from a card's series: the first start after after_ms, before
 -- before_ms (null: no bound), of an occurrence of a series newer than newer_than. From the
@@ -627,8 +546,8 @@ grant execute on function public.namecard_card_series_next(bigint, bigint, bigin
 -- materialises it. Sorting is off: the generic plan guesses a few dozen occurrences after any
 -- instant, and would read and sort every one ahead (15,000 with 100 live series: 47,000 buffers
 -- a call, a call a step of the walk) where the start index, read in order, stops at the first
--- that counts (round 5). Private, as namecard_series_next_of.
-create or replace function private.namecard_series_next_start_of(
+-- that counts (round 5). Private, as namecard_series_next_start_of.
+create or replace function private.namecard_card_next_start(
   card bigint, after_ms bigint, newer_than bigint, before_ms bigint
 )
 returns bigint
@@ -676,7 +595,7 @@ begin
       limit 1
     ),
     (
-      select min(public.namecard_series_next_after(s, after_ms, before_ms))
+      select min(public.namecard_series_next_start(s, after_ms, before_ms))
       from public.namecard_series_rule as s
       where s.id > newer_than
         and (s.stopped_at is null or s.stopped_at > after_ms)
@@ -692,53 +611,8 @@ begin
 end;
 $$;
 
-revoke all on function private.namecard_series_next_start_of(bigint, bigint, bigint, bigint)
+revoke all on function private.namecard_card_next_start(bigint, bigint, bigint, bigint)
   from public;
-
--- The first card's (the service's since round 5).
-create or replace function public.namecard_series_next_start(
-  after_ms bigint, newer_than bigint, before_ms bigint
-)
-returns bigint
-language plpgsql
-stable
-security definer
-set search_path = ''
-as $$
-begin
-  return private.namecard_series_next_start_of(
-    public.namecard_first_card(), after_ms, newer_than, before_ms);
-end;
-$$;
-
-comment on function public.namecard_series_next_start(bigint, bigint, bigint) is
-  'Epoch ms: the first start after after_ms, before before_ms, of an occurrence of a series of the first card with id > newer_than.';
-
-revoke all on function public.namecard_series_next_start(bigint, bigint, bigint) from public;
-grant execute on function public.namecard_series_next_start(bigint, bigint, bigint) to service_role;
-
--- What the walk calls, for any card (the service's, see namecard_card_series_next).
-create or replace function public.namecard_card_series_next_start(
-  card bigint, after_ms bigint, newer_than bigint, before_ms bigint
-)
-returns bigint
-language plpgsql
-stable
-set search_path = ''
-as $$
-begin
-  if card = public.namecard_first_card() then
-    return public.namecard_series_next_start(after_ms, newer_than, before_ms);
-  end if;
-  return private.namecard_series_next_start_of(card, after_ms, newer_than, before_ms);
-end;
-$$;
-
-comment on function public.namecard_card_series_next_start(bigint, bigint, bigint, bigint) is
-  'Epoch ms: the first start after after_ms, before before_ms, of an occurrence of a series of the card with id > newer_than; another card than the first only from a security-definer entry point.';
-
-revoke all on function public.namecard_card_series_next_start(bigint, bigint, bigint, bigint) from public;
-grant execute on function public.namecard_card_series_next_start(bigint, bigint, bigint, bigint) to service_role;
 
 -- How far ahead occurrences are materialised: 400 days (epoch ms).
 create or replace function private.namecard_series_horizon_ms()
@@ -852,11 +726,12 @@ $$;
 
 revoke all on function private.namecard_series_materialise_row() from public;
 
--- Any owner write moves the horizon on: every series whose window ends within half the horizon
--- is extended to the whole horizon, and a series with no window (stored while triggers were
--- off, as a data-only restore of public without private may do) is materialised.
+-- Any write moves the horizon on: every series whose window ends within half the horizon is
+-- extended to the whole horizon, and a series with no window (stored while triggers were off,
+-- as a data-only restore of public without private may do) is materialised. A statement
+-- trigger of every table a write changes.
 create or replace function private.namecard_series_extend()
-returns void
+returns trigger
 language plpgsql
 security definer
 set search_path = ''
@@ -878,24 +753,11 @@ begin
     perform private.namecard_series_materialise(
       sid, now_ms + private.namecard_series_horizon_ms(), false);
   end loop;
-end;
-$$;
-
-revoke all on function private.namecard_series_extend() from public;
-
-create or replace function private.namecard_series_extend_statement()
-returns trigger
-language plpgsql
-security definer
-set search_path = ''
-as $$
-begin
-  perform private.namecard_series_extend();
   return null;
 end;
 $$;
 
-revoke all on function private.namecard_series_extend_statement() from public;
+revoke all on function private.namecard_series_extend() from public;
 
 -- The series occurrence of a card in force at at_ms from the materialised table, newest series
 -- first, for series whose window holds at_ms. Fenced and sorted, so that the index stab's rows
@@ -948,7 +810,7 @@ set search_path = ''
 set jit = 'off'
 as $$
   select o.id, o.type, o.stamp_start, o.stamp_end
-  from public.namecard_card_occurrences(card, at_ms, at_ms + 1) as o
+  from private.namecard_occurrences_of(card, at_ms, at_ms + 1) as o
   where o.id in (
       select w.series_id from private.namecard_series_window as w
       where w.card_id = card and w.covered_until <= at_ms
@@ -969,7 +831,7 @@ revoke all on function private.namecard_series_expanded_at(bigint, bigint) from 
 -- materialised table where windows hold at_ms, the exact expansion for the rest. It answers
 -- what namecard_occurrences answers from the card's series. PL/pgSQL planned once per session
 -- (a generic plan). Private: the private tables are nobody's to read, so only security-definer
--- callers, which checked who asks, run it (namecard_series_in_force is what invoker code calls).
+-- callers, which checked who asks, run it.
 create or replace function private.namecard_series_in_force_of(card bigint, at_ms bigint)
 returns table (id bigint, type text, stamp_start bigint, stamp_end bigint)
 language plpgsql
@@ -1014,56 +876,6 @@ $$;
 
 revoke all on function private.namecard_series_in_force_of(bigint, bigint) from public;
 
--- The first card's, for anyone, as before cards. PL/pgSQL: one cached call of the worker.
-create or replace function public.namecard_series_in_force(at_ms bigint)
-returns table (id bigint, type text, stamp_start bigint, stamp_end bigint)
-language plpgsql
-stable
-security definer
-rows 1
-set search_path = ''
-as $$
-begin
-  return query select f.id, f.type, f.stamp_start, f.stamp_end
-    from private.namecard_series_in_force_of(public.namecard_first_card(), at_ms) as f;
-end;
-$$;
-
-comment on function public.namecard_series_in_force(bigint) is
-  'The first card''s series occurrence in force at epoch ms at_ms with the highest id (id, type, start, end as stopped), or no row.';
-
-revoke all on function public.namecard_series_in_force(bigint) from public;
-grant execute on function public.namecard_series_in_force(bigint)
-  to anon, authenticated, service_role;
-
--- What the lookup (invoker code, anon's too: the view /go reads inlines it) calls, for any card
--- (see namecard_card_series_next): another card than the first only from a security-definer
--- entry point (anon has no use of schema private).
-create or replace function public.namecard_card_series_in_force(card bigint, at_ms bigint)
-returns table (id bigint, type text, stamp_start bigint, stamp_end bigint)
-language plpgsql
-stable
-rows 1
-set search_path = ''
-as $$
-begin
-  if card = public.namecard_first_card() then
-    return query select f.id, f.type, f.stamp_start, f.stamp_end
-      from public.namecard_series_in_force(at_ms) as f;
-    return;
-  end if;
-  return query select f.id, f.type, f.stamp_start, f.stamp_end
-    from private.namecard_series_in_force_of(card, at_ms) as f;
-end;
-$$;
-
-comment on function public.namecard_card_series_in_force(bigint, bigint) is
-  'The card''s series occurrence in force at epoch ms at_ms with the highest id, or no row; another card than the first only from a security-definer entry point.';
-
-revoke all on function public.namecard_card_series_in_force(bigint, bigint) from public;
-grant execute on function public.namecard_card_series_in_force(bigint, bigint)
-  to anon, authenticated, service_role;
-
 -- The series occurrence of a card in force at at_ms with the highest id by exact expansion: the
 -- rule's definition of the series part. Security definer, so that the expansion itself need not
 -- be anyone's to call: its cost grows with the card's series not stopped before at_ms, which the
@@ -1081,7 +893,7 @@ begin
   perform private.namecard_check_instant(at_ms, 'at_ms');
   return query
   select o.id, o.type, o.stamp_start, o.stamp_end
-  from public.namecard_card_occurrences(card, at_ms, at_ms + 1) as o
+  from private.namecard_occurrences_of(card, at_ms, at_ms + 1) as o
   order by o.id desc, o.stamp_start desc
   limit 1;
 end;
@@ -1089,67 +901,18 @@ $$;
 
 revoke all on function private.namecard_series_at_of(bigint, bigint) from public;
 
--- The first card's. Not anon's: the view /go reads asks for the materialised part, and the
--- planner drops this branch of the lookup there.
-create or replace function public.namecard_series_at(at_ms bigint)
-returns table (id bigint, type text, stamp_start bigint, stamp_end bigint)
-language plpgsql
-stable
-security definer
-rows 1
-set search_path = ''
-as $$
-begin
-  return query select f.id, f.type, f.stamp_start, f.stamp_end
-    from private.namecard_series_at_of(public.namecard_first_card(), at_ms) as f;
-end;
-$$;
-
-comment on function public.namecard_series_at(bigint) is
-  'The first card''s series occurrence in force at epoch ms at_ms with the highest id, by exact expansion, or no row.';
-
-revoke all on function public.namecard_series_at(bigint) from public;
-grant execute on function public.namecard_series_at(bigint) to authenticated, service_role;
-
--- What the rule's exact lookup (invoker code) calls, for any card (see
--- namecard_card_series_next): another card than the first only from a security-definer entry
--- point. Not anon's, as namecard_series_at.
-create or replace function public.namecard_card_series_at(card bigint, at_ms bigint)
-returns table (id bigint, type text, stamp_start bigint, stamp_end bigint)
-language plpgsql
-stable
-rows 1
-set search_path = ''
-as $$
-begin
-  if card = public.namecard_first_card() then
-    return query select f.id, f.type, f.stamp_start, f.stamp_end
-      from public.namecard_series_at(at_ms) as f;
-    return;
-  end if;
-  return query select f.id, f.type, f.stamp_start, f.stamp_end
-    from private.namecard_series_at_of(card, at_ms) as f;
-end;
-$$;
-
-comment on function public.namecard_card_series_at(bigint, bigint) is
-  'The card''s series occurrence in force at epoch ms at_ms with the highest id, by exact expansion, or no row; another card than the first only from a security-definer entry point.';
-
-revoke all on function public.namecard_card_series_at(bigint, bigint) from public;
-grant execute on function public.namecard_card_series_at(bigint, bigint) to authenticated, service_role;
-
 create trigger namecard_series_materialise
   after insert or update on public.namecard_series
   for each row execute function private.namecard_series_materialise_row();
 
 create trigger namecard_series_extend
   after insert or update on public.namecard
-  for each statement execute function private.namecard_series_extend_statement();
+  for each statement execute function private.namecard_series_extend();
 
 create trigger namecard_series_extend
   after insert or update on public.namecard_series
-  for each statement execute function private.namecard_series_extend_statement();
+  for each statement execute function private.namecard_series_extend();
 
 create trigger namecard_series_extend
   after insert or update on public.namecard_series_stop
-  for each statement execute function private.namecard_series_extend_statement();
+  for each statement execute function private.namecard_series_extend();

@@ -1,22 +1,20 @@
--- Card tokens (issue 41): a script's credential for one card and one role, so that CI never
--- holds a person's password. A token is `nct_` and 32 base64url characters (192 bits from
--- PostgreSQL's strong random source); the server keeps only its sha256, shown once by
--- namecard_token_create. Owners create, list and revoke them:
+-- Card tokens: a script's credential for one card and one role, so that CI never holds a
+-- person's password. A token is `nct_` and 32 base64url characters (192 bits from PostgreSQL's
+-- strong random source); the server keeps only its sha256, shown once by namecard_token_create.
+-- Owners create, list and revoke them:
 --   namecard_token_create(name, role, card, valid_seconds)   owner: {token, name, role, card, expires}
 --   namecard_tokens(card)                                     owner: name, role, created, creator, expiry, last use
 --   namecard_token_revoke(name, card)                         owner
--- A script uses one through functions that take the token first (in the POST body, never in a
--- URL) and act on the token's card with its role, never as a person; no session is needed:
---   namecard_token_whoami(token)                              the token's card, name, role and expiry
---   namecard_token_status(token)                              viewer: the status (as namecard_card_status)
---   namecard_token_entries(token, max_rows)                   viewer: the newest entries
---   namecard_token_set(token, type, stamp_start, stamp_end)   editor
---   namecard_token_end_now(token)                             editor
---   namecard_token_cancel(token, entry_id)                    editor
--- Refusals: PT401 with detail `invalid token` (unknown or malformed: whether a token ever
--- existed is not said), `token revoked`, `token expired`, `card removed` or `creator not an
--- owner` (the one who made it no longer owns the card); 42501 `needs editor` for a viewer
--- token's write.
+-- A token is a caller, not a door: a script sends it in the header `x-namecard-token` (never in a
+-- URL) with the anon or publishable key, and calls the same functions, views and tables a member
+-- does. PostgREST's pre-request function (private.namecard_pre_request, set on the role
+-- `authenticator` as Supabase's "Securing your API" guide sets one) checks it once per request;
+-- from then on private.namecard_cards_where and private.namecard_role_on (cards.sql) answer the
+-- token's card with the token's role, so that row-level security and every function's check treat
+-- it as a member of that one card. Refusals end the request before anything runs: PT401 (401)
+-- with detail `invalid token` (unknown or malformed: whether a token ever existed is not said),
+-- `token revoked`, `token expired`, `card removed` or `creator not an owner` (the one who made it
+-- no longer owns the card); a role too low is the functions' own 42501 `needs editor`.
 
 create table private.namecard_token (
   id bigint generated always as identity primary key,
@@ -54,36 +52,37 @@ create unique index namecard_token_live_name_key
 alter table private.namecard_token enable row level security;
 revoke all on table private.namecard_token from public, anon, authenticated;
 
--- The most live tokens a card may have: what listing and creating them cost stays bounded.
-create or replace function private.namecard_token_limit()
-returns integer
-language sql
-immutable
-parallel safe
-set search_path = ''
-as $$
-  select 50
-$$;
-
-revoke all on function private.namecard_token_limit() from public;
-
--- THE check of every token use: the card the token acts on, when it is live and its role is at
--- least `need`; else the refusal. An unknown or malformed secret is refused as `invalid token`
--- (one indexed probe of the hash; nothing says whether such a token ever existed). Only the
--- holder of a real secret learns that it was revoked, expired, that its card was removed or that
--- its creator no longer owns the card. A use marks last_used_at at most once a minute, so that
--- a busy script does not write a row each call.
-create or replace function private.namecard_token_use(secret text, need text, fn text)
-returns bigint
+-- THE check of every request that carries a card token (header x-namecard-token): the token's
+-- card, role and id for this transaction (private.namecard_cards_where reads them), or the
+-- refusal. An unknown or malformed secret is refused as `invalid token` (one indexed probe of the
+-- hash; nothing says whether such a token ever existed). Only the holder of a real secret learns
+-- that it was revoked, expired, that its card was removed or that its creator no longer owns the
+-- card. A token goes with the anon key, never with a person's session (PT400). A use marks
+-- last_used_at at most once a minute, in a transaction that may write (a GET's is read-only).
+-- Run by PostgREST before every request (db-pre-request), as the request's role: a request
+-- without the header costs one settings read. Security definer: the tokens are nobody's to read.
+create or replace function private.namecard_pre_request()
+returns void
 language plpgsql
 security definer
 set search_path = ''
 as $$
 declare
+  secret text := nullif(current_setting('request.headers', true), '')::json ->> 'x-namecard-token';
   t private.namecard_token%rowtype;
   why text;
 begin
-  if secret is not null and secret ~ '^nct_[A-Za-z0-9_-]{32}$' then
+  if secret is null then
+    return;
+  end if;
+  if (select auth.uid()) is not null then
+    raise exception using
+      errcode = 'PT400',
+      message = 'A request carries a session or a card token, not both',
+      detail = 'token with a session',
+      hint = 'Unset NAMECARD_TOKEN to act as yourself, or send the token with the anon key alone.';
+  end if;
+  if secret ~ '^nct_[A-Za-z0-9_-]{32}$' then
     select * into t from private.namecard_token as k
     where k.hash = sha256(convert_to(secret, 'UTF8'));
   end if;
@@ -117,55 +116,63 @@ begin
       detail = why,
       hint = 'Ask an owner of the card for a new token (namecard token create).';
   end if;
-  if private.namecard_role_rank(t.role) < private.namecard_role_rank(need) then
-    raise exception using
-      errcode = '42501',
-      message = format('permission denied for function %s', fn),
-      detail = 'needs ' || need,
-      hint = format('The token %s is a %s token: ask an owner of the card for an %s token.',
-        t.name, t.role, need);
+  perform set_config('namecard.token_card', t.card_id::text, true),
+    set_config('namecard.token_role', t.role, true),
+    set_config('namecard.token_id', t.id::text, true);
+  if current_setting('transaction_read_only') = 'off' then
+    update private.namecard_token as k set last_used_at = now()
+    where k.id = t.id and (k.last_used_at is null or k.last_used_at <= now() - interval '1 minute');
   end if;
-  update private.namecard_token as k set last_used_at = now()
-  where k.id = t.id and (k.last_used_at is null or k.last_used_at <= now() - interval '1 minute');
-  return t.card_id;
 end;
 $$;
 
-comment on function private.namecard_token_use(text, text, text) is
-  'The card a token acts on when it is live and holds at least `need` (viewer|editor); else PT401 (invalid token, token revoked, token expired, card removed, creator not an owner) or 42501 needs <role>. Marks last_used_at at most once a minute.';
+comment on function private.namecard_pre_request() is
+  'PostgREST''s pre-request check: with a card token in the header x-namecard-token, the token''s card and role for this transaction, or PT401 (invalid token, token revoked, token expired, card removed, creator not an owner).';
 
-revoke all on function private.namecard_token_use(text, text, text) from public;
+revoke all on function private.namecard_pre_request() from public;
+grant execute on function private.namecard_pre_request() to anon, authenticated, service_role;
 
--- A live token of card cid by its name, or PT404.
-create or replace function private.namecard_token_by_name(cid bigint, token_name text)
-returns bigint
-language plpgsql
+-- PostgREST calls the check before every request (in-database configuration, read by PostgREST
+-- at start and on NOTIFY pgrst, 'reload config'): a role setting, the server's, which the schema
+-- comparison cannot see, so the migration that adds or changes it carries it by hand.
+alter role authenticator set pgrst.db_pre_request = 'private.namecard_pre_request';
+
+-- Who the caller is: {kind: person, email} for a signed-in person, {kind: token, name, role,
+-- card, card_name, expires} for a card token (expires null: never), {kind: anon} otherwise.
+-- What `namecard whoami` and `doctor` say, from the server, not from what the client holds.
+create or replace function public.namecard_caller()
+returns jsonb
+language sql
 stable
+security definer
 set search_path = ''
 as $$
-declare
-  found_id bigint;
-begin
-  select k.id into found_id from private.namecard_token as k
-  where k.card_id = cid and k.name = token_name and k.revoked_at is null;
-  if found_id is null then
-    raise exception using
-      errcode = 'PT404',
-      message = format('There is no token %s on this card', left(token_name, 40)),
-      detail = 'no such token',
-      hint = 'The card''s tokens: namecard token list.';
-  end if;
-  return found_id;
-end;
+  select case
+    when nullif(current_setting('namecard.token_id', true), '') is not null then (
+      select jsonb_build_object('kind', 'token', 'name', k.name, 'role', k.role,
+        'card', c.slug, 'card_name', c.name, 'expires', k.expires_at)
+      from private.namecard_token as k
+      join public.namecard_card as c on c.id = k.card_id
+      where k.id = current_setting('namecard.token_id', true)::bigint
+    )
+    when (select auth.uid()) is not null then (
+      select jsonb_build_object('kind', 'person', 'email', u.email)
+      from auth.users as u where u.id = (select auth.uid())
+    )
+    else jsonb_build_object('kind', 'anon')
+  end
 $$;
 
-revoke all on function private.namecard_token_by_name(bigint, text) from public;
+comment on function public.namecard_caller() is
+  'Who calls: {kind: person, email}, {kind: token, name, role, card, card_name, expires} or {kind: anon}.';
+
+revoke all on function public.namecard_caller() from public;
+grant execute on function public.namecard_caller() to anon, authenticated, service_role;
 
 -- Owners: a new token for the card, shown once in this answer; valid_seconds null is a token
 -- that never expires (default 90 days).
 create or replace function public.namecard_token_create(
-  name text, role text DEFAULT 'editor'::text, card text DEFAULT NULL::text,
-  valid_seconds integer DEFAULT 7776000
+  name text, card text, role text DEFAULT 'editor'::text, valid_seconds integer DEFAULT 7776000
 )
 returns jsonb
 language plpgsql
@@ -206,11 +213,11 @@ begin
       detail = 'token name taken';
   end if;
   if (select count(*) from private.namecard_token as k where k.card_id = cid and k.revoked_at is null)
-    >= private.namecard_token_limit()
+    >= private.namecard_limit('tokens')
   then
     raise exception using
       errcode = 'PT409',
-      message = format('A card has at most %s tokens: revoke one first', private.namecard_token_limit()),
+      message = format('A card has at most %s tokens: revoke one first', private.namecard_limit('tokens')),
       detail = 'token limit';
   end if;
   secret := 'nct_' || translate(encode(substring(sha256(convert_to(
@@ -227,13 +234,13 @@ end;
 $$;
 
 comment on function public.namecard_token_create(text, text, text, integer) is
-  'Owners: a token (nct_…, shown only in this answer) for the card (slug; null: the first card) with role editor|viewer, valid for valid_seconds (default 90 days; null: never). Answers {token, name, role, card, expires}; only its sha256 is kept.';
+  'Owners: a token (nct_…, shown only in this answer) for the card (slug) with role editor|viewer, valid for valid_seconds (default 90 days; null: never). Answers {token, name, role, card, expires}; only its sha256 is kept.';
 
 revoke all on function public.namecard_token_create(text, text, text, integer) from public;
 grant execute on function public.namecard_token_create(text, text, text, integer) to authenticated, service_role;
 
 -- Owners: the card's live tokens, newest first. Never the secret or its hash.
-create or replace function public.namecard_tokens(card text DEFAULT NULL::text)
+create or replace function public.namecard_tokens(card text)
 returns table (
   name text, role text, created_at timestamptz, creator text, expires_at timestamptz,
   last_used_at timestamptz, state text
@@ -271,7 +278,7 @@ revoke all on function public.namecard_tokens(text) from public;
 grant execute on function public.namecard_tokens(text) to authenticated, service_role;
 
 -- Owners: the token stops at once (the next request with it is refused as `token revoked`).
-create or replace function public.namecard_token_revoke(name text, card text DEFAULT NULL::text)
+create or replace function public.namecard_token_revoke(name text, card text)
 returns jsonb
 language plpgsql
 security definer
@@ -279,14 +286,19 @@ set search_path = ''
 as $$
 declare
   cid bigint := private.namecard_card_id(card);
-  tid bigint;
   done jsonb;
 begin
   perform private.namecard_check_writer(cid, 'owner', 'namecard_token_revoke', true);
-  tid := private.namecard_token_by_name(cid, namecard_token_revoke.name);
   update private.namecard_token as k set revoked_at = now()
-  where k.id = tid
+  where k.card_id = cid and k.name = namecard_token_revoke.name and k.revoked_at is null
   returning jsonb_build_object('name', k.name, 'role', k.role, 'revoked_at', k.revoked_at) into done;
+  if done is null then
+    raise exception using
+      errcode = 'PT404',
+      message = format('There is no token %s on this card', left(namecard_token_revoke.name, 40)),
+      detail = 'no such token',
+      hint = 'The card''s tokens: namecard token list.';
+  end if;
   return done || jsonb_build_object(
     'card', (select c.slug from public.namecard_card as c where c.id = cid));
 end;
@@ -297,302 +309,3 @@ comment on function public.namecard_token_revoke(text, text) is
 
 revoke all on function public.namecard_token_revoke(text, text) from public;
 grant execute on function public.namecard_token_revoke(text, text) to authenticated, service_role;
-
--- Anyone holding a token: what it is (its card, its name, its role, its expiry).
-create or replace function public.namecard_token_whoami(token text)
-returns jsonb
-language plpgsql
-security definer
-set search_path = ''
-as $$
-declare
-  cid bigint := private.namecard_token_use(token, 'viewer', 'namecard_token_whoami');
-begin
-  return (
-    select jsonb_build_object('card', c.slug, 'card_name', c.name, 'name', k.name,
-      'role', k.role, 'expires', k.expires_at)
-    from private.namecard_token as k
-    join public.namecard_card as c on c.id = k.card_id
-    where k.hash = sha256(convert_to(token, 'UTF8'))
-  );
-end;
-$$;
-
-comment on function public.namecard_token_whoami(text) is
-  'A token''s card (slug and name), name, role and expiry (null: never); refusals as every token use.';
-
-revoke all on function public.namecard_token_whoami(text) from public;
-grant execute on function public.namecard_token_whoami(text) to anon, authenticated, service_role;
-
--- Viewer tokens and up: the card's status, as namecard_card_status answers it.
-create or replace function public.namecard_token_status(token text)
-returns table (
-  now bigint, active jsonb, timeline jsonb, labels jsonb, url text, series_ahead jsonb
-)
-language plpgsql
-security definer
-set search_path = ''
-set jit = 'off'
-as $$
-declare
-  cid bigint := private.namecard_token_use(token, 'viewer', 'namecard_token_status');
-begin
-  return query
-    select s.now, s.active, s.timeline, s.labels, s.url, s.series_ahead
-    from public.namecard_status_of(cid) as s;
-end;
-$$;
-
-comment on function public.namecard_token_status(text) is
-  'Viewer tokens and up: the status of the token''s card, as namecard_card_status answers it.';
-
-revoke all on function public.namecard_token_status(text) from public;
-grant execute on function public.namecard_token_status(text) to anon, authenticated, service_role;
-
--- Viewer tokens and up: the card's newest entries (at most 1000), as a member reads them
--- without the audit columns.
-create or replace function public.namecard_token_entries(token text, max_rows integer DEFAULT 100)
-returns table (
-  id bigint, type text, stamp_start bigint, stamp_end bigint, stopped_at bigint,
-  stop_kind text, planned_end bigint
-)
-language plpgsql
-security definer
-set search_path = ''
-as $$
-declare
-  cid bigint := private.namecard_token_use(token, 'viewer', 'namecard_token_entries');
-begin
-  if max_rows is null or max_rows not between 1 and 1000 then
-    raise exception using
-      errcode = '22023',
-      message = format('max_rows must be from 1 to 1000, not %s', coalesce(max_rows::text, 'null'));
-  end if;
-  return query
-    select n.id, n.type, n.stamp_start, n.stamp_end, n.stopped_at, n.stop_kind, n.planned_end
-    from public.namecard as n
-    where n.card_id = cid
-    order by n.id desc
-    limit max_rows;
-end;
-$$;
-
-comment on function public.namecard_token_entries(text, integer) is
-  'Viewer tokens and up: the newest max_rows (1 to 1000, default 100) entries of the token''s card, newest first.';
-
-revoke all on function public.namecard_token_entries(text, integer) from public;
-grant execute on function public.namecard_token_entries(text, integer) to anon, authenticated, service_role;
-
--- Editor tokens: stores an entry in the token's card (as namecard_set; the entry's creator is
--- nobody, a token is not a person). Answers it and the card's status after it.
-create or replace function public.namecard_token_set(
-  token text, type text, stamp_start bigint, stamp_end bigint
-)
-returns jsonb
-language plpgsql
-security definer
-set search_path = ''
-as $$
-declare
-  cid bigint := private.namecard_token_use(token, 'editor', 'namecard_token_set');
-  stored jsonb;
-begin
-  insert into public.namecard as n (card_id, type, stamp_start, stamp_end, created_by)
-  values (cid, namecard_token_set.type, namecard_token_set.stamp_start,
-    namecard_token_set.stamp_end, null)
-  returning to_jsonb(n) into stored;
-  return private.namecard_answer(cid, jsonb_build_object('entry', stored));
-end;
-$$;
-
-comment on function public.namecard_token_set(text, text, bigint, bigint) is
-  'Editor tokens: stores an entry in the token''s card, as namecard_set; answers it and what visitors get now.';
-
-revoke all on function public.namecard_token_set(text, text, bigint, bigint) from public;
-grant execute on function public.namecard_token_set(text, text, bigint, bigint) to anon, authenticated, service_role;
-
--- Editor tokens: end now on the token's card, as namecard_end_now.
-create or replace function public.namecard_token_end_now(token text)
-returns jsonb
-language plpgsql
-security definer
-set search_path = ''
-as $$
-begin
-  return private.namecard_end_now_of(
-    private.namecard_token_use(token, 'editor', 'namecard_token_end_now'));
-end;
-$$;
-
-comment on function public.namecard_token_end_now(text) is
-  'Editor tokens: visitors of the token''s card get the main site now, as namecard_end_now.';
-
-revoke all on function public.namecard_token_end_now(text) from public;
-grant execute on function public.namecard_token_end_now(text) to anon, authenticated, service_role;
-
--- Editor tokens: cancels an entry or series of the token's card, as namecard_cancel.
-create or replace function public.namecard_token_cancel(token text, entry_id bigint)
-returns jsonb
-language plpgsql
-security definer
-set search_path = ''
-as $$
-begin
-  return private.namecard_cancel_of(
-    private.namecard_token_use(token, 'editor', 'namecard_token_cancel'), entry_id);
-end;
-$$;
-
-comment on function public.namecard_token_cancel(text, bigint) is
-  'Editor tokens: the entry or series of the token''s card never counts again, as namecard_cancel.';
-
-revoke all on function public.namecard_token_cancel(text, bigint) from public;
-grant execute on function public.namecard_token_cancel(text, bigint) to anon, authenticated, service_role;
-
--- Editor tokens: stores a weekly series in the token's card, as namecard_set_series.
-create or replace function public.namecard_token_set_series(
-  token text, type text, weekdays smallint[], start_time time without time zone,
-  end_time time without time zone, time_zone text, first_date date DEFAULT NULL::date,
-  last_date date DEFAULT NULL::date
-)
-returns jsonb
-language plpgsql
-security definer
-set search_path = ''
-as $$
-declare
-  cid bigint := private.namecard_token_use(token, 'editor', 'namecard_token_set_series');
-  stored jsonb;
-begin
-  insert into public.namecard_series as s
-    (card_id, type, weekdays, start_time, end_time, time_zone, first_date, last_date, created_by)
-  values (
-    cid,
-    namecard_token_set_series.type,
-    coalesce((
-      select array_agg(distinct u.w order by u.w)
-      from unnest(namecard_token_set_series.weekdays) as u (w)
-    ), '{}'),
-    namecard_token_set_series.start_time,
-    namecard_token_set_series.end_time,
-    namecard_token_set_series.time_zone,
-    namecard_token_set_series.first_date,
-    namecard_token_set_series.last_date,
-    null
-  )
-  returning to_jsonb(s) into stored;
-  return private.namecard_answer(cid, jsonb_build_object('series', stored));
-end;
-$$;
-
-comment on function public.namecard_token_set_series(text, text, smallint[], time without time zone, time without time zone, text, date, date) is
-  'Editor tokens: stores a weekly series in the token''s card, as namecard_set_series; answers it and what visitors get now.';
-
-revoke all on function public.namecard_token_set_series(text, text, smallint[], time without time zone, time without time zone, text, date, date) from public;
-grant execute on function public.namecard_token_set_series(text, text, smallint[], time without time zone, time without time zone, text, date, date) to anon, authenticated, service_role;
-
--- Viewer tokens and up: the card's series (at most 1000, newest first) and the occurrences
--- stopped by "end now" (at most 10000), as `list` and `calendar` read them.
-create or replace function public.namecard_token_series(token text)
-returns jsonb
-language plpgsql
-security definer
-set search_path = ''
-as $$
-declare
-  cid bigint := private.namecard_token_use(token, 'viewer', 'namecard_token_series');
-begin
-  return jsonb_build_object(
-    'series', (
-      select coalesce(jsonb_agg(to_jsonb(s) order by s.id desc), '[]')
-      from (
-        select s.id, s.type, s.weekdays, s.start_time, s.end_time, s.time_zone, s.first_date,
-          s.last_date, s.stopped_at
-        from public.namecard_series as s
-        where s.card_id = cid
-        order by s.id desc
-        limit 1000
-      ) as s
-    ),
-    'stops', (
-      select coalesce(jsonb_agg(to_jsonb(x)), '[]')
-      from (
-        select x.series_id, x.occurrence_start, x.stopped_at
-        from public.namecard_series_stop as x
-        where x.card_id = cid
-        limit 10000
-      ) as x
-    ));
-end;
-$$;
-
-comment on function public.namecard_token_series(text) is
-  'Viewer tokens and up: {series, stops} of the token''s card: its series (newest 1000) and the occurrences stopped early (10000 at most).';
-
-revoke all on function public.namecard_token_series(text) from public;
-grant execute on function public.namecard_token_series(text) to anon, authenticated, service_role;
-
--- Viewer tokens and up: the card's profiles (name, label, destination, removal), by name.
-create or replace function public.namecard_token_profiles(token text)
-returns table (name text, label text, url text, removed_at timestamptz)
-language plpgsql
-security definer
-set search_path = ''
-as $$
-declare
-  cid bigint := private.namecard_token_use(token, 'viewer', 'namecard_token_profiles');
-begin
-  return query
-    select p.name, p.label, p.url, p.removed_at from public.namecard_profile as p
-    where p.card_id = cid
-    order by p.name;
-end;
-$$;
-
-comment on function public.namecard_token_profiles(text) is
-  'Viewer tokens and up: the profiles of the token''s card (name, label, url: null the build''s, removed_at), by name.';
-
-revoke all on function public.namecard_token_profiles(text) from public;
-grant execute on function public.namecard_token_profiles(text) to anon, authenticated, service_role;
-
--- Viewer tokens and up: the card's visits per day, as namecard_visit_days answers a member.
-create or replace function public.namecard_token_visit_days(token text, day_starts bigint[])
-returns table (day integer, type text, via text, visits bigint)
-language plpgsql
-security definer
-set search_path = ''
-as $$
-declare
-  cid bigint := private.namecard_token_use(token, 'viewer', 'namecard_token_visit_days');
-begin
-  return query select * from private.namecard_visit_days_of(cid, day_starts);
-end;
-$$;
-
-comment on function public.namecard_token_visit_days(text, bigint[]) is
-  'Viewer tokens and up: visits of the token''s card summed per day, as namecard_visit_days.';
-
-revoke all on function public.namecard_token_visit_days(text, bigint[]) from public;
-grant execute on function public.namecard_token_visit_days(text, bigint[]) to anon, authenticated, service_role;
-
--- Viewer tokens and up: what the card's lookup answers at up to 10 instants, as
--- namecard_preview (the instants anon may ask about: from a day back to the end of 2199).
-create or replace function public.namecard_token_preview(token text, at_ms bigint[])
-returns table (at bigint, id bigint, type text, stamp_start bigint, stamp_end bigint, series boolean)
-language plpgsql
-security definer
-set search_path = ''
-set jit = 'off'
-as $$
-declare
-  cid bigint := private.namecard_token_use(token, 'viewer', 'namecard_token_preview');
-begin
-  return query select * from private.namecard_preview_of(cid, at_ms);
-end;
-$$;
-
-comment on function public.namecard_token_preview(text, bigint[]) is
-  'Viewer tokens and up: for each epoch ms in at_ms (at most 10), the entry or occurrence of the token''s card in force then, as namecard_preview.';
-
-revoke all on function public.namecard_token_preview(text, bigint[]) from public;
-grant execute on function public.namecard_token_preview(text, bigint[]) to anon, authenticated, service_role;

@@ -15,9 +15,8 @@ create table public.namecard_visit (
     -- At most 10^15 (a million visits a second for 31 years), where counting stops adding: so
     -- that no row, however large its numbers, makes a count fail.
     constraint namecard_visit_running_range check (running <= 1000000000000000),
-  -- The card visited; counts from before cards are the first card's.
-  card_id bigint not null default public.namecard_first_card()
-    references public.namecard_card (id),
+  -- The card visited.
+  card_id bigint not null references public.namecard_card (id),
   constraint namecard_visit_type_profile foreign key (card_id, type)
     references public.namecard_profile (card_id, name),
   constraint namecard_visit_pkey primary key (card_id, bucket, type, via)
@@ -30,116 +29,87 @@ create index namecard_visit_running_idx
 comment on table public.namecard_visit is
   'Visit counts: per 15-minute bucket (start, epoch ms), type sent to and channel (qr|nfc|link).';
 
--- The card's members read its counts; nobody else reads them, and nobody writes them through
--- the API but the counting function. anon has no privilege on the table at all.
+-- The card's members read its counts (a card token as a member); nobody else reads them, and
+-- nobody writes them through the API but the counting function.
 alter table public.namecard_visit enable row level security;
 revoke all on table public.namecard_visit from anon, authenticated, public;
-grant select on table public.namecard_visit to authenticated;
+grant select on table public.namecard_visit to anon, authenticated;
 grant select, insert, update, delete on table public.namecard_visit to service_role;
 
 create policy namecard_visit_member_read on public.namecard_visit
-  for select to authenticated
+  for select to anon, authenticated
   using (card_id = any ((select private.namecard_cards_where('viewer'))::bigint[]));
 
--- Counts one visit of a card now: for the profile its lookup answers now (the caller cannot
--- choose it), via 'qr' or 'nfc' (anything else: 'link'). Private: the two functions below are
--- how anon calls it.
-create or replace function private.namecard_count_visit_of(card bigint, channel_given text)
+-- Counts one visit of a card's link (/go/?c=<slug>; a bare /go/ is main) now: for the profile its
+-- lookup answers now (the caller cannot choose it), via 'qr' or 'nfc' (anything else: 'link').
+-- Two named text parameters, so that a browser calls it with a CORS-simple POST of a form
+-- (application/x-www-form-urlencoded: via=qr&card=<slug>). An unknown or removed slug counts
+-- nothing, answers as any other does (204), and costs what a count costs: the same lookup, lock
+-- and read, so that nobody learns by timing which cards exist. A visit is a rough signal: its
+-- commit does not wait for the disk (synchronous_commit off, for this transaction only).
+-- Security definer: anon holds no privilege on the table.
+create or replace function public.namecard_count_visit(via text, card text)
 returns void
 language plpgsql
 security definer
 set search_path = ''
 as $$
+#variable_conflict use_column
 declare
-  channel text := lower(btrim(coalesce(channel_given, '')));
+  cid bigint := private.namecard_live_card(namecard_count_visit.card);
+  channel text := lower(btrim(coalesce(namecard_count_visit.via, '')));
   sent_to text;
   at_ms bigint;
   prev_total bigint;
 begin
+  perform set_config('synchronous_commit', 'off', true);
   if channel not in ('qr', 'nfc') then
     channel := 'link';
   end if;
   select a.type into sent_to
-  from public.namecard_card_lookup_at(card, (extract(epoch from now()) * 1000)::bigint) as a;
+  from private.namecard_in_force_at(cid, (extract(epoch from now()) * 1000)::bigint, 'lookup') as a;
   sent_to := coalesce(sent_to, 'main');
   -- One count of a card, profile and channel at a time, the bucket taken from the clock once
   -- the lock is held: buckets then only ever grow, and the newest counter's running total is
   -- the one to add to. Counts of other cards, profiles or channels do not wait.
   perform pg_advisory_xact_lock(
-    hashtext('namecard_visit:' || card::text || ':' || sent_to || ':' || channel));
+    hashtext('namecard_visit:' || coalesce(cid, 0)::text || ':' || sent_to || ':' || channel));
   at_ms := (extract(epoch from clock_timestamp()) * 1000)::bigint;
   select v.running into prev_total
   from public.namecard_visit as v
-  where v.card_id = card and v.type = sent_to and v.via = channel
+  where v.card_id = cid and v.type = sent_to and v.via = channel
   order by v.bucket desc
   limit 1;
   -- Counters stop at 10^15 (namecard_visit_running_range) rather than fail.
   insert into public.namecard_visit as v (card_id, bucket, type, via, visits, running)
-  values (card, at_ms - at_ms % 900000, sent_to, channel, 1,
-    least(coalesce(prev_total, 0) + 1, 1000000000000000))
+  select cid, at_ms - at_ms % 900000, sent_to, channel, 1,
+    least(coalesce(prev_total, 0) + 1, 1000000000000000)
+  where cid is not null
   on conflict (card_id, bucket, type, via) do update
     set visits = least(v.visits + 1, 1000000000000000),
       running = least(v.running + 1, 1000000000000000);
 end;
 $$;
 
-revoke all on function private.namecard_count_visit_of(bigint, text) from public;
+comment on function public.namecard_count_visit(text, text) is
+  'Counts one visit now of the live card of slug card: for its active profile, via qr|nfc (anything else: link). An unknown slug counts nothing.';
 
--- Counts one visit of the first card now (a bare /go/). One unnamed text parameter, the
--- channel, so that a browser calls it with a CORS-simple text/plain POST. Security definer:
--- anon holds no privilege on the table.
-create or replace function public.namecard_count_visit(text)
-returns void
-language sql
-security definer
-set search_path = ''
-as $$
-  select private.namecard_count_visit_of(public.namecard_first_card(), $1)
-$$;
+revoke all on function public.namecard_count_visit(text, text) from public;
+grant execute on function public.namecard_count_visit(text, text) to anon, authenticated, service_role;
 
-comment on function public.namecard_count_visit(text) is
-  'Counts one visit of the first card now: for the active profile, via qr|nfc (anything else: link).';
-
-revoke all on function public.namecard_count_visit(text) from public;
-grant execute on function public.namecard_count_visit(text) to anon, authenticated, service_role;
-
--- Counts one visit of a card's link (/go/?c=<slug>) now, the card named by its slug (null: the
--- first card). Two named text parameters, so that a browser calls it with a CORS-simple POST of
--- a form (application/x-www-form-urlencoded: via=qr&card=<slug>). An unknown or removed slug
--- counts nothing, and answers as any other does.
-create or replace function public.namecard_count_card_visit(via text, card text)
-returns void
-language sql
-security definer
-set search_path = ''
-as $$
-  select private.namecard_count_visit_of(c.id, via)
-  from public.namecard_card as c
-  where c.removed_at is null
-    and c.slug = coalesce(card, (
-      select f.slug from public.namecard_card as f where f.id = public.namecard_first_card()
-    ))
-$$;
-
-comment on function public.namecard_count_card_visit(text, text) is
-  'Counts one visit now of the live card of slug card (null: the first card): for its active profile, via qr|nfc (anything else: link). An unknown slug counts nothing.';
-
-revoke all on function public.namecard_count_card_visit(text, text) from public;
-grant execute on function public.namecard_count_card_visit(text, text) to anon, authenticated, service_role;
-
--- Members: a card's visits summed per day, by profile and channel; day_starts are the days'
--- starts in epoch ms on 15-minute boundaries, ascending, plus the end of the last (at most 401:
--- 400 days). Two index probes per day and kind, from the running totals. As the caller: a
--- non-member reads no rows of the first card (row-level security), and is refused another.
--- The work of namecard_visit_days on card cid, as its caller (row-level security applies to a
--- member; the token's function runs it as the definer, on the token's card).
-create or replace function private.namecard_visit_days_of(cid bigint, day_starts bigint[])
+-- Members (viewers and up, a card token too): a card's visits summed per day, by profile and
+-- channel; day_starts are the days' starts in epoch ms on 15-minute boundaries, ascending, plus
+-- the end of the last (at most 401: 400 days). Two index probes per day and kind (a profile of
+-- the card, at most private.namecard_limit('profiles'), and a channel), from the running totals.
+create or replace function public.namecard_visit_days(day_starts bigint[], card text)
 returns table (day integer, type text, via text, visits bigint)
 language plpgsql
 stable
+security definer
 set search_path = ''
 as $$
 declare
+  cid bigint := private.namecard_card_id(card);
   n integer := coalesce(cardinality(day_starts), 0);
 begin
   if n > 401 then
@@ -185,21 +155,8 @@ begin
 end;
 $$;
 
-revoke all on function private.namecard_visit_days_of(bigint, bigint[]) from public;
-grant execute on function private.namecard_visit_days_of(bigint, bigint[]) to authenticated, service_role;
-
-create or replace function public.namecard_visit_days(day_starts bigint[], card text DEFAULT NULL::text)
-returns table (day integer, type text, via text, visits bigint)
-language sql
-stable
-set search_path = ''
-as $$
-  select * from private.namecard_visit_days_of(private.namecard_card_id(card), day_starts)
-$$;
-
 comment on function public.namecard_visit_days(day_starts bigint[], card text) is
-  'Members: visits of the card (slug; null: the first card) summed per day; day_starts are the days'' starts in epoch ms plus the end.';
+  'Members: visits of the card (slug) summed per day; day_starts are the days'' starts in epoch ms plus the end.';
 
 revoke all on function public.namecard_visit_days(day_starts bigint[], card text) from public;
-grant execute on function public.namecard_visit_days(day_starts bigint[], card text) to authenticated, service_role;
-
+grant execute on function public.namecard_visit_days(day_starts bigint[], card text) to anon, authenticated, service_role;

@@ -1,25 +1,22 @@
--- The writes of a card's editors and owners: set, set a series, end now, cancel, and the owners'
--- remove a profile. Each is one RPC on the database's clock that answers what it stored and the
--- card's status after it (as namecard_status answers it), so that a face shows what the server
--- did without another read. Each takes the card last, by its slug (`card`, default null: the
--- first card, so that the calls of older clients act on it as before); the checks that come
--- first are private.namecard_card_id and private.namecard_check_writer (cards.sql).
+-- The writes of a card's editors and owners (and of its editor tokens): set, set a series, end
+-- now, cancel, and the owners' remove a profile. Each is one RPC on the database's clock that
+-- answers what it stored and the card's status after it (as namecard_status answers it), so that
+-- a face shows what the server did without another read. Each takes the card last, by its slug;
+-- the checks come first, before anything of the card is read: private.namecard_card_id (a card
+-- of the caller's) and private.namecard_check_writer (the role), cards.sql. Security definer:
+-- nobody writes the tables directly.
 
--- A write's answer: its own part and the card's status after it. Security definer: the writer
--- may read their card (an editor or owner wrote to it), which invoker code could not of a card
--- other than the first (namecard_status_of reads it through the dispatchers).
+-- A write's answer: its own part and the card's status after it.
 create or replace function private.namecard_answer(card bigint, part jsonb)
 returns jsonb
 language sql
 stable
-security definer
 set search_path = ''
 as $$
-  select part || (select to_jsonb(s) from public.namecard_status_of(card) as s)
+  select part || (select to_jsonb(s) from private.namecard_status_of(card) as s)
 $$;
 
 revoke all on function private.namecard_answer(bigint, jsonb) from public;
-grant execute on function private.namecard_answer(bigint, jsonb) to authenticated, service_role;
 
 -- Stops the entries of ids not stopped yet, at now_ms, as `kind` (ended or cancelled): the end
 -- becomes now (or the start, for one that has not started), the planned end is kept. Answers
@@ -44,50 +41,54 @@ $$;
 
 revoke all on function private.namecard_stop_entries(bigint[], text, bigint) from public;
 
--- Stores an entry as the caller (RLS, column grants and checks decide as for a plain insert).
+-- Stores an entry in the card; its creator is the person calling (none for a card token).
 create or replace function public.namecard_set(
-  type text, stamp_start bigint, stamp_end bigint, card text DEFAULT NULL::text
+  type text, stamp_start bigint, stamp_end bigint, card text
 )
 returns jsonb
 language plpgsql
+security definer
 set search_path = ''
 as $$
 declare
   cid bigint := private.namecard_card_id(card);
   stored jsonb;
 begin
-  perform private.namecard_check_writer(cid, 'editor', 'namecard_set', false);
-  insert into public.namecard as n (card_id, type, stamp_start, stamp_end)
-  values (cid, namecard_set.type, namecard_set.stamp_start, namecard_set.stamp_end)
+  perform private.namecard_check_writer(cid, 'editor', 'namecard_set', true);
+  insert into public.namecard as n (card_id, type, stamp_start, stamp_end, created_by)
+  values (cid, namecard_set.type, namecard_set.stamp_start, namecard_set.stamp_end,
+    (select auth.uid()))
   returning to_jsonb(n) into stored;
   return private.namecard_answer(cid, jsonb_build_object('entry', stored));
 end;
 $$;
 
 comment on function public.namecard_set(text, bigint, bigint, text) is
-  'Editors and owners: stores an entry in the card (slug; null: the first card) as the caller, RLS applies; answers it and what visitors get now.';
+  'Editors and owners (and editor tokens): stores an entry in the card (slug); answers it and what visitors get now.';
 
 revoke all on function public.namecard_set(text, bigint, bigint, text) from public;
 grant execute on function public.namecard_set(text, bigint, bigint, text)
-  to authenticated, service_role;
+  to anon, authenticated, service_role;
 
--- Stores a weekly series as the caller; the weekdays are kept sorted, each once.
+-- Stores a weekly series in the card; the weekdays are kept sorted, each once; its creator is the
+-- person calling (none for a card token).
 create or replace function public.namecard_set_series(
   type text, weekdays smallint[], start_time time without time zone,
-  end_time time without time zone, time_zone text, first_date date DEFAULT NULL::date,
-  last_date date DEFAULT NULL::date, card text DEFAULT NULL::text
+  end_time time without time zone, time_zone text, card text,
+  first_date date DEFAULT NULL::date, last_date date DEFAULT NULL::date
 )
 returns jsonb
 language plpgsql
+security definer
 set search_path = ''
 as $$
 declare
   cid bigint := private.namecard_card_id(card);
   stored jsonb;
 begin
-  perform private.namecard_check_writer(cid, 'editor', 'namecard_set_series', false);
+  perform private.namecard_check_writer(cid, 'editor', 'namecard_set_series', true);
   insert into public.namecard_series as s
-    (card_id, type, weekdays, start_time, end_time, time_zone, first_date, last_date)
+    (card_id, type, weekdays, start_time, end_time, time_zone, first_date, last_date, created_by)
   values (
     cid,
     namecard_set_series.type,
@@ -98,18 +99,19 @@ begin
     namecard_set_series.end_time,
     namecard_set_series.time_zone,
     namecard_set_series.first_date,
-    namecard_set_series.last_date
+    namecard_set_series.last_date,
+    (select auth.uid())
   )
   returning to_jsonb(s) into stored;
   return private.namecard_answer(cid, jsonb_build_object('series', stored));
 end;
 $$;
 
-comment on function public.namecard_set_series(text, smallint[], time without time zone, time without time zone, text, date, date, text) is
-  'Editors and owners: stores a weekly series in the card (slug; null: the first card) as the caller, RLS applies; answers it and what visitors get now.';
+comment on function public.namecard_set_series(text, smallint[], time without time zone, time without time zone, text, text, date, date) is
+  'Editors and owners (and editor tokens): stores a weekly series in the card (slug); answers it and what visitors get now.';
 
-revoke all on function public.namecard_set_series(text, smallint[], time without time zone, time without time zone, text, date, date, text) from public;
-grant execute on function public.namecard_set_series(text, smallint[], time without time zone, time without time zone, text, date, date, text) to authenticated, service_role;
+revoke all on function public.namecard_set_series(text, smallint[], time without time zone, time without time zone, text, text, date, date) from public;
+grant execute on function public.namecard_set_series(text, smallint[], time without time zone, time without time zone, text, text, date, date) to anon, authenticated, service_role;
 
 -- A card's timeline from now_ms to horizon as text, to compare before and after a change; null
 -- when the walk stops short of horizon, at 100 segments. A comparison that cannot be made counts
@@ -124,7 +126,7 @@ as $$
   select case when bool_or(t."to" is null or t."to" >= horizon) then
     string_agg(concat_ws(',', t.type, t."from", least(t."to", horizon)), ';' order by t."from")
   end
-  from public.namecard_timeline_until(card, now_ms, horizon, 100) as t
+  from private.namecard_timeline_until(card, now_ms, horizon, 100) as t
 $$;
 
 revoke all on function private.namecard_timeline_text(bigint, bigint, bigint) from public;
@@ -134,14 +136,14 @@ revoke all on function private.namecard_timeline_text(bigint, bigint, bigint) fr
 -- row; the series stays); what starts later stays. When that would change nothing visitors
 -- get, nothing is stored ('ended' is empty). Entries another call stopped meanwhile are
 -- answered as 'already_stopped'.
--- The work of end now on card cid, once the caller's right was checked (namecard_end_now for a
--- member, namecard_token_end_now for a token).
-create or replace function private.namecard_end_now_of(cid bigint)
+create or replace function public.namecard_end_now(card text)
 returns jsonb
 language plpgsql
+security definer
 set search_path = ''
 as $$
 declare
+  cid bigint := private.namecard_card_id(card);
   now_ms bigint := (extract(epoch from now()) * 1000)::bigint;
   seen bigint[];
   horizon bigint;
@@ -149,6 +151,7 @@ declare
   before_end text;
   stopped jsonb := '[]';
 begin
+  perform private.namecard_check_writer(cid, 'editor', 'namecard_end_now', true);
   -- The entries in force and not stopped, as this call first sees them, locked in id order so
   -- that two calls never wait on each other in a cycle. A call that waits here sees, from its
   -- next statement on (read committed), what the other one stored.
@@ -171,7 +174,7 @@ begin
     (select max(n.stamp_end) from public.namecard as n
       where n.card_id = cid
         and (n.stamp_start is null or n.stamp_start <= now_ms) and n.stamp_end > now_ms),
-    (select max(o.stamp_end) from public.namecard_card_occurrences(cid, now_ms, now_ms + 1) as o)
+    (select max(o.stamp_end) from private.namecard_occurrences_of(cid, now_ms, now_ms + 1) as o)
   ), now_ms + 1) into horizon;
   before_end := private.namecard_timeline_text(cid, now_ms, horizon);
 
@@ -189,7 +192,7 @@ begin
     -- At most one stop row per occurrence, so an end racing another stops it once.
     with occ as (
       select o.id, o.type, o.stamp_start, o.planned_end
-      from public.namecard_card_occurrences(cid, now_ms, now_ms + 1) as o
+      from private.namecard_occurrences_of(cid, now_ms, now_ms + 1) as o
     ), x as (
       insert into public.namecard_series_stop as x (card_id, series_id, occurrence_start, stopped_at)
       select cid, occ.id, occ.stamp_start, now_ms from occ
@@ -218,9 +221,17 @@ begin
 end;
 $$;
 
-revoke all on function private.namecard_end_now_of(bigint) from public;
+comment on function public.namecard_end_now(text) is
+  'Editors and owners (and editor tokens): visitors of the card (slug) get the main site now; every entry in force stops, later ones stay.';
 
-create or replace function public.namecard_end_now(card text DEFAULT NULL::text)
+revoke all on function public.namecard_end_now(text) from public;
+grant execute on function public.namecard_end_now(text) to anon, authenticated, service_role;
+
+-- Cancel: one entry or series never counts again. A running entry ends now, a scheduled one
+-- never starts; a series' occurrence in force ends now and later ones never start. An unknown
+-- id (or one of another card) is PT404; one already cancelled, ended early or over is PT409,
+-- saying which.
+create or replace function public.namecard_cancel(entry_id bigint, card text)
 returns jsonb
 language plpgsql
 security definer
@@ -228,34 +239,12 @@ set search_path = ''
 as $$
 declare
   cid bigint := private.namecard_card_id(card);
-begin
-  perform private.namecard_check_writer(cid, 'editor', 'namecard_end_now', true);
-  return private.namecard_end_now_of(cid);
-end;
-$$;
-
-comment on function public.namecard_end_now(text) is
-  'Editors and owners: visitors of the card (slug; null: the first card) get the main site now; every entry in force stops, later ones stay.';
-
-revoke all on function public.namecard_end_now(text) from public;
-grant execute on function public.namecard_end_now(text) to authenticated, service_role;
-
--- Cancel: one entry or series never counts again. A running entry ends now, a scheduled one
--- never starts; a series' occurrence in force ends now and later ones never start. An unknown
--- id is PT404; one already cancelled, ended early or over is PT409, saying which.
--- The work of cancel on card cid, once the caller's right was checked (namecard_cancel for a
--- member, namecard_token_cancel for a token).
-create or replace function private.namecard_cancel_of(cid bigint, entry_id bigint)
-returns jsonb
-language plpgsql
-set search_path = ''
-as $$
-declare
   now_ms bigint := (extract(epoch from now()) * 1000)::bigint;
   entry public.namecard%rowtype;
   series public.namecard_series%rowtype;
   cancelled jsonb;
 begin
+  perform private.namecard_check_writer(cid, 'editor', 'namecard_cancel', true);
   -- Locked, and read as the last call that changed it left it (read committed). An id of
   -- another card is no entry of this one.
   select * into entry from public.namecard as n
@@ -311,10 +300,16 @@ begin
 end;
 $$;
 
-revoke all on function private.namecard_cancel_of(bigint, bigint) from public;
+comment on function public.namecard_cancel(bigint, text) is
+  'Editors and owners (and editor tokens): the entry or series of the card (slug) never counts again (running: ends now; scheduled: never starts).';
 
-create or replace function public.namecard_cancel(entry_id bigint, card text DEFAULT NULL::text)
-returns jsonb
+revoke all on function public.namecard_cancel(bigint, text) from public;
+grant execute on function public.namecard_cancel(bigint, text) to anon, authenticated, service_role;
+
+-- Owners: removes a profile of the card (the delete trigger marks it, or refuses naming what
+-- uses it); answers the row as it is after (none for a name the card has no profile of).
+create or replace function public.namecard_remove_profile(profile_name text, card text)
+returns setof public.namecard_profile
 language plpgsql
 security definer
 set search_path = ''
@@ -322,29 +317,7 @@ as $$
 declare
   cid bigint := private.namecard_card_id(card);
 begin
-  perform private.namecard_check_writer(cid, 'editor', 'namecard_cancel', true);
-  return private.namecard_cancel_of(cid, entry_id);
-end;
-$$;
-
-comment on function public.namecard_cancel(bigint, text) is
-  'Editors and owners: the entry or series of the card (slug; null: the first card) never counts again (running: ends now; scheduled: never starts).';
-
-revoke all on function public.namecard_cancel(bigint, text) from public;
-grant execute on function public.namecard_cancel(bigint, text) to authenticated, service_role;
-
--- Owners: removes a profile of the card as the caller (the delete trigger marks it, or refuses
--- naming what uses it); answers the row as it is after (none for someone row-level security
--- shows no profile of the first card).
-create or replace function public.namecard_remove_profile(profile_name text, card text DEFAULT NULL::text)
-returns setof public.namecard_profile
-language plpgsql
-set search_path = ''
-as $$
-declare
-  cid bigint := private.namecard_card_id(card);
-begin
-  perform private.namecard_check_writer(cid, 'owner', 'namecard_remove_profile', false);
+  perform private.namecard_check_writer(cid, 'owner', 'namecard_remove_profile', true);
   delete from public.namecard_profile as p where p.card_id = cid and p.name = profile_name;
   return query select * from public.namecard_profile as p
     where p.card_id = cid and p.name = profile_name;

@@ -12,7 +12,9 @@ const BOOTSTRAP_SQL = new URL('../../emulator/bootstrap.sql', import.meta.url);
  *   database (so it may create schemas) and holds anon, authenticated and service_role WITH
  *   ADMIN OPTION (which PostgreSQL 16+ requires for `alter role … set`); it runs migrations;
  * - anon, authenticated, service_role and authenticator, with the statement time-outs, as
- *   emulator/bootstrap.sql makes them;
+ *   emulator/bootstrap.sql makes them; `postgres` may set PostgREST's in-database settings on
+ *   `authenticator` (`pgrst.db_pre_request`), as Supabase's supautils lets it
+ *   (`privileged_role_allowed_configs`);
  * - the auth schema, auth.users (and the emulator's session tables) and auth.uid(), role(),
  *   email(), jwt() owned by GoTrue's `supabase_auth_admin`; `postgres` may use the tables
  *   (reference them, read and write rows) but not change or replace them.
@@ -57,6 +59,7 @@ export async function layOutSupabase(
     await client.query(bootstrap);
     await client.query(`
       grant anon, authenticated, service_role to postgres with admin option;
+      grant set on parameter "pgrst.db_pre_request" to postgres;
       alter schema auth owner to supabase_auth_admin;
       alter table auth.users owner to supabase_auth_admin;
       alter table auth.sessions owner to supabase_auth_admin;

@@ -1,17 +1,14 @@
 // Counts this visit (counts only, never who visited): one CORS-simple POST to the counting function, once the
 // decision is known, never in the way of the redirect. What it sends is the channel only
-// (`qr`, `nfc` or `link`, from this page's own `?via=`), and for a card's link (`?c=<slug>`) the
-// card; the server adds the 15-minute bucket and the profile it decided itself. Nothing is read
+// (`qr`, `nfc` or `link`, from this page's own `?via=`) and the card (`?c=<slug>`, a bare /go/
+// is main); the server adds the 15-minute bucket and the profile it decided itself. Nothing is read
 // or written in the visitor's browser but the owner's session key, read to leave the owner's
 // own visits out.
 
 import { sessionStorageKey } from './session-token.js';
 
-/** The SQL function that counts a visit of the first card (supabase/schemas/visits.sql). */
+/** The SQL function that counts a visit of a card named by its slug (supabase/schemas/visits.sql). */
 export const COUNT_VISIT_FUNCTION = 'namecard_count_visit';
-
-/** The SQL function that counts a visit of a card named by its slug. */
-export const COUNT_CARD_VISIT_FUNCTION = 'namecard_count_card_visit';
 
 /** The channel in this page's query: `?via=qr` (the QR code), `?via=nfc` (a tag), else link. */
 export function visitChannel(search: string): 'qr' | 'nfc' | 'link' {
@@ -29,15 +26,11 @@ function ownersBrowser(supabaseUrl: string): boolean {
 }
 
 /**
- * What the count sends: the bare channel as text/plain for the first card (namecard_count_visit's
- * one unnamed parameter, as every /go page before cards sent it), or a form naming the channel
- * and the card (`via=qr&card=studio`, namecard_count_card_visit's parameters). Both are
- * CORS-simple.
+ * What the count sends: a form naming the channel and the card (`via=qr&card=studio`,
+ * namecard_count_visit's parameters), a CORS-simple body.
  */
-function countBody(channel: string, card: string | null): Blob | URLSearchParams {
-  return card === null
-    ? new Blob([channel], { type: 'text/plain' })
-    : new URLSearchParams({ via: channel, card });
+function countBody(channel: string, card: string): URLSearchParams {
+  return new URLSearchParams({ via: channel, card });
 }
 
 /**
@@ -45,7 +38,7 @@ function countBody(channel: string, card: string | null): Blob | URLSearchParams
  * away), or fetch with keepalive and mode no-cors where the beacon is missing or refused. Every
  * failure is silent.
  */
-function send(url: string, channel: string, card: string | null): void {
+function send(url: string, channel: string, card: string): void {
   try {
     if (navigator.sendBeacon?.(url, countBody(channel, card))) return;
   } catch {
@@ -53,7 +46,7 @@ function send(url: string, channel: string, card: string | null): void {
   }
   fetch(url, {
     method: 'POST',
-    body: card === null ? channel : countBody(channel, card),
+    body: countBody(channel, card),
     keepalive: true,
     mode: 'no-cors',
   }).catch(() => undefined);
@@ -65,15 +58,11 @@ function send(url: string, channel: string, card: string | null): void {
  * script (a link preview bot) never gets here.
  *
  * @param config the API URL and the public anon key (sent as `?apikey=`, as the lookup does)
- * @param card the card's slug (`?c=`), or null for a bare /go/ (the first card)
+ * @param card the card's slug (`?c=`; `main` for a bare /go/)
  */
-export function countVisit(
-  config: { supabaseUrl: string; anonKey: string },
-  card: string | null = null,
-): void {
+export function countVisit(config: { supabaseUrl: string; anonKey: string }, card: string): void {
   if (ownersBrowser(config.supabaseUrl)) return;
-  const fn = card === null ? COUNT_VISIT_FUNCTION : COUNT_CARD_VISIT_FUNCTION;
-  const url = `${config.supabaseUrl}/rest/v1/rpc/${fn}?apikey=${encodeURIComponent(config.anonKey)}`;
+  const url = `${config.supabaseUrl}/rest/v1/rpc/${COUNT_VISIT_FUNCTION}?apikey=${encodeURIComponent(config.anonKey)}`;
   const channel = visitChannel(window.location.search);
   const doc = document as Document & { prerendering?: boolean };
   if (doc.prerendering) {

@@ -12,11 +12,11 @@ const REDIRECT_DELAY_MS = 1500;
 /** A backend that does not answer within this time counts as a failure: main site. */
 const LOOKUP_TIMEOUT_MS = 4000;
 
-// Which card: a bare /go/ is the first card (its view), /go/?c=<slug> that card (one GET of
-// namecard_go on a URL fixed by the slug); a `c` that is no slug asks nothing and, as an unknown
-// card does, lands on the main site and counts nothing.
+// Which card: /go/?c=<slug> that card, a bare /go/ the card main (one GET of namecard_go on a URL
+// fixed by the slug); a `c` that is no slug asks nothing and, as an unknown card does, lands on
+// the main site and counts nothing.
 const card = goCardOf(window.location.search);
-const lookup: LookupOptions = { ...siteConfig, timeoutMs: LOOKUP_TIMEOUT_MS, card };
+const lookup: LookupOptions = { ...siteConfig, timeoutMs: LOOKUP_TIMEOUT_MS, card: card ?? '' };
 
 // The visitor's lookup leaves first, before anything else runs (storage included): a request
 // with no custom header, which the browser sends at once with no CORS preflight.
