@@ -5,7 +5,7 @@ import { parseTimeZone, toEpochMs } from './time.js';
 
 // The rules of a new entry (shared/core/entry-rules.ts) with Temporal's time zones: any IANA
 // zone, for the CLI's program and the manage page. The CLI's light path gives the same rules
-// Date's local clock instead (cli/light/owner-light.ts).
+// Date's local clock instead (cli/light/caller-light.ts).
 
 export {
   CLI_FIELD_NAMES,

@@ -95,6 +95,21 @@ export function isCardSummary(value: unknown): value is CardSummary {
 }
 
 /**
+ * The caller's cards as `public.namecard_cards()` answers them: the well-formed rows (a malformed
+ * one from a hostile answer is left out).
+ *
+ * @param data the parsed JSON answer
+ * @param status the answer's HTTP status, named in the error
+ * @throws ApiError `invalid_response` when it is not a list
+ */
+export function cardsOf(data: unknown, status: number): CardSummary[] {
+  if (!Array.isArray(data)) {
+    throw new ApiError(status, 'invalid_response', 'The server answered no list of cards');
+  }
+  return (data as unknown[]).filter(isCardSummary);
+}
+
+/**
  * A card as the card functions answer it (`namecard_card_add`, `namecard_card_rename`,
  * `namecard_card_remove`, `namecard_member_accept`).
  *

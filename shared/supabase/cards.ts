@@ -1,4 +1,4 @@
-import { cardOf, isCardSummary, type CardSummary } from '../core/cards.js';
+import { cardOf, cardsOf, type CardSummary } from '../core/cards.js';
 import { ApiError } from '../core/errors.js';
 import { toError, type DataClient } from './errors.js';
 
@@ -20,10 +20,7 @@ import { toError, type DataClient } from './errors.js';
 export async function listCards(client: DataClient): Promise<CardSummary[]> {
   const result = await client.rpc('namecard_cards');
   if (result.error) throw toError(client, result);
-  if (!Array.isArray(result.data)) {
-    throw new ApiError(result.status, 'invalid_response', 'The server answered no list of cards');
-  }
-  const cards = (result.data as unknown[]).filter(isCardSummary);
+  const cards = cardsOf(result.data, result.status);
   const ids = knownIds(client);
   for (const card of cards) ids.set(card.slug, card.id);
   return cards;

@@ -12,7 +12,7 @@ import {
   setOutcome,
   type EndOutcome,
   type ProfileEntry,
-} from '../core/owner-answers.js';
+} from '../core/member-answers.js';
 import { labelsOf, type ProfileLabels } from '../core/profiles.js';
 import { narrowRow } from '../core/rules.js';
 import type { NamecardRow, NewEntry } from '../core/types.js';
@@ -188,7 +188,7 @@ export async function listProfiles(
 /**
  * `labels` completed with the labels of the card's profiles in `types` that it lacks (a member's
  * read of the profile table; none when nothing is missing): what the CLI's write outputs name a
- * profile by (shared/core/owner-answers.ts's labelsToRead says which). A failed read leaves
+ * profile by (shared/core/member-answers.ts's labelsToRead says which). A failed read leaves
  * `labels` as they were: the write is done, and the names still say which profile it was.
  *
  * @param client a supabase-js client of a member (or a card token)

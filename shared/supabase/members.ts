@@ -8,7 +8,7 @@ import {
   type OpenInvitation,
 } from '../core/members.js';
 import { ApiError } from '../core/errors.js';
-import { answerOf } from '../core/owner-answers.js';
+import { answerOf } from '../core/member-answers.js';
 import { toError, type DataClient } from './errors.js';
 
 // A card's people through supabase-js: each call one RPC of supabase/schemas/members.sql, as the

@@ -86,7 +86,7 @@ describe('the bundled CLI', () => {
       'cli/terminal/cancel-show.ts',
       'cli/terminal/profile-show.ts',
       'cli/terminal/set-show.ts',
-      'shared/core/owner-answers.ts',
+      'shared/core/member-answers.ts',
       'shared/core/entry-rules.ts',
       'shared/core/wall-time.ts',
     ]) {

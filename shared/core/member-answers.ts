@@ -4,15 +4,15 @@ import { MAIN_PROFILE, isProfileType, type ProfileLabels } from './profiles.js';
 import { narrowRow } from './rules.js';
 import type { NamecardRow, NewEntry } from './types.js';
 
-// What the owner's calls answer, checked and narrowed: shared by the supabase-js data calls
+// What a member's calls answer, checked and narrowed: shared by the supabase-js data calls
 // (shared/supabase/data.ts) and the CLI's light path, which sends the same requests without
-// supabase-js when a stored access token is valid. One home for the answers' shapes, so both
-// refuse a malformed answer with the same words.
+// supabase-js (with a card token, or a stored access token that is valid). One home for the
+// answers' shapes, so both refuse a malformed answer with the same words.
 
-/** The profile table: the owner's profiles, their labels and destinations. */
+/** The profile table: each card's profiles, their labels and destinations. */
 export const PROFILE_TABLE = 'namecard_profile';
 
-/** The profile table's columns an owner reads. */
+/** The profile table's columns a member reads. */
 export const PROFILE_COLUMNS = 'name,label,url,removed_at';
 
 /**
@@ -29,12 +29,33 @@ export function labelsToRead(types: readonly string[], labels: ProfileLabels): s
   return [...new Set(types)].filter((t) => !isProfileType(t) && !Object.hasOwn(labels, t));
 }
 
-/** The query that reads the labels of some profiles (an owner's read of the profile table). */
-export function labelQuery(names: readonly string[]): Record<string, string> {
-  return { select: PROFILE_COLUMNS, name: `in.(${names.join(',')})` };
+/**
+ * The query that reads the labels of some of a card's profiles (a member's read of the profile
+ * table, as PostgREST's query string): a member of several cards reads all their profiles, so the
+ * card's id filters them.
+ *
+ * @param cardId the card's id (`namecard_cards()`'s `id`)
+ */
+export function labelQuery(names: readonly string[], cardId: number): Record<string, string> {
+  return { select: PROFILE_COLUMNS, card_id: `eq.${cardId}`, name: `in.(${names.join(',')})` };
 }
 
-/** One row of `public.namecard_profile`, as an owner reads it. */
+/**
+ * The query that reads a card's profiles not removed, by name (a member's read of the profile
+ * table, as PostgREST's query string), as shared/supabase/data.ts's listProfiles reads them.
+ *
+ * @param cardId the card's id (`namecard_cards()`'s `id`)
+ */
+export function profileQuery(cardId: number): Record<string, string> {
+  return {
+    select: PROFILE_COLUMNS,
+    card_id: `eq.${cardId}`,
+    removed_at: 'is.null',
+    order: 'name.asc',
+  };
+}
+
+/** One row of `public.namecard_profile`, as a member reads it. */
 export interface ProfileEntry {
   /** What entries store in `type` and the CLI types: `^[a-z][a-z0-9-]{0,31}$`. */
   name: string;
