@@ -9,7 +9,7 @@ import {
   type RefusalCode,
 } from '../shared/core/errors.js';
 import { describeRefusal, REFUSAL_WORDS } from '../shared/core/describe.js';
-import { cardRefusalOf, neededRole } from '../shared/core/cards.js';
+import { cardRefusalOf, neededRole, type CardRole } from '../shared/core/cards.js';
 import { SITE_URL_SETTING } from '../shared/core/card-link.js';
 import { DEFAULT_SUPABASE_URL } from '../shared/core/config.js';
 import { displayValue, sanitizeMessage, sanitizeServerMessage } from './terminal/display.js';
@@ -245,14 +245,75 @@ export const NOT_EDITOR_HINT = `${NOT_EDITOR_WAYS} (\`namecard card list\`)`;
 /**
  * Why a signed-in account may not change a card, in one sentence (lower case, no full stop):
  * `whoami` and `login` say it before a write is refused, in the refusal's shared words
- * (REFUSAL_WORDS.not_owner) with the card's slug when the run named one.
+ * (REFUSAL_WORDS.not_owner) with the card's slug.
  *
- * @param card the card's slug, when the run named one (`--card`, NAMECARD_CARD, `card use`);
- *   none: the first card
+ * @param card the run's card's slug
  */
-export function notEditorSentence(card?: string): string {
-  const words = card === undefined ? REFUSAL_WORDS.not_owner : `${REFUSAL_WORDS.not_owner} ${card}`;
-  return `${words}: it is neither an owner nor an editor of it`;
+export function notEditorSentence(card: string): string {
+  return `${REFUSAL_WORDS.not_owner} ${card}: it is neither an owner nor an editor of it`;
+}
+
+/** What a caller with no card at all may do: join one, or make one. */
+const NO_CARD_HINT =
+  'Accept an invitation to a card with `namecard member accept <code>`, or add a card of your own with `namecard card add <slug>`';
+
+/** Who made a refused call: a person signed in, or a card token (NAMECARD_TOKEN). */
+export type CallerKind = 'person' | 'token';
+
+/**
+ * A refusal of a call in the user's words, naming the card and what is needed: a role too low
+ * (`needs editor`), a card token asked for what only a person may do (`needs a person`), and a
+ * caller who is a member of no card at all (the run's card was then main). Where the refusal
+ * does not say what is needed (row-level security, or a function not granted to a card token's
+ * role), `on.need` says it. Any other error is returned as it is.
+ *
+ * @param error what the call threw
+ * @param on.card the slug of the card the call was about, if any
+ * @param on.caller who made the call
+ * @param on.need what the command needs, for a refusal that does not say it
+ * @param on.noCards true when the caller is a member of no card
+ */
+export function refusalOnCard(
+  error: unknown,
+  on: { card?: string; caller: CallerKind; need?: CardRole | 'person'; noCards?: boolean },
+): unknown {
+  if (!(error instanceof ApiError)) return error;
+  const refusal = cardRefusalOf(error);
+  const unsaid = refusal === undefined && refusalOf(error) === 'not_owner' ? on.need : undefined;
+  const onCard = on.card === undefined ? '' : ` on the card ${on.card}`;
+  if (refusal === 'needs_person' || (unsaid === 'person' && on.caller === 'token')) {
+    return new NamecardError(
+      'needs_person',
+      `a card token cannot do this${onCard}: needs a person signed in`,
+      'Unset NAMECARD_TOKEN and sign in with `namecard login`',
+    );
+  }
+  const role = neededRole(error) ?? (unsaid === 'person' ? undefined : unsaid);
+  if (role && on.card !== undefined) return roleRefusal(role, on.card, on.caller);
+  if (refusal === 'no_such_card' && on.noCards && on.card !== undefined) {
+    return new NamecardError(
+      'no_card',
+      `this account is a member of no card, so it may not act on the card ${on.card}`,
+      NO_CARD_HINT,
+    );
+  }
+  return error;
+}
+
+/** A role too low for a call on `card`, naming the role needed and where to turn. */
+function roleRefusal(role: CardRole, card: string, caller: CallerKind): NamecardError {
+  const hint =
+    caller === 'person'
+      ? `Ask one of the owners of ${card} (\`namecard member role\`)`
+      : role === 'owner'
+        ? `A card token never owns its card: unset NAMECARD_TOKEN and sign in with \`namecard login\` as an owner of ${card}`
+        : `Ask an owner of ${card} for an editor token (\`namecard token create\`)`;
+  const who = caller === 'token' ? "the token's role" : 'your role';
+  return new NamecardError(
+    'needs_role',
+    `${who} on the card ${card} does not allow this: needs ${role}`,
+    hint,
+  );
 }
 
 /** A refused cancel: the server's words name the entry and what it is. */

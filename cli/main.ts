@@ -21,11 +21,11 @@ const COMMANDS: Record<keyof typeof GRAMMAR, () => Promise<Command>> = {
   end: async () => (await import('./commands/end.js')).endCommand,
   cancel: async () => (await import('./commands/cancel.js')).cancelCommand,
   status: async () => {
-    const { setCardStatus, statusCommand } = await import('./commands/status.js');
-    // A status naming a card that the light path could not read (no usable stored session, a
-    // refusal) needs the program's session: loaded only then.
-    setCardStatus(async (options) =>
-      (await import('./commands/status-card.js')).runCardStatus(options),
+    const { setSignedInStatus, statusCommand } = await import('./commands/status.js');
+    // A status whose caller the light path cannot make (CI credentials, a session to refresh
+    // first) needs the program's sign-in: loaded only then.
+    setSignedInStatus(async (options) =>
+      (await import('./commands/status-signed-in.js')).runSignedInStatus(options),
     );
     return statusCommand;
   },

@@ -3,8 +3,8 @@
 // - `namecard status` (cli/light/status-main.ts and all it imports, picocolors included) as one
 //   file, dist/cli/light/status-main.js, without splitting: Node then resolves, reads and compiles
 //   two files for status (the entry and this), not five;
-// - the entry point (cli/index.ts): `--version`, and the commander-free `end`, `cancel` and
-//   `profile list` (cli/light/owner-light.ts and all it imports, in chunks loaded only then);
+// - the entry point (cli/index.ts): `--version`, and the commander-free `set`, `end`, `cancel`
+//   and `profile list` (cli/light/caller-light.ts and all it imports, in chunks loaded only then);
 // - the program (cli/main.ts) and one entry per command, loaded when anything else runs.
 // The entry point imports `./light/status-main.js` and `./main.js` across the builds. The builds
 // never pass error objects to each other (each build's errors are reported by its own

@@ -24,50 +24,47 @@ function parseDays(value: string): number {
 /**
  * `namecard calendar`: the card's schedule as an iCalendar file (RFC 5545): weekly series as
  * recurring events in their own zones, one-off entries that have not ended as single events,
- * cancelled ones left out. Printed, or written to `--out`. Reads what anyone may read (no
- * sign-in needed) at the server's now.
+ * cancelled ones left out. Printed, or written to `--out`. Reads the run's card as one of its
+ * members (a person signed in, or a card token) at the server's now.
  *
- * @throws InputError (exit 2) for a bad `--days`; ApiError, NetworkError (exit 1)
+ * @throws InputError (exit 2) for a bad `--days`, CardConflictError; SessionError, ApiError,
+ *   NetworkError (exit 1)
  */
 export async function runCalendar(options: CalendarOptions): Promise<void> {
   const days = parseDays(options.days ?? '90');
-  const config = resolveConfig(options);
+  const settings = resolveConfig(options);
   const [
-    { connect },
+    { onRunCard },
     { listEntries, OPEN_ENTRIES },
     { listSeries },
     { readStatus },
     { calendarFile },
   ] = await Promise.all([
-    import('../session/connect.js'),
+    import('../session/cards.js'),
     import('../../shared/supabase/data.js'),
     import('../../shared/supabase/series.js'),
     import('../terminal/outlook.js'),
     import('../../shared/calendar/ics.js'),
   ]);
-  // A card named by its slug is read by its members only: with the session.
-  // So is a card token's card (cli/session/card-token.ts).
-  const { card } = config;
-  const member = card !== undefined || config.token !== undefined;
-  const { client, transport } = member
-    ? await (await import('../session/session.js')).requireOwner(config)
-    : connect(config);
-  const status = await transport.guard(() =>
-    member
-      ? import('../../shared/supabase/cards.js').then((c) => c.fetchCardStatus(client, card ?? ''))
-      : readStatus(config, transport.fetch),
+  // A card's entries and series are its members' to read (a card token is one of its card's).
+  const { caller, card, config } = await onRunCard(settings);
+  const [status, entries, { series }] = await caller.run(({ client, transport }) =>
+    transport.guard(async () => {
+      const now = await readStatus(config, transport.fetch, card.slug);
+      return Promise.all([
+        now,
+        listEntries(client, { limit: OPEN_ENTRIES, endingAfter: now.now, card: card.slug }),
+        listSeries(client, card.slug),
+      ]);
+    }),
   );
-  const [entries, { series }] = await transport.guard(() =>
-    Promise.all([
-      listEntries(client, { limit: OPEN_ENTRIES, endingAfter: status.now, card }),
-      listSeries(client, card),
-    ]),
+  const { withLabels } = await import('../terminal/labels.js');
+  const { labels } = await withLabels(
+    caller,
+    status,
+    [...entries.map((e) => e.type), ...series.map((s) => s.type)],
+    card.slug,
   );
-  const { signedInLabels } = await import('../terminal/labels.js');
-  const labels = await signedInLabels(config, status.labels, [
-    ...entries.map((e) => e.type),
-    ...series.map((s) => s.type),
-  ]);
   const text = calendarFile({ entries, series, now: status.now, days, labels });
   if (options.out === undefined) {
     // To a file or a pipe, the file as it is (escaped as RFC 5545 asks, CRLF line ends); to a
@@ -78,7 +75,7 @@ export async function runCalendar(options: CalendarOptions): Promise<void> {
   }
   await writeFile(options.out, text);
   print(
-    `✔ Wrote the card's schedule to ${options.out} (iCalendar, ${series.filter((s) => s.stopped_at == null).length} series, the entries ahead)`,
+    `✔ Wrote the ${config.cardShown === undefined ? "card's schedule" : `schedule of the card ${config.cardShown}`} to ${options.out} (iCalendar, ${series.filter((s) => s.stopped_at == null).length} series, the entries ahead)`,
   );
 }
 

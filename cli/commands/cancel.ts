@@ -16,23 +16,23 @@ export interface CancelOptions {
  * stays, marked cancelled. An unknown or ended entry is refused (exit 1). Then it shows the
  * timeline from now on.
  *
- * @throws InputError for a malformed id (exit 2); SessionError, ApiError (PT404 unknown entry,
+ * @throws InputError for a malformed id, CardConflictError (exit 2); SessionError, ApiError (PT404 unknown entry,
  *   PT409 ended or stopped already), NetworkError, OutcomeUnknownError (exit 1)
  */
 export async function runCancel(idText: string, options: CancelOptions): Promise<void> {
   const id = parseEntryId(idText);
-  const config = resolveConfig(options);
-  const [{ requireWriter }, { cancelEntry }] = await Promise.all([
-    import('../session/writer.js'),
+  const settings = resolveConfig(options);
+  const [{ onRunCard }, { cancelEntry }] = await Promise.all([
+    import('../session/cards.js'),
     import('../../shared/supabase/data.js'),
   ]);
-  const owner = await requireWriter(config);
+  const { caller, card, config } = await onRunCard(settings);
   // One request: it cancels the entry and answers what visitors get afterwards.
-  const outcome = await owner.run(({ client, transport }) =>
-    transport.guard(() => cancelEntry(client, id, config.card), { act: 'cancel' }),
+  const outcome = await caller.run(({ client, transport }) =>
+    transport.guard(() => cancelEntry(client, id, card.slug), { act: 'cancel' }),
   );
   const { withLabels } = await import('../terminal/labels.js');
-  const status = await withLabels(owner, outcome.status, [outcome.cancelled.type]);
+  const status = await withLabels(caller, outcome.status, [outcome.cancelled.type], card.slug);
   showCancel({ ...outcome, status }, options, config, localTimeZone);
 }
 

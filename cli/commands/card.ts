@@ -1,15 +1,18 @@
 import { parseCardSlug } from '../../shared/core/cards.js';
 import { cardTitle } from '../session/cards.js';
+import type { RunCaller } from '../session/caller.js';
+import type { CallOn } from '../session/cards.js';
 import { InputError } from '../../shared/core/errors.js';
 import { UsageError } from '../errors.js';
 import { commandOf } from '../grammar/commander.js';
-import type { Connection } from '../session/connect.js';
 import { resolveConfig, type CliConfig, type SettingFlags } from '../session/settings.js';
 import { isInteractive } from '../terminal/prompts.js';
 import { out, print, printJson } from '../terminal/output.js';
 
-// `namecard card list|add|use|rename|remove`: the user's cards, each one RPC as the signed-in
-// user (shared/supabase/cards.ts). The current card (`card use`) is kept in the conf store.
+// `namecard card list|add|use|rename|remove`: the caller's cards, each one RPC as the run's caller
+// (shared/supabase/cards.ts): a person signed in, or a card token, whose one card is the token's
+// (adding a card or accepting an invitation needs a person, as the server says). The current
+// card (`card use`) is kept in the conf store.
 
 /** A card's name: 1 to 60 characters, no control characters (as the server checks it). */
 function parseCardName(value: string, field: string): string {
@@ -22,39 +25,37 @@ function parseCardName(value: string, field: string): string {
 }
 
 /**
- * Runs `act` signed in (stored session or CI credentials), with a "no such card" for `slug`
- * refused naming `field`, the card meant and the user's cards.
+ * Runs `act` as the run's caller, its refusals about the card `slug` (when a command names one)
+ * naming it, a "no such card" refused naming `field`, the card meant and the caller's cards.
  */
-async function withOwner<T>(
+async function asCaller<T>(
   config: CliConfig,
-  slug: string | undefined,
-  field: string,
-  act: (owner: Connection) => Promise<T>,
+  on: Omit<CallOn, 'caller'> | undefined,
+  act: (caller: RunCaller) => Promise<T>,
 ): Promise<T> {
-  const [{ requireWriter }, { refineCardError }] = await Promise.all([
-    import('../session/writer.js'),
+  const [{ requireCaller }, { callerOn }] = await Promise.all([
+    import('../session/caller.js'),
     import('../session/cards.js'),
   ]);
-  const writer = await requireWriter(config);
-  return writer.run(async (owner) => {
-    try {
-      return await act(owner);
-    } catch (error) {
-      throw await refineCardError(error, owner, slug, field);
-    }
-  });
+  const caller = await requireCaller(config);
+  return act(on === undefined ? caller : callerOn(caller, on));
+}
+
+/** The caller's cards, by slug. */
+async function readCards(caller: RunCaller) {
+  const { listCards } = await import('../../shared/supabase/cards.js');
+  return caller.run(({ client, transport }) => transport.guard(() => listCards(client)));
 }
 
 async function listAction(options: SettingFlags & { json?: true }): Promise<void> {
   const config = resolveConfig(options);
-  const { listCards } = await import('../../shared/supabase/cards.js');
-  const cards = await withOwner(config, undefined, '--card', (owner) =>
-    owner.transport.guard(() => listCards(owner.client)),
-  );
-  const current = cards.find((card) => card.slug === config.card) ?? cards.find((c) => c.first);
+  const cards = await asCaller(config, undefined, readCards);
+  // The card a run acts on here, by the one rule (cli/session/run-card.ts).
+  const { runCardOf } = await import('../session/run-card.js');
+  const current = cards.length === 0 ? undefined : runCardOf(config, cards).slug;
   if (options.json) {
     printJson({
-      current: current?.slug ?? null,
+      current: current ?? null,
       cards: cards.map(({ slug, name, role }) => ({ slug, name, role })),
     });
     return;
@@ -67,7 +68,7 @@ async function listAction(options: SettingFlags & { json?: true }): Promise<void
   }
   const width = Math.max(...cards.map((card) => card.slug.length));
   for (const card of cards) {
-    const mark = card === current ? out.bold('*') : ' ';
+    const mark = card.slug === current ? out.bold('*') : ' ';
     print(`${mark} ${card.slug.padEnd(width)}  ${card.role.padEnd(6)}  ${card.name}`);
   }
 }
@@ -77,8 +78,10 @@ async function addAction(slugArg: string, options: SettingFlags & { name?: strin
   const name = options.name === undefined ? undefined : parseCardName(options.name, '--name');
   const config = resolveConfig(options);
   const { addCard } = await import('../../shared/supabase/cards.js');
-  const card = await withOwner(config, undefined, '<slug>', (owner) =>
-    owner.transport.guard(() => addCard(owner.client, slug, name), { act: 'card change' }),
+  const card = await asCaller(config, { need: 'person' }, (caller) =>
+    caller.run(({ client, transport }) =>
+      transport.guard(() => addCard(client, slug, name), { act: 'card change' }),
+    ),
   );
   print(
     `Added the card ${cardTitle(card)}: you are its owner.`,
@@ -89,21 +92,20 @@ async function addAction(slugArg: string, options: SettingFlags & { name?: strin
 async function useAction(slugArg: string, options: SettingFlags) {
   const slug = parseCardSlug(slugArg, '<slug>');
   const config = resolveConfig(options);
-  const [{ listCards }, { saveCurrentCard, unknownCard }] = await Promise.all([
-    import('../../shared/supabase/cards.js'),
+  const [{ saveCurrentCard }, { unknownCard }] = await Promise.all([
     import('../session/cards.js'),
+    import('../session/run-card.js'),
   ]);
-  const cards = await withOwner(config, undefined, '<slug>', (owner) =>
-    owner.transport.guard(() => listCards(owner.client)),
-  );
+  const cards = await asCaller(config, undefined, readCards);
   const card = cards.find((c) => c.slug === slug);
-  if (!card)
+  if (!card) {
     throw unknownCard(
       slug,
       cards.map((c) => c.slug),
       '<slug>',
     );
-  await saveCurrentCard(card);
+  }
+  await saveCurrentCard(card.slug);
   print(`Current card: ${cardTitle(card)} (your role: ${card.role}).`);
 }
 
@@ -112,8 +114,10 @@ async function renameAction(slugArg: string, nameArg: string, options: SettingFl
   const name = parseCardName(nameArg, '<name>');
   const config = resolveConfig(options);
   const { renameCard } = await import('../../shared/supabase/cards.js');
-  const card = await withOwner(config, slug, '<slug>', (owner) =>
-    owner.transport.guard(() => renameCard(owner.client, slug, name), { act: 'card change' }),
+  const card = await asCaller(config, { slug, field: '<slug>' }, (caller) =>
+    caller.run(({ client, transport }) =>
+      transport.guard(() => renameCard(client, slug, name), { act: 'card change' }),
+    ),
   );
   print(`Renamed: ${cardTitle(card)}.`);
 }
@@ -142,10 +146,13 @@ async function removeAction(slugArg: string, options: SettingFlags & { yes?: tru
     import('../../shared/supabase/cards.js'),
     import('../session/cards.js'),
   ]);
-  const card = await withOwner(config, slug, '<slug>', (owner) =>
-    owner.transport.guard(() => removeCard(owner.client, slug), { act: 'card change' }),
+  const card = await asCaller(config, { slug, field: '<slug>' }, (caller) =>
+    caller.run(({ client, transport }) =>
+      transport.guard(() => removeCard(client, slug), { act: 'card change' }),
+    ),
   );
-  if (config.cardSource === 'card use' && config.card === slug) await saveCurrentCard(undefined);
+  const named = config.cardNamed;
+  if (named?.source === 'card use' && named.slug === slug) await saveCurrentCard(undefined);
   print(`Removed the card ${cardTitle(card)}: its link now sends visitors to the main site.`);
 }
 

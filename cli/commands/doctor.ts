@@ -1,16 +1,12 @@
 import { commandOf } from '../grammar/commander.js';
+import { roleAtLeast } from '../../shared/core/cards.js';
 import { isDemoKey } from '../../shared/core/config.js';
 import { ConfigError } from '../../shared/core/errors.js';
 import { isLoopbackHost } from '../../shared/core/loopback.js';
 import { SCHEMA_VERSION, SCHEMA_VERSION_FUNCTION } from '../../shared/core/schema-version.js';
 import { pagesCheck, SITE_PAGES } from '../doctor/pages.js';
 import { out, print, printJson } from '../terminal/output.js';
-import {
-  ciCredentials,
-  readStoredState,
-  resolveConfig,
-  type CliConfig,
-} from '../session/settings.js';
+import { resolveConfig, type CliConfig } from '../session/settings.js';
 import { PROBE_TIMEOUT_MS, startProbes, type Probe } from '../transport/probe.js';
 
 /** How a check came out: `fail` makes the command exit 1; `warn` is worth a look. */
@@ -62,9 +58,9 @@ const notChecked = (check: string, because: string): CheckResult => ({
 });
 
 /**
- * Checks a deployment end to end from the owner's settings, in the order a visitor and the
- * owner depend on it: settings, API, key, schema, sign-ups, owner account, site, /go's
- * fallback, the pages and their files, framing, main site. Every request of the run ends by
+ * Checks a deployment end to end from the user's settings, in the order a visitor and the
+ * card's people depend on it: settings, API, key, schema, sign-ups, the caller and its card,
+ * site, /go's fallback, the pages and their files, framing, main site. Every request of the run ends by
  * {@link DOCTOR_TIME_LIMIT_MS} at the latest.
  *
  * @param config the resolved settings (flags, environment, saved at login, defaults)
@@ -118,7 +114,7 @@ async function checksWith(
     key,
     keyOk ? schemaCheck(await schemaProbe) : notChecked('schema', blocked),
     keyOk ? signUpsCheck(settings) : notChecked('sign-ups', blocked),
-    keyOk ? await ownerCheck({ ...config, signal }, env) : notChecked('owner', blocked),
+    keyOk ? await callerCheck({ ...config, signal }, env) : notChecked('caller', blocked),
     siteCheck(config, await builtProbe),
     goCheck(config, go!),
     await pages,
@@ -251,40 +247,59 @@ function schemaCheck(answer: Probe): CheckResult {
   return { check, status: 'ok', detail: `the database has every migration (${version})` };
 }
 
+/** What a caller's role on a card lets it do, for the check's words. */
+const ROLE_WORDS = { owner: 'an owner', editor: 'an editor', viewer: 'a viewer' } as const;
+
 /**
- * Whether the signed-in account (CI credentials or the stored session) is an owner. Its
+ * Whether the run's caller (a card token, CI credentials or the stored session) may change the
+ * run's card, as the server answers who the caller is (`namecard_caller()`) and its cards. Its
  * requests go through the CLI's transport, ended by `config.signal` (the run's deadline).
  */
-async function ownerCheck(config: CliConfig, env: NodeJS.ProcessEnv): Promise<CheckResult> {
-  const check = 'owner';
-  const email =
-    ciCredentials(env)?.email ??
-    (readStoredState(env).session?.api_url === config.supabaseUrl
-      ? readStoredState(env).session?.email
-      : undefined);
+async function callerCheck(config: CliConfig, env: NodeJS.ProcessEnv): Promise<CheckResult> {
+  const check = 'caller';
   try {
-    const [{ findOwner }, { canSetCard }] = await Promise.all([
-      import('../session/session.js'),
-      import('../../shared/supabase/data.js'),
+    const [{ findCaller }, { fetchCaller }, { listCards }, { runCardOf }] = await Promise.all([
+      import('../session/caller.js'),
+      import('../../shared/supabase/tokens.js'),
+      import('../../shared/supabase/cards.js'),
+      import('../session/run-card.js'),
     ]);
-    const account = await findOwner(
+    const caller = await findCaller(
       { ...config, timeoutMs: Math.min(config.timeoutMs, PROBE_TIMEOUT_MS) },
       env,
     );
-    if (!account) {
+    if (!caller) {
       return {
         check,
         status: 'warn',
-        detail: 'not signed in here: run `namecard login` to check that your account is an owner',
+        detail:
+          'not signed in here: run `namecard login` to check that your account may change your card',
       };
     }
-    return (await account.transport.guard(() => canSetCard(account.client)))
-      ? { check, status: 'ok', detail: `${email ?? 'the signed-in account'} is an owner` }
-      : {
-          check,
-          status: 'fail',
-          detail: `${email ?? 'the signed-in account'} is signed in but is not an owner: make it one with the SQL in ${GUIDE}`,
-        };
+    const [who, cards] = await caller.run(({ client, transport }) =>
+      transport.guard(() => Promise.all([fetchCaller(client), listCards(client)])),
+    );
+    const card = runCardOf(config, cards);
+    const role = cards.find((c) => c.slug === card.slug)?.role;
+    const name =
+      who.kind === 'token'
+        ? `the ${who.role} token ${who.name}`
+        : who.kind === 'person'
+          ? who.email
+          : 'the caller';
+    if (roleAtLeast(role, 'editor')) {
+      return {
+        check,
+        status: 'ok',
+        detail: `${name} is ${ROLE_WORDS[role!]} of the card ${card.slug}`,
+      };
+    }
+    const what = role === undefined ? 'no member of it' : `${ROLE_WORDS[role]} of it`;
+    return {
+      check,
+      status: 'fail',
+      detail: `${name} may not change the card ${card.slug}: it is ${what} (needs editor); an owner of the card invites an account with \`namecard member invite\` (the first owner: ${GUIDE})`,
+    };
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     const expired = (error as { name?: string }).name === 'SessionError';

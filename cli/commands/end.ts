@@ -17,22 +17,23 @@ export interface EndOptions {
  * When that would change nothing visitors get, it stores nothing and says so (exit 0). Then it
  * shows the timeline from now on.
  *
- * @throws SessionError, ApiError, NetworkError, OutcomeUnknownError (exit 1)
+ * @throws CardConflictError (exit 2) for a token run naming another card; SessionError,
+ *   ApiError, NetworkError, OutcomeUnknownError (exit 1)
  */
 export async function runEnd(options: EndOptions): Promise<void> {
-  const config = resolveConfig(options);
-  const [{ requireWriter }, { endNow }] = await Promise.all([
-    import('../session/writer.js'),
+  const settings = resolveConfig(options);
+  const [{ onRunCard }, { endNow }] = await Promise.all([
+    import('../session/cards.js'),
     import('../../shared/supabase/data.js'),
   ]);
-  const owner = await requireWriter(config);
+  const { caller, card, config } = await onRunCard(settings);
   // One request: it stops what is in force and answers what visitors get afterwards.
-  const outcome = await owner.run(({ client, transport }) =>
-    transport.guard(() => endNow(client, config.card), { act: 'end' }),
+  const outcome = await caller.run(({ client, transport }) =>
+    transport.guard(() => endNow(client, card.slug), { act: 'end' }),
   );
   const { withLabels } = await import('../terminal/labels.js');
   const types = [...outcome.ended, ...outcome.alreadyStopped].map((row) => row.type);
-  const status = await withLabels(owner, outcome.status, types);
+  const status = await withLabels(caller, outcome.status, types, card.slug);
   showEnd({ ...outcome, status }, options, config, localTimeZone);
 }
 

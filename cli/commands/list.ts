@@ -4,7 +4,8 @@ import { InputError } from '../../shared/core/errors.js';
 import { describeState, visitorsGet } from '../../shared/core/describe.js';
 import { entryStates, type EntryState } from '../../shared/core/timeline.js';
 import { out, print, printJson } from '../terminal/output.js';
-import { resolveConfig, tableCard } from '../session/settings.js';
+import { resolveConfig, type CliConfig } from '../session/settings.js';
+import type { OnCard } from '../session/cards.js';
 import { showType, terminalSafe } from '../terminal/terminal-safe.js';
 import type { Occurrence } from '../../shared/calendar/series.js';
 import type { SeriesRow } from '../../shared/core/series.js';
@@ -34,41 +35,37 @@ export interface ListOptions {
 }
 
 /**
- * An entry's state in the list: one of the timeline's, or, signed out, `not-shown` for an
- * entry visitors will not get from now on, when the columns anyone may read cannot tell
- * whether it ran to its end, was ended early, cancelled, or is covered by a newer entry.
- */
-type ListState = EntryState | { state: 'not-shown' };
-
-/** The states the visitors' columns decide exactly: the timeline's, from now on. */
-const KNOWN_SIGNED_OUT = new Set<EntryState['state']>(['on-now', 'scheduled', 'comes-back']);
-
-/** What a signed-out list says first: whose view it is, and how to see the rest. */
-const SIGNED_OUT_NOTE =
-  'Signed out: states as visitors see them; `namecard login` shows which entries ended early or were cancelled';
-
-/**
- * `namecard list`: entries newest first with their id, start, end and state in plain words
- * (`cancel` takes the id). Signed in (stored session or CI credentials) it reads every column
- * as the owner; signed out, the columns anyone may read, which say what visitors get from now
- * on but not how an entry stopped: those entries read `not shown from now on`, under a line
- * saying the list is signed out. States are worked out at the server's now (view
- * `namecard_status`).
+ * `namecard list`: the run's card's entries newest first with their id, start, end and state in
+ * plain words (`cancel` takes the id), then its weekly series, the states worked out at the
+ * server's now (`namecard_status`). The entries are its members' to read (a card token is a
+ * member of its card): signed out, the list is the visitors' view instead, what the card's
+ * public status says visitors get from now on (cli/terminal/visitors-list.ts).
+ *
+ * @throws InputError naming `--limit` or `--tz`, CardConflictError (exit 2); SessionError,
+ *   ApiError, NetworkError (exit 1)
  */
 export async function runList(options: ListOptions): Promise<void> {
   const limit = parseLimit(options.limit ?? String(LIST_DEFAULT_LIMIT));
-  const config = resolveConfig(options);
+  const settings = resolveConfig(options);
   const format = await import('../../shared/core/format.js');
   const zone =
     options.tz === undefined ? format.localTimeZone() : format.checkTimeZone(options.tz, '--tz');
-  const listing = await readListing(config, limit);
-  if (options.json) printJson(listJson(listing));
-  else print(...listLines(listing, format, zone));
+  const { findCaller } = await import('../session/caller.js');
+  const caller = await findCaller(settings);
+  if (caller === undefined) {
+    const visitors = await import('../terminal/visitors-list.js');
+    await visitors.runVisitorsList(settings, options, zone);
+    return;
+  }
+  const { onRunCard } = await import('../session/cards.js');
+  const on = await onRunCard(settings, { caller });
+  const listing = await readListing(on, limit);
+  if (options.json) printJson(listJson(listing, on.config));
+  else print(...listLines(listing, format, zone, on.config));
 }
 
 /** What `list` shows, read in one go: the entries, the status, the series and their next. */
 interface Listing {
-  signedIn: boolean;
   rows: NamecardRow[];
   /** The server's now (epoch ms): the instant the states are worked out at. */
   now: number;
@@ -77,47 +74,27 @@ interface Listing {
   seriesNext: (Occurrence | null)[];
   /** A series in one line (set-series.ts, loaded with the series). */
   seriesLine: SeriesLine;
-  stateOf: (id: number) => ListState;
+  stateOf: (id: number) => EntryState;
 }
 
 /**
- * Reads the entries (every column signed in, the visitors' columns signed out), the status
- * and the series in parallel, and works out each entry's state at the server's now.
+ * Reads the card's entries (every column), its status and its series in parallel, and works
+ * out each entry's state at the server's now.
  */
-async function readListing(
-  config: ReturnType<typeof resolveConfig>,
-  limit: number,
-): Promise<Listing> {
-  const [{ connect }, { findOwner }, { listEntries }, { readStatus }] = await Promise.all([
-    import('../session/connect.js'),
-    import('../session/session.js'),
+async function readListing({ caller, card, config }: OnCard, limit: number): Promise<Listing> {
+  const [{ listEntries }, { readStatus }, { listSeries }] = await Promise.all([
     import('../../shared/supabase/data.js'),
     import('../terminal/outlook.js'),
+    import('../../shared/supabase/series.js'),
   ]);
-  // A card named by its slug is read by its members only: signed in, or refused.
-  const { card } = config;
-  const owner =
-    card === undefined
-      ? await findOwner(config)
-      : await (await import('../session/session.js')).requireOwner(config);
-  const { client, transport } = owner ?? connect(config);
-  const [rows, status, { series }] = await transport.guard(() =>
-    Promise.all([
-      listEntries(client, {
-        limit,
-        owner: owner !== undefined,
-        card: owner ? tableCard(config) : card,
-      }),
-      card === undefined && config.token === undefined
-        ? readStatus(config, transport.fetch)
-        : import('../../shared/supabase/cards.js').then((c) =>
-            // A card token's status is its card's, whatever slug is given.
-            c.fetchCardStatus(client, card ?? ''),
-          ),
-      import('../../shared/supabase/series.js').then(({ listSeries }) =>
-        listSeries(client, owner ? tableCard(config) : card),
-      ),
-    ]),
+  const [rows, status, { series }] = await caller.run(({ client, transport }) =>
+    transport.guard(() =>
+      Promise.all([
+        listEntries(client, { limit, card: card.slug }),
+        readStatus(config, transport.fetch, card.slug),
+        listSeries(client, card.slug),
+      ]),
+    ),
   );
   const [{ seriesLine }, { nextOccurrences }] = await Promise.all([
     import('./set-series.js'),
@@ -125,28 +102,21 @@ async function readListing(
   ]);
   const seriesNext = series.map((s) => nextOccurrences(s, status.now, 1)[0] ?? null);
   const exact = entryStates(rows, status.now);
-  const stateOf = (id: number): ListState => {
-    const state = exact.get(id) ?? { state: 'ended' };
-    return owner || KNOWN_SIGNED_OUT.has(state.state) ? state : { state: 'not-shown' };
-  };
-  return {
-    signedIn: owner !== undefined,
-    rows,
-    now: status.now,
-    series,
-    seriesNext,
-    seriesLine,
-    stateOf,
-  };
+  const stateOf = (id: number): EntryState => exact.get(id) ?? { state: 'ended' };
+  return { rows, now: status.now, series, seriesNext, seriesLine, stateOf };
 }
 
 const iso = (ms: number | null | undefined) => (ms == null ? null : new Date(ms).toISOString());
 
-/** `list --json`: the server's now, whether signed in, the series and the entries with states. */
-function listJson({ now, signedIn, series, seriesNext, rows, stateOf }: Listing) {
+/**
+ * `list --json`: the server's now, that it was read signed in, the card (when the outputs name
+ * it), the series and the entries with states.
+ */
+function listJson({ now, series, seriesNext, rows, stateOf }: Listing, config: CliConfig) {
   return {
     now,
-    signed_in: signedIn,
+    signed_in: true,
+    ...(config.cardShown === undefined ? {} : { card: config.cardShown }),
     series: series.map((s, index) => ({
       ...s,
       cancelled: s.stopped_at != null,
@@ -174,7 +144,7 @@ function listJson({ now, signedIn, series, seriesNext, rows, stateOf }: Listing)
 }
 
 /** A state's colour: on now green, scheduled cyan, coming back yellow, the rest dim. */
-function colourOf(state: ListState): (text: string) => string {
+export function colourOf(state: Pick<EntryState, 'state'>): (text: string) => string {
   switch (state.state) {
     case 'on-now':
       return out.green;
@@ -187,19 +157,21 @@ function colourOf(state: ListState): (text: string) => string {
   }
 }
 
-/** `list` as text: the zone once, one aligned line per entry, then the series. */
+/** `list` as text: the zone once, the card, one aligned line per entry, then the series. */
 function listLines(
-  { now, signedIn, series, seriesNext, seriesLine, rows, stateOf }: Listing,
+  { now, series, seriesNext, seriesLine, rows, stateOf }: Listing,
   format: typeof import('../../shared/core/format.js'),
   zone: string,
+  config: CliConfig,
 ): string[] {
   const when = (ms: number) => format.formatWhen(ms, now, zone);
   const seriesLines = series.map((s, index) => seriesLine(s, seriesNext[index] ?? null, now, zone));
+  const card = config.cardShown === undefined ? [] : [`Card: ${config.cardShown}`];
   if (rows.length === 0) {
     return [
       ...(series.length > 0
-        ? [out.dim(format.zoneHeader(zone, now)), 'Series:', ...seriesLines]
-        : []),
+        ? [out.dim(format.zoneHeader(zone, now)), ...card, 'Series:', ...seriesLines]
+        : card),
       `No entries yet: visitors go to ${visitorsGet(null)}.`,
     ];
   }
@@ -213,16 +185,14 @@ function listLines(
   });
   const spanWidth = Math.max(...spans.map((span) => span.length));
   return [
-    ...(signedIn ? [] : [out.yellow(SIGNED_OUT_NOTE)]),
     out.dim(format.zoneHeader(zone, now)),
+    ...card,
     ...rows.map((row, index) => {
       const state = stateOf(row.id);
       const mark = state.state === 'on-now' ? out.green('*') : ' ';
       const id = terminalSafe(row.id).padStart(idWidth);
       const type = showType(row.type).padEnd(typeWidth);
-      const words = colourOf(state)(
-        state.state === 'not-shown' ? 'not shown from now on' : describeState(state, now, zone),
-      );
+      const words = colourOf(state)(describeState(state, now, zone));
       return `${mark} ${id}  ${type}  ${spans[index]!.padEnd(spanWidth)}  ${words}`;
     }),
     ...(series.length > 0 ? ['Series:', ...seriesLines] : []),

@@ -1,3 +1,4 @@
+import { roleAtLeast } from '../../shared/core/cards.js';
 import { commandOf } from '../grammar/commander.js';
 import { UsageError, fromPasswordSource, notEditorSentence } from '../errors.js';
 import { out, print, warn } from '../terminal/output.js';
@@ -53,8 +54,15 @@ export const loginCommand = commandOf('login', async ({ options }) => {
   }
   if (broken) warn(`replaced the broken stored config ${broken.file}`);
   print(`Signed in as ${out.bold(terminalSafe(signedIn.email))} at ${config.supabaseUrl}`);
-  const { canSetCard } = await import('../../shared/supabase/data.js');
-  if (!(await signedIn.transport.guard(() => canSetCard(signedIn.client, config.card)))) {
-    warn(`${notEditorSentence(config.card)}, so \`namecard set\` will be refused`);
+  // The card the next runs act on (by the one rule, as this person: NAMECARD_TOKEN plays no part
+  // in a login), and whether this account may change it.
+  const [{ listCards }, { runCardOf }] = await Promise.all([
+    import('../../shared/supabase/cards.js'),
+    import('../session/run-card.js'),
+  ]);
+  const cards = await signedIn.transport.guard(() => listCards(signedIn.client));
+  const card = runCardOf({ cardNamed: config.cardNamed }, cards);
+  if (!roleAtLeast(cards.find((c) => c.slug === card.slug)?.role, 'editor')) {
+    warn(`${notEditorSentence(card.slug)}, so \`namecard set\` will be refused`);
   }
 });

@@ -6,15 +6,16 @@ import { formatStamp } from '../../shared/core/format.js';
 import { didYouMean, nearestName } from '../../shared/core/suggest.js';
 import { commandOf } from '../grammar/commander.js';
 import type { Connection } from '../session/connect.js';
+import type { OnCard } from '../session/cards.js';
 import { resolveConfig, type CliConfig, type SettingFlags } from '../session/settings.js';
 import { print, printJson } from '../terminal/output.js';
 import { cardTitle } from '../session/cards.js';
 import { terminalSafe } from '../terminal/terminal-safe.js';
 
-// `namecard member list|invite|accept|remove|role`: the people of the run's card (--card,
-// NAMECARD_CARD, the current card, else the first card), each one RPC as the signed-in user
+// `namecard member list|invite|accept|remove|role`: the people of the run's card (chosen by the
+// one rule, cli/session/run-card.ts), each one RPC as the run's caller
 // (shared/supabase/members.ts). Bad input is refused before anything is sent (exit 2); what the
-// server refuses says the role needed (exit 1), and nothing is stored then.
+// server refuses says the role needed and the card (exit 1), and nothing is stored then.
 
 const INVITATION_FORM = /^nci_[A-Za-z0-9_-]{32}$/;
 
@@ -39,30 +40,35 @@ function parseEmail(value: string): string {
   return email;
 }
 
-/** Runs `act` signed in, on the run's card, its "no such card" refused with the card meant. */
-async function onRunCard<T>(config: CliConfig, act: (owner: Connection) => Promise<T>): Promise<T> {
-  const [{ requireWriter }, { onCard }] = await Promise.all([
-    import('../session/writer.js'),
-    import('../session/cards.js'),
-  ]);
-  const writer = await requireWriter(config);
-  return writer.run((owner) => onCard(owner, config, () => act(owner)));
+/**
+ * Runs `act` as the run's caller on the run's card, every refusal naming the card and the role
+ * needed (owner, for a refusal that does not say).
+ */
+async function onRunCard<T>(
+  config: CliConfig,
+  act: (on: OnCard, connection: Connection) => Promise<T>,
+): Promise<T> {
+  const { onRunCard: onCard } = await import('../session/cards.js');
+  const on = await onCard(config, { need: 'owner' });
+  return on.caller.run((connection) => act(on, connection));
 }
 
-/** The card named in output when a run names one: ` of studio`. */
-const ofCard = (config: CliConfig) => (config.card === undefined ? '' : ` of ${config.card}`);
+/** The card named in output when the outputs name it: ` of studio`. */
+const ofCard = (config: CliConfig) =>
+  config.cardShown === undefined ? '' : ` of ${config.cardShown}`;
 
 async function listAction(options: SettingFlags & { json?: true }) {
   const config = resolveConfig(options);
   const { listMembers } = await import('../../shared/supabase/members.js');
-  const members = await onRunCard(config, (owner) =>
-    owner.transport.guard(() => listMembers(owner.client, config.card)),
-  );
+  const { members, shown } = await onRunCard(config, async (on, { client, transport }) => ({
+    members: await transport.guard(() => listMembers(client, on.card.slug)),
+    shown: on.config,
+  }));
   if (options.json) {
     printJson(members);
     return;
   }
-  if (config.card !== undefined) print(`Members of ${config.card}:`);
+  if (shown.cardShown !== undefined) print(`Members of ${shown.cardShown}:`);
   const width = Math.max(...members.map((member) => member.email.length));
   for (const member of members) {
     print(`${member.email.padEnd(width)}  ${member.role}${member.you ? '  (you)' : ''}`);
@@ -76,11 +82,10 @@ async function inviteAction(
   const validSeconds = parseExpires(options.expires);
   const config = resolveConfig(options);
   const { inviteMember } = await import('../../shared/supabase/members.js');
-  const invitation = await onRunCard(config, (owner) =>
-    owner.transport.guard(
-      () => inviteMember(owner.client, role, { card: config.card, validSeconds }),
-      { act: 'member change' },
-    ),
+  const invitation = await onRunCard(config, (on, { client, transport }) =>
+    transport.guard(() => inviteMember(client, role, { card: on.card.slug, validSeconds }), {
+      act: 'member change',
+    }),
   );
   const { code, expires } = invitation;
   if (options.json) {
@@ -99,18 +104,19 @@ async function inviteAction(
 async function invitesAction(options: SettingFlags & { json?: true }) {
   const config = resolveConfig(options);
   const { listInvitations } = await import('../../shared/supabase/members.js');
-  const invitations = await onRunCard(config, (owner) =>
-    owner.transport.guard(() => listInvitations(owner.client, config.card)),
-  );
+  const { invitations, shown } = await onRunCard(config, async (on, { client, transport }) => ({
+    invitations: await transport.guard(() => listInvitations(client, on.card.slug)),
+    shown: on.config,
+  }));
   if (options.json) {
     printJson(invitations);
     return;
   }
   if (invitations.length === 0) {
-    print(`No open invitations${ofCard(config)}. Make one: namecard member invite --role <role>`);
+    print(`No open invitations${ofCard(shown)}. Make one: namecard member invite --role <role>`);
     return;
   }
-  if (config.card !== undefined) print(`Open invitations of ${config.card}:`);
+  if (shown.cardShown !== undefined) print(`Open invitations of ${shown.cardShown}:`);
   const width = Math.max(...invitations.map((i) => String(i.id).length));
   print(
     ...invitations.map((i) =>
@@ -139,10 +145,8 @@ async function revokeInviteAction(idArg: string, options: SettingFlags) {
   const id = parseInvitationId(idArg);
   const config = resolveConfig(options);
   const { revokeInvitation } = await import('../../shared/supabase/members.js');
-  const revoked = await onRunCard(config, (owner) =>
-    owner.transport.guard(() => revokeInvitation(owner.client, id, config.card), {
-      act: 'member change',
-    }),
+  const revoked = await onRunCard(config, (on, { client, transport }) =>
+    transport.guard(() => revokeInvitation(client, id, on.card.slug), { act: 'member change' }),
   );
   print(
     `Revoked the invitation ${revoked.id} (${revoked.role}) of ${terminalSafe(revoked.card)}: it works no more.`,
@@ -162,8 +166,13 @@ async function acceptAction(codeArg: string, options: SettingFlags) {
   }
   const config = resolveConfig(options);
   const { acceptInvitation } = await import('../../shared/supabase/members.js');
-  const card = await onRunCard({ ...config, card: undefined }, (owner) =>
-    owner.transport.guard(() => acceptInvitation(owner.client, code), { act: 'member change' }),
+  const [{ requireCaller }, { callerOn }] = await Promise.all([
+    import('../session/caller.js'),
+    import('../session/cards.js'),
+  ]);
+  const caller = callerOn(await requireCaller(config), { need: 'person' });
+  const card = await caller.run(({ client, transport }) =>
+    transport.guard(() => acceptInvitation(client, code), { act: 'member change' }),
   );
   print(
     `You are now ${roleWords(card.role)} of the card ${cardTitle(card)}.`,
@@ -178,18 +187,19 @@ const roleWords = (role: CardRole) => `${role === 'viewer' ? 'a' : 'an'} ${role}
  * A "no such member" for `email` with the member meant, when the caller may list the members
  * (owners); else the server's refusal as it is.
  */
-async function refineMember(error: unknown, owner: Connection, config: CliConfig, email: string) {
+async function refineMember(error: unknown, connection: Connection, on: OnCard, email: string) {
   if (cardRefusalOf(error) !== 'no_such_member') return error;
   const { listMembers } = await import('../../shared/supabase/members.js');
   try {
-    const emails = (await owner.transport.guard(() => listMembers(owner.client, config.card))).map(
-      (member) => member.email,
+    const members = await connection.transport.guard(() =>
+      listMembers(connection.client, on.card.slug),
     );
+    const emails = members.map((member) => member.email);
     return new InputError(
       '<email>',
       'a member of the card',
       email,
-      `\`<email>\` must be a member of the card${ofCard(config)}, got \`${email}\`${didYouMean(nearestName(email, emails))} (see \`namecard member list\`)`,
+      `\`<email>\` must be a member of the card ${on.card.slug}, got \`${email}\`${didYouMean(nearestName(email, emails))} (see \`namecard member list\`)`,
     );
   } catch {
     return error;
@@ -201,17 +211,18 @@ async function changeAction(emailArg: string, roleArg: string | undefined, optio
   const role = roleArg === undefined ? undefined : parseCardRole(roleArg, '<role>');
   const config = resolveConfig(options);
   const { removeMember, setMemberRole } = await import('../../shared/supabase/members.js');
-  const change = await onRunCard(config, async (owner) => {
+  const change = await onRunCard(config, async (on, connection) => {
+    const { client, transport } = connection;
     try {
-      return await owner.transport.guard(
+      return await transport.guard(
         () =>
           role === undefined
-            ? removeMember(owner.client, email, config.card)
-            : setMemberRole(owner.client, email, role, config.card),
+            ? removeMember(client, email, on.card.slug)
+            : setMemberRole(client, email, role, on.card.slug),
         { act: 'member change' },
       );
     } catch (error) {
-      throw await refineMember(error, owner, config, email);
+      throw await refineMember(error, connection, on, email);
     }
   });
   print(

@@ -33,51 +33,23 @@ export interface PreviewRow {
   series: boolean | null;
 }
 
-/** The server answers at most this many instants a call (namecard_preview's bound, round 5). */
+/** The server answers at most this many instants a call (namecard_preview's bound). */
 const INSTANTS_PER_CALL = 10;
 /** The instants anon may ask about (private.namecard_check_instant): a day back to 2199. */
 const EARLIEST_MS_BACK = 86_400_000;
 const WITHIN = 'a time from a day ago to the end of 2199';
 
 /**
- * The server's answers for `instants` on a card named by its slug, which only its members may
- * ask about: signed in, one call per INSTANTS_PER_CALL instants.
+ * The server's answers for `instants` (epoch ms) on the card `card`, in their order: one request
+ * with the anon key per INSTANTS_PER_CALL of them (anyone may ask about any card).
+ *
+ * @throws NetworkError when the server cannot be reached; ApiError for its refusal
  */
-async function askAsMember(
+async function askServer(
   config: CliConfig,
   card: string,
   instants: number[],
 ): Promise<PreviewRow[]> {
-  const { requireWriter } = await import('../session/writer.js');
-  const owner = await requireWriter(config);
-  const answers: PreviewRow[] = [];
-  for (let i = 0; i < instants.length; i += INSTANTS_PER_CALL) {
-    const at_ms = instants.slice(i, i + INSTANTS_PER_CALL);
-    const rows = await owner.run(async ({ client, transport }) => {
-      const result = await transport.guard(() => client.rpc('namecard_preview', { at_ms, card }));
-      if (result.error) {
-        const { code, message, details, hint } = result.error;
-        throw new ApiError(result.status, code, message, details, hint);
-      }
-      return result.data as unknown;
-    });
-    if (!Array.isArray(rows))
-      throw new ApiError(200, 'invalid_response', 'The server answered no list');
-    answers.push(...(rows as PreviewRow[]));
-  }
-  return answers;
-}
-
-/**
- * The server's answers for `instants` (epoch ms), in their order: one anon request per
- * INSTANTS_PER_CALL of them.
- * @throws NetworkError when the server cannot be reached; ApiError for its refusal
- */
-async function askServer(config: CliConfig, instants: number[]): Promise<PreviewRow[]> {
-  // A card token reads its own card as a member does (cli/session/card-token.ts).
-  if (config.card !== undefined || config.token !== undefined) {
-    return askAsMember(config, config.card ?? '', instants);
-  }
   const url = `${config.supabaseUrl.replace(/\/+$/, '')}/rest/v1/rpc/namecard_preview`;
   const answers: PreviewRow[] = [];
   for (let i = 0; i < instants.length; i += INSTANTS_PER_CALL) {
@@ -90,7 +62,7 @@ async function askServer(config: CliConfig, instants: number[]): Promise<Preview
           authorization: `Bearer ${config.anonKey}`,
           'content-type': 'application/json',
         },
-        body: JSON.stringify({ at_ms: instants.slice(i, i + INSTANTS_PER_CALL) }),
+        body: JSON.stringify({ at_ms: instants.slice(i, i + INSTANTS_PER_CALL), card }),
         signal: AbortSignal.timeout(config.timeoutMs),
       });
     } catch (error) {
@@ -111,16 +83,17 @@ async function askServer(config: CliConfig, instants: number[]): Promise<Preview
 }
 
 /**
- * `namecard preview --at "YYYY-MM-DD HH:MM"`: where the card sends visitors at that instant
- * and why (which entry or series), decided by the server's rule (`namecard_preview`, one
+ * `namecard preview --at "YYYY-MM-DD HH:MM"`: where the run's card sends visitors at that
+ * instant and why (which entry or series), decided by the server's rule (`namecard_preview`, one
  * request with the anon key for every ten `--at` given, at most 1000, each from a day ago to
- * the end of 2199). Local times follow the one-off entries' rules (a time skipped by the clocks
+ * the end of 2199; anyone may ask about any card). Local times follow the one-off entries' rules (a time skipped by the clocks
  * is refused; a repeated one is the first).
  *
- * @throws InputError (exit 2) for a bad `--at` or `--tz`; ApiError, NetworkError (exit 1)
+ * @throws InputError (exit 2) for a bad `--at` or `--tz`, CardConflictError; ApiError,
+ *   NetworkError (exit 1)
  */
 export async function runPreview(options: PreviewOptions): Promise<void> {
-  const config = resolveConfig(options);
+  const settings = resolveConfig(options);
   const [time, format] = await Promise.all([
     import('../../shared/calendar/time.js'),
     import('../../shared/core/format.js'),
@@ -142,7 +115,9 @@ export async function runPreview(options: PreviewOptions): Promise<void> {
     }
     return ms;
   });
-  const body = await askServer(config, instants);
+  const { onRunCardOrSignedOut } = await import('../session/cards.js');
+  const { caller, card, config } = await onRunCardOrSignedOut(settings);
+  const body = await askServer(config, card.slug, instants);
   const rows = body.map((row) => ({
     ...row,
     at: Number(row.at),
@@ -151,6 +126,7 @@ export async function runPreview(options: PreviewOptions): Promise<void> {
     stamp_end: row.stamp_end === null ? null : Number(row.stamp_end),
   }));
   const answers = rows.map((row) => ({
+    ...(config.cardShown === undefined ? {} : { card: config.cardShown }),
     at: new Date(row.at).toISOString(),
     at_ms: row.at,
     time_zone: zone,
@@ -168,15 +144,19 @@ export async function runPreview(options: PreviewOptions): Promise<void> {
   // Each profile by its display name (profileLabel; `the main site` for main), as everywhere.
   const { signedInLabels } = await import('../terminal/labels.js');
   const labels = await signedInLabels(
-    config,
+    caller,
     {},
     answers.map((a) => a.profile),
+    card.slug,
   );
   const wall = (ms: number) => {
     const w = format.toWallClock(ms, zone);
     return `${w.date} ${w.time}`;
   };
-  print(...answers.map((a) => previewLine(a, labels, wall, zone)));
+  print(
+    ...(config.cardShown === undefined ? [] : [`Card: ${config.cardShown}`]),
+    ...answers.map((a) => previewLine(a, labels, wall, zone)),
+  );
 }
 
 /** One answer in words: `At 2030-06-01 12:00 Europe/Berlin: shop (Summer Sale), entry 4, until …`. */

@@ -14,13 +14,14 @@ import {
   checkProfileName,
   type ProfileFieldProblem,
 } from '../../shared/core/profiles.js';
+import { refusalOnCard } from '../errors.js';
 import { out, print, printJson } from '../terminal/output.js';
 import { destinationOf, profileLine, showProfiles } from '../terminal/profile-show.js';
-import { resolveConfig, tableCard, type CliConfig } from '../session/settings.js';
+import { resolveConfig, type CliConfig } from '../session/settings.js';
 import { terminalSafe } from '../terminal/terminal-safe.js';
 
-// `namecard profile …`: the owner's profiles (name, label, destination) in the database, changed
-// at runtime. Destinations are checked here against the origins the deployed /go follows
+// `namecard profile …`: the run's card's profiles (name, label, destination) in the database,
+// read by its members and changed at runtime by its owners. Destinations are checked here against the origins the deployed /go follows
 // (NAMECARD_ALLOWED_ORIGINS), so nothing is stored that visitors would never reach; the
 // database checks the forms again, and /go checks the origin again whatever is stored.
 
@@ -45,20 +46,44 @@ function refuse(problem: ProfileFieldProblem | null, value: string): void {
   );
 }
 
-/** The signed-in owner and the data calls, loaded when a subcommand runs. */
-async function ownerAndData(config: CliConfig) {
-  const [{ requireOwner }, data] = await Promise.all([
-    import('../session/session.js'),
+/**
+ * The run's caller on its card and the data calls, loaded when a subcommand runs; a refusal that
+ * does not say the role it needs (row-level security) names `owner`, which every change needs.
+ */
+async function onCardWithData(config: CliConfig) {
+  const [{ onRunCard }, data] = await Promise.all([
+    import('../session/cards.js'),
     import('../../shared/supabase/data.js'),
   ]);
-  return { owner: await requireOwner(config), data, card: tableCard(config) };
+  return { ...(await onRunCard(config, { need: 'owner' })), data };
 }
 
-type OwnerAndData = Awaited<ReturnType<typeof ownerAndData>>;
+type OnCardWithData = Awaited<ReturnType<typeof onCardWithData>>;
 
 /** Every profile of the card, removed ones too (to say what exists, or was removed). */
-function allProfiles({ owner, data, card }: OwnerAndData) {
-  return owner.transport.guard(() => data.listProfiles(owner.client, { removed: true, card }));
+function allProfiles({ caller, card, data }: OnCardWithData) {
+  return caller.run(({ client, transport }) =>
+    transport.guard(() => data.listProfiles(client, { removed: true, card: card.slug })),
+  );
+}
+
+/**
+ * Why a change of a profile that is there changed nothing: a caller who is none of the card's
+ * owners (row-level security leaves them no row to change), refused naming the role and the
+ * card; for an owner, the server's own words (the profile changed meanwhile).
+ */
+async function changeRefusal(found: OnCardWithData, serverError: unknown): Promise<unknown> {
+  const { caller, card } = found;
+  const [{ listCards }, { roleOn }] = await Promise.all([
+    import('../../shared/supabase/cards.js'),
+    import('../session/run-card.js'),
+  ]);
+  const cards =
+    card.cards ??
+    (await caller.run(({ client, transport }) => transport.guard(() => listCards(client))));
+  if (roleOn({ ...card, cards }) === 'owner') return serverError;
+  const refused = new ApiError(403, REFUSAL_CODES.not_owner, 'permission denied', 'needs owner');
+  return refusalOnCard(refused, { card: card.slug, caller: caller.kind });
 }
 
 /**
@@ -68,19 +93,21 @@ function allProfiles({ owner, data, card }: OwnerAndData) {
  * are. A name never there is a typo, refused as bad input like `set`'s unknown profile (exit 2,
  * cli/errors.ts); a removed one is the card's state in the way (exit 1).
  *
- * @param serverError the server's refusal that led here, thrown again when the name is there
- *   after all (changed meanwhile): then the server's own words are the truth
+ * @param serverError the server's refusal that led here: when the name is there after all, the
+ *   refusal of a caller who may not change it ({@link changeRefusal})
  */
 async function noSuchProfile(
   name: string,
-  found: OwnerAndData,
+  found: OnCardWithData,
   serverError?: unknown,
 ): Promise<ProfileRefusal> {
   const rows = await allProfiles(found);
-  // An owner always sees main: an empty list is an account that is not one of the owners.
+  // A member always sees main: an empty list is a caller that is none of the card's members.
   if (rows.length === 0) throw new ApiError(403, REFUSAL_CODES.not_owner, 'no profile is readable');
   const names = rows.filter((row) => row.removed_at === null).map((row) => row.name);
-  if (serverError !== undefined && names.includes(name)) throw serverError;
+  if (serverError !== undefined && names.includes(name)) {
+    throw await changeRefusal(found, serverError);
+  }
   const removed = rows.find((row) => row.name === name && row.removed_at !== null);
   if (removed) {
     return new ProfileRefusal(
@@ -110,13 +137,17 @@ async function noSuchProfile(
  * @throws SessionError, ApiError, NetworkError (exit 1)
  */
 export async function runProfileList(options: ProfileOptions): Promise<void> {
-  const config = resolveConfig(options);
-  const { owner, data } = await ownerAndData(config);
-  const { readCardStatus } = await import('../session/cards.js');
-  const [profiles, status] = await Promise.all([
-    owner.transport.guard(() => data.listProfiles(owner.client, { card: tableCard(config) })),
-    readCardStatus(config, owner),
-  ]);
+  const found = await onCardWithData(resolveConfig(options));
+  const { caller, card, config, data } = found;
+  const { readStatus } = await import('../terminal/outlook.js');
+  const [profiles, status] = await caller.run(({ client, transport }) =>
+    transport.guard(() =>
+      Promise.all([
+        data.listProfiles(client, { card: card.slug }),
+        readStatus(config, transport.fetch, card.slug),
+      ]),
+    ),
+  );
   showProfiles(profiles, status, options, config);
 }
 
@@ -137,12 +168,14 @@ export async function runProfileAdd(
   refuse(checkProfileName(name), name);
   refuse(checkProfileLabel(label), label);
   refuse(checkDestination(url, config.allowedOrigins), url);
-  const found = await ownerAndData(config);
-  const { owner, data } = found;
-  const row = await owner.transport
-    .guard(() => data.addProfile(owner.client, { name, label, url }, tableCard(config)), {
-      act: 'profile change',
-    })
+  const found = await onCardWithData(config);
+  const { caller, card, data } = found;
+  const row = await caller
+    .run(({ client, transport }) =>
+      transport.guard(() => data.addProfile(client, { name, label, url }, card.slug), {
+        act: 'profile change',
+      }),
+    )
     .catch(async (error: unknown) => {
       if (readProfileRefusal(error)?.code !== 'profile_exists') throw error;
       const existing = (await allProfiles(found)).find((p) => p.name === name);
@@ -183,19 +216,21 @@ export async function runProfileEdit(name: string, options: ProfileOptions): Pro
   if (options.url !== undefined) {
     refuse(checkDestination(options.url, config.allowedOrigins, '--url'), options.url);
   }
-  const found = await ownerAndData(config);
-  const { owner, data } = found;
+  const found = await onCardWithData(config);
+  const { caller, card, data } = found;
   const change = {
     ...(options.label !== undefined ? { label: options.label } : {}),
     ...(options.url !== undefined ? { url: options.url } : {}),
   };
-  const row = await owner.transport
-    .guard(() => data.editProfile(owner.client, name, change, tableCard(config)), {
-      act: 'profile change',
-    })
+  const row = await caller
+    .run(({ client, transport }) =>
+      transport.guard(() => data.editProfile(client, name, change, card.slug), {
+        act: 'profile change',
+      }),
+    )
     .catch(async (error: unknown) => {
-      // No row changed: no profile of that name (or a removed one; RLS hides nothing from an
-      // owner, and a non-owner is refused before this by requireOwner's session).
+      // No row changed: no profile of that name, a removed one, or a caller whose role may not
+      // change it (row-level security leaves it no row to change).
       if ((error as { code?: string }).code !== 'no_row') throw error;
       throw await noSuchProfile(name, found, error);
     });
@@ -212,14 +247,18 @@ export async function runProfileEdit(name: string, options: ProfileOptions): Pro
  */
 export async function runProfileRemove(name: string, options: ProfileOptions): Promise<void> {
   const config = resolveConfig(options);
-  const found = await ownerAndData(config);
-  const { owner, data } = found;
+  const found = await onCardWithData(config);
+  const { caller, card, data } = found;
   // Looked up first: a name the card does not have, or one removed before, is refused as such
   // (the server's removal would answer a removed row again as if it had just removed it).
   const present = (await allProfiles(found)).some((p) => p.name === name && !p.removed_at);
   if (!present) throw await noSuchProfile(name, found);
-  const row = await owner.transport
-    .guard(() => data.removeProfile(owner.client, name, config.card), { act: 'profile change' })
+  const row = await caller
+    .run(({ client, transport }) =>
+      transport.guard(() => data.removeProfile(client, name, card.slug), {
+        act: 'profile change',
+      }),
+    )
     .catch((error: unknown) => {
       throw removeRefusal(name, error);
     });

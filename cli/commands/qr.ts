@@ -71,7 +71,7 @@ async function writeImage(image: ImageFile, force: boolean): Promise<void> {
 }
 
 export const qrCommand = commandOf('qr', async (line) => {
-  const { options, config } = linkSettings(line.options);
+  const { options } = line;
   if (options.svg !== undefined && options.svg === options.png) {
     throw new UsageError('`--svg` and `--png` name the same file: give each its own');
   }
@@ -85,6 +85,7 @@ export const qrCommand = commandOf('qr', async (line) => {
     throw new UsageError("`--size` is the PNG's width: use it with `--png <file>`");
   }
   const size = parseSize(options.size);
+  const { config } = await linkSettings(options);
   // The QR library loads only for this command.
   const { default: qrcode } = await import('qrcode');
   // The QR code's link says so (?via=qr), so that visits through it count as QR visits.
@@ -95,7 +96,8 @@ export const qrCommand = commandOf('qr', async (line) => {
     // is set black on bright white so that a dark theme shows the same code, not its negative.
     const code = await qrcode.toString(link, { ...QR_CODE_OPTIONS, type: 'utf8' });
     const paint = (line: string) => out.black(out.bgWhiteBright(line));
-    print(...code.split('\n').map(paint), '', link);
+    const card = config.cardShown === undefined ? [] : [`Card: ${config.cardShown}`];
+    print(...code.split('\n').map(paint), '', ...card, link);
     if (!stdoutColoured()) {
       // In a pipe (`namecard qr | cat`, a file) there are no colours to fix the code's
       // look: a dark terminal shows it light on dark, which many phones do not read.

@@ -1,6 +1,6 @@
 import { UsageError } from '../errors.js';
 import { out, print, printJson } from '../terminal/output.js';
-import { resolveConfig, tableCard } from '../session/settings.js';
+import { resolveConfig } from '../session/settings.js';
 import { showType, terminalSafe } from '../terminal/terminal-safe.js';
 import { formatWhen } from '../../shared/core/format.js';
 import { PROFILE_NAME_FORM, isProfileType } from '../../shared/core/profiles.js';
@@ -134,23 +134,22 @@ export async function runSetSeries(
   extra: string | undefined,
   options: SetSeriesOptions,
 ): Promise<void> {
-  const config = resolveConfig(options);
+  const settings = resolveConfig(options);
   const planned = await planSeries(profile, range, extra, options);
-  const [{ requireWriter }, { setSeries }, { statusJson, timelineLines }, format] =
-    await Promise.all([
-      import('../session/writer.js'),
-      import('../../shared/supabase/series.js'),
-      import('../terminal/outlook.js'),
-      import('../../shared/core/format.js'),
-    ]);
-  const owner = await requireWriter(config);
+  const [{ onRunCard }, { setSeries }, { statusJson, timelineLines }, format] = await Promise.all([
+    import('../session/cards.js'),
+    import('../../shared/supabase/series.js'),
+    import('../terminal/outlook.js'),
+    import('../../shared/core/format.js'),
+  ]);
+  const { caller, card, config } = await onRunCard(settings);
   if (!planned.builtIn) {
     const [{ listProfiles }, plan] = await Promise.all([
       import('../../shared/supabase/data.js'),
       import('../../shared/calendar/plan.js'),
     ]);
-    const rows = await owner.run(({ client, transport }) =>
-      transport.guard(() => listProfiles(client, { card: tableCard(config) })),
+    const rows = await caller.run(({ client, transport }) =>
+      transport.guard(() => listProfiles(client, { card: card.slug })),
     );
     plan.parseProfile(
       planned.type,
@@ -159,11 +158,11 @@ export async function runSetSeries(
     );
   }
   const { builtIn: _builtIn, ...input } = planned;
-  const { series, status } = await owner.run(({ client, transport }) =>
-    transport.guard(() => setSeries(client, input, config.card), { act: 'set' }),
+  const { series, status } = await caller.run(({ client, transport }) =>
+    transport.guard(() => setSeries(client, input, card.slug), { act: 'set' }),
   );
   const { withLabels } = await import('../terminal/labels.js');
-  const labelled = await withLabels(owner, status, [series.type]);
+  const labelled = await withLabels(caller, status, [series.type], card.slug);
   const { nextOccurrences } = await import('../../shared/calendar/series.js');
   const next = nextOccurrences(series, status.now, 3);
   if (options.json) {
@@ -176,6 +175,7 @@ export async function runSetSeries(
         stamp_start: o.stamp_start,
         stamp_end: o.stamp_end,
       })),
+      ...(s.card === undefined ? {} : { card: s.card }),
       target: s.target,
       active: s.active,
       next: s.next,

@@ -1,8 +1,9 @@
 import { MissingPasswordError, SessionError, UsageError } from '../errors.js';
 import { commandOf } from '../grammar/commander.js';
 import { isInteractive } from '../terminal/prompts.js';
-import type { OwnerWriter } from '../session/writer.js';
-import { explicitSettings, resolveConfig, tableCard, type CliConfig } from '../session/settings.js';
+import type { RunCaller } from '../session/caller.js';
+import type { OnCard } from '../session/cards.js';
+import { explicitSettings, resolveConfig, type CliConfig } from '../session/settings.js';
 import type { EntryInput, EntryPlan, SetRequest } from '../../shared/calendar/plan.js';
 import { isProfileType } from '../../shared/core/profiles.js';
 import { hostEntryZone } from '../session/host-zone.js';
@@ -90,7 +91,7 @@ export interface SetFlowDeps<O> {
   now: () => number;
   /** Whether a person can answer prompts. */
   interactive: boolean;
-  /** The owner's session, before any question (may offer to sign in). */
+  /** The run's caller and card, before any question (may offer to sign in). */
   signIn: () => Promise<O>;
   /** Asks for the profile, offering these choices (the server's profiles, when known). */
   askProfile: (choices?: readonly { value: string; label: string }[]) => Promise<string>;
@@ -98,7 +99,7 @@ export interface SetFlowDeps<O> {
    * The card's profiles, from the server (not removed, in order), for a name that is not one
    * every card has (main, photo) and for the prompt; the built-in ones when absent.
    */
-  profiles?: (owner: O) => Promise<readonly { value: string; label: string }[]>;
+  profiles?: (caller: O) => Promise<readonly { value: string; label: string }[]>;
   /** Asks for a line, each answer checked as typed with `check` (which throws to refuse). */
   askText: (
     message: string,
@@ -115,7 +116,7 @@ export interface SetFlowDeps<O> {
  * step is skipped when its argument was given, each answer checked by its field's check), and
  * calls `planRequest` once, with the complete request.
  *
- * @returns the owner's session and the entry to store
+ * @returns the caller on its card and the entry to store
  * @throws InputError (exit 2) for a bad value; UsageError (exit 2) for a missing argument
  *   without a terminal; whatever `signIn` throws
  */
@@ -123,7 +124,7 @@ export async function setFlow<O>(
   args: SetArgs,
   options: SetOptions,
   deps: SetFlowDeps<O>,
-): Promise<{ owner: O; plan: EntryPlan }> {
+): Promise<{ caller: O; plan: EntryPlan }> {
   const { plan } = deps;
   // 1. Read everything given on the command line once, before asking or sending anything: the
   //    zone, each field in its form (a profile's name only when it cannot be a profile at all;
@@ -138,16 +139,17 @@ export async function setFlow<O>(
     throw new UsageError(`missing argument${missing.length > 1 ? 's' : ''} ${names}`, USAGE);
   }
 
-  // 2. The owner's session, before any question, so a signed-out user is told at once; at a
-  //    terminal they may sign in right here instead of starting over with `namecard login`.
-  const owner = await deps.signIn();
+  // 2. The caller and the card, before any question, so a signed-out user is told at once (at a
+  //    terminal they may sign in right here instead of starting over with `namecard login`),
+  //    and a token run naming another card is refused before anything is asked or sent.
+  const caller = await deps.signIn();
 
   // 3. The profile, checked once: main and photo as every card has them; any other name (or
   //    the prompt's choice) against the server's profiles, read only then, so that setting main
   //    or photo stays one request.
   const typed = args.profile?.trim().toLowerCase();
   const builtIn = typed !== undefined && isProfileType(typed);
-  const choices = builtIn || !deps.profiles ? undefined : await deps.profiles(owner);
+  const choices = builtIn || !deps.profiles ? undefined : await deps.profiles(caller);
   const profiles = choices?.map((choice) => choice.value);
   const type =
     builtIn && typed !== undefined
@@ -157,7 +159,7 @@ export async function setFlow<O>(
   // 4. Ask for what is missing, each answer checked by its field's own check; then the entry,
   //    from the complete request: planRequest's one call.
   const complete = missing.length > 0 ? await askEnd(request, options, deps) : request;
-  return { owner, plan: plan.planRequest(complete, type, deps.now()) };
+  return { caller, plan: plan.planRequest(complete, type, deps.now()) };
 }
 
 /**
@@ -215,19 +217,19 @@ export async function runSet(args: SetArgs, options: SetOptions): Promise<void> 
   ]);
   // The machine's zone by the name the light path gives it too (cli/session/host-zone.ts).
   const localZone = () => hostEntryZone() ?? format.localTimeZone();
-  const { owner, plan: entry } = await setFlow(args, options, {
+  const { caller: on, plan: entry } = await setFlow(args, options, {
     plan,
     time,
     localTimeZone: localZone,
     today: (zone) => format.toWallClock(Date.now(), zone).date,
     now: Date.now,
     interactive: isInteractive(),
-    signIn: () => ownerOrSignIn(config, options),
+    signIn: () => callerOrSignIn(config, options),
     askProfile: async (choices) => (await import('../terminal/prompts.js')).askProfile(choices),
-    profiles: async (owner) => {
+    profiles: async ({ caller, card }) => {
       const { listProfiles } = await import('../../shared/supabase/data.js');
-      const rows = await owner.run(({ client, transport }) =>
-        transport.guard(() => listProfiles(client, { card: tableCard(config) })),
+      const rows = await caller.run(({ client, transport }) =>
+        transport.guard(() => listProfiles(client, { card: card.slug })),
       );
       return rows.map((row) => ({ value: row.name, label: row.label }));
     },
@@ -236,33 +238,39 @@ export async function runSet(args: SetArgs, options: SetOptions): Promise<void> 
   });
   // Store it and learn what visitors get now in one request; report only what the server
   // confirmed.
+  const { caller, card } = on;
   const { setEntry } = await import('../../shared/supabase/data.js');
-  const stored = await owner.run(({ client, transport }) =>
-    transport.guard(() => setEntry(client, entry, config.card), { act: 'set' }),
+  const stored = await caller.run(({ client, transport }) =>
+    transport.guard(() => setEntry(client, entry, card.slug), { act: 'set' }),
   );
   const { withLabels } = await import('../terminal/labels.js');
-  const status = await withLabels(owner, stored.status, [stored.entry.type]);
+  const status = await withLabels(caller, stored.status, [stored.entry.type], card.slug);
   // The machine's zone is the entry's unless `--tz` named another.
   showSet(
     { ...stored, status },
     entry,
     options,
-    config,
+    on.config,
     options.tz === undefined ? entry.timeZone : localZone(),
   );
 }
 
 /**
- * The owner's writer: the stored session (or CI credentials); when signed out (or the session
- * has expired, or NAMECARD_EMAIL comes without NAMECARD_PASSWORD) at a terminal, the offer to
- * sign in now, as `namecard login` would.
+ * The run's caller on its card: a card token, CI credentials or the stored session; when signed
+ * out (or the session has expired, or NAMECARD_EMAIL comes without NAMECARD_PASSWORD) at a
+ * terminal, the offer to sign in now, as `namecard login` would.
  *
- * @throws SessionError or MissingPasswordError without a terminal or when the offer is declined
+ * @throws SessionError or MissingPasswordError without a terminal or when the offer is declined;
+ *   CardConflictError (exit 2) for a token run naming another card
  */
-async function ownerOrSignIn(config: CliConfig, options: SetOptions): Promise<OwnerWriter> {
-  const { requireWriter, writerFor } = await import('../session/writer.js');
+async function callerOrSignIn(config: CliConfig, options: SetOptions): Promise<OnCard> {
+  const [{ requireCaller, callerFor }, { onRunCard }] = await Promise.all([
+    import('../session/caller.js'),
+    import('../session/cards.js'),
+  ]);
+  let caller: RunCaller;
   try {
-    return await requireWriter(config);
+    caller = await requireCaller(config);
   } catch (error) {
     const halfSet = error instanceof MissingPasswordError;
     if (!(error instanceof SessionError || halfSet) || !isInteractive()) throw error;
@@ -276,8 +284,9 @@ async function ownerOrSignIn(config: CliConfig, options: SetOptions): Promise<Ow
       settings: explicitSettings(options),
       ...(halfSet ? { suggestedEmail: process.env.NAMECARD_EMAIL?.trim() } : {}),
     });
-    return writerFor({ client, transport });
+    caller = callerFor({ client, transport });
   }
+  return onRunCard(config, { caller });
 }
 
 export const setCommand = commandOf('set', ({ args, options }) => {

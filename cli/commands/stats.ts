@@ -1,9 +1,7 @@
 import { commandOf } from '../grammar/commander.js';
-import { NamecardError } from '../../shared/core/errors.js';
-import { NOT_EDITOR_HINT } from '../errors.js';
 import { out, print, printJson } from '../terminal/output.js';
 import { terminalSafe } from '../terminal/terminal-safe.js';
-import { resolveConfig, tableCard } from '../session/settings.js';
+import { resolveConfig } from '../session/settings.js';
 
 /** The options of `namecard stats` (global ones included), as typed. */
 export interface StatsOptions {
@@ -20,10 +18,11 @@ const BAR_WIDTH = 50;
 /**
  * `namecard stats`: how many visits the card had in the last `--days` local days (default
  * 30) in `--tz` (default this machine's zone): the total, by profile (each named by its label,
- * as everywhere else; `--json` keys by name), by channel and a bar per day. Owners only: the counts are readable by owners alone (RLS).
+ * as everywhere else; `--json` keys by name), by channel and a bar per day. The card's members
+ * read its counts (viewers and card tokens too); nobody else.
  *
- * @throws InputError naming `--days` or `--tz` (exit 2); SessionError; NamecardError
- *   `not_owner` for a signed-in account that is not an owner; ApiError; NetworkError
+ * @throws InputError naming `--days` or `--tz`, CardConflictError (exit 2); SessionError;
+ *   ApiError (none of the caller's cards); NetworkError
  */
 export async function runStats(options: StatsOptions): Promise<void> {
   const [visits, time, format] = await Promise.all([
@@ -34,36 +33,31 @@ export async function runStats(options: StatsOptions): Promise<void> {
   const days = visits.parseVisitDays(options.days);
   const zone =
     options.tz === undefined ? format.localTimeZone() : time.parseTimeZone(options.tz, '--tz');
-  const config = resolveConfig(options);
-  const [{ requireOwner }, { canSetCard, fetchVisitCounts, listProfiles }, profiles] =
-    await Promise.all([
-      import('../session/session.js'),
-      import('../../shared/supabase/data.js'),
-      import('../../shared/core/profiles.js'),
-    ]);
-  const owner = await requireOwner(config);
+  const settings = resolveConfig(options);
+  const [{ onRunCard }, { fetchVisitCounts, listProfiles }, profiles] = await Promise.all([
+    import('../session/cards.js'),
+    import('../../shared/supabase/data.js'),
+    import('../../shared/core/profiles.js'),
+  ]);
+  const { caller, card, config } = await onRunCard(settings);
   const window = visits.visitWindow(Date.now(), days, zone);
   // The profiles' labels too (removed ones as well: their past visits still count), so that
   // each profile is named as everywhere else.
-  const [isOwner, counts, rows] = await owner.transport.guard(() =>
-    Promise.all([
-      canSetCard(owner.client, config.card),
-      fetchVisitCounts(owner.client, visits.dayStarts(window), config.card),
-      listProfiles(owner.client, { removed: true, card: tableCard(config) }),
-    ]),
+  const [counts, rows] = await caller.run(({ client, transport }) =>
+    transport.guard(() =>
+      Promise.all([
+        fetchVisitCounts(client, visits.dayStarts(window), card.slug),
+        listProfiles(client, { removed: true, card: card.slug }),
+      ]),
+    ),
   );
   const labels = profiles.labelsOf(rows);
-  // A card token of any role reads its card's visits (`namecard_token_visit_days`).
-  if (!isOwner && config.token === undefined) {
-    throw new NamecardError(
-      'not_owner',
-      'this account may not read the visit counts',
-      NOT_EDITOR_HINT,
-    );
-  }
   const summary = visits.summarizeVisits(counts, window);
   if (options.json) {
-    printJson(summary);
+    printJson({
+      ...(config.cardShown === undefined ? {} : { card: config.cardShown }),
+      ...summary,
+    });
     return;
   }
   const first = summary.days[0]!.day;
@@ -72,6 +66,7 @@ export async function runStats(options: StatsOptions): Promise<void> {
   const max = Math.max(1, ...summary.days.map((d) => d.total));
   const countWidth = Math.max(...summary.days.map((d) => String(d.total).length));
   print(
+    ...(config.cardShown === undefined ? [] : [`Card: ${config.cardShown}`]),
     `${out.bold(plural(summary.total, 'visit'))} from ${first} to ${last} (${plural(days, 'day')}, ${summary.time_zone})`,
     `  by profile: ${Object.entries(summary.by_type)
       .map(([type, n]) => `${terminalSafe(profiles.profileLabel(type, labels))} ${n}`)

@@ -1,44 +1,32 @@
-import { runStatus, type StatusOptions } from '../light/status-run.js';
+import { showStatus, statusOf, statusZone, type StatusOptions } from '../light/status-run.js';
 import { resolveConfig } from '../session/settings.js';
 
-// `namecard status` of a card named by its slug: loaded by the program (cli/main.ts) only for
-// such a run, since it needs the session (conf, supabase-js), which `status` itself never loads
-// (scripts/check-light-path.ts walks cli/commands/status.ts).
+// `namecard status` whose caller only the program can make: CI credentials (a sign-in for the
+// run), or a stored session to refresh first. Loaded by the program (cli/main.ts) only for such
+// a run, since it needs conf and supabase-js, which `status` itself never loads
+// (scripts/check-light-path.ts walks cli/commands/status.ts). The caller only chooses the card:
+// the status itself is the same public read as the light path's.
 
 /**
- * `namecard status` on a card named by `--card`, NAMECARD_CARD or `card use`: read by its
- * members only, so with the session (`namecard_card_status`), then shown as the light path
- * shows the first card's; with NAMECARD_TOKEN, the token's card (`namecard_token_status`).
- * Without either, the light path's own run.
+ * `namecard status` with the program's caller: the caller's cards through its client, the
+ * status of the run's card by the light path's rule (statusOf), shown as the light path shows it.
  *
- * @throws InputError (exit 2) for a bad `--tz` or card; SessionError, ApiError (exit 1)
+ * @throws InputError for a bad `--tz` or card, CardConflictError (exit 2); SessionError,
+ *   ApiError, NetworkError (exit 1)
  */
-export async function runCardStatus(options: StatusOptions): Promise<void> {
+export async function runSignedInStatus(options: StatusOptions): Promise<void> {
+  const zone = statusZone(options);
   const config = resolveConfig(options);
-  const card = config.card;
-  if (card === undefined && config.token === undefined) {
-    await runStatus(options);
-    return;
-  }
-  const [format, { requireWriter }, { fetchCardStatus }, outlook, output] = await Promise.all([
-    import('../../shared/core/format.js'),
-    import('../session/writer.js'),
+  const [{ findCaller }, { listCards }] = await Promise.all([
+    import('../session/caller.js'),
     import('../../shared/supabase/cards.js'),
-    import('../terminal/outlook.js'),
-    import('../terminal/output.js'),
   ]);
-  const zone =
-    options.tz === undefined ? format.localTimeZone() : format.checkTimeZone(options.tz, '--tz');
-  const owner = await requireWriter(config);
-  const status = await owner.run(({ client, transport }) =>
-    // With a card token the token's client reads the token's card, whatever slug is given.
-    transport.guard(() => fetchCardStatus(client, card ?? '')),
-  );
-  if (options.json) output.printJson(outlook.statusJson(status, config));
-  else {
-    output.print(
-      ...outlook.timelineLines(status, config, zone),
-      ...outlook.seriesLines(status, zone),
-    );
-  }
+  const caller = await findCaller(config);
+  const readCards =
+    caller &&
+    (() => caller.run(({ client, transport }) => transport.guard(() => listCards(client))));
+  const { createLightTransport } = await import('../transport/transport.js');
+  const { fetch } = createLightTransport(config.supabaseUrl, config.timeoutMs);
+  const shown = await statusOf(config, fetch, readCards);
+  showStatus(shown.status, options, shown.config, zone);
 }

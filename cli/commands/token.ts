@@ -1,6 +1,7 @@
 import { parseDurationMs } from '../../shared/core/entry-rules.js';
 import { InputError } from '../../shared/core/errors.js';
 import {
+  TOKEN_HEADER,
   TOKEN_NAME_FORM,
   TOKEN_SECONDS,
   isTokenRole,
@@ -9,14 +10,15 @@ import {
 } from '../../shared/core/tokens.js';
 import { commandOf } from '../grammar/commander.js';
 import type { Connection } from '../session/connect.js';
+import type { OnCard } from '../session/cards.js';
 import { resolveConfig, type CliConfig, type SettingFlags } from '../session/settings.js';
 import { print, printJson } from '../terminal/output.js';
 import { terminalSafe } from '../terminal/terminal-safe.js';
 
-// `namecard token create|list|revoke` (issue 41): the card's tokens for scripts and CI, owners
-// only, each one RPC as the signed-in owner (shared/supabase/tokens.ts) on the run's card. The
-// secret is printed by `create` and never again; bad input is refused before anything is sent
-// (exit 2), what the server refuses says why (exit 1), and nothing is stored then.
+// `namecard token create|list|revoke`: the card's tokens for scripts and CI, its owners only,
+// each one RPC as the run's caller (shared/supabase/tokens.ts) on the run's card. The secret is
+// printed by `create` and never again; bad input is refused before anything is sent (exit 2),
+// what the server refuses says the role needed and the card (exit 1), and nothing is stored then.
 
 /** `<name>` as typed, checked before anything is sent. */
 function parseName(value: string): string {
@@ -52,16 +54,16 @@ function parseExpires(value: string | undefined): number | null {
 }
 
 /**
- * Runs `act` as the signed-in owner on the run's card. A card token cannot manage tokens: the
- * token's client refuses the call before anything is sent (cli/session/card-token.ts).
+ * Runs `act` as the run's caller on the run's card, every refusal naming the card and the role
+ * needed (a card token is refused by the server: tokens are managed by owners).
  */
-async function asOwner<T>(config: CliConfig, act: (owner: Connection) => Promise<T>): Promise<T> {
-  const [{ requireWriter }, { onCard }] = await Promise.all([
-    import('../session/writer.js'),
-    import('../session/cards.js'),
-  ]);
-  const writer = await requireWriter(config);
-  return writer.run((owner) => onCard(owner, config, () => act(owner)));
+async function asOwner<T>(
+  config: CliConfig,
+  act: (on: OnCard, connection: Connection) => Promise<T>,
+): Promise<T> {
+  const { onRunCard } = await import('../session/cards.js');
+  const on = await onRunCard(config, { need: 'owner' });
+  return on.caller.run((connection) => act(on, connection));
 }
 
 async function createAction(
@@ -73,11 +75,10 @@ async function createAction(
   const validSeconds = parseExpires(options.expires);
   const config = resolveConfig(options);
   const { createToken } = await import('../../shared/supabase/tokens.js');
-  const made = await asOwner(config, (owner) =>
-    owner.transport.guard(
-      () => createToken(owner.client, name, { role, card: config.card, validSeconds }),
-      { act: 'token change' },
-    ),
+  const made = await asOwner(config, (on, { client, transport }) =>
+    transport.guard(() => createToken(client, name, { role, card: on.card.slug, validSeconds }), {
+      act: 'token change',
+    }),
   );
   if (options.json) {
     printJson({
@@ -97,7 +98,8 @@ async function createAction(
     `  ${made.token}`,
     '',
     'It is shown only now: store it as a secret (e.g. a repository secret NAMECARD_TOKEN).',
-    'Scripts then run namecard with NAMECARD_TOKEN set, no login and no password.',
+    'Scripts then run namecard with NAMECARD_TOKEN set, no login and no password; the token',
+    `goes in the request header ${TOKEN_HEADER}, never in a URL or a body.`,
   );
 }
 
@@ -117,17 +119,20 @@ function tokenLine(t: TokenSummary, width: number): string {
 async function listAction(options: SettingFlags & { json?: true }) {
   const config = resolveConfig(options);
   const { listTokens } = await import('../../shared/supabase/tokens.js');
-  const tokens = await asOwner(config, (owner) =>
-    owner.transport.guard(() => listTokens(owner.client, config.card)),
-  );
+  const { tokens, shown } = await asOwner(config, async (on, { client, transport }) => ({
+    tokens: await transport.guard(() => listTokens(client, on.card.slug)),
+    shown: on.config.cardShown,
+  }));
   if (options.json) {
     printJson(tokens);
     return;
   }
+  const of = shown === undefined ? '' : ` of ${shown}`;
   if (tokens.length === 0) {
-    print('No tokens. Make one for a script: namecard token create <name>');
+    print(`No tokens${of}. Make one for a script: namecard token create <name>`);
     return;
   }
+  if (shown !== undefined) print(`Tokens of ${shown}:`);
   const width = Math.max(...tokens.map((t) => terminalSafe(t.name).length));
   print(...tokens.map((t) => tokenLine(t, width)));
 }
@@ -136,10 +141,8 @@ async function revokeAction(nameArg: string, options: SettingFlags) {
   const name = parseName(nameArg);
   const config = resolveConfig(options);
   const { revokeToken } = await import('../../shared/supabase/tokens.js');
-  const revoked = await asOwner(config, (owner) =>
-    owner.transport.guard(() => revokeToken(owner.client, name, config.card), {
-      act: 'token change',
-    }),
+  const revoked = await asOwner(config, (on, { client, transport }) =>
+    transport.guard(() => revokeToken(client, name, on.card.slug), { act: 'token change' }),
   );
   print(
     `Revoked the token ${terminalSafe(revoked.name)} of ${terminalSafe(revoked.card)}: it works no more.`,

@@ -47,7 +47,7 @@ export const GLOBAL_OPTIONS = [
   },
   {
     flags: '--card <slug>',
-    help: 'the card to act on (overrides NAMECARD_CARD and `namecard card use`; default: the first card)',
+    help: 'the card to act on (overrides NAMECARD_CARD and `namecard card use`; default: your only card, else main)',
   },
 ] as const satisfies readonly OptionSpec[];
 
@@ -61,7 +61,8 @@ NAMECARD_PHOTO_PATH, NAMECARD_SITE_URL and NAMECARD_BASE_PATH from the environme
 what \`namecard login\` saved, then the local emulator. In CI, set NAMECARD_TOKEN (a card
 token from \`namecard token create\`: its card, its role, no password), or NAMECARD_EMAIL and
 NAMECARD_PASSWORD to sign in for each run. The card: --card, then NAMECARD_CARD, then
-\`namecard card use\`, then the first card.`,
+\`namecard card use\`, then your only card, then main where you are a member, then your
+first card by slug; a card token acts on its own card only.`,
 } as const;
 
 /** `list`'s number of entries when `--limit` is not given (its help says so). */

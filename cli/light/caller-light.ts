@@ -1,3 +1,4 @@
+import { cardRefusalOf } from '../../shared/core/cards.js';
 import { ApiError } from '../../shared/core/errors.js';
 import { localTimeZone, setHostTimeZone } from '../../shared/core/format.js';
 import type { CardStatus } from '../../shared/core/lookup.js';
@@ -6,12 +7,12 @@ import {
   endOutcome,
   labelQuery,
   labelsToRead,
+  profileQuery,
   profilesOf,
-  PROFILE_COLUMNS,
   PROFILE_TABLE,
   setArgs,
   setOutcome,
-} from '../../shared/core/owner-answers.js';
+} from '../../shared/core/member-answers.js';
 import {
   planRequest,
   readSetRequest,
@@ -20,32 +21,47 @@ import {
 } from '../../shared/core/entry-rules.js';
 import { isProfileType, labelsOf } from '../../shared/core/profiles.js';
 import { hostEpochMs } from '../../shared/core/wall-time.js';
-import { refuseAccessToken, storedAccessToken } from '../session/access-token.js';
+import { refuseAccessToken } from '../session/access-token.js';
 import { parseEntryId, showCancel } from '../terminal/cancel-show.js';
 import { showEnd } from '../terminal/end-show.js';
-import { handleError } from '../errors.js';
+import { handleError, refusalOnCard, type CallerKind } from '../errors.js';
 import { entryZoneOf, hostTimeZone } from '../session/host-zone.js';
-import { ownerRest, tokenRest, type OwnerRest } from '../transport/light-rest.js';
+import {
+  isNamed,
+  needsCards,
+  runCardOf,
+  showingCard,
+  unknownCard,
+  type RunCard,
+} from '../session/run-card.js';
+import { callerRest, type CallerRest } from '../transport/light-rest.js';
 import { readStatus } from '../terminal/outlook.js';
 import type { LineOf } from '../grammar/table.js';
-import type { OwnerLine } from './light-lines.js';
+import type { CallerLine } from './light-lines.js';
+import { isRefusedSession, lightCaller, lightCards } from './light-caller.js';
 import { showProfiles } from '../terminal/profile-show.js';
 import { showSet } from '../terminal/set-show.js';
-import { checkCredentialTransport, resolveConfig } from '../session/settings.js';
-import { createLightTransport } from '../transport/transport.js';
+import { checkCredentialTransport, resolveConfig, type CliConfig } from '../session/settings.js';
+import {
+  createLightTransport,
+  type LightTransportFetch,
+  type Transport,
+} from '../transport/transport.js';
 
-// `namecard end`, `cancel <id>`, `profile list` and a one-off `set` of main or photo with a
-// stored access token that is still valid (or, but for `profile list`, a card token): the same PostgREST requests the program sends through supabase-js, sent with
+// `namecard end`, `cancel <id>`, `profile list` and a one-off `set` of main or photo as the
+// run's caller when the light path can make it (a card token, or a stored access token that is
+// still valid): the same PostgREST requests the program sends through supabase-js, sent with
 // node:http and printed by the same functions, without commander, supabase-js, conf or
-// Temporal (together ~250 ms of loading, measured by `npm run bench`). A write is sent once,
-// never retried, and a time-out is "outcome unknown" naming the act (the transport's rules).
-// Whatever needs more is left to the program: no usable stored token (signed out, CI
-// credentials, a token expiring within a minute, which the program refreshes), and a 401,
-// which nothing was written under (PostgREST checks the token first): the program then
-// refreshes once and sends the write once more, as after its own 401. `set` reads its date and
-// time with Date's local clock, so it runs here only in this process's own zone (no `--tz`, or
-// `--tz` naming that zone); another zone, a profile of the card's own, or a line with
-// something to ask is the program's.
+// Temporal (together ~250 ms of loading, measured by `npm run bench`). The run's card is chosen
+// by the same rule (cli/session/run-card.ts): the caller's cards are read first only when no
+// card is named or the caller is a card token. A write is sent once, never retried, and a
+// time-out is "outcome unknown" naming the act (the transport's rules). Whatever needs more is
+// left to the program: CI credentials, an access token expiring within a minute (which the
+// program refreshes), and a 401 to a person's access token, which nothing was written under
+// (PostgREST checks the token first): the program then refreshes once and sends the write once
+// more, as after its own 401. `set` reads its date and time with Date's local clock, so it runs
+// here only in this process's own zone (no `--tz`, or `--tz` naming that zone); another zone, a
+// profile of the card's own, or a line with something to ask is the program's.
 
 /**
  * Runs `line` on the light path, reporting an error as the program does.
@@ -53,28 +69,21 @@ import { createLightTransport } from '../transport/transport.js';
  * @returns false when the line is left to the program (nothing was printed, and no write
  *   was stored); true when it ran (successfully or not)
  */
-export async function ownerLightMain(line: OwnerLine): Promise<boolean> {
+export async function callerLightMain(line: CallerLine): Promise<boolean> {
   try {
-    return await runOwnerLight(line);
+    return await runCallerLight(line);
   } catch (error) {
     process.exitCode = handleError(error);
     return true;
   }
 }
 
-async function runOwnerLight(line: OwnerLine): Promise<boolean> {
+async function runCallerLight(line: CallerLine): Promise<boolean> {
   // The same checks, in the same order, as the program's commands.
   const id = line.command === 'cancel' ? parseEntryId(line.args.id) : undefined;
-  const config = resolveConfig(line.options);
-  // A card named by NAMECARD_CARD or `namecard card use` (a line with `--card` never comes
-  // here: light-lines.ts does not list it) is the program's, which names it in its output.
-  if (config.card !== undefined) return false;
-  // A card token (NAMECARD_TOKEN) makes the writes itself, through its own functions; it wins
-  // over a stored session. `profile list` with a token is the program's.
-  const cardToken = config.token;
-  if (cardToken !== undefined && line.command === 'profile list') return false;
-  const token = cardToken === undefined ? storedAccessToken(config) : undefined;
-  if (cardToken === undefined && token === undefined) return false;
+  const settings = resolveConfig(line.options);
+  const credential = lightCaller(settings);
+  if (typeof credential === 'string') return false;
   // This process's zone, found once: `set` reads its date and time in it, and every command
   // shows its times in it.
   const host = hostTimeZone();
@@ -83,58 +92,125 @@ async function runOwnerLight(line: OwnerLine): Promise<boolean> {
     entry = planOwnZone(line, host);
     if (entry === undefined) return false;
   }
-  checkCredentialTransport(config);
+  checkCredentialTransport(settings);
   setHostTimeZone(host);
-  const zone = () => host ?? localTimeZone();
-  const transport = createLightTransport(config.supabaseUrl, config.timeoutMs);
-  const rest =
-    token === undefined
-      ? tokenRest(config, cardToken ?? '', transport.fetch)
-      : ownerRest(config, token, transport.fetch);
-  const { options } = line;
+  const transport = createLightTransport(settings.supabaseUrl, settings.timeoutMs);
+  const rest = callerRest(settings, credential, transport.fetch);
   try {
-    if (line.command === 'end') {
-      // One request: it stops what is in force and answers what visitors get afterwards.
-      const answer = await transport.guard(() => rest.rpc('namecard_end_now'), { act: 'end' });
-      const outcome = endOutcome(answer.data, answer.status);
-      const types = [...outcome.ended, ...outcome.alreadyStopped].map((row) => row.type);
-      const status = await withLabels(rest, outcome.status, types);
-      showEnd({ ...outcome, status }, options, config, zone);
-    } else if (line.command === 'set' && entry) {
-      // One request: it stores the entry and answers what visitors get afterwards.
-      const answer = await transport.guard(() => rest.rpc('namecard_set', setArgs(entry)), {
-        act: 'set',
-      });
-      const stored = setOutcome(answer.data, answer.status);
-      const status = await withLabels(rest, stored.status, [stored.entry.type]);
-      showSet({ ...stored, status }, entry, options, config, entry.timeZone);
-    } else if (line.command === 'cancel') {
-      const answer = await transport.guard(() => rest.rpc('namecard_cancel', { entry_id: id }), {
-        act: 'cancel',
-      });
-      const outcome = cancelOutcome(answer.data, answer.status);
-      const status = await withLabels(rest, outcome.status, [outcome.cancelled.type]);
-      showCancel({ ...outcome, status }, options, config, zone);
-    } else {
-      const [profiles, status] = await Promise.all([
-        transport.guard(() =>
-          rest.read(PROFILE_TABLE, {
-            select: PROFILE_COLUMNS,
-            removed_at: 'is.null',
-            order: 'name.asc',
-          }),
-        ),
-        transport.guard(() => readStatus(config, transport.fetch)),
-      ]);
-      showProfiles(profilesOf(profiles.data), status, options, config);
-    }
+    const cards = needsCards(settings, true)
+      ? await transport.guard(() => lightCards(rest))
+      : undefined;
+    const card = runCardOf(settings, cards);
+    const light: LightRun = {
+      rest,
+      transport,
+      card,
+      config: showingCard(settings, card),
+      zone: () => host ?? localTimeZone(),
+      caller: 'cardToken' in credential ? 'token' : 'person',
+    };
+    await onLightCard(light, () => runLine(line, light, { id, entry }));
   } catch (error) {
-    // A card token's 401 is its own refusal (revoked, expired…): final, nothing to refresh.
-    if (token === undefined || !(error instanceof ApiError && error.status === 401)) throw error;
-    refuseAccessToken(token);
+    if (!isRefusedSession(error, credential)) throw error;
+    refuseAccessToken((credential as { accessToken: string }).accessToken);
     return false;
   }
   return true;
+}
+
+/** A light run: its calls, the run's card, the settings naming it, and the zone of its times. */
+interface LightRun {
+  rest: CallerRest;
+  transport: Transport<LightTransportFetch>;
+  card: RunCard;
+  config: CliConfig;
+  zone: () => string;
+  caller: CallerKind;
+}
+
+/**
+ * Runs `act`, its refusals in the user's words naming the run's card, as the program's
+ * (cli/session/cards.ts): a card that was named and is none of the caller's is refused with the
+ * card meant (one more request); a role too low names the role needed.
+ */
+async function onLightCard(light: LightRun, act: () => Promise<void>): Promise<void> {
+  try {
+    await act();
+  } catch (error) {
+    const { card } = light;
+    if (cardRefusalOf(error) === 'no_such_card' && isNamed(card)) {
+      const cards = await light.transport.guard(() => lightCards(light.rest)).catch(() => null);
+      if (cards)
+        throw unknownCard(
+          card.slug,
+          cards.map((c) => c.slug),
+          card.source,
+        );
+    }
+    throw refusalOnCard(error, {
+      card: card.slug,
+      caller: light.caller,
+      noCards: card.cards?.length === 0,
+    });
+  }
+}
+
+/** Runs the line's command on the light path, on the run's card. */
+async function runLine(
+  line: CallerLine,
+  light: LightRun,
+  given: { id?: number; entry?: EntryPlan },
+): Promise<void> {
+  const { rest, transport, config, zone } = light;
+  const card = light.card.slug;
+  const { options } = line;
+  if (line.command === 'end') {
+    // One request: it stops what is in force and answers what visitors get afterwards.
+    const answer = await transport.guard(() => rest.rpc('namecard_end_now', { card }), {
+      act: 'end',
+    });
+    const outcome = endOutcome(answer.data, answer.status);
+    const types = [...outcome.ended, ...outcome.alreadyStopped].map((row) => row.type);
+    const status = await withLabels(light, outcome.status, types);
+    showEnd({ ...outcome, status }, options, config, zone);
+  } else if (line.command === 'set' && given.entry) {
+    const entry = given.entry;
+    // One request: it stores the entry and answers what visitors get afterwards.
+    const answer = await transport.guard(() => rest.rpc('namecard_set', setArgs(entry, card)), {
+      act: 'set',
+    });
+    const stored = setOutcome(answer.data, answer.status);
+    const status = await withLabels(light, stored.status, [stored.entry.type]);
+    showSet({ ...stored, status }, entry, options, config, entry.timeZone);
+  } else if (line.command === 'cancel') {
+    const answer = await transport.guard(
+      () => rest.rpc('namecard_cancel', { entry_id: given.id, card }),
+      { act: 'cancel' },
+    );
+    const outcome = cancelOutcome(answer.data, answer.status);
+    const status = await withLabels(light, outcome.status, [outcome.cancelled.type]);
+    showCancel({ ...outcome, status }, options, config, zone);
+  } else {
+    const [profiles, status] = await Promise.all([
+      transport.guard(async () => rest.read(PROFILE_TABLE, profileQuery(await cardIdOf(light)))),
+      readStatus(config, transport.fetch, card),
+    ]);
+    showProfiles(profilesOf(profiles.data), status, options, config);
+  }
+}
+
+/**
+ * The id of the run's card, which a read of a table filters on: from the caller's cards when
+ * the choice read them, else by one more read of them.
+ *
+ * @throws ApiError PT404 `no such card` when it is none of the caller's cards
+ */
+async function cardIdOf(light: LightRun): Promise<number> {
+  const { slug } = light.card;
+  const cards = light.card.cards ?? (await lightCards(light.rest));
+  const id = cards.find((c) => c.slug === slug)?.id;
+  if (id !== undefined) return id;
+  throw new ApiError(404, 'PT404', `None of your cards is called ${slug}`, 'no such card');
 }
 
 /**
@@ -143,14 +219,14 @@ async function runOwnerLight(line: OwnerLine): Promise<boolean> {
  * missing; the status as it was when the read fails (the write is done).
  */
 async function withLabels(
-  rest: OwnerRest,
+  light: LightRun,
   status: CardStatus,
   types: readonly string[],
 ): Promise<CardStatus> {
   const names = labelsToRead(types, status.labels);
   if (names.length === 0) return status;
   try {
-    const answer = await rest.read(PROFILE_TABLE, labelQuery(names));
+    const answer = await light.rest.read(PROFILE_TABLE, labelQuery(names, await cardIdOf(light)));
     return { ...status, labels: { ...labelsOf(profilesOf(answer.data)), ...status.labels } };
   } catch {
     return status;

@@ -8,12 +8,12 @@ import { runStatus, type StatusOptions } from './status-run.js';
  * then the command. The build bundles this module and all it imports into one file
  * (dist/cli/light/status-main.js), so the status path is two files to load: the entry and this.
  *
- * @returns false when the line is the program's (a named card with no usable stored session)
+ * @returns false when the line is the program's (CI credentials, a session to refresh first)
  */
 export async function statusMain(options: StatusOptions): Promise<boolean> {
   loadProjectEnv();
   try {
-    return await runStatus(options, { orProgram: true });
+    return await runStatus(options);
   } catch (error) {
     process.exitCode = handleError(error);
     return true;

@@ -1,13 +1,15 @@
-import { ApiError } from '../../shared/core/errors.js';
+import { MAIN_CARD, type CardSummary } from '../../shared/core/cards.js';
 import { checkTimeZone, localTimeZone, setHostTimeZone } from '../../shared/core/format.js';
-import { parseStatus, type CardStatus } from '../../shared/core/lookup.js';
-import { refuseAccessToken, storedAccessToken } from '../session/access-token.js';
+import type { CardStatus, LookupFetch } from '../../shared/core/lookup.js';
+import { refuseAccessToken } from '../session/access-token.js';
 import { hostTimeZone } from '../session/host-zone.js';
+import { needsCards, runCardOf, showingCard } from '../session/run-card.js';
 import { print, printJson } from '../terminal/output.js';
 import { readStatus, seriesLines, statusJson, timelineLines } from '../terminal/outlook.js';
 import { resolveConfig, type CliConfig } from '../session/settings.js';
-import { ownerRest } from '../transport/light-rest.js';
+import { callerRest } from '../transport/light-rest.js';
 import { createLightTransport } from '../transport/transport.js';
+import { isRefusedSession, lightCaller, lightCards } from './light-caller.js';
 
 /** The options of `namecard status` (global ones included), as typed. */
 export interface StatusOptions {
@@ -16,77 +18,107 @@ export interface StatusOptions {
   tz?: string;
   apiUrl?: string;
   timeout?: string;
+  card?: string;
 }
 
 /**
- * `namecard status`: what visitors get now and the coming changes (then each weekly series in
- * one line with its next start), read with one GET of the
- * view `namecard_status` with the anon key (no sign-in). The server's clock decides; no
- * supabase-js, no Temporal. A plain function, not a commander action, so the entry point can
- * run it without loading commander (cli/light/light-lines.ts); the commander command calls it too.
- *
- * A card named by NAMECARD_CARD or `namecard card use` is read by its members only: on the
- * light path with the stored access token, one POST ({@link readCardStatus}).
- *
- * @param light.orProgram on the light path: a card's run the light path cannot make (no usable
- *   stored session, a refusal) is left to the program
- * @returns false when left to the program (nothing printed); true when it ran
- * @throws NetworkError, TimeoutError, ApiError (exit 1); InputError for a bad flag (exit 2)
+ * How a status run reads the caller's cards: through the light path's call or the program's
+ * client; none when signed out.
  */
-export async function runStatus(
-  options: StatusOptions,
-  light: { orProgram?: boolean } = {},
-): Promise<boolean> {
-  // Without --tz: the machine's zone, by name without Intl when it can be found so; its times
-  // are then read with Date's local getters (host-zone.ts says why).
-  const host = options.tz === undefined ? hostTimeZone() : undefined;
-  setHostTimeZone(host);
-  const zone =
-    options.tz === undefined ? (host ?? localTimeZone()) : checkTimeZone(options.tz, '--tz');
-  const config = resolveConfig(options);
-  // A run with a card token is the program's (cli/session/card-token.ts): the token wins over
-  // a stored session.
-  if (config.token !== undefined && light.orProgram) return false;
-  const transport = createLightTransport(config.supabaseUrl, config.timeoutMs);
-  let status: CardStatus | undefined;
-  if (config.card !== undefined && light.orProgram) {
-    status = await readCardStatus(config, config.card, transport.fetch);
-    if (status === undefined) return false;
-  } else {
-    // Not through `transport.guard`: the light fetch throws its typed error itself outside a
-    // guard and `fetchStatus` passes it on as it is, so the error is the same, and the guard's
-    // AsyncLocalStorage (on Node 20 it turns on promise hooks for every later promise and
-    // callback) is not started for status's one request.
-    status = await readStatus(config, transport.fetch);
+export type CardsReader = (() => Promise<CardSummary[]>) | undefined;
+
+/**
+ * The run's card and its status: what visitors of that card get now and from now on, read with
+ * one GET of `namecard_status` (anyone may read any card's). When the choice needs the caller's
+ * cards (a card token; signed in with no card named), they are read at the same time as the
+ * status of main, the card most callers act on, and the chosen card's status is read after only
+ * when it is not main: the common case costs no extra round trip.
+ *
+ * @param fetch the transport's fetch, for the status' GET
+ * @param readCards the caller's cards; none: signed out
+ * @returns the status, and the settings naming the card in the output when they should
+ * @throws CardConflictError (exit 2) for a token run naming another card; NetworkError,
+ *   TimeoutError, ApiError (exit 1)
+ */
+export async function statusOf(
+  config: CliConfig,
+  fetch: LookupFetch,
+  readCards: CardsReader,
+): Promise<{ status: CardStatus; config: CliConfig }> {
+  if (readCards === undefined || !needsCards(config, true)) {
+    const card = runCardOf(config);
+    return {
+      status: await readStatus(config, fetch, card.slug),
+      config: showingCard(config, card),
+    };
   }
+  const likely = config.cardNamed?.slug ?? MAIN_CARD;
+  const [cards, likelyStatus] = await Promise.all([readCards(), readStatus(config, fetch, likely)]);
+  const card = runCardOf(config, cards);
+  const status = card.slug === likely ? likelyStatus : await readStatus(config, fetch, card.slug);
+  return { status, config: showingCard(config, card) };
+}
+
+/**
+ * Prints a status: the timeline in words (then each weekly series in one line with its next
+ * start), or one JSON document.
+ *
+ * @param zone the IANA zone the times are shown in
+ */
+export function showStatus(
+  status: CardStatus,
+  options: Pick<StatusOptions, 'json'>,
+  config: CliConfig,
+  zone: string,
+): void {
   if (options.json) printJson(statusJson(status, config));
   else print(...timelineLines(status, config, zone), ...seriesLines(status, zone));
-  return true;
 }
 
 /**
- * The status of the card `card` (named by NAMECARD_CARD or `namecard card use`; a line with
- * `--card` is the program's), read by its members only: one POST of `namecard_card_status`
- * with the stored access token, as the program's `fetchCardStatus` sends it.
+ * The zone `status` shows its times in: `--tz`, else the machine's, by name without Intl when it
+ * can be found so; its times are then read with Date's local getters (host-zone.ts says why).
  *
- * @returns undefined when the program must run it instead: no usable stored session (CI
- *   credentials, a refresh due), or any refusal by the API (a refused token is recorded so the
- *   program refreshes; "no such card" and the rest get the program's words)
- * @throws NetworkError, TimeoutError (exit 1), as the first card's read does
+ * @throws InputError naming `--tz` (exit 2)
  */
-async function readCardStatus(
-  config: CliConfig,
-  card: string,
-  fetch: ReturnType<typeof createLightTransport>['fetch'],
-): Promise<CardStatus | undefined> {
-  const token = storedAccessToken(config);
-  if (token === undefined) return undefined;
+export function statusZone(options: Pick<StatusOptions, 'tz'>): string {
+  const host = options.tz === undefined ? hostTimeZone() : undefined;
+  setHostTimeZone(host);
+  return options.tz === undefined ? (host ?? localTimeZone()) : checkTimeZone(options.tz, '--tz');
+}
+
+/**
+ * `namecard status`: what visitors of the run's card get now and the coming changes, by the
+ * server's clock, without sign-in (no supabase-js, no Temporal). A plain function, not a
+ * commander action, so the entry point can run it without loading commander
+ * (cli/light/light-lines.ts); the commander command calls it too. The caller (a card token, the
+ * stored access token) matters only to choose the card ({@link statusOf}).
+ *
+ * @returns false when the run is the program's (nothing printed): CI credentials, a session to
+ *   refresh first, or a stored access token the API refused (recorded for the program)
+ * @throws NetworkError, TimeoutError, ApiError (exit 1); InputError for a bad flag, and
+ *   CardConflictError (exit 2)
+ */
+export async function runStatus(options: StatusOptions): Promise<boolean> {
+  const zone = statusZone(options);
+  const config = resolveConfig(options);
+  const credential = lightCaller(config);
+  if (credential === 'program') return false;
+  const transport = createLightTransport(config.supabaseUrl, config.timeoutMs);
+  // Not through `transport.guard`: the light fetch throws its typed error itself outside a
+  // guard and `fetchStatus` passes it on as it is, so the error is the same, and the guard's
+  // AsyncLocalStorage (on Node 20 it turns on promise hooks for every later promise and
+  // callback) is not started for status's requests.
+  const rest =
+    credential === 'signed out' ? undefined : callerRest(config, credential, transport.fetch);
+  let shown: Awaited<ReturnType<typeof statusOf>>;
   try {
-    const { data } = await ownerRest(config, token, fetch).rpc('namecard_card_status', { card });
-    return parseStatus(Array.isArray(data) && data.length === 1 ? data[0] : data);
+    shown = await statusOf(config, transport.fetch, rest && (() => lightCards(rest)));
   } catch (error) {
-    if (!(error instanceof ApiError)) throw error;
-    if (error.status === 401) refuseAccessToken(token);
-    return undefined;
+    if (credential === 'signed out' || !isRefusedSession(error, credential)) throw error;
+    refuseAccessToken((credential as { accessToken: string }).accessToken);
+    return false;
   }
+  showStatus(shown.status, options, shown.config, zone);
+  return true;
 }

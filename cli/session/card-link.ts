@@ -1,21 +1,24 @@
 import { cardLinkOf } from '../../shared/core/card-link.js';
-import { FIRST_CARD_SLUG } from '../../shared/core/cards.js';
 import { resolveConfig, type CliConfig, type SettingFlags } from './settings.js';
 
 /**
- * The settings of a command that shows the card link (`link`, `qr`), with its `--site-url`;
- * `cardLink` is the run's card's own link (`/go/?c=<slug>`; the first card's stays `/go/`).
- * No request: a slug's link is its slug's, whether or not it is one of the user's cards.
+ * The settings of a command that shows the run's card's link (`link`, `qr`), with its
+ * `--site-url`; `cardLink` is the run's card's own link (`/go/?c=<slug>`; main's stays the bare
+ * `/go/`). A slug's link is its slug's, whether or not it is one of the user's cards: a card
+ * that is named costs no request; otherwise the caller, when there is one, chooses the card by
+ * its cards (cli/session/cards.ts).
  *
  * @param options the line's options (global ones included)
- * @throws InputError naming `--site-url`; ConfigError naming a bad setting
+ * @returns the options, the settings (naming the card in outputs when they should), the slug
+ * @throws InputError naming `--site-url` or the card, CardConflictError (exit 2); ConfigError
+ *   naming a bad setting; SessionError, ApiError, NetworkError reading the caller's cards
  */
-export function linkSettings<T extends SettingFlags>(
+export async function linkSettings<T extends SettingFlags>(
   options: T,
-): { options: T; config: CliConfig } {
-  const config = resolveConfig(options);
-  const { card } = config;
-  if (card === undefined) return { options, config };
-  const cardLink = cardLinkOf(config.cardLink, { slug: card, first: card === FIRST_CARD_SLUG });
-  return { options, config: { ...config, cardLink } };
+): Promise<{ options: T; config: CliConfig; card: string }> {
+  const settings = resolveConfig(options);
+  const { onRunCardOrSignedOut } = await import('./cards.js');
+  const { card, config } = await onRunCardOrSignedOut(settings);
+  const cardLink = cardLinkOf(config.cardLink, card.slug);
+  return { options, config: { ...config, cardLink }, card: card.slug };
 }

@@ -1,96 +1,171 @@
-import { cardRefusalOf, type CardSummary } from '../../shared/core/cards.js';
-import { InputError } from '../../shared/core/errors.js';
-import { didYouMean, nearestName } from '../../shared/core/suggest.js';
+import { cardRefusalOf, type CardRole, type CardSummary } from '../../shared/core/cards.js';
+import { refusalOnCard } from '../errors.js';
+import { requireCaller, type RunCaller } from './caller.js';
 import type { Connection } from './connect.js';
-import type { CardStatus } from '../../shared/core/lookup.js';
+import {
+  isNamed,
+  needsCards,
+  runCardOf,
+  showingCard,
+  unknownCard,
+  type RunCard,
+} from './run-card.js';
 import type { CliConfig } from './settings.js';
 
-// The CLI's side of several cards: the refusal of a slug that is none of the user's cards, with
-// the card meant and the cards there are, and the current card kept in the conf store (`namecard
-// card use`). Loaded by the commands that run with a session (never on the light path).
+// The program's side of the run's card: the caller's cards read through the run's client when
+// the choice needs them (cli/session/run-card.ts says when), the card chosen, and every call on
+// it made so that a refusal names the card and what is needed. The current card is kept in the
+// conf store (`namecard card use`). Loaded by the commands that run with a caller.
+
+/** The caller's cards, through the caller's client (`namecard_cards()`). */
+async function readCards(caller: RunCaller): Promise<CardSummary[]> {
+  const { listCards } = await import('../../shared/supabase/cards.js');
+  return caller.run(({ client, transport }) => transport.guard(() => listCards(client)));
+}
 
 /**
- * `error` as the user should see it: a server's "no such card" (PT404) for `slug` becomes bad
- * input (exit 2) naming `field`, the card meant and the user's cards (one more request); any
- * other error is returned as it is.
+ * The run's card for `caller` (none: signed out), reading the caller's cards only when the
+ * choice needs them.
  *
- * @param field where the slug came from: `--card`, `NAMECARD_CARD`, `<slug>`…
+ * @throws CardConflictError (exit 2) for a token run naming another card; as the read
+ */
+export async function chooseRunCard(
+  config: CliConfig,
+  caller: RunCaller | undefined,
+): Promise<RunCard> {
+  const cards = needsCards(config, caller !== undefined) ? await readCards(caller!) : undefined;
+  return runCardOf(config, cards);
+}
+
+/** A call's card, for the words of its refusals. */
+export interface CallOn {
+  /** The card's slug; none for a call about no card (adding one, accepting an invitation). */
+  slug?: string;
+  /** Where the slug was named (`--card`, NAMECARD_CARD, `card use`, `<slug>`); none: chosen. */
+  field?: string;
+  caller: RunCaller;
+  /** What the call needs, for a refusal that does not say it (row-level security, a grant). */
+  need?: CardRole | 'person';
+  /** True when the caller is a member of no card (the run's card was then main). */
+  noCards?: boolean;
+}
+
+/**
+ * `error` as the user should see it, for a call on a card: a "no such card" for a card that was
+ * named becomes bad input (exit 2) naming the field, the card meant and the user's cards (one
+ * more request); a refusal names the card and the role needed (cli/errors.ts's refusalOnCard);
+ * any other error is returned as it is.
  */
 export async function refineCardError(
   error: unknown,
-  owner: Connection,
-  slug: string | undefined,
-  field: string,
+  connection: Connection,
+  on: CallOn,
 ): Promise<unknown> {
-  if (slug === undefined || cardRefusalOf(error) !== 'no_such_card') return error;
-  const { listCards } = await import('../../shared/supabase/cards.js');
-  let slugs: string[];
-  try {
-    slugs = (await owner.transport.guard(() => listCards(owner.client))).map((c) => c.slug);
-  } catch {
-    return error;
+  if (cardRefusalOf(error) === 'no_such_card' && on.slug !== undefined && on.field !== undefined) {
+    const { listCards } = await import('../../shared/supabase/cards.js');
+    try {
+      const cards = await connection.transport.guard(() => listCards(connection.client));
+      return unknownCard(
+        on.slug!,
+        cards.map((c) => c.slug),
+        on.field,
+      );
+    } catch {
+      return error;
+    }
   }
-  return unknownCard(slug, slugs, field);
+  return refusalOnCard(error, {
+    card: on.slug,
+    caller: on.caller.kind,
+    need: on.need,
+    noCards: on.noCards,
+  });
 }
 
-/** The refusal of `slug`, none of `slugs` (the user's cards), naming `field` (exit 2). */
-export function unknownCard(slug: string, slugs: readonly string[], field: string): InputError {
-  const yours = slugs.length === 0 ? 'you have no card' : `your cards: ${slugs.join(', ')}`;
-  const where = field === 'card use' ? 'the current card (`namecard card use`)' : `\`${field}\``;
-  return new InputError(
-    field,
-    'one of your cards',
-    slug,
-    `${where} must be one of your cards, got \`${slug}\`${didYouMean(nearestName(slug, slugs))} (${yours}; see \`namecard card list\`)`,
-  );
-}
-
-/** The field a run's card was named by, for messages: `--card`, `NAMECARD_CARD`, `card use`. */
-export function cardField(config: CliConfig): string {
-  return config.cardSource ?? '--card';
+/** The run's caller on its card, and the settings its outputs use. */
+export interface OnCard {
+  /** Makes every call as the caller; a refusal names the card ({@link refineCardError}). */
+  caller: RunCaller;
+  card: RunCard;
+  /** The run's settings, with the card the outputs name (`cardShown`). */
+  config: CliConfig;
 }
 
 /**
- * Runs `act` with `owner`, turning a "no such card" for the run's card into the refusal that
- * names it ({@link refineCardError}).
+ * `caller` whose every call refines its refusals for one card ({@link refineCardError}).
+ *
+ * @param on the card (its slug, the field that named it) and the role the calls need
  */
-export async function onCard<T>(
-  owner: Connection,
+export function callerOn(caller: RunCaller, on: Omit<CallOn, 'caller'>): RunCaller {
+  return {
+    kind: caller.kind,
+    run: (act) =>
+      caller.run(async (connection) => {
+        try {
+          return await act(connection);
+        } catch (error) {
+          throw await refineCardError(error, connection, { ...on, caller });
+        }
+      }),
+  };
+}
+
+/**
+ * The run's caller (a card token, CI credentials, the stored session), its card (chosen once,
+ * shared/core/cards.ts's rule) and the settings naming that card in outputs: what every
+ * command that needs a caller starts with.
+ *
+ * @param options.caller the caller, when the command has one already (a sign-in just made)
+ * @param options.need the role the command's calls need, for refusals that do not say it
+ * @throws SessionError when signed out; CardConflictError (exit 2) for a token run naming
+ *   another card; ApiError; NetworkError
+ */
+export async function onRunCard(
   config: CliConfig,
-  act: () => Promise<T>,
-): Promise<T> {
-  try {
-    return await act();
-  } catch (error) {
-    throw await refineCardError(error, owner, config.card, cardField(config));
-  }
+  options: { caller?: RunCaller; need?: CardRole } = {},
+): Promise<OnCard> {
+  const caller = options.caller ?? (await requireCaller(config));
+  const card = await chooseRunCard(config, caller);
+  const on = {
+    slug: card.slug,
+    field: isNamed(card) ? card.source : undefined,
+    need: options.need,
+    noCards: card.cards?.length === 0,
+  };
+  return {
+    caller: callerOn(caller, on),
+    card,
+    config: showingCard(config, card),
+  };
 }
 
 /**
- * Keeps `card` as the current card in the conf store; the first card (or none) is kept as no
- * card at all, so that runs on it stay on the light path.
+ * The run's card for a public read (`preview`, `link`, `qr`: anyone may read any card's), and
+ * the caller when there is one (a card token, CI credentials, a stored session), which chooses
+ * the card when none is named and may complete the output (a profile's label); signed out, the
+ * card named, else main.
+ *
+ * @throws CardConflictError (exit 2) for a token run naming another card; SessionError for an
+ *   expired session; ApiError; NetworkError
  */
-export async function saveCurrentCard(card: Pick<CardSummary, 'slug' | 'first'> | undefined) {
+export async function onRunCardOrSignedOut(
+  config: CliConfig,
+): Promise<{ caller?: RunCaller; card: RunCard; config: CliConfig }> {
+  const { findCaller } = await import('./caller.js');
+  const caller = await findCaller(config);
+  if (caller) return onRunCard(config, { caller });
+  const card = runCardOf(config);
+  return { card, config: showingCard(config, card) };
+}
+
+/** Keeps `slug` as the current card in the conf store (`namecard card use`); none: forgets it. */
+export async function saveCurrentCard(slug: string | undefined) {
   const { openStore } = await import('./session.js');
   const { store } = openStore();
-  if (card === undefined || card.first) store.delete('card');
-  else store.set('card', card.slug);
+  if (slug === undefined) store.delete('card');
+  else store.set('card', slug);
 }
 
 /** `Name (slug)`, or the slug alone when the name is the slug. */
 export const cardTitle = (card: Pick<CardSummary, 'slug' | 'name'>) =>
   card.name === card.slug ? card.slug : `${card.name} (${card.slug})`;
-
-/**
- * The run's card's status: the first card's with one GET of its view (anyone may read it), a
- * card named by its slug with the session (`namecard_card_status`, its members only).
- */
-export async function readCardStatus(config: CliConfig, owner: Connection): Promise<CardStatus> {
-  const { card } = config;
-  if (card === undefined) {
-    const { readStatus } = await import('../terminal/outlook.js');
-    return owner.transport.guard(() => readStatus(config, owner.transport.fetch));
-  }
-  const { fetchCardStatus } = await import('../../shared/supabase/cards.js');
-  return owner.transport.guard(() => fetchCardStatus(owner.client, card));
-}

@@ -14,20 +14,25 @@ export interface Connection {
  * and a command is over long before an access token expires. Loads supabase-js, so commands
  * import this module with `await import()`.
  *
- * @param accessToken a stored access token to call the API with (see session.ts); the
- *   client's `auth` is then not available
+ * @param credential.accessToken a stored access token to call the API with (see caller.ts);
+ *   the client's `auth` is then not available
+ * @param credential.cardToken a card token: every request carries it in the header
+ *   `x-namecard-token`, with the anon key and no session
  * @throws InputError naming `SUPABASE_URL` for plain http: to another machine
  *   ({@link checkCredentialTransport})
  */
-export function connect(config: CliConfig, accessToken?: string): Connection {
-  // Every client made here carries the owner's password or session: never over plain http:
-  // to another machine.
+export function connect(
+  config: CliConfig,
+  credential: { accessToken?: string; cardToken?: string } = {},
+): Connection {
+  // Every client made here may carry a password, a session or a card token: never over plain
+  // http: to another machine.
   checkCredentialTransport(config);
   const transport = createTransport(config.supabaseUrl, config.timeoutMs, config.signal);
   const client = createNamecardClient(
     config,
     { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false },
-    { fetch: transport.fetch, accessToken },
+    { fetch: transport.fetch, ...credential },
   );
   return { client, transport };
 }

@@ -3,12 +3,10 @@ import Conf from 'conf';
 import type { AuthError, Session } from '@supabase/supabase-js';
 import type { RawSettings } from '../../shared/core/config.js';
 import { ApiError } from '../../shared/core/errors.js';
-import { MissingPasswordError, SessionError, fromPasswordSource, signedOut } from '../errors.js';
+import { SessionError, fromPasswordSource } from '../errors.js';
 import {
   ciCredentials,
-  emailWithoutPassword,
   configDir,
-  readStoredState,
   type CliConfig,
   type StoredSession,
   type StoredState,
@@ -16,13 +14,10 @@ import {
 import { removeBrokenStore } from './store-file.js';
 import { connect, type Connection } from './connect.js';
 
-// Everything about the owner's session: conf storage, sign-in, restore with rotation, CI mode.
+// Everything about a person's session: conf storage, sign-in, restore with rotation, CI mode.
 // This module loads conf and supabase-js, so commands import it with `await import()`.
 
 export const EXPIRED_MESSAGE = 'Your session has expired: run `namecard login`';
-
-/** A client signed in as the owner. */
-export type Owner = Connection;
 
 /**
  * Opens the conf store: its folder 0700 and its file 0600, since it holds a refresh token.
@@ -144,37 +139,17 @@ function accessPart(session: Session): Pick<StoredSession, 'access_token' | 'exp
 }
 
 /**
- * A client signed in as the owner: with NAMECARD_EMAIL and NAMECARD_PASSWORD for this run
- * (CI mode; the stored session is left alone), else from the stored session.
+ * A session's connection for this run: with NAMECARD_EMAIL and NAMECARD_PASSWORD, a sign-in
+ * (CI mode; the stored session is left alone), else the stored session for this API URL,
+ * refreshed; `undefined` when neither is there.
  *
- * @throws SessionError when signed out or expired; MissingPasswordError; ApiError; NetworkError
+ * @throws WrongPasswordError for refused CI credentials; SessionError when the stored session
+ *   has expired; ApiError; NetworkError
  */
-export async function requireOwner(
+export async function sessionConnection(
   config: CliConfig,
   env: NodeJS.ProcessEnv = process.env,
-): Promise<Owner> {
-  const owner = await findOwner(config, env);
-  if (owner) return owner;
-  throw signedOut(config.supabaseUrl, readStoredState(env).session?.api_url);
-}
-
-/**
- * The owner's client when there is a way to sign in (a card token, CI credentials or a stored
- * session for this API URL), else `undefined`: for commands that also work signed out (`list`).
- *
- * @throws MissingPasswordError when NAMECARD_EMAIL is set without NAMECARD_PASSWORD and no
- *   session is stored for this API URL; SessionError when the stored session has expired;
- *   ApiError; NetworkError
- */
-export async function findOwner(
-  config: CliConfig,
-  env: NodeJS.ProcessEnv = process.env,
-): Promise<Owner | undefined> {
-  // A card token wins over CI credentials and the stored session, for this run.
-  if (config.token !== undefined) {
-    const { tokenConnection } = await import('./card-token.js');
-    return tokenConnection({ ...config, token: config.token });
-  }
+): Promise<Connection | undefined> {
   const ci = ciCredentials(env);
   if (ci) {
     const { client, transport } = await signIn(config, ci.email, ci.password).catch(
@@ -183,11 +158,6 @@ export async function findOwner(
       },
     );
     return { client, transport };
-  }
-  // Read first without conf, so that a signed-out `list` creates no config folder.
-  if (readStoredState(env).session?.api_url !== config.supabaseUrl) {
-    if (emailWithoutPassword(env)) throw new MissingPasswordError();
-    return undefined;
   }
   const { store } = openStore(env);
   const stored = currentSession(store, config);

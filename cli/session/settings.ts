@@ -6,7 +6,7 @@ import {
   type SettingName,
 } from '../../shared/core/config.js';
 import { SITE_URL_SETTING } from '../../shared/core/card-link.js';
-import { FIRST_CARD_SLUG, parseCardSlug } from '../../shared/core/cards.js';
+import { parseCardSlug, type CardChoice } from '../../shared/core/cards.js';
 import { ConfigError, InputError } from '../../shared/core/errors.js';
 import { isLoopbackHost } from '../../shared/core/loopback.js';
 import { TOKEN_FORM } from '../../shared/core/tokens.js';
@@ -34,8 +34,13 @@ export interface SettingFlags {
   card?: string;
 }
 
-/** Where the card a run acts on was named: `--card`, NAMECARD_CARD, or `namecard card use`. */
-export type CardSource = '--card' | 'NAMECARD_CARD' | 'card use';
+/** Where a run's card was named, cheaply known before any request. */
+export type NamedSource = '--card' | 'NAMECARD_CARD' | 'card use';
+
+/** A card named for a run: its slug and where it was named. */
+export interface NamedCard extends CardChoice {
+  source: NamedSource;
+}
 
 /** The settings of one run: the validated config and the time-out of each request. */
 export interface CliConfig extends NamecardConfig {
@@ -51,17 +56,21 @@ export interface CliConfig extends NamecardConfig {
    */
   signal?: AbortSignal;
   /**
-   * The card the run acts on, by its slug, and where it was named; absent: the first card (a
-   * call naming no card acts on it, as before cards).
+   * The card named for this run (`--card`, NAMECARD_CARD, `namecard card use`), if any: the
+   * run's card is then that one (shared/core/cards.ts's chooseCard), else chosen from the
+   * caller's cards.
    */
-  card?: string;
-  cardSource?: CardSource;
+  cardNamed?: NamedCard;
   /**
-   * NAMECARD_TOKEN: a card token (issue 41). The run then acts as the token, on its card with
-   * its role, with no session, conf store or password (cli/session/card-token.ts); the card
-   * named by `--card`, NAMECARD_CARD or `card use` is not read.
+   * NAMECARD_TOKEN: a card token. The run's caller is then the token (sent in the header
+   * `x-namecard-token` with the anon key), never a session, and its card is the token's.
    */
-  token?: string;
+  cardToken?: string;
+  /**
+   * The card the outputs name (`Card: <slug>`, `"card"` in `--json`), once the run's card is
+   * chosen: the run's card when the caller has more than one card or one was named; else none.
+   */
+  cardShown?: string;
 }
 
 /**
@@ -69,7 +78,7 @@ export interface CliConfig extends NamecardConfig {
  *
  * @throws InputError naming NAMECARD_TOKEN (without echoing it) when it is not a token's form
  */
-export function cardToken(env: NodeJS.ProcessEnv = process.env): string | undefined {
+export function readCardToken(env: NodeJS.ProcessEnv = process.env): string | undefined {
   const token = env.NAMECARD_TOKEN?.trim();
   if (!token) return undefined;
   if (!TOKEN_FORM.test(token)) {
@@ -84,33 +93,21 @@ export function cardToken(env: NodeJS.ProcessEnv = process.env): string | undefi
 }
 
 /**
- * The card a signed-in run's table reads and writes filter on: the run's card, else the first
- * card (by its slug, which needs no request). A member of several cards sees all their cards'
- * rows through row-level security, so a read naming no card would mix them. Calls of functions
- * take `config.card` itself (none: the first card, as before).
- */
-export function tableCard(config: Pick<CliConfig, 'card'>): string {
-  return config.card ?? FIRST_CARD_SLUG;
-}
-
-/**
- * The card a run acts on: `--card`, else NAMECARD_CARD, else the current card (`namecard card
- * use`), else none (the first card). Cheap (no request), so the light path asks it too: `status`
- * reads a named card with the stored session, the owner's writes leave it to the program.
+ * The card named for a run: `--card`, else NAMECARD_CARD, else the current card (`namecard card
+ * use`), else none. Cheap (no request), so the light path asks it too.
  *
  * @throws InputError naming `--card` or `NAMECARD_CARD` when it is not a slug's form
  */
-export function chosenCard(
+export function namedCard(
   flags: Pick<SettingFlags, 'card'>,
   env: NodeJS.ProcessEnv,
   stored: StoredState,
-): { card?: string; cardSource?: CardSource } {
+): NamedCard | undefined {
   if (flags.card !== undefined)
-    return { card: parseCardSlug(flags.card, '--card'), cardSource: '--card' };
+    return { slug: parseCardSlug(flags.card, '--card'), source: '--card' };
   const fromEnv = env.NAMECARD_CARD?.trim();
-  if (fromEnv)
-    return { card: parseCardSlug(fromEnv, 'NAMECARD_CARD'), cardSource: 'NAMECARD_CARD' };
-  return stored.card === undefined ? {} : { card: stored.card, cardSource: 'card use' };
+  if (fromEnv) return { slug: parseCardSlug(fromEnv, 'NAMECARD_CARD'), source: 'NAMECARD_CARD' };
+  return stored.card === undefined ? undefined : { slug: stored.card, source: 'card use' };
 }
 
 /**
@@ -166,9 +163,12 @@ export function resolveConfig(
   stored: StoredState = readStoredState(env),
 ): CliConfig {
   const timeoutMs = parseTimeout(flags.timeout);
-  const token = cardToken(env);
-  // With a token, its card is the card: no other is read (not even a stored one's form).
-  const card = token === undefined ? chosenCard(flags, env, stored) : { token };
+  const token = readCardToken(env);
+  const named = namedCard(flags, env, stored);
+  const card = {
+    ...(named ? { cardNamed: named } : {}),
+    ...(token === undefined ? {} : { cardToken: token }),
+  };
   if (flags.apiUrl !== undefined) {
     try {
       loadConfig({ SUPABASE_URL: flags.apiUrl });

@@ -31,8 +31,8 @@ export interface StoredState {
   /** Settings saved at `namecard login`, by their environment names. */
   settings?: RawSettings;
   /**
-   * The current card's slug (`namecard card use`); absent: the first card. Commands act on it
-   * unless `--card` or NAMECARD_CARD names another.
+   * The current card's slug (`namecard card use`); absent: the run's card is chosen from the
+   * caller's cards. Commands act on it unless `--card` or NAMECARD_CARD names another.
    */
   card?: string;
 }

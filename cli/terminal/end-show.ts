@@ -1,5 +1,5 @@
 import { formatWhen } from '../../shared/core/format.js';
-import type { EndOutcome } from '../../shared/core/owner-answers.js';
+import type { EndOutcome } from '../../shared/core/member-answers.js';
 import { MAIN_PROFILE } from '../../shared/core/profiles.js';
 import type { NamecardRow } from '../../shared/core/types.js';
 import { out, print, printJson } from './output.js';

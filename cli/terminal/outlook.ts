@@ -8,16 +8,21 @@ import { out } from './output.js';
 import { showType } from './terminal-safe.js';
 
 // What visitors get now and what follows, as `status`, `set`, `end` and `cancel` show it: one
-// read of the view namecard_status (the server's now, the active entry and the timeline, all
-// decided by the database's clock at one instant), put in the owner's words. No supabase-js
-// and no Temporal here: `namecard status` loads this module.
+// read of the function namecard_status (the server's now, the active entry and the timeline,
+// all decided by the database's clock at one instant), put in the member's words. No
+// supabase-js and no Temporal here: `namecard status` loads this module.
 
-/** Reads the card's status with one GET (the anon key; no session needed). */
+/**
+ * Reads a card's status with one GET (the anon key; anyone may read any card's).
+ *
+ * @param card the card's slug
+ */
 export function readStatus(
   config: Pick<CliConfig, 'supabaseUrl' | 'anonKey'>,
   fetch: LookupFetch,
+  card: string,
 ): Promise<CardStatus> {
-  return fetchStatus({ supabaseUrl: config.supabaseUrl, anonKey: config.anonKey, fetch });
+  return fetchStatus({ supabaseUrl: config.supabaseUrl, anonKey: config.anonKey, fetch, card });
 }
 
 /**
@@ -30,14 +35,15 @@ export function statusTarget(status: CardStatus, config: CliConfig): string {
 }
 
 /**
- * The status's fields of a `--json` document: `active` (the active entry or null), `target`
+ * The status's fields of a `--json` document: `card` (the card's slug, when the outputs name
+ * it: see CliConfig's cardShown), `active` (the active entry or null), `target`
  * (where visitors go now, {@link statusTarget}), `ends_at` and `remaining_ms` of the active entry, `next` (the first
  * segment after the current one, or null) and `timeline` (segments, epoch ms).
  */
 export function statusJson(status: CardStatus, config: CliConfig) {
   const { active, now, timeline } = status;
   return {
-    ...(config.card === undefined ? {} : { card: config.card }),
+    ...(config.cardShown === undefined ? {} : { card: config.cardShown }),
     active,
     target: statusTarget(status, config),
     ends_at: active ? new Date(active.stamp_end).toISOString() : null,
@@ -92,8 +98,8 @@ export function timelineLines(
   const target = statusTarget(status, config);
   return [
     ...(header ? [out.dim(zoneHeader(zone, now))] : []),
-    // A run naming a card (several cards: --card, NAMECARD_CARD, `card use`) says which.
-    ...(config.card === undefined ? [] : [`Card: ${config.card}`]),
+    // A caller with several cards, or a run naming one, is told which.
+    ...(config.cardShown === undefined ? [] : [`Card: ${config.cardShown}`]),
     `Now: ${current ? describeNow(current, now, zone, labels) : visitorsGet(null)}: ${out.cyan(target)}`,
     ...describeFollowing(foldSeries(timeline, status.series ?? []), now, zone, 5, labels),
   ];

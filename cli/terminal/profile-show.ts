@@ -1,5 +1,5 @@
 import type { CardStatus } from '../../shared/core/lookup.js';
-import type { ProfileEntry } from '../../shared/core/owner-answers.js';
+import type { ProfileEntry } from '../../shared/core/member-answers.js';
 import { MAIN_PROFILE } from '../../shared/core/profiles.js';
 import { out, print, printJson } from './output.js';
 import type { CliConfig } from '../session/settings.js';
@@ -29,8 +29,8 @@ export function profileLine(profile: ProfileEntry, config: CliConfig, state = ''
 
 /**
  * Prints `namecard profile list`: every profile with its label, destination and whether the
- * entry in force or a scheduled one names it; with `json`, one JSON document. Shared by the
- * program and the light path.
+ * entry in force or a scheduled one names it, under the card's name when the outputs name it;
+ * with `json`, one JSON document. Shared by the program and the light path.
  */
 export function showProfiles(
   profiles: ProfileEntry[],
@@ -60,7 +60,10 @@ export function showProfiles(
     );
     return;
   }
-  print(...profileTable(profiles, config, (p) => stateOf(p.name) ?? ''));
+  print(
+    ...(config.cardShown === undefined ? [] : [`Card: ${config.cardShown}`]),
+    ...profileTable(profiles, config, (p) => stateOf(p.name) ?? ''),
+  );
 }
 
 /**

@@ -28,7 +28,7 @@ export function showSet(
   if (options.json) {
     const { target, active, next, timeline } = statusJson(status, config);
     printJson({
-      ...(config.card === undefined ? {} : { card: config.card }),
+      ...(config.cardShown === undefined ? {} : { card: config.cardShown }),
       profile: row.type,
       stamp_start: row.stamp_start ?? null,
       stamp_end: row.stamp_end,

@@ -1,12 +1,14 @@
 import { ApiError } from '../../shared/core/errors.js';
+import { TOKEN_HEADER } from '../../shared/core/tokens.js';
 import type { CliConfig } from '../session/settings.js';
 import type { LightTransportFetch } from './transport.js';
 
-// The owner's PostgREST calls without supabase-js: the same requests its PostgREST client
+// The caller's PostgREST calls without supabase-js: the same requests its PostgREST client
 // sends (a function by POST to /rest/v1/rpc/<name> with a JSON body; a table read by GET with
-// select, filters and order), with the stored access token, through the light transport
-// (which times out, never retries a write, and reports failures as typed errors). An error
-// answer becomes the ApiError the supabase-js data calls make of it.
+// select, filters and order), as the run's caller (a stored access token, or a card token in
+// its header, as shared/supabase/client.ts sends it), through the light transport (which times
+// out, never retries a write, and reports failures as typed errors). An error answer becomes
+// the ApiError the supabase-js data calls make of it.
 
 /** What a call answered: the parsed JSON body (null when empty) and the HTTP status. */
 export interface RestAnswer {
@@ -14,8 +16,8 @@ export interface RestAnswer {
   status: number;
 }
 
-/** The owner's calls over one transport with one access token. */
-export interface OwnerRest {
+/** The caller's calls over one transport. */
+export interface CallerRest {
   /** POSTs `args` to the function `name` (`/rest/v1/rpc/<name>`). */
   rpc(name: string, args?: Record<string, unknown>): Promise<RestAnswer>;
   /** GETs `/rest/v1/<table>?<query>`. */
@@ -50,18 +52,26 @@ async function answered(response: Awaited<ReturnType<LightTransportFetch>>): Pro
   );
 }
 
+/** Who a light call is made as: a person's access token, or a card token. */
+export type LightCredential = { accessToken: string } | { cardToken: string };
+
 /**
- * The owner's PostgREST calls with `accessToken`, sent with `fetch` (the light transport's).
+ * The caller's PostgREST calls, sent with `fetch` (the light transport's): with a person's
+ * access token as the bearer, or with a card token in the header `x-namecard-token` and the anon
+ * key alone.
  *
  * @param config the API URL and anon key
  */
-export function ownerRest(
+export function callerRest(
   config: Pick<CliConfig, 'supabaseUrl' | 'anonKey'>,
-  accessToken: string,
+  credential: LightCredential,
   fetch: LightTransportFetch,
-): OwnerRest {
+): CallerRest {
   const base = `${config.supabaseUrl.replace(/\/+$/, '')}/rest/v1`;
-  const headers = { apikey: config.anonKey, Authorization: `Bearer ${accessToken}` };
+  const headers: Record<string, string> =
+    'cardToken' in credential
+      ? { apikey: config.anonKey, [TOKEN_HEADER]: credential.cardToken }
+      : { apikey: config.anonKey, Authorization: `Bearer ${credential.accessToken}` };
   return {
     rpc: async (name, args = {}) =>
       answered(
@@ -81,37 +91,5 @@ export function ownerRest(
           headers: { ...headers, 'Accept-Profile': 'public' },
         }),
       ),
-  };
-}
-
-/** The owner's writes a card token makes through its own function (supabase/schemas/tokens.sql). */
-const TOKEN_WRITES: Readonly<Record<string, string>> = {
-  namecard_set: 'namecard_token_set',
-  namecard_end_now: 'namecard_token_end_now',
-  namecard_cancel: 'namecard_token_cancel',
-};
-
-/**
- * The owner's writes with a card token (NAMECARD_TOKEN) instead of a session: the anon key, and
- * each write sent to the token's function with the token in its JSON body (never in a URL).
- * A table read is refused (the light path then keeps the answer's own labels).
- *
- * @param config the API URL and anon key
- * @param token the card token, `nct_…`
- */
-export function tokenRest(
-  config: Pick<CliConfig, 'supabaseUrl' | 'anonKey'>,
-  token: string,
-  fetch: LightTransportFetch,
-): OwnerRest {
-  // As supabase-js sends a request without a session: the anon key as the bearer too.
-  const anon = ownerRest(config, config.anonKey, fetch);
-  return {
-    rpc: (name, args = {}) => {
-      const fn = TOKEN_WRITES[name];
-      if (fn === undefined) return Promise.reject(new Error(`no token call for ${name}`));
-      return anon.rpc(fn, { token, ...args });
-    },
-    read: () => Promise.reject(new Error('a card token reads no table here')),
   };
 }
