@@ -1,7 +1,7 @@
 import type { SupabaseClient } from '@supabase/supabase-js';
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import type { RunningEmulator } from '../../emulator/index.js';
-import { DB_KINDS, dbNow, startTestEmulator } from '../support/emulator.js';
+import { DB_KINDS, dbNow, startTestEmulator, MAIN_CARD_SQL } from '../support/emulator.js';
 import { createTestClient } from '../support/supabase.js';
 import { OWNER } from '../support/accounts.js';
 
@@ -219,7 +219,7 @@ describe.each(DB_KINDS)("/go's lookup with series over %s", { timeout: 120_000 }
     expect(await disagreements(around(afterEnd))).toEqual([]);
     // The series stays: tomorrow's occurrence is in force, by both.
     const [tomorrow] = await emulator.query<{ id: string }>(
-      'select id::text from public.namecard_lookup_at($1)',
+      `select id::text from private.namecard_in_force_at(${MAIN_CARD_SQL}, $1, 'lookup')`,
       [afterEnd + DAY],
     );
     expect(Number(tomorrow!.id)).toBe(id);
@@ -241,11 +241,11 @@ describe.each(DB_KINDS)("/go's lookup with series over %s", { timeout: 120_000 }
     expect((await anon.from('namecard_active').select('id')).data).toEqual([]);
     expect(await disagreements(around(afterCancel))).toEqual([]);
     expect(
-      await emulator.query('select id from public.namecard_lookup_at($1)', [afterCancel + DAY]),
+      await emulator.query(`select id from private.namecard_in_force_at(${MAIN_CARD_SQL}, $1, 'lookup')`, [afterCancel + DAY]),
     ).toEqual([]);
     // Yesterday's occurrences are history, by both: the newer series won then.
     const [yesterday] = await emulator.query<{ id: string }>(
-      'select id::text from public.namecard_lookup_at($1)',
+      `select id::text from private.namecard_in_force_at(${MAIN_CARD_SQL}, $1, 'lookup')`,
       [afterCancel - DAY],
     );
     expect(Number(yesterday!.id)).toBe(secondId);

@@ -6,7 +6,7 @@ import { activeEntry } from '../../shared/core/rules.js';
 import { timeline, type Segment } from '../../shared/core/timeline.js';
 import type { NamecardRow } from '../../shared/core/types.js';
 import type { SeriesRow } from '../../shared/core/series.js';
-import { DB_KINDS, startTestEmulator } from '../support/emulator.js';
+import { DB_KINDS, startTestEmulator, MAIN_CARD_SQL } from '../support/emulator.js';
 import { activeAt, seriesTimeline } from '../support/series-model.js';
 
 // The one rule, twice: the database's namecard_timeline_at / namecard_active_at (what /go,
@@ -80,7 +80,7 @@ describe.each(DB_KINDS)('the timeline rule over %s', { timeout: 600_000 }, (kind
 
   async function databaseTimeline(at: number): Promise<Segment[]> {
     const rows = await emulator.query<{ type: string; from: number; to: number | null }>(
-      'select type, "from", "to" from public.namecard_timeline_at($1, 1000)',
+      `select type, "from", "to" from private.namecard_timeline_until(${MAIN_CARD_SQL}, $1, null, 1000)`,
       [at],
     );
     return rows.map((r) => ({
@@ -92,7 +92,7 @@ describe.each(DB_KINDS)('the timeline rule over %s', { timeout: 600_000 }, (kind
 
   async function databaseActive(at: number): Promise<number | null> {
     const rows = await emulator.query<{ id: number }>(
-      'select id from public.namecard_active_at($1)',
+      `select id from private.namecard_in_force_at(${MAIN_CARD_SQL}, $1, 'exact')`,
       [at],
     );
     return rows[0] ? Number(rows[0].id) : null;
@@ -164,7 +164,7 @@ describe.each(DB_KINDS)('the timeline rule over %s', { timeout: 600_000 }, (kind
       { type: 'photo', stamp_start: 30, stamp_end: 40, stop_kind: null },
     ]);
     const rows = await emulator.query<{ type: string; from: number; to: number | null }>(
-      'select type, "from", "to" from public.namecard_timeline_at(0, 2)',
+      `select type, "from", "to" from private.namecard_timeline_until(${MAIN_CARD_SQL}, 0, null, 2)`,
     );
     expect(rows.map((r) => [r.type, Number(r.from), r.to === null ? null : Number(r.to)])).toEqual([
       ['main', 0, 10],
@@ -294,7 +294,7 @@ describe.each(DB_KINDS)('the timeline rule with series over %s', { timeout: 900_
         }
         for (const at of instants) {
           const db = await emulator.query<{ type: string; from: number; to: number | null }>(
-            'select type, "from", "to" from public.namecard_timeline_at($1, $2)',
+            `select type, "from", "to" from private.namecard_timeline_until(${MAIN_CARD_SQL}, $1, null, $2)`,
             [at, SERIES_SEGMENTS],
           );
           expect(
@@ -305,7 +305,7 @@ describe.each(DB_KINDS)('the timeline rule with series over %s', { timeout: 900_
             })),
           ).toEqual(seriesTimeline(rows, series, [], at, SERIES_SEGMENTS));
           const [active] = await emulator.query<{ id: number }>(
-            'select id from public.namecard_active_at($1)',
+            `select id from private.namecard_in_force_at(${MAIN_CARD_SQL}, $1, 'exact')`,
             [at],
           );
           expect(active ? Number(active.id) : null).toBe(
@@ -330,7 +330,7 @@ describe.each(DB_KINDS)('the timeline rule with series over %s', { timeout: 900_
     const walk = async (at: number, max: number) =>
       (
         await emulator.query<{ type: string; from: number; to: number | null }>(
-          'select type, "from", "to" from public.namecard_timeline_at($1, $2)',
+          `select type, "from", "to" from private.namecard_timeline_until(${MAIN_CARD_SQL}, $1, null, $2)`,
           [at, max],
         )
       ).map((r) => [
@@ -385,7 +385,7 @@ describe.each(DB_KINDS)('the timeline rule with series over %s', { timeout: 900_
         },
       ];
       const db = await emulator.query<{ type: string; from: number; to: number | null }>(
-        'select type, "from", "to" from public.namecard_timeline_at($1, $2)',
+        `select type, "from", "to" from private.namecard_timeline_until(${MAIN_CARD_SQL}, $1, null, $2)`,
         [at, SERIES_SEGMENTS],
       );
       const expected = seriesTimeline([], series, [], at, SERIES_SEGMENTS);

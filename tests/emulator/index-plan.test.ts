@@ -8,7 +8,7 @@ const ROWS = 1_000_000;
 const FUTURE = 100_000;
 const MINUTE = 60_000;
 // The query PostgREST runs for the product's lookup, reduced to its core.
-const LOOKUP = 'select id, type, stamp_start, stamp_end from public.namecard_active';
+const LOOKUP = `select id, type, stamp_start, stamp_end from public.namecard_go('main')`;
 const INDEX = 'namecard_active_range_idx';
 // A stabbing query on the GiST index reads the paths whose bounding ranges contain now: one
 // page to about a hundred, depending on how the index split (entries without a start are
@@ -149,7 +149,7 @@ describe.each(DB_KINDS)(
     it('answers the timeline view (namecard_status) from a few hundred pages at 10^6 rows', async () => {
       const [row] = await emulator.query<{ plan: [{ Plan: PlanNode }] }>(
         'select public.test_explain_as_anon($1) as plan',
-        ['select now, active, timeline from public.namecard_status'],
+        [`select now, active, timeline from public.namecard_status('main')`],
       );
       const plan = row!.plan[0].Plan;
       expect(blocks(plan), JSON.stringify(plan)).toBeLessThan(MAX_STATUS_BLOCKS);

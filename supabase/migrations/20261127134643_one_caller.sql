@@ -341,8 +341,10 @@ CREATE OR REPLACE FUNCTION private.namecard_live_card(card text)
  LANGUAGE sql
  STABLE
 AS $function$
-  select c.id from public.namecard_card as c
-  where c.slug = lower(btrim(card)) and c.removed_at is null
+  select (
+    select c.id from public.namecard_card as c
+    where c.slug = lower(btrim(card)) and c.removed_at is null
+  )
 $function$
 ;
 
@@ -643,8 +645,9 @@ begin
       errcode = '22023',
       message = 'until_ms must be after at_ms';
   end if;
-  perform private.namecard_check_instant(at_ms, 'at_ms');
   if has_series then
+    -- What the series' lookup checks at each step (the instant is within bounds).
+    perform private.namecard_check_instant(at_ms, 'at_ms');
     -- The materialised occurrences answer every step before the first window's end, when
     -- every series of the card has a window opened by at_ms; else no step.
     fast_until := coalesce((
@@ -714,12 +717,12 @@ AS $function$
 $function$
 ;
 
-create or replace function public.namecard_count_visit(via text, card text)
-returns void
-language plpgsql
-security definer
-set search_path = ''
-as $$
+CREATE OR REPLACE FUNCTION public.namecard_count_visit(via text, card text)
+ RETURNS void
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
 #variable_conflict use_column
 declare
   cid bigint := private.namecard_live_card(namecard_count_visit.card);
@@ -755,7 +758,8 @@ begin
     set visits = least(v.visits + 1, 1000000000000000),
       running = least(v.running + 1, 1000000000000000);
 end;
-$$;
+$function$
+;
 
 CREATE OR REPLACE FUNCTION public.namecard_occurrences(card text, from_ms bigint, to_ms bigint)
  RETURNS TABLE(id bigint, type text, stamp_start bigint, stamp_end bigint, planned_end bigint)
@@ -1395,14 +1399,18 @@ drop function if exists public.namecard_go(text);
 
 CREATE OR REPLACE FUNCTION public.namecard_go(card text)
  RETURNS TABLE(id bigint, type text, stamp_start bigint, stamp_end bigint, url text)
- LANGUAGE sql
+ LANGUAGE plpgsql
  STABLE SECURITY DEFINER
  SET search_path TO ''
+ SET plan_cache_mode TO 'force_generic_plan'
 AS $function$
-  select a.id, a.type, a.stamp_start, a.stamp_end, private.namecard_profile_url_of(c.id, a.type)
-  from (select private.namecard_live_card(card) as id) as c
-  cross join lateral private.namecard_in_force_at(
-    c.id, (extract(epoch from now()) * 1000)::bigint, 'lookup') as a
+begin
+  return query
+    select a.id, a.type, a.stamp_start, a.stamp_end, private.namecard_profile_url_of(c.id, a.type)
+    from (select private.namecard_live_card(namecard_go.card) as id) as c
+    cross join lateral private.namecard_in_force_at(
+      c.id, (extract(epoch from now()) * 1000)::bigint, 'lookup') as a;
+end;
 $function$
 ;
 
@@ -1467,7 +1475,7 @@ CREATE OR REPLACE FUNCTION public.namecard_schema_version()
  IMMUTABLE
  SET search_path TO ''
 AS $function$
-  select '20261127131802'::text
+  select '20261127134643'::text
 $function$
 ;
 
@@ -1645,19 +1653,19 @@ revoke all on function private.namecard_timeline_step(card bigint, t bigint, ser
 
 revoke all on function public.namecard_status(card text) from public, anon, authenticated, service_role;
 
+revoke all on function public.namecard_caller() from public, anon, authenticated, service_role;
+
 revoke all on function private.namecard_in_force_at(card bigint, at_ms bigint, series text) from public, anon, authenticated, service_role;
 
 revoke all on function private.namecard_timeline_until(card bigint, at_ms bigint, until_ms bigint, max_segments integer) from public, anon, authenticated, service_role;
 
-revoke all on function public.namecard_set_series(type text, weekdays smallint[], start_time time without time zone, end_time time without time zone, time_zone text, card text, first_date date, last_date date) from public, anon, authenticated, service_role;
-
 revoke all on function private.namecard_status_of(card bigint) from public, anon, authenticated, service_role;
 
-revoke all on function public.namecard_count_visit(via text, card text) from public, anon, authenticated, service_role;
+revoke all on function public.namecard_set_series(type text, weekdays smallint[], start_time time without time zone, end_time time without time zone, time_zone text, card text, first_date date, last_date date) from public, anon, authenticated, service_role;
 
 revoke all on function private.namecard_pre_request() from public, anon, authenticated, service_role;
 
-revoke all on function public.namecard_caller() from public, anon, authenticated, service_role;
+revoke all on function public.namecard_count_visit(via text, card text) from public, anon, authenticated, service_role;
 
 revoke all on function public.namecard_token_create(name text, card text, role text, valid_seconds integer) from public, anon, authenticated, service_role;
 
@@ -1789,23 +1797,19 @@ grant execute on function public.namecard_status(card text) to service_role;
 
 grant execute on function public.namecard_set(type text, stamp_start bigint, stamp_end bigint, card text) to anon;
 
+grant execute on function public.namecard_caller() to anon;
+
+grant execute on function public.namecard_caller() to authenticated;
+
+grant execute on function public.namecard_caller() to service_role;
+
 grant execute on function public.namecard_set_series(type text, weekdays smallint[], start_time time without time zone, end_time time without time zone, time_zone text, card text, first_date date, last_date date) to anon;
 
 grant execute on function public.namecard_set_series(type text, weekdays smallint[], start_time time without time zone, end_time time without time zone, time_zone text, card text, first_date date, last_date date) to authenticated;
 
 grant execute on function public.namecard_set_series(type text, weekdays smallint[], start_time time without time zone, end_time time without time zone, time_zone text, card text, first_date date, last_date date) to service_role;
 
-grant execute on function public.namecard_end_now(card text) to anon;
-
-grant execute on function public.namecard_cancel(entry_id bigint, card text) to anon;
-
 grant execute on function public.namecard_visit_days(day_starts bigint[], card text) to anon;
-
-grant execute on function public.namecard_count_visit(via text, card text) to anon;
-
-grant execute on function public.namecard_count_visit(via text, card text) to authenticated;
-
-grant execute on function public.namecard_count_visit(via text, card text) to service_role;
 
 grant execute on function private.namecard_pre_request() to anon;
 
@@ -1813,11 +1817,15 @@ grant execute on function private.namecard_pre_request() to authenticated;
 
 grant execute on function private.namecard_pre_request() to service_role;
 
-grant execute on function public.namecard_caller() to anon;
+grant execute on function public.namecard_end_now(card text) to anon;
 
-grant execute on function public.namecard_caller() to authenticated;
+grant execute on function public.namecard_cancel(entry_id bigint, card text) to anon;
 
-grant execute on function public.namecard_caller() to service_role;
+grant execute on function public.namecard_count_visit(via text, card text) to anon;
+
+grant execute on function public.namecard_count_visit(via text, card text) to authenticated;
+
+grant execute on function public.namecard_count_visit(via text, card text) to service_role;
 
 grant execute on function public.namecard_token_create(name text, card text, role text, valid_seconds integer) to authenticated;
 
@@ -1849,11 +1857,11 @@ comment on function public.namecard_status(card text) is 'The status of the card
 
 comment on function public.namecard_set(type text, stamp_start bigint, stamp_end bigint, card text) is 'Editors and owners (and editor tokens): stores an entry in the card (slug); answers it and what visitors get now.';
 
+comment on function public.namecard_caller() is 'Who calls: {kind: person, email}, {kind: token, name, role, card, card_name, expires} or {kind: anon}.';
+
 comment on function private.namecard_in_force_at(card bigint, at_ms bigint, series text) is 'The entry or series occurrence of the card in force at epoch ms at_ms (highest id); series (exact | lookup | window | none) from the exact expansion, the materialised occurrences with the expansion as fallback, the materialised occurrences alone, or not at all.';
 
 comment on function private.namecard_timeline_until(card bigint, at_ms bigint, until_ms bigint, max_segments integer) is 'The card''s timeline from epoch ms at_ms, walked until the first segment reaching until_ms (null: no bound), at most max_segments segments.';
-
-comment on function public.namecard_set_series(type text, weekdays smallint[], start_time time without time zone, end_time time without time zone, time_zone text, card text, first_date date, last_date date) is 'Editors and owners (and editor tokens): stores a weekly series in the card (slug); answers it and what visitors get now.';
 
 comment on function public.namecard_preview(at_ms bigint[], card text) is 'For each epoch ms in at_ms (at most 10): the entry or series occurrence of the card (slug) in force then, or nulls (main).';
 
@@ -1861,78 +1869,19 @@ comment on function public.namecard_go(card text) is 'What /go/?c=<slug> visitor
 
 comment on function private.namecard_status_of(card bigint) is 'One row of the card: the server''s now (epoch ms), the active entry or null, the timeline (24 segments at most), the labels of the profiles the timeline names, the destination in force (null: the build''s), and the series with an occurrence ahead (with its next start).';
 
+comment on function public.namecard_set_series(type text, weekdays smallint[], start_time time without time zone, end_time time without time zone, time_zone text, card text, first_date date, last_date date) is 'Editors and owners (and editor tokens): stores a weekly series in the card (slug); answers it and what visitors get now.';
+
+comment on function public.namecard_visit_days(day_starts bigint[], card text) is 'Members: visits of the card (slug) summed per day; day_starts are the days'' starts in epoch ms plus the end.';
+
+comment on function private.namecard_pre_request() is 'PostgREST''s pre-request check: with a card token in the header x-namecard-token, the token''s card and role for this transaction, or PT401 (invalid token, token revoked, token expired, card removed, creator not an owner).';
+
 comment on function public.namecard_end_now(card text) is 'Editors and owners (and editor tokens): visitors of the card (slug) get the main site now; every entry in force stops, later ones stay.';
 
 comment on function public.namecard_cancel(entry_id bigint, card text) is 'Editors and owners (and editor tokens): the entry or series of the card (slug) never counts again (running: ends now; scheduled: never starts).';
 
-comment on function public.namecard_visit_days(day_starts bigint[], card text) is 'Members: visits of the card (slug) summed per day; day_starts are the days'' starts in epoch ms plus the end.';
-
 comment on function public.namecard_count_visit(via text, card text) is 'Counts one visit now of the live card of slug card: for its active profile, via qr|nfc (anything else: link). An unknown slug counts nothing.';
 
-comment on function private.namecard_pre_request() is 'PostgREST''s pre-request check: with a card token in the header x-namecard-token, the token''s card and role for this transaction, or PT401 (invalid token, token revoked, token expired, card removed, creator not an owner).';
-
-comment on function public.namecard_caller() is 'Who calls: {kind: person, email}, {kind: token, name, role, card, card_name, expires} or {kind: anon}.';
-
 comment on function public.namecard_token_create(name text, card text, role text, valid_seconds integer) is 'Owners: a token (nct_…, shown only in this answer) for the card (slug) with role editor|viewer, valid for valid_seconds (default 90 days; null: never). Answers {token, name, role, card, expires}; only its sha256 is kept.';
-
--- The functions dropped and made again above (a default removed, a return type changed) get
--- their privileges again.
-
-revoke execute on function private.namecard_series_extend() from public;
-
-revoke execute on function public.namecard_go(card text) from public;
-
-revoke execute on function public.namecard_preview(at_ms bigint[], card text) from public;
-
-revoke execute on function public.namecard_remove_profile(profile_name text, card text) from public;
-
-revoke execute on function public.namecard_token_revoke(name text, card text) from public;
-
-revoke execute on function public.namecard_set(type text, stamp_start bigint, stamp_end bigint, card text) from public;
-
-revoke execute on function public.namecard_end_now(card text) from public;
-
-revoke execute on function public.namecard_cancel(entry_id bigint, card text) from public;
-
-revoke execute on function public.namecard_visit_days(day_starts bigint[], card text) from public;
-
-grant execute on function public.namecard_set(type text, stamp_start bigint, stamp_end bigint, card text) to authenticated;
-
-grant execute on function public.namecard_set(type text, stamp_start bigint, stamp_end bigint, card text) to service_role;
-
-grant execute on function public.namecard_preview(at_ms bigint[], card text) to anon;
-
-grant execute on function public.namecard_preview(at_ms bigint[], card text) to authenticated;
-
-grant execute on function public.namecard_preview(at_ms bigint[], card text) to service_role;
-
-grant execute on function public.namecard_go(card text) to anon;
-
-grant execute on function public.namecard_go(card text) to authenticated;
-
-grant execute on function public.namecard_go(card text) to service_role;
-
-grant execute on function public.namecard_end_now(card text) to authenticated;
-
-grant execute on function public.namecard_end_now(card text) to service_role;
-
-grant execute on function public.namecard_token_revoke(name text, card text) to authenticated;
-
-grant execute on function public.namecard_token_revoke(name text, card text) to service_role;
-
-grant execute on function public.namecard_cancel(entry_id bigint, card text) to authenticated;
-
-grant execute on function public.namecard_cancel(entry_id bigint, card text) to service_role;
-
-grant execute on function public.namecard_visit_days(day_starts bigint[], card text) to authenticated;
-
-grant execute on function public.namecard_visit_days(day_starts bigint[], card text) to service_role;
-
-grant execute on function public.namecard_remove_profile(profile_name text, card text) to authenticated;
-
-grant execute on function public.namecard_remove_profile(profile_name text, card text) to service_role;
-
-comment on function public.namecard_token_revoke(name text, card text) is 'Owners: revokes the card''s token of this name at once; answers {name, role, revoked_at, card}. PT404 no such token.';
 
 -- Functions whose card is required now (a default cannot be removed in place).
 
@@ -2176,6 +2125,65 @@ comment on function public.namecard_tokens(text) is
 
 revoke all on function public.namecard_tokens(text) from public;
 grant execute on function public.namecard_tokens(text) to authenticated, service_role;
+
+-- The functions dropped and made again above (a default removed, a return type changed) get
+-- their privileges again.
+
+revoke execute on function private.namecard_series_extend() from public;
+
+revoke execute on function public.namecard_go(card text) from public;
+
+revoke execute on function public.namecard_preview(at_ms bigint[], card text) from public;
+
+revoke execute on function public.namecard_remove_profile(profile_name text, card text) from public;
+
+revoke execute on function public.namecard_token_revoke(name text, card text) from public;
+
+revoke execute on function public.namecard_set(type text, stamp_start bigint, stamp_end bigint, card text) from public;
+
+revoke execute on function public.namecard_visit_days(day_starts bigint[], card text) from public;
+
+revoke execute on function public.namecard_end_now(card text) from public;
+
+revoke execute on function public.namecard_cancel(entry_id bigint, card text) from public;
+
+grant execute on function public.namecard_set(type text, stamp_start bigint, stamp_end bigint, card text) to authenticated;
+
+grant execute on function public.namecard_set(type text, stamp_start bigint, stamp_end bigint, card text) to service_role;
+
+grant execute on function public.namecard_token_revoke(name text, card text) to authenticated;
+
+grant execute on function public.namecard_token_revoke(name text, card text) to service_role;
+
+grant execute on function public.namecard_preview(at_ms bigint[], card text) to anon;
+
+grant execute on function public.namecard_preview(at_ms bigint[], card text) to authenticated;
+
+grant execute on function public.namecard_preview(at_ms bigint[], card text) to service_role;
+
+grant execute on function public.namecard_go(card text) to anon;
+
+grant execute on function public.namecard_go(card text) to authenticated;
+
+grant execute on function public.namecard_go(card text) to service_role;
+
+grant execute on function public.namecard_visit_days(day_starts bigint[], card text) to authenticated;
+
+grant execute on function public.namecard_visit_days(day_starts bigint[], card text) to service_role;
+
+grant execute on function public.namecard_end_now(card text) to authenticated;
+
+grant execute on function public.namecard_end_now(card text) to service_role;
+
+grant execute on function public.namecard_cancel(entry_id bigint, card text) to authenticated;
+
+grant execute on function public.namecard_cancel(entry_id bigint, card text) to service_role;
+
+grant execute on function public.namecard_remove_profile(profile_name text, card text) to authenticated;
+
+grant execute on function public.namecard_remove_profile(profile_name text, card text) to service_role;
+
+comment on function public.namecard_token_revoke(name text, card text) is 'Owners: revokes the card''s token of this name at once; answers {name, role, revoked_at, card}. PT404 no such token.';
 
 -- PostgREST's pre-request check of card tokens (tokens.sql): a role setting, which the schema
 -- comparison cannot see; PostgREST reads it at start and on this notification.
