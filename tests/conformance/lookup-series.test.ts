@@ -113,7 +113,7 @@ describe.each(DB_KINDS)("/go's lookup with series over %s", { timeout: 120_000 }
         const now = await dbNow(emulator);
         const from = now + Math.floor(next() * 300) * DAY + Math.floor(next() * 24) * HOUR;
         await emulator.query(
-          'insert into public.namecard (type, stamp_start, stamp_end) values ($1, $2, $3)',
+          `insert into public.namecard (card_id, type, stamp_start, stamp_end) values (${MAIN_CARD_SQL}, $1, $2, $3)`,
           ['photo', from, from + Math.floor(1 + next() * 30) * HOUR],
         );
       }
@@ -165,12 +165,12 @@ describe.each(DB_KINDS)("/go's lookup with series over %s", { timeout: 120_000 }
     const minutes = at.getUTCHours() * 60 + at.getUTCMinutes();
     // Every day, an hour either side of now, in UTC; an older entry loses to it.
     await emulator.query(
-      `insert into public.namecard (type, stamp_start, stamp_end) values ('main', null, $1)`,
+      `insert into public.namecard (card_id, type, stamp_start, stamp_end) values (${MAIN_CARD_SQL}, 'main', null, $1)`,
       [now + 10 * HOUR],
     );
     const [series] = await emulator.query<{ id: string }>(
-      `insert into public.namecard_series (type, weekdays, start_time, end_time, time_zone)
-       values ('photo', '{1,2,3,4,5,6,7}', $1::time, $2::time, 'UTC') returning id`,
+      `insert into public.namecard_series (card_id, type, weekdays, start_time, end_time, time_zone)
+       values (${MAIN_CARD_SQL}, 'photo', '{1,2,3,4,5,6,7}', $1::time, $2::time, 'UTC') returning id`,
       [hhmm((minutes + 1440 - 60) % 1440), hhmm((minutes + 60) % 1440)],
     );
     const id = Number(series!.id);
@@ -277,7 +277,7 @@ describe.each(DB_KINDS)("/go's lookup with series over %s", { timeout: 120_000 }
 
     // Any owner write (here a one-off entry through namecard_set's table) moves the horizon.
     await emulator.query(
-      `insert into public.namecard (type, stamp_start, stamp_end) values ('photo', $1, $2)`,
+      `insert into public.namecard (card_id, type, stamp_start, stamp_end) values (${MAIN_CARD_SQL}, 'photo', $1, $2)`,
       [now + 1000 * DAY, now + 1001 * DAY],
     );
     const [window] = await emulator.query<{ until: string }>(
@@ -294,7 +294,7 @@ describe.each(DB_KINDS)("/go's lookup with series over %s", { timeout: 120_000 }
     await emulator.query('delete from private.namecard_occurrence');
     await emulator.query('delete from private.namecard_series_window');
     await emulator.query(
-      `insert into public.namecard (type, stamp_start, stamp_end) values ('photo', $1, $2)`,
+      `insert into public.namecard (card_id, type, stamp_start, stamp_end) values (${MAIN_CARD_SQL}, 'photo', $1, $2)`,
       [now + 1000 * DAY, now + 1001 * DAY],
     );
     const [counts] = await emulator.query<{ series: number; windows: number }>(

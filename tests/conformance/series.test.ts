@@ -280,7 +280,7 @@ describe.each(DB_KINDS)('series over %s', (kind) => {
 
   test('a profile a live series names cannot be removed', async () => {
     await emulator.query(
-      `insert into public.namecard_profile (name, label, url) values ('shop', 'Shop', 'https://me.example/shop')`,
+      `insert into public.namecard_profile (card_id, name, label, url) values (${MAIN_CARD_SQL}, 'shop', 'Shop', 'https://me.example/shop')`,
     );
     const id = await storeSeries({
       type: 'shop',

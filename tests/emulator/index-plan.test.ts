@@ -2,7 +2,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator, type RunningEmulator } from '../../emulator/index.js';
 import { ACTIVE_VIEW, STATUS_VIEW, viewUrl } from '../../shared/core/lookup.js';
-import { DB_KINDS, createTestDatabase, type TestDatabase } from '../support/emulator.js';
+import { DB_KINDS, createTestDatabase, type TestDatabase, MAIN_CARD_SQL } from '../support/emulator.js';
 
 const ROWS = 1_000_000;
 const FUTURE = 100_000;
@@ -75,15 +75,15 @@ describe.each(DB_KINDS)(
       for (const { indexname } of indexes) await emulator.query(`drop index public.${indexname}`);
       // Ended entries: one per minute up to now.
       await emulator.query(
-        `insert into public.namecard (stamp_end, type)
-       select $1::bigint - ($2::bigint - g) * ${MINUTE} - 1, case when g % 2 = 0 then 'main' else 'photo' end
+        `insert into public.namecard (card_id, stamp_end, type)
+       select ${MAIN_CARD_SQL}, $1::bigint - ($2::bigint - g) * ${MINUTE} - 1, case when g % 2 = 0 then 'main' else 'photo' end
        from generate_series(1, $2::bigint) g`,
         [now, ROWS - FUTURE],
       );
       // Entries that have not started yet, newer than every ended one: from an hour on.
       await emulator.query(
-        `insert into public.namecard (stamp_start, stamp_end, type)
-       select $1::bigint + 60 * ${MINUTE} + g * ${MINUTE}, $1::bigint + 60 * ${MINUTE} + g * ${MINUTE} + ${MINUTE} - 1, 'photo'
+        `insert into public.namecard (card_id, stamp_start, stamp_end, type)
+       select ${MAIN_CARD_SQL}, $1::bigint + 60 * ${MINUTE} + g * ${MINUTE}, $1::bigint + 60 * ${MINUTE} + g * ${MINUTE} + ${MINUTE} - 1, 'photo'
        from generate_series(1, $2::bigint) g`,
         [now, FUTURE],
       );
