@@ -114,12 +114,12 @@ begin
       limit 1
     ), false)
     or coalesce((
-      select true from public.namecard_series_rule as s
+      select true from private.namecard_series_rule as s
       join public.namecard_series as x on x.id = s.id
       where x.card_id = card
         and s.type = q.name
-        and (public.namecard_series_until(s) is null
-          or public.namecard_series_until(s) > (extract(epoch from now()) * 1000)::bigint)
+        and (private.namecard_series_until(s) is null
+          or private.namecard_series_until(s) > (extract(epoch from now()) * 1000)::bigint)
       limit 1
     ), false);
 end;
@@ -229,8 +229,8 @@ as $$
         select o.stamp_start
         from private.namecard_occurrence as o
         join private.namecard_series_window as w on w.series_id = o.series_id
-        join public.namecard_series_rule as s on s.id = o.series_id
-        cross join lateral public.namecard_occurrence_end(s, o.stamp_start, o.planned_end) as e
+        join private.namecard_series_rule as s on s.id = o.series_id
+        cross join lateral private.namecard_occurrence_end(s, o.stamp_start, o.planned_end) as e
         where series = 'window'
           and o.card_id = card
           and o.stamp_start > t
@@ -445,7 +445,7 @@ as $$
       from (
         select s.id, s.type, s.weekdays, s.start_time, s.end_time, s.time_zone,
           s.first_date, s.last_date, private.namecard_series_next_start_of(card, s.id, clock.now_ms) as next
-        from public.namecard_series_rule as s
+        from private.namecard_series_rule as s
         join public.namecard_series as y on y.id = s.id
         where y.card_id = card and s.stopped_at is null
         -- Fenced: each series' next start is looked up once, not again for the filter below.
