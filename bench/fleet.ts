@@ -5,6 +5,7 @@
 import { spawnEmulator, type BenchEmulator, type DbKind } from './emulator.js';
 import { freshDatabase, type PgServer } from './postgres.js';
 import { msSince } from './stats.js';
+import { MAIN_CARD_SQL } from '../tests/support/emulator.js';
 
 /** An emulator whose `public.namecard` holds `rows` entries, all expired. */
 export interface FilledTable {
@@ -31,8 +32,8 @@ export async function fill(
 ): Promise<number> {
   const start = process.hrtime.bigint();
   await emulator.query(
-    `insert into public.namecard (stamp_end, type, created_by)
-     select $1::bigint - ($2::bigint - n + 60) * ${MINUTE},
+    `insert into public.namecard (card_id, stamp_end, type, created_by)
+     select ${MAIN_CARD_SQL}, $1::bigint - ($2::bigint - n + 60) * ${MINUTE},
             case when n % 3 = 0 then 'photo' else 'main' end,
             null
      from generate_series(1, $2::bigint) as n`,
@@ -47,7 +48,7 @@ export async function setActive(table: FilledTable, on: boolean, now = Date.now(
   if (table.active === on) return;
   if (on) {
     await table.emulator.query(
-      `insert into public.namecard (stamp_end, type, created_by) values ($1, 'photo', null)`,
+      `insert into public.namecard (card_id, stamp_end, type, created_by) values (${MAIN_CARD_SQL}, $1, 'photo', null)`,
       [now + 7 * 24 * 60 * MINUTE],
     );
   } else {

@@ -16,6 +16,7 @@ import {
 } from './explain.js';
 import type { Fleet, FilledTable } from './fleet.js';
 import { medianOfRounds, msSince, percentiles, type Percentiles } from './stats.js';
+import { MAIN_CARD_SQL } from '../tests/support/emulator.js';
 
 export interface LookupSettings {
   sizes: number[];
@@ -138,8 +139,8 @@ export async function addSeries(
   const start = process.hrtime.bigint();
   await emulator.query('alter table public.namecard_series disable trigger namecard_series_cap');
   await emulator.query(
-    `insert into public.namecard_series (type, weekdays, start_time, end_time, time_zone, created_by)
-     select case when g % 2 = 0 then 'photo' else 'main' end,
+    `insert into public.namecard_series (card_id, type, weekdays, start_time, end_time, time_zone, created_by)
+     select ${MAIN_CARD_SQL}, case when g % 2 = 0 then 'photo' else 'main' end,
        array(select distinct d from unnest(array[1 + g % 7, 1 + (g * 3) % 7, 1 + (g * 5) % 7]) as d
              order by d)::smallint[],
        make_time((g * 7) % 24, (g % 4) * 15, 0),
@@ -284,7 +285,7 @@ async function setActiveEntry(table: FilledTable, on: boolean): Promise<void> {
   if (table.active === on) return;
   if (on) {
     await table.emulator.query(
-      `insert into public.namecard (stamp_end, type, created_by) values ($1, 'photo', null)`,
+      `insert into public.namecard (card_id, stamp_end, type, created_by) values (${MAIN_CARD_SQL}, $1, 'photo', null)`,
       [Date.now() + 7 * 24 * 60 * MINUTE],
     );
   } else {

@@ -1,6 +1,7 @@
 import { startEmulator } from '../emulator/index.js';
 import { startThrowawayPostgres } from '../tests/support/postgres.js';
 import { addSeries, LIVE_SERIES_LIMIT } from './lookup.js';
+import { MAIN_CARD_SQL } from '../tests/support/emulator.js';
 
 // A short, targeted measurement of the timeline walk (public.namecard_timeline_at) at 10^6
 // entries on a throwaway PostgreSQL server: the data of tests/emulator/index-plan.test.ts
@@ -30,14 +31,14 @@ try {
   );
   for (const { indexname } of indexes) await emulator.query(`drop index public.${indexname}`);
   await emulator.query(
-    `insert into public.namecard (stamp_end, type)
-     select $1::bigint - ($2::bigint - g) * ${MINUTE} - 1, case when g % 2 = 0 then 'main' else 'photo' end
+    `insert into public.namecard (card_id, stamp_end, type)
+     select ${MAIN_CARD_SQL}, $1::bigint - ($2::bigint - g) * ${MINUTE} - 1, case when g % 2 = 0 then 'main' else 'photo' end
      from generate_series(1, $2::bigint) g`,
     [now, ROWS - FUTURE],
   );
   await emulator.query(
-    `insert into public.namecard (stamp_start, stamp_end, type)
-     select $1::bigint + 60 * ${MINUTE} + g * ${MINUTE}, $1::bigint + 60 * ${MINUTE} + g * ${MINUTE} + ${MINUTE} - 1, 'photo'
+    `insert into public.namecard (card_id, stamp_start, stamp_end, type)
+     select ${MAIN_CARD_SQL}, $1::bigint + 60 * ${MINUTE} + g * ${MINUTE}, $1::bigint + 60 * ${MINUTE} + g * ${MINUTE} + ${MINUTE} - 1, 'photo'
      from generate_series(1, $2::bigint) g`,
     [now, FUTURE],
   );

@@ -20,6 +20,7 @@ import { stopAll } from './cleanup.js';
 import { spawnEmulator, type BenchEmulator, type DbKind } from './emulator.js';
 import { freshDatabase, pgServer, type PgServer } from './postgres.js';
 import { median, quantile } from './stats.js';
+import { MAIN_CARD_SQL } from '../tests/support/emulator.js';
 
 const RATE = 50;
 const SECONDS = 10;
@@ -91,8 +92,8 @@ async function fill(emulator: BenchEmulator, visits: number) {
   const rows = Math.min(slots, visits);
   // Row k: bucket first + floor(k/6) × 15 min, type and via from k mod 6; visits shared out.
   await emulator.query(
-    `insert into public.namecard_visit (bucket, type, via, visits, running)
-     select bucket, type, via, visits,
+    `insert into public.namecard_visit (card_id, bucket, type, via, visits, running)
+     select ${MAIN_CARD_SQL}, bucket, type, via, visits,
             sum(visits) over (partition by type, via order by bucket) as running
      from (
        select $1::bigint + (k / 6)::bigint * 900000 as bucket,

@@ -183,14 +183,16 @@ revoke all on function private.namecard_role_on(bigint) from public;
 -- The live card of a slug, as anyone may name it in a link (lower case; blanks around ignored),
 -- or null: an unknown, malformed or removed slug alike. What visitors and signed-out readers ask
 -- by (/go, the status, preview, counting a visit): none of them tells which cards exist. Plain
--- SQL with no settings, so that the planner inlines it into its callers.
+-- SQL with no settings and one scalar subquery, so that the planner inlines it into its callers.
 create or replace function private.namecard_live_card(card text)
 returns bigint
 language sql
 stable
 as $$
-  select c.id from public.namecard_card as c
-  where c.slug = lower(btrim(card)) and c.removed_at is null
+  select (
+    select c.id from public.namecard_card as c
+    where c.slug = lower(btrim(card)) and c.removed_at is null
+  )
 $$;
 
 revoke all on function private.namecard_live_card(text) from public;

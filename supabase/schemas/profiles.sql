@@ -167,11 +167,11 @@ begin
     and (n.stamp_start is null or n.stamp_start < n.stamp_end);
   if in_use is null then
     select string_agg('series ' || x.id::text, ', ' order by x.id) into in_use
-    from public.namecard_series_rule as x
+    from private.namecard_series_rule as x
     join public.namecard_series as y on y.id = x.id
     where y.card_id = old.card_id
       and x.type = old.name
-      and (public.namecard_series_until(x) is null or public.namecard_series_until(x) > now_ms);
+      and (private.namecard_series_until(x) is null or private.namecard_series_until(x) > now_ms);
   end if;
   if in_use is not null then
     raise exception using

@@ -19,7 +19,7 @@
 
 -- Epoch ms of a wall-clock time in an IANA zone: a time in the spring-forward gap is read with
 -- the offset before the change, a time in the autumn fold is the earlier instant.
-create or replace function public.namecard_local_instant(local_time timestamp without time zone, time_zone text)
+create or replace function private.namecard_local_instant(local_time timestamp without time zone, time_zone text)
 returns bigint
 language sql
 stable
@@ -42,11 +42,10 @@ as $$
   end) * 1000)::bigint
 $$;
 
-comment on function public.namecard_local_instant(local_time timestamp without time zone, time_zone text) is
+comment on function private.namecard_local_instant(local_time timestamp without time zone, time_zone text) is
   'Epoch ms of a wall-clock time in an IANA zone: a gap time with the offset before the change, a fold time the earlier instant.';
 
-revoke all on function public.namecard_local_instant(local_time timestamp without time zone, time_zone text) from public;
-grant execute on function public.namecard_local_instant(local_time timestamp without time zone, time_zone text) to service_role;
+revoke all on function private.namecard_local_instant(local_time timestamp without time zone, time_zone text) from public;
 
 create table public.namecard_series (
   id bigint primary key default nextval('public.namecard_id_seq'::regclass),
@@ -100,16 +99,15 @@ create index namecard_series_live_idx on public.namecard_series (card_id, id)
 -- The columns of a series its occurrences follow from, the ones anon may read: the weekly
 -- expansion and the stop rule take a row of this view (a whole row of the table would need
 -- every column, audit columns included).
-create view public.namecard_series_rule
+create view private.namecard_series_rule
 with (security_invoker = true) as
   select s.id, s.type, s.weekdays, s.start_time, s.end_time, s.time_zone, s.first_date,
     s.last_date, s.stopped_at
   from public.namecard_series as s;
 
-comment on view public.namecard_series_rule is
+comment on view private.namecard_series_rule is
   'Each series'' rule: profile, ISO weekdays, local start and end, zone, first and last date, cancel.';
 
-grant select on public.namecard_series_rule to service_role;
 
 create table public.namecard_series_stop (
   series_id bigint not null references public.namecard_series (id),
@@ -173,11 +171,11 @@ declare
 begin
   perform pg_advisory_xact_lock(hashtext('namecard_series_cap:' || new.card_id::text));
   select count(*) into live
-  from public.namecard_series_rule as s
+  from private.namecard_series_rule as s
   join public.namecard_series as x on x.id = s.id
   where x.card_id = new.card_id
     and (s.stopped_at is null or s.stopped_at > now_ms)
-    and (public.namecard_series_until(s) is null or public.namecard_series_until(s) > now_ms);
+    and (private.namecard_series_until(s) is null or private.namecard_series_until(s) > now_ms);
   if live >= private.namecard_limit('series') then
     raise exception using
       errcode = '23514',
@@ -274,7 +272,7 @@ revoke all on table private.namecard_series_window, private.namecard_occurrence
   from public, anon, authenticated;
 
 -- The local calendar day of epoch ms at_ms in an IANA zone.
-create or replace function public.namecard_local_day(at_ms bigint, time_zone text)
+create or replace function private.namecard_local_day(at_ms bigint, time_zone text)
 returns date
 language sql
 stable
@@ -283,8 +281,7 @@ as $$
   select (to_timestamp(at_ms / 1000.0) at time zone time_zone)::date
 $$;
 
-revoke all on function public.namecard_local_day(bigint, text) from public;
-grant execute on function public.namecard_local_day(bigint, text) to service_role;
+revoke all on function private.namecard_local_day(bigint, text) from public;
 
 -- THE weekly expansion: the occurrences of series s whose start falls on a local day from
 -- from_day to until_day (both inclusive) and within the series' first and last dates, each
@@ -292,15 +289,15 @@ grant execute on function public.namecard_local_day(bigint, text) to service_rol
 -- Every function that needs occurrences calls this one; shared/calendar/series.ts is its
 -- TypeScript twin (tests/conformance/timeline-property.test.ts keeps the two equal).
 -- Plain SQL with no settings, so that the planner inlines it into its callers.
-create or replace function public.namecard_series_days(
-  s public.namecard_series_rule, from_day date, until_day date
+create or replace function private.namecard_series_days(
+  s private.namecard_series_rule, from_day date, until_day date
 )
 returns table (start_ms bigint, planned_end bigint)
 language sql
 stable
 as $$
-  select public.namecard_local_instant(d.day + s.start_time, s.time_zone),
-    public.namecard_local_instant(
+  select private.namecard_local_instant(d.day + s.start_time, s.time_zone),
+    private.namecard_local_instant(
       d.day + (s.end_time <= s.start_time)::integer + s.end_time, s.time_zone)
   from generate_series(
     greatest(from_day, s.first_date), least(until_day, s.last_date), interval '1 day'
@@ -309,15 +306,14 @@ as $$
   where extract(isodow from d.day)::smallint = any (s.weekdays)
 $$;
 
-revoke all on function public.namecard_series_days(public.namecard_series_rule, date, date) from public;
-grant execute on function public.namecard_series_days(public.namecard_series_rule, date, date) to service_role;
+revoke all on function private.namecard_series_days(private.namecard_series_rule, date, date) from public;
 
 -- THE stop rule: where an occurrence of series s starting at start_ms really ends: its planned
 -- end, cut by the series' cancel (stopped_at) and by an `end` of that one occurrence (a row of
 -- namecard_series_stop). An occurrence whose end is not after its start never counts. A set of
 -- one row (joined laterally), so that the planner inlines it with its probe of the stops.
-create or replace function public.namecard_occurrence_end(
-  s public.namecard_series_rule, start_ms bigint, planned_end bigint
+create or replace function private.namecard_occurrence_end(
+  s private.namecard_series_rule, start_ms bigint, planned_end bigint
 )
 returns table (cut_end bigint)
 language sql
@@ -329,14 +325,13 @@ as $$
   ))
 $$;
 
-revoke all on function public.namecard_occurrence_end(public.namecard_series_rule, bigint, bigint)
+revoke all on function private.namecard_occurrence_end(private.namecard_series_rule, bigint, bigint)
   from public;
-grant execute on function public.namecard_occurrence_end(public.namecard_series_rule, bigint, bigint) to service_role;
 
 -- The instant from which series s has nothing in force or to come (epoch ms): its cancel, or
 -- the end of the day after its last date at its end time (past any last occurrence, even one
 -- running past midnight); null while it is endless.
-create or replace function public.namecard_series_until(s public.namecard_series_rule)
+create or replace function private.namecard_series_until(s private.namecard_series_rule)
 returns bigint
 language sql
 stable
@@ -344,13 +339,12 @@ as $$
   select least(
     s.stopped_at,
     case when s.last_date is not null
-      then public.namecard_local_instant(s.last_date + 1 + s.end_time, s.time_zone)
+      then private.namecard_local_instant(s.last_date + 1 + s.end_time, s.time_zone)
     end
   )
 $$;
 
-revoke all on function public.namecard_series_until(public.namecard_series_rule) from public;
-grant execute on function public.namecard_series_until(public.namecard_series_rule) to service_role;
+revoke all on function private.namecard_series_until(private.namecard_series_rule) from public;
 
 -- The occurrences of a card's series in force some time in [from_ms, to_ms), by exact
 -- expansion: series id, profile, start, end as stopped, planned end. An occurrence lasts at most
@@ -384,13 +378,13 @@ begin
   select o.id, o.type, o.start_ms, o.cut_end, o.planned_end
   from (
     select s.id, s.type, w.start_ms, w.planned_end, e.cut_end
-    from public.namecard_series_rule as s
-    cross join lateral public.namecard_series_days(
+    from private.namecard_series_rule as s
+    cross join lateral private.namecard_series_days(
       s,
-      public.namecard_local_day(from_ms, s.time_zone) - 2,
-      public.namecard_local_day(to_ms, s.time_zone) + 1
+      private.namecard_local_day(from_ms, s.time_zone) - 2,
+      private.namecard_local_day(to_ms, s.time_zone) + 1
     ) as w
-    cross join lateral public.namecard_occurrence_end(s, w.start_ms, w.planned_end) as e
+    cross join lateral private.namecard_occurrence_end(s, w.start_ms, w.planned_end) as e
     where (s.stopped_at is null or s.stopped_at > from_ms)
       and s.id in (select x.id from public.namecard_series as x where x.card_id = card)
   ) as o
@@ -426,25 +420,23 @@ grant execute on function public.namecard_occurrences(text, bigint, bigint) to a
 -- The first start after after_ms (before before_ms when given) of an occurrence of series s that
 -- counts (not cut to nothing), among those starting on a local day from from_day to until_day.
 -- Plain SQL, inlined into namecard_series_next_start.
-create or replace function public.namecard_series_next_start_in(
-  s public.namecard_series_rule, after_ms bigint, before_ms bigint, from_day date, until_day date
+create or replace function private.namecard_series_next_start_in(
+  s private.namecard_series_rule, after_ms bigint, before_ms bigint, from_day date, until_day date
 )
 returns bigint
 language sql
 stable
 as $$
   select min(w.start_ms)
-  from public.namecard_series_days(s, from_day, until_day) as w
-  cross join lateral public.namecard_occurrence_end(s, w.start_ms, w.planned_end) as e
+  from private.namecard_series_days(s, from_day, until_day) as w
+  cross join lateral private.namecard_occurrence_end(s, w.start_ms, w.planned_end) as e
   where w.start_ms > after_ms
     and (before_ms is null or w.start_ms < before_ms)
     and e.cut_end > w.start_ms
 $$;
 
-revoke all on function public.namecard_series_next_start_in(
-  public.namecard_series_rule, bigint, bigint, date, date) from public;
-grant execute on function public.namecard_series_next_start_in(
-  public.namecard_series_rule, bigint, bigint, date, date) to service_role;
+revoke all on function private.namecard_series_next_start_in(
+  private.namecard_series_rule, bigint, bigint, date, date) from public;
 
 -- The first start after after_ms of an occurrence of series s that counts (not cut to nothing),
 -- before before_ms when given. Every weekday comes round within 8 days of the local day before
@@ -454,26 +446,25 @@ grant execute on function public.namecard_series_next_start_in(
 -- a week later is then next, and a week after that when both happen to follow each other, so
 -- the next two weeks are read, each only when the weeks before held none (COALESCE evaluates
 -- its arguments lazily).
-create or replace function public.namecard_series_next_start(
-  s public.namecard_series_rule, after_ms bigint, before_ms bigint
+create or replace function private.namecard_series_next_start(
+  s private.namecard_series_rule, after_ms bigint, before_ms bigint
 )
 returns bigint
 language sql
 stable
 as $$
   select coalesce(
-    public.namecard_series_next_start_in(s, after_ms, before_ms, f.day, f.day + 8),
-    public.namecard_series_next_start_in(s, after_ms, before_ms, f.day + 9, f.day + 15),
-    public.namecard_series_next_start_in(s, after_ms, before_ms, f.day + 16, f.day + 22)
+    private.namecard_series_next_start_in(s, after_ms, before_ms, f.day, f.day + 8),
+    private.namecard_series_next_start_in(s, after_ms, before_ms, f.day + 9, f.day + 15),
+    private.namecard_series_next_start_in(s, after_ms, before_ms, f.day + 16, f.day + 22)
   )
   from (
-    select greatest(public.namecard_local_day(after_ms, s.time_zone) - 1, s.first_date) as day
+    select greatest(private.namecard_local_day(after_ms, s.time_zone) - 1, s.first_date) as day
   ) as f
 $$;
 
-revoke all on function public.namecard_series_next_start(public.namecard_series_rule, bigint, bigint)
+revoke all on function private.namecard_series_next_start(private.namecard_series_rule, bigint, bigint)
   from public;
-grant execute on function public.namecard_series_next_start(public.namecard_series_rule, bigint, bigint) to service_role;
 
 -- Where the materialised occurrences answer "what starts next" at instant t: for a series whose
 -- window covers lookups from at most two days after t (rows are filled from two days before
@@ -512,8 +503,8 @@ begin
       select o.stamp_start
       from private.namecard_occurrence as o
       join private.namecard_series_window as w on w.series_id = o.series_id
-      join public.namecard_series_rule as s on s.id = o.series_id
-      cross join lateral public.namecard_occurrence_end(s, o.stamp_start, o.planned_end) as e
+      join private.namecard_series_rule as s on s.id = o.series_id
+      cross join lateral private.namecard_occurrence_end(s, o.stamp_start, o.planned_end) as e
       where o.card_id = card
         and o.series_id = namecard_series_next_start_of.series_id
         and o.stamp_start > after_ms
@@ -524,8 +515,8 @@ begin
       limit 1
     ),
     (
-      select public.namecard_series_next_start(s, after_ms, null)
-      from public.namecard_series_rule as s
+      select private.namecard_series_next_start(s, after_ms, null)
+      from private.namecard_series_rule as s
       join public.namecard_series as x on x.id = s.id
       where s.id = namecard_series_next_start_of.series_id and x.card_id = card
     )
@@ -565,8 +556,8 @@ begin
       select o.stamp_start
       from private.namecard_occurrence as o
       join private.namecard_series_window as w on w.series_id = o.series_id
-      join public.namecard_series_rule as s on s.id = o.series_id
-      cross join lateral public.namecard_occurrence_end(s, o.stamp_start, o.planned_end) as e
+      join private.namecard_series_rule as s on s.id = o.series_id
+      cross join lateral private.namecard_occurrence_end(s, o.stamp_start, o.planned_end) as e
       -- A one-time filter: with no series newer than newer_than, nothing is read.
       where exists (
           select from public.namecard_series as x where x.card_id = card and x.id > newer_than
@@ -595,8 +586,8 @@ begin
       limit 1
     ),
     (
-      select min(public.namecard_series_next_start(s, after_ms, before_ms))
-      from public.namecard_series_rule as s
+      select min(private.namecard_series_next_start(s, after_ms, before_ms))
+      from private.namecard_series_rule as s
       where s.id > newer_than
         and (s.stopped_at is null or s.stopped_at > after_ms)
         and s.id in (
@@ -636,12 +627,12 @@ set jit = 'off'
 as $$
   insert into private.namecard_occurrence (series_id, stamp_start, planned_end, card_id)
   select s.id, w.start_ms, w.planned_end, x.card_id
-  from public.namecard_series_rule as s
+  from private.namecard_series_rule as s
   join public.namecard_series as x on x.id = s.id
-  cross join lateral public.namecard_series_days(
+  cross join lateral private.namecard_series_days(
     s,
-    public.namecard_local_day(from_ms, s.time_zone) - 2,
-    public.namecard_local_day(until_ms, s.time_zone) + 1
+    private.namecard_local_day(from_ms, s.time_zone) - 2,
+    private.namecard_local_day(until_ms, s.time_zone) + 1
   ) as w
   where s.id = sid
     and w.start_ms >= from_ms
@@ -665,12 +656,12 @@ set search_path = ''
 as $$
 declare
   now_ms bigint := (extract(epoch from now()) * 1000)::bigint;
-  s public.namecard_series_rule%rowtype;
+  s private.namecard_series_rule%rowtype;
   w private.namecard_series_window%rowtype;
   bound bigint;
   fill_from bigint;
 begin
-  select * into s from public.namecard_series_rule as x where x.id = sid;
+  select * into s from private.namecard_series_rule as x where x.id = sid;
   if not found then
     return;
   end if;
@@ -690,7 +681,7 @@ begin
   else
     fill_from := w.covered_until;
   end if;
-  bound := public.namecard_series_until(s);
+  bound := private.namecard_series_until(s);
   if bound is not null and bound <= until_ms then
     if fill_from < bound then
       perform private.namecard_series_fill(sid, fill_from, bound);
@@ -779,8 +770,8 @@ as $$
   ) as o
   cross join lateral (
     select x.type, e.cut_end
-    from public.namecard_series_rule as x
-    cross join lateral public.namecard_occurrence_end(x, o.stamp_start, o.planned_end) as e
+    from private.namecard_series_rule as x
+    cross join lateral private.namecard_occurrence_end(x, o.stamp_start, o.planned_end) as e
     where x.id = o.series_id
   ) as s
   where s.cut_end > at_ms

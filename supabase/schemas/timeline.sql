@@ -114,12 +114,12 @@ begin
       limit 1
     ), false)
     or coalesce((
-      select true from public.namecard_series_rule as s
+      select true from private.namecard_series_rule as s
       join public.namecard_series as x on x.id = s.id
       where x.card_id = card
         and s.type = q.name
-        and (public.namecard_series_until(s) is null
-          or public.namecard_series_until(s) > (extract(epoch from now()) * 1000)::bigint)
+        and (private.namecard_series_until(s) is null
+          or private.namecard_series_until(s) > (extract(epoch from now()) * 1000)::bigint)
       limit 1
     ), false);
 end;
@@ -229,8 +229,8 @@ as $$
         select o.stamp_start
         from private.namecard_occurrence as o
         join private.namecard_series_window as w on w.series_id = o.series_id
-        join public.namecard_series_rule as s on s.id = o.series_id
-        cross join lateral public.namecard_occurrence_end(s, o.stamp_start, o.planned_end) as e
+        join private.namecard_series_rule as s on s.id = o.series_id
+        cross join lateral private.namecard_occurrence_end(s, o.stamp_start, o.planned_end) as e
         where series = 'window'
           and o.card_id = card
           and o.stamp_start > t
@@ -284,8 +284,9 @@ begin
       errcode = '22023',
       message = 'until_ms must be after at_ms';
   end if;
-  perform private.namecard_check_instant(at_ms, 'at_ms');
   if has_series then
+    -- What the series' lookup checks at each step (the instant is within bounds).
+    perform private.namecard_check_instant(at_ms, 'at_ms');
     -- The materialised occurrences answer every step before the first window's end, when
     -- every series of the card has a window opened by at_ms; else no step.
     fast_until := coalesce((
@@ -386,18 +387,25 @@ grant execute on function public.namecard_preview(bigint[], text)
 -- removed slug answers what a card with nothing set answers (no row), so that anon learns
 -- nothing of which cards exist, and nothing beyond what /go needs. One CORS-simple GET on a URL
 -- fixed by the slug: /rest/v1/rpc/namecard_go?card=<slug>&apikey=…  Security definer: it reads
--- the card as its owner.
+-- the card as its owner. PL/pgSQL with a generic plan, planned once a session: a SQL function's
+-- body is planned anew at every call (0.6 ms against 0.2 ms at 10^6 entries, more with series),
+-- and the lookup's branches are written so that a generic plan reads the same indexes as a
+-- custom one (private.namecard_in_force_at).
 create or replace function public.namecard_go(card text)
 returns table (id bigint, type text, stamp_start bigint, stamp_end bigint, url text)
-language sql
+language plpgsql
 stable
 security definer
 set search_path = ''
+set plan_cache_mode = 'force_generic_plan'
 as $$
-  select a.id, a.type, a.stamp_start, a.stamp_end, private.namecard_profile_url_of(c.id, a.type)
-  from (select private.namecard_live_card(card) as id) as c
-  cross join lateral private.namecard_in_force_at(
-    c.id, (extract(epoch from now()) * 1000)::bigint, 'lookup') as a
+begin
+  return query
+    select a.id, a.type, a.stamp_start, a.stamp_end, private.namecard_profile_url_of(c.id, a.type)
+    from (select private.namecard_live_card(namecard_go.card) as id) as c
+    cross join lateral private.namecard_in_force_at(
+      c.id, (extract(epoch from now()) * 1000)::bigint, 'lookup') as a;
+end;
 $$;
 
 comment on function public.namecard_go(text) is
@@ -437,7 +445,7 @@ as $$
       from (
         select s.id, s.type, s.weekdays, s.start_time, s.end_time, s.time_zone,
           s.first_date, s.last_date, private.namecard_series_next_start_of(card, s.id, clock.now_ms) as next
-        from public.namecard_series_rule as s
+        from private.namecard_series_rule as s
         join public.namecard_series as y on y.id = s.id
         where y.card_id = card and s.stopped_at is null
         -- Fenced: each series' next start is looked up once, not again for the filter below.

@@ -265,7 +265,7 @@ begin
         message = format('Series %s was already cancelled', entry_id),
         detail = format('stopped_at=%s', series.stopped_at);
     end if;
-    if (select public.namecard_series_until(r) from public.namecard_series_rule as r
+    if (select private.namecard_series_until(r) from private.namecard_series_rule as r
         where r.id = entry_id) <= now_ms then
       raise exception using
         errcode = 'PT409',

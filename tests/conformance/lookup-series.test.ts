@@ -1,7 +1,7 @@
 import type { SupabaseClient } from '@supabase/supabase-js';
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import type { RunningEmulator } from '../../emulator/index.js';
-import { DB_KINDS, dbNow, startTestEmulator } from '../support/emulator.js';
+import { DB_KINDS, dbNow, startTestEmulator, MAIN_CARD_SQL } from '../support/emulator.js';
 import { createTestClient } from '../support/supabase.js';
 import { OWNER } from '../support/accounts.js';
 
@@ -113,7 +113,7 @@ describe.each(DB_KINDS)("/go's lookup with series over %s", { timeout: 120_000 }
         const now = await dbNow(emulator);
         const from = now + Math.floor(next() * 300) * DAY + Math.floor(next() * 24) * HOUR;
         await emulator.query(
-          'insert into public.namecard (type, stamp_start, stamp_end) values ($1, $2, $3)',
+          `insert into public.namecard (card_id, type, stamp_start, stamp_end) values (${MAIN_CARD_SQL}, $1, $2, $3)`,
           ['photo', from, from + Math.floor(1 + next() * 30) * HOUR],
         );
       }
@@ -165,12 +165,12 @@ describe.each(DB_KINDS)("/go's lookup with series over %s", { timeout: 120_000 }
     const minutes = at.getUTCHours() * 60 + at.getUTCMinutes();
     // Every day, an hour either side of now, in UTC; an older entry loses to it.
     await emulator.query(
-      `insert into public.namecard (type, stamp_start, stamp_end) values ('main', null, $1)`,
+      `insert into public.namecard (card_id, type, stamp_start, stamp_end) values (${MAIN_CARD_SQL}, 'main', null, $1)`,
       [now + 10 * HOUR],
     );
     const [series] = await emulator.query<{ id: string }>(
-      `insert into public.namecard_series (type, weekdays, start_time, end_time, time_zone)
-       values ('photo', '{1,2,3,4,5,6,7}', $1::time, $2::time, 'UTC') returning id`,
+      `insert into public.namecard_series (card_id, type, weekdays, start_time, end_time, time_zone)
+       values (${MAIN_CARD_SQL}, 'photo', '{1,2,3,4,5,6,7}', $1::time, $2::time, 'UTC') returning id`,
       [hhmm((minutes + 1440 - 60) % 1440), hhmm((minutes + 60) % 1440)],
     );
     const id = Number(series!.id);
@@ -219,7 +219,7 @@ describe.each(DB_KINDS)("/go's lookup with series over %s", { timeout: 120_000 }
     expect(await disagreements(around(afterEnd))).toEqual([]);
     // The series stays: tomorrow's occurrence is in force, by both.
     const [tomorrow] = await emulator.query<{ id: string }>(
-      'select id::text from public.namecard_lookup_at($1)',
+      `select id::text from private.namecard_in_force_at(${MAIN_CARD_SQL}, $1, 'lookup')`,
       [afterEnd + DAY],
     );
     expect(Number(tomorrow!.id)).toBe(id);
@@ -241,11 +241,11 @@ describe.each(DB_KINDS)("/go's lookup with series over %s", { timeout: 120_000 }
     expect((await anon.from('namecard_active').select('id')).data).toEqual([]);
     expect(await disagreements(around(afterCancel))).toEqual([]);
     expect(
-      await emulator.query('select id from public.namecard_lookup_at($1)', [afterCancel + DAY]),
+      await emulator.query(`select id from private.namecard_in_force_at(${MAIN_CARD_SQL}, $1, 'lookup')`, [afterCancel + DAY]),
     ).toEqual([]);
     // Yesterday's occurrences are history, by both: the newer series won then.
     const [yesterday] = await emulator.query<{ id: string }>(
-      'select id::text from public.namecard_lookup_at($1)',
+      `select id::text from private.namecard_in_force_at(${MAIN_CARD_SQL}, $1, 'lookup')`,
       [afterCancel - DAY],
     );
     expect(Number(yesterday!.id)).toBe(secondId);
@@ -277,7 +277,7 @@ describe.each(DB_KINDS)("/go's lookup with series over %s", { timeout: 120_000 }
 
     // Any owner write (here a one-off entry through namecard_set's table) moves the horizon.
     await emulator.query(
-      `insert into public.namecard (type, stamp_start, stamp_end) values ('photo', $1, $2)`,
+      `insert into public.namecard (card_id, type, stamp_start, stamp_end) values (${MAIN_CARD_SQL}, 'photo', $1, $2)`,
       [now + 1000 * DAY, now + 1001 * DAY],
     );
     const [window] = await emulator.query<{ until: string }>(
@@ -294,7 +294,7 @@ describe.each(DB_KINDS)("/go's lookup with series over %s", { timeout: 120_000 }
     await emulator.query('delete from private.namecard_occurrence');
     await emulator.query('delete from private.namecard_series_window');
     await emulator.query(
-      `insert into public.namecard (type, stamp_start, stamp_end) values ('photo', $1, $2)`,
+      `insert into public.namecard (card_id, type, stamp_start, stamp_end) values (${MAIN_CARD_SQL}, 'photo', $1, $2)`,
       [now + 1000 * DAY, now + 1001 * DAY],
     );
     const [counts] = await emulator.query<{ series: number; windows: number }>(

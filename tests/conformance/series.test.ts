@@ -1,7 +1,7 @@
 import type { SupabaseClient } from '@supabase/supabase-js';
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import type { RunningEmulator } from '../../emulator/index.js';
-import { DB_KINDS, dbNow } from '../support/emulator.js';
+import { DB_KINDS, dbNow, MAIN_CARD_SQL } from '../support/emulator.js';
 import { startWithCallers } from '../support/clients.js';
 import { insertEntry } from '../support/entries.js';
 
@@ -51,7 +51,7 @@ describe.each(DB_KINDS)('series over %s', (kind) => {
     insertEntry(emulator, type, start, end);
   const activeAt = async (at: number) => {
     const [row] = await emulator.query<{ id: number; type: string }>(
-      'select id, type from public.namecard_active_at($1)',
+      `select id, type from private.namecard_in_force_at(${MAIN_CARD_SQL}, $1, 'exact')`,
       [at],
     );
     return row ? { id: Number(row.id), type: row.type } : null;
@@ -280,7 +280,7 @@ describe.each(DB_KINDS)('series over %s', (kind) => {
 
   test('a profile a live series names cannot be removed', async () => {
     await emulator.query(
-      `insert into public.namecard_profile (name, label, url) values ('shop', 'Shop', 'https://me.example/shop')`,
+      `insert into public.namecard_profile (card_id, name, label, url) values (${MAIN_CARD_SQL}, 'shop', 'Shop', 'https://me.example/shop')`,
     );
     const id = await storeSeries({
       type: 'shop',

@@ -6,11 +6,12 @@ import { activeEntry } from '../../shared/core/rules.js';
 import { timeline, type Segment } from '../../shared/core/timeline.js';
 import type { NamecardRow } from '../../shared/core/types.js';
 import type { SeriesRow } from '../../shared/core/series.js';
-import { DB_KINDS, startTestEmulator } from '../support/emulator.js';
+import { DB_KINDS, startTestEmulator, MAIN_CARD_SQL } from '../support/emulator.js';
 import { activeAt, seriesTimeline } from '../support/series-model.js';
 
-// The one rule, twice: the database's namecard_timeline_at / namecard_active_at (what /go,
-// `status` and /manage read) against the TypeScript model in shared/core/timeline.ts, for
+// The one rule, twice: the database's timeline walk and its rule at one instant
+// (private.namecard_timeline_until and private.namecard_in_force_at: what /go, `status` and
+// /manage read) against the TypeScript model in shared/core/timeline.ts, for
 // random entry sets (with and without starts, overlapping, equal stamps, cancelled ones whose
 // interval is empty) at random instants. Small stamps (1..100) make ties and shared
 // boundaries common.
@@ -69,8 +70,8 @@ describe.each(DB_KINDS)('the timeline rule over %s', { timeout: 600_000 }, (kind
         `($${i * 5 + 1}::text, $${i * 5 + 2}::bigint, $${i * 5 + 3}::bigint, $${i * 5 + 4}::text, $${i * 5 + 5}::bigint)`,
     );
     await emulator.query(
-      `insert into public.namecard (type, stamp_start, stamp_end, stop_kind, stopped_at, planned_end)
-       select v.type, v.s, v.e, v.k, case when v.k is null then null else v.p end,
+      `insert into public.namecard (card_id, type, stamp_start, stamp_end, stop_kind, stopped_at, planned_end)
+       select ${MAIN_CARD_SQL}, v.type, v.s, v.e, v.k, case when v.k is null then null else v.p end,
               case when v.k is null then null else v.e + 1 end
        from (values ${values.join(', ')}) as v(type, s, e, k, p)`,
       rows.flatMap((r) => [r.type, r.stamp_start, r.stamp_end, r.stop_kind, r.stamp_start ?? 0]),
@@ -80,7 +81,7 @@ describe.each(DB_KINDS)('the timeline rule over %s', { timeout: 600_000 }, (kind
 
   async function databaseTimeline(at: number): Promise<Segment[]> {
     const rows = await emulator.query<{ type: string; from: number; to: number | null }>(
-      'select type, "from", "to" from public.namecard_timeline_at($1, 1000)',
+      `select type, "from", "to" from private.namecard_timeline_until(${MAIN_CARD_SQL}, $1, null, 1000)`,
       [at],
     );
     return rows.map((r) => ({
@@ -92,7 +93,7 @@ describe.each(DB_KINDS)('the timeline rule over %s', { timeout: 600_000 }, (kind
 
   async function databaseActive(at: number): Promise<number | null> {
     const rows = await emulator.query<{ id: number }>(
-      'select id from public.namecard_active_at($1)',
+      `select id from private.namecard_in_force_at(${MAIN_CARD_SQL}, $1, 'exact')`,
       [at],
     );
     return rows[0] ? Number(rows[0].id) : null;
@@ -122,40 +123,44 @@ describe.each(DB_KINDS)('the timeline rule over %s', { timeout: 600_000 }, (kind
     expect(result.failed).toBe(true);
   });
 
-  // The walk is the service's (the status reads it through namecard_status_now, with 24
-  // segments); anon may not call it with segments of its own choosing (round 5), and whoever
-  // may finds its length bounded: 1 to 1000 segments.
-  const walkAs = (key: string, max: number) =>
-    fetch(`${emulator.url}/rest/v1/rpc/namecard_timeline_at`, {
-      method: 'POST',
-      headers: { apikey: key, authorization: `Bearer ${key}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ at_ms: 0, max_segments: max }),
-    });
+  // The walk is private: the status reads it with 24 segments, and nobody may call it over the
+  // API with segments of their own choosing; whoever runs it finds its length bounded, 1 to 1000
+  // segments.
+  const walk = (max: number) =>
+    emulator.query(`select * from private.namecard_timeline_until(${MAIN_CARD_SQL}, 0, null, $1)`, [
+      max,
+    ]);
 
-  it("is not anon's to call: 401, PostgREST's answer to a function anon may not run", async () => {
-    const res = await walkAs(emulator.anonKey, 24);
-    expect(res.status).toBe(401);
-    expect(((await res.json()) as { code: string }).code).toBe('42501');
+  it.each([
+    ['anon', () => emulator.anonKey],
+    ['the service', () => emulator.serviceRoleKey],
+  ])('is not reachable over the API for %s: 404, no such function', async (_who, key) => {
+    const res = await fetch(`${emulator.url}/rest/v1/rpc/namecard_timeline_until`, {
+      method: 'POST',
+      headers: {
+        apikey: key(),
+        authorization: `Bearer ${key()}`,
+        'content-type': 'application/json',
+      },
+      body: JSON.stringify({ card: 1, at_ms: 0, until_ms: null, max_segments: 24 }),
+    });
+    expect(res.status).toBe(404);
+    expect(((await res.json()) as { code: string }).code).toBe('PGRST202');
   });
 
   it.each([0, -1, 1001, 2147483647])(
-    'refuses max_segments %i with 400 and a message naming it, through /rest/v1/rpc',
+    'refuses max_segments %i with 22023 and a message naming it',
     async (max) => {
-      const res = await walkAs(emulator.serviceRoleKey, max);
-      expect(res.status).toBe(400);
-      const body = (await res.json()) as { code: string; message: string };
-      expect(body.code).toBe('22023');
-      expect(body.message).toBe(`max_segments must be a whole number from 1 to 1000, not ${max}`);
+      await expect(walk(max)).rejects.toMatchObject({
+        code: '22023',
+        message: `max_segments must be a whole number from 1 to 1000, not ${max}`,
+      });
     },
   );
 
   it('answers max_segments 1 and 1000, the bounds', async () => {
     await store([{ type: 'photo', stamp_start: 10, stamp_end: 20, stop_kind: null }]);
-    for (const max of [1, 1000]) {
-      const res = await walkAs(emulator.serviceRoleKey, max);
-      expect(res.status).toBe(200);
-      expect(((await res.json()) as unknown[]).length).toBe(max === 1 ? 1 : 3);
-    }
+    for (const max of [1, 1000]) expect((await walk(max)).length).toBe(max === 1 ? 1 : 3);
   });
 
   it('caps the answer at max_segments, the last one then ending where more follows', async () => {
@@ -164,7 +169,7 @@ describe.each(DB_KINDS)('the timeline rule over %s', { timeout: 600_000 }, (kind
       { type: 'photo', stamp_start: 30, stamp_end: 40, stop_kind: null },
     ]);
     const rows = await emulator.query<{ type: string; from: number; to: number | null }>(
-      'select type, "from", "to" from public.namecard_timeline_at(0, 2)',
+      `select type, "from", "to" from private.namecard_timeline_until(${MAIN_CARD_SQL}, 0, null, 2)`,
     );
     expect(rows.map((r) => [r.type, Number(r.from), r.to === null ? null : Number(r.to)])).toEqual([
       ['main', 0, 10],
@@ -251,8 +256,8 @@ describe.each(DB_KINDS)('the timeline rule with series over %s', { timeout: 900_
             const start = item.start;
             const end = (start ?? Math.min(...instants)) + item.length;
             await emulator.query(
-              `insert into public.namecard (id, type, stamp_start, stamp_end)
-               overriding system value values ($1, $2, $3, $4)`,
+              `insert into public.namecard (card_id, id, type, stamp_start, stamp_end)
+               overriding system value values (${MAIN_CARD_SQL}, $1, $2, $3, $4)`,
               [id, item.type, start, end],
             );
             rows.push({ id, type: narrowType(item.type), stamp_start: start, stamp_end: end });
@@ -263,9 +268,9 @@ describe.each(DB_KINDS)('the timeline rule with series over %s', { timeout: 900_
                 : null;
             const weekdays = [...item.weekdays].sort((a, b) => a - b);
             await emulator.query(
-              `insert into public.namecard_series (id, type, weekdays, start_time, end_time,
+              `insert into public.namecard_series (card_id, id, type, weekdays, start_time, end_time,
                  time_zone, first_date, last_date, stopped_at, stop_kind)
-               values ($1, $2, $3::smallint[], $4::time, $5::time, $6, $7::date, $8::date, $9,
+               values (${MAIN_CARD_SQL}, $1, $2, $3::smallint[], $4::time, $5::time, $6, $7::date, $8::date, $9,
                  case when $9::bigint is null then null else 'cancelled' end)`,
               [
                 id,
@@ -294,7 +299,7 @@ describe.each(DB_KINDS)('the timeline rule with series over %s', { timeout: 900_
         }
         for (const at of instants) {
           const db = await emulator.query<{ type: string; from: number; to: number | null }>(
-            'select type, "from", "to" from public.namecard_timeline_at($1, $2)',
+            `select type, "from", "to" from private.namecard_timeline_until(${MAIN_CARD_SQL}, $1, null, $2)`,
             [at, SERIES_SEGMENTS],
           );
           expect(
@@ -305,7 +310,7 @@ describe.each(DB_KINDS)('the timeline rule with series over %s', { timeout: 900_
             })),
           ).toEqual(seriesTimeline(rows, series, [], at, SERIES_SEGMENTS));
           const [active] = await emulator.query<{ id: number }>(
-            'select id from public.namecard_active_at($1)',
+            `select id from private.namecard_in_force_at(${MAIN_CARD_SQL}, $1, 'exact')`,
             [at],
           );
           expect(active ? Number(active.id) : null).toBe(
@@ -323,14 +328,14 @@ describe.each(DB_KINDS)('the timeline rule with series over %s', { timeout: 900_
   describe('an occurrence cut to nothing', () => {
     const sundays = (type: string) =>
       emulator.query(
-        `insert into public.namecard_series (id, type, weekdays, start_time, end_time, time_zone)
-         values (1, $1, '{7}', '02:00', '03:00', 'Europe/Berlin')`,
+        `insert into public.namecard_series (card_id, id, type, weekdays, start_time, end_time, time_zone)
+         values (${MAIN_CARD_SQL}, 1, $1, '{7}', '02:00', '03:00', 'Europe/Berlin')`,
         [type],
       );
     const walk = async (at: number, max: number) =>
       (
         await emulator.query<{ type: string; from: number; to: number | null }>(
-          'select type, "from", "to" from public.namecard_timeline_at($1, $2)',
+          `select type, "from", "to" from private.namecard_timeline_until(${MAIN_CARD_SQL}, $1, null, $2)`,
           [at, max],
         )
       ).map((r) => [
@@ -358,8 +363,8 @@ describe.each(DB_KINDS)('the timeline rule with series over %s', { timeout: 900_
       await sundays('photo');
       const start = Date.parse('2031-03-23T01:00:00Z');
       await emulator.query(
-        `insert into public.namecard_series_stop (series_id, occurrence_start, stopped_at)
-         values (1, $1, $1)`,
+        `insert into public.namecard_series_stop (card_id, series_id, occurrence_start, stopped_at)
+         values (${MAIN_CARD_SQL}, 1, $1, $1)`,
         [start],
       );
       expect(await walk(Date.parse('2031-03-20T00:00:00Z'), 2)).toEqual([
@@ -385,7 +390,7 @@ describe.each(DB_KINDS)('the timeline rule with series over %s', { timeout: 900_
         },
       ];
       const db = await emulator.query<{ type: string; from: number; to: number | null }>(
-        'select type, "from", "to" from public.namecard_timeline_at($1, $2)',
+        `select type, "from", "to" from private.namecard_timeline_until(${MAIN_CARD_SQL}, $1, null, $2)`,
         [at, SERIES_SEGMENTS],
       );
       const expected = seriesTimeline([], series, [], at, SERIES_SEGMENTS);

@@ -2,13 +2,13 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator, type RunningEmulator } from '../../emulator/index.js';
 import { ACTIVE_VIEW, STATUS_VIEW, viewUrl } from '../../shared/core/lookup.js';
-import { DB_KINDS, createTestDatabase, type TestDatabase } from '../support/emulator.js';
+import { DB_KINDS, createTestDatabase, type TestDatabase, MAIN_CARD_SQL } from '../support/emulator.js';
 
 const ROWS = 1_000_000;
 const FUTURE = 100_000;
 const MINUTE = 60_000;
 // The query PostgREST runs for the product's lookup, reduced to its core.
-const LOOKUP = 'select id, type, stamp_start, stamp_end from public.namecard_active';
+const LOOKUP = `select id, type, stamp_start, stamp_end from public.namecard_go('main')`;
 const INDEX = 'namecard_active_range_idx';
 // A stabbing query on the GiST index reads the paths whose bounding ranges contain now: one
 // page to about a hundred, depending on how the index split (entries without a start are
@@ -75,15 +75,15 @@ describe.each(DB_KINDS)(
       for (const { indexname } of indexes) await emulator.query(`drop index public.${indexname}`);
       // Ended entries: one per minute up to now.
       await emulator.query(
-        `insert into public.namecard (stamp_end, type)
-       select $1::bigint - ($2::bigint - g) * ${MINUTE} - 1, case when g % 2 = 0 then 'main' else 'photo' end
+        `insert into public.namecard (card_id, stamp_end, type)
+       select ${MAIN_CARD_SQL}, $1::bigint - ($2::bigint - g) * ${MINUTE} - 1, case when g % 2 = 0 then 'main' else 'photo' end
        from generate_series(1, $2::bigint) g`,
         [now, ROWS - FUTURE],
       );
       // Entries that have not started yet, newer than every ended one: from an hour on.
       await emulator.query(
-        `insert into public.namecard (stamp_start, stamp_end, type)
-       select $1::bigint + 60 * ${MINUTE} + g * ${MINUTE}, $1::bigint + 60 * ${MINUTE} + g * ${MINUTE} + ${MINUTE} - 1, 'photo'
+        `insert into public.namecard (card_id, stamp_start, stamp_end, type)
+       select ${MAIN_CARD_SQL}, $1::bigint + 60 * ${MINUTE} + g * ${MINUTE}, $1::bigint + 60 * ${MINUTE} + g * ${MINUTE} + ${MINUTE} - 1, 'photo'
        from generate_series(1, $2::bigint) g`,
         [now, FUTURE],
       );
@@ -149,7 +149,7 @@ describe.each(DB_KINDS)(
     it('answers the timeline view (namecard_status) from a few hundred pages at 10^6 rows', async () => {
       const [row] = await emulator.query<{ plan: [{ Plan: PlanNode }] }>(
         'select public.test_explain_as_anon($1) as plan',
-        ['select now, active, timeline from public.namecard_status'],
+        [`select now, active, timeline from public.namecard_status('main')`],
       );
       const plan = row!.plan[0].Plan;
       expect(blocks(plan), JSON.stringify(plan)).toBeLessThan(MAX_STATUS_BLOCKS);

@@ -107,7 +107,7 @@ describe.each(DB_KINDS)('namecard migration over %s', (kind) => {
       ).toBe(true);
       expect(
         await one<boolean>(
-          `has_function_privilege('${role}', 'public.namecard_status_now()', 'EXECUTE')`,
+          `has_function_privilege('${role}', 'public.namecard_status(text)', 'EXECUTE')`,
         ),
       ).toBe(true);
       // Round 5: the walk and the exact expansion take arguments that scale their work; the

@@ -5,6 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startEmulator } from '../../emulator/index.js';
 import { runTsx, startMain } from '../emulator/run-tsx.js';
 import { createTestClient } from '../support/supabase.js';
+import { MAIN_CARD_SQL } from '../support/emulator.js';
 
 // The emulator's data (PGlite's folder, which holds password hashes and refresh tokens)
 // is for its owner only: folders 0700, files 0600, whatever the umask. emulator:admin and
@@ -47,7 +48,7 @@ describe('emulator data files', { timeout: 180_000 }, () => {
     try {
       const emulator = await startEmulator({ port: 0, dataDir });
       try {
-        await emulator.query(`insert into public.namecard (stamp_end, type) values (42, 'photo')`);
+        await emulator.query(`insert into public.namecard (card_id, stamp_end, type) values (${MAIN_CARD_SQL}, 42, 'photo')`);
         expect(await countFiles(dataDir)).toBeGreaterThan(100);
         expect(await widerThanOwner(dataDir)).toEqual([]);
       } finally {

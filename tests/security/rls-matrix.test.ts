@@ -3,7 +3,7 @@ import { SignJWT } from 'jose';
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import type { RunningEmulator } from '../../emulator/index.js';
 import { startWithCallers } from '../support/clients.js';
-import { DB_KINDS } from '../support/emulator.js';
+import { DB_KINDS, MAIN_CARD_SQL } from '../support/emulator.js';
 import { createTestClient } from '../support/supabase.js';
 
 // Who may do what to public.namecard through the REST API, on both databases: everyone reads
@@ -92,7 +92,7 @@ describe.each(DB_KINDS)('RLS on public.namecard over %s', (kind) => {
   beforeEach(async () => {
     await emulator.query('truncate public.namecard restart identity');
     await emulator.query(
-      `insert into public.namecard (stamp_end, type, created_by) values ($1, 'photo', $3), ($2, 'main', $3)`,
+      `insert into public.namecard (card_id, stamp_end, type, created_by) values (${MAIN_CARD_SQL}, $1, 'photo', $3), ($2, 'main', $3)`,
       [Date.now() + HOUR, Date.now() - HOUR, ownerId],
     );
     seeded = await rows();

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningEmulator } from '../../emulator/index.js';
-import { DB_KINDS, startTestEmulator } from '../support/emulator.js';
+import { DB_KINDS, startTestEmulator, MAIN_CARD_SQL } from '../support/emulator.js';
 
 // Security round 5 (issue 38), findings 1 to 5, each as the attacker tried it, on both
 // databases: anon can no longer make the database expand an arbitrary range or walk the
@@ -260,13 +260,13 @@ describe.each(DB_KINDS)('security round 5 over %s', { timeout: 300_000 }, (kind)
     it('answers every function and view after the worst values the constraints allow are stored in every table', async () => {
       const last = END_OF_2199 - 1;
       await emulator.query(`
-        insert into public.namecard_profile (name, label, url)
-        values ('worst', repeat('W', 60), 'https://worst.example/' || repeat('a', 2026));
+        insert into public.namecard_profile (card_id, name, label, url)
+        values (${MAIN_CARD_SQL}, 'worst', repeat('W', 60), 'https://worst.example/' || repeat('a', 2026));
         insert into public.namecard (type, stamp_start, stamp_end) values
           ('worst', 0, ${last}), ('worst', null, ${last}), ('photo', ${last - 1}, ${last}),
           ('worst', 0, 1);
-        insert into public.namecard (type, stamp_start, stamp_end, stopped_at, stop_kind, planned_end)
-        values ('photo', 0, 1, ${last}, 'ended', ${last}),
+        insert into public.namecard (card_id, type, stamp_start, stamp_end, stopped_at, stop_kind, planned_end)
+        values (${MAIN_CARD_SQL}, 'photo', 0, 1, ${last}, 'ended', ${last}),
           ('photo', null, ${last}, 0, 'cancelled', ${last});
         insert into public.namecard_series
           (type, weekdays, start_time, end_time, time_zone, first_date, last_date, stopped_at, stop_kind)
@@ -278,10 +278,10 @@ describe.each(DB_KINDS)('security round 5 over %s', { timeout: 300_000 }, (kind)
           ('photo', '{7}', '02:00', '02:30', 'Australia/Lord_Howe', '2199-12-31', '2199-12-31', null, null),
           ('worst', '{1}', '10:00', '11:00', 'Europe/Berlin', '1970-01-01', '2199-12-31', ${last}, 'cancelled'),
           ('worst', '{2}', '10:00', '11:00', 'Europe/Berlin', '1970-01-01', '2199-12-31', 0, 'cancelled');
-        insert into public.namecard_series_stop (series_id, occurrence_start, stopped_at)
-        select s.id, 0, ${last} from public.namecard_series as s;
-        insert into public.namecard_visit (bucket, type, via, visits, running)
-        select b.bucket, p.name, v.via, 1000000000000000, 1000000000000000
+        insert into public.namecard_series_stop (card_id, series_id, occurrence_start, stopped_at)
+        select ${MAIN_CARD_SQL}, s.id, 0, ${last} from public.namecard_series as s;
+        insert into public.namecard_visit (card_id, bucket, type, via, visits, running)
+        select ${MAIN_CARD_SQL}, b.bucket, p.name, v.via, 1000000000000000, 1000000000000000
         from (values (0::bigint), (${END_OF_2199 - 900_000}::bigint)) as b (bucket)
         cross join (values ('main'), ('photo'), ('worst')) as p (name)
         cross join (values ('qr'), ('nfc'), ('link')) as v (via);
@@ -435,8 +435,8 @@ describe.each(DB_KINDS)('security round 5 over %s', { timeout: 300_000 }, (kind)
          where stopped_at is null or stopped_at > (extract(epoch from now()) * 1000)::bigint`,
       );
       await emulator.query(`
-        insert into public.namecard_series (type, weekdays, start_time, end_time, time_zone)
-        select case when g % 2 = 0 then 'photo' else 'main' end, array[1 + g % 7]::smallint[],
+        insert into public.namecard_series (card_id, type, weekdays, start_time, end_time, time_zone)
+        select ${MAIN_CARD_SQL}, case when g % 2 = 0 then 'photo' else 'main' end, array[1 + g % 7]::smallint[],
           make_time(g % 24, 0, 0), make_time((g + 1) % 24, 0, 0), 'Europe/Berlin'
         from generate_series(1, 100) as g`);
       const series = {

@@ -1,4 +1,5 @@
 import type { RunningEmulator } from '../../emulator/index.js';
+import { MAIN_CARD_SQL } from './emulator.js';
 
 /** How much of the bench's data to load (the largest by default). */
 export interface BenchSizes {
@@ -15,11 +16,12 @@ export const BENCH_FUTURE_ENTRIES = 100_000;
 export const BENCH_SERIES = 1_000;
 export const LIVE_SERIES = 100;
 /**
- * Profiles besides main and photo: with them a card has 64, as many as the labels function
- * answers for. None is named by an entry or series, so that each label asked about is looked
- * for among the entries and the series and not found (the most work a label takes).
+ * Profiles besides main and photo: with them a card has 50, the most it may have
+ * (private.namecard_limit('profiles')). None is named by an entry or series, so that each label
+ * asked about is looked for among the entries and the series and not found (the most work a
+ * label takes).
  */
-export const EXTRA_PROFILES = 62;
+export const EXTRA_PROFILES = 48;
 
 const MINUTE = 60_000;
 
@@ -51,15 +53,15 @@ export async function loadBenchData(
   );
   for (const { indexname } of indexes) await emulator.query(`drop index public.${indexname}`);
   await emulator.query(
-    `insert into public.namecard (stamp_end, type)
-     select $1::bigint - ($2::bigint - g) * ${MINUTE} - 1,
+    `insert into public.namecard (card_id, stamp_end, type)
+     select ${MAIN_CARD_SQL}, $1::bigint - ($2::bigint - g) * ${MINUTE} - 1,
        case when g % 2 = 0 then 'main' else 'photo' end
      from generate_series(1, $2::bigint) g`,
     [now, sizes.entries - sizes.futureEntries],
   );
   await emulator.query(
-    `insert into public.namecard (stamp_start, stamp_end, type)
-     select $1::bigint + 60 * ${MINUTE} + g * ${MINUTE},
+    `insert into public.namecard (card_id, stamp_start, stamp_end, type)
+     select ${MAIN_CARD_SQL}, $1::bigint + 60 * ${MINUTE} + g * ${MINUTE},
        $1::bigint + 60 * ${MINUTE} + g * ${MINUTE} + ${MINUTE} - 1, 'photo'
      from generate_series(1, $2::bigint) g`,
     [now, sizes.futureEntries],
@@ -67,8 +69,8 @@ export async function loadBenchData(
   for (const { indexdef } of indexes) await emulator.query(indexdef);
   await emulator.query(`
     alter table public.namecard_series disable trigger namecard_series_cap;
-    insert into public.namecard_series (type, weekdays, start_time, end_time, time_zone)
-    select case when g % 2 = 0 then 'photo' else 'main' end,
+    insert into public.namecard_series (card_id, type, weekdays, start_time, end_time, time_zone)
+    select ${MAIN_CARD_SQL}, case when g % 2 = 0 then 'photo' else 'main' end,
       array(select distinct d from unnest(array[1 + g % 7, 1 + (g * 3) % 7, 1 + (g * 5) % 7]) as d
             order by d)::smallint[],
       make_time((g * 7) % 24, (g % 4) * 15, 0),
@@ -79,8 +81,8 @@ export async function loadBenchData(
     set stopped_at = (extract(epoch from now()) * 1000)::bigint, stop_kind = 'cancelled'
     where id not in (select id from public.namecard_series order by id desc limit ${LIVE_SERIES});
     alter table public.namecard_series enable trigger namecard_series_cap;
-    insert into public.namecard_profile (name, label, url)
-    select 'p' || g, 'Profile ' || g, 'https://example.com/p' || g
+    insert into public.namecard_profile (card_id, name, label, url)
+    select ${MAIN_CARD_SQL}, 'p' || g, 'Profile ' || g, 'https://example.com/p' || g
     from generate_series(1, ${EXTRA_PROFILES}) as g;
   `);
   await emulator.query(

@@ -17,7 +17,7 @@ export interface Person {
 /**
  * Makes the account (unless `existing`) and signs it in on a client of its own.
  *
- * @param opts.owner make it an owner of the first card (private.namecard_owner)
+ * @param opts.owner make it an owner of the card main
  */
 export async function person(
   emulator: RunningEmulator,

@@ -88,7 +88,7 @@ async function adminQuery(url: string, sql: string): Promise<void> {
 }
 
 /**
- * The database's clock, the clock that decides what is active (`public.namecard_active`).
+ * The database's clock, the clock that decides what is active (`public.namecard_go`).
  * @returns epoch ms
  */
 export async function dbNow(emulator: Pick<RunningEmulator, 'query'>): Promise<number> {
@@ -120,3 +120,9 @@ export async function untilDbTime(
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }
+
+/**
+ * The card main's id as SQL, for statements a test runs as the database's owner: a fresh
+ * database has the card main (the cards migration makes it), which a bare /go/ opens.
+ */
+export const MAIN_CARD_SQL = `(select c.id from public.namecard_card as c where c.slug = 'main')`;

@@ -11,6 +11,7 @@ type Database = Pick<RunningEmulator, 'query'>;
  *
  * @param start epoch ms, or null: in force from when it is stored
  * @param end epoch ms
+ * @param card the card's slug (default main)
  * @returns its id
  */
 export async function insertEntry(
@@ -18,10 +19,13 @@ export async function insertEntry(
   type: string,
   start: number | null,
   end: number,
+  card = 'main',
 ): Promise<number> {
   const [row] = await db.query<{ id: string | number }>(
-    'insert into public.namecard (type, stamp_start, stamp_end) values ($1, $2, $3) returning id',
-    [type, start, end],
+    `insert into public.namecard (card_id, type, stamp_start, stamp_end)
+     select c.id, $1, $2, $3 from public.namecard_card as c where c.slug = $4
+     returning id`,
+    [type, start, end, card],
   );
   return Number(row!.id);
 }
@@ -31,6 +35,7 @@ export async function insertEntry(
  * clock that decides what is active).
  *
  * @param startIn ms from now, or null: in force from when it is stored
+ * @param card the card's slug (default main)
  * @returns its id
  */
 export async function insertFromDbNow(
@@ -38,7 +43,8 @@ export async function insertFromDbNow(
   type: string,
   startIn: number | null,
   endIn: number,
+  card = 'main',
 ): Promise<number> {
   const now = await dbNow(db);
-  return insertEntry(db, type, startIn === null ? null : now + startIn, now + endIn);
+  return insertEntry(db, type, startIn === null ? null : now + startIn, now + endIn, card);
 }

@@ -8,7 +8,7 @@ import type { NamecardRow } from '../../shared/core/types.js';
 
 // The model the series property test (tests/conformance/timeline-property.test.ts) holds the
 // database's walk to: the product's own expansion (`occurrences`, shared/calendar/series.ts) and
-// the one rule (`activeEntry`), stepped and bounded as namecard_timeline_at steps and bounds its
+// the one rule (`activeEntry`), stepped and bounded as private.namecard_timeline_until steps and bounds its
 // walk. No face of the product needs a timeline with series in TypeScript (they read the
 // server's), so the model lives with the tests.
 
@@ -33,7 +33,7 @@ interface Step {
 
 /**
  * The steps from `at`: each stretch during which one row (an entry, or one occurrence) wins,
- * or none does. The database's walk (namecard_timeline_until) takes exactly these steps.
+ * or none does. The database's walk (private.namecard_timeline_until) takes exactly these steps.
  */
 function steps(rows: readonly NamecardRow[], at: number): Step[] {
   const live = rows.filter((row) => row.stamp_end > at);
@@ -74,7 +74,7 @@ function segmentsOf(list: readonly Step[], max: number): Segment[] {
 
 /**
  * The timeline from `at` with the series expanded: what visitors get, as segments, the same
- * answer as the database's `namecard_timeline_at(at, maxSegments)`, including where that walk
+ * answer as the database's `private.namecard_timeline_until(card, at, null, maxSegments)`, including where that walk
  * stops early: after `maxSegments` segments, or after `maxSegments * 8` steps (a step is a
  * stretch during which one entry or one occurrence wins), when the last segment answered has a
  * non-null `to`. A series with no end makes the timeline endless, so one of the two bounds
@@ -112,7 +112,7 @@ export function seriesTimeline(
 
 /**
  * The entry or occurrence in force at `at` (newest id wins), or null: the database's
- * `namecard_active_at(at)`.
+ * `private.namecard_in_force_at(card, at, 'exact')`.
  *
  * @param rows entries
  * @param series series rows

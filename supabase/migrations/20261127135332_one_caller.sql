@@ -54,6 +54,17 @@ drop policy "namecard_series_stop_member_read" on "public"."namecard_series_stop
 
 drop policy "namecard_visit_member_read" on "public"."namecard_visit";
 
+create or replace view "private"."namecard_series_rule" as  SELECT s.id,
+    s.type,
+    s.weekdays,
+    s.start_time,
+    s.end_time,
+    s.time_zone,
+    s.first_date,
+    s.last_date,
+    s.stopped_at
+   FROM namecard_series s;
+
 drop function if exists "private"."is_namecard_owner"();
 
 drop function if exists "private"."namecard_cancel_of"(cid bigint, entry_id bigint);
@@ -114,13 +125,21 @@ drop function if exists "public"."namecard_in_force_at"(card bigint, at_ms bigin
 
 drop function if exists "public"."namecard_instant_allowed"(at_ms bigint);
 
+drop function if exists "public"."namecard_local_day"(at_ms bigint, time_zone text);
+
+drop function if exists "public"."namecard_local_instant"(local_time timestamp without time zone, time_zone text);
+
 drop function if exists "public"."namecard_lookup_at"(at_ms bigint);
+
+drop function if exists "public"."namecard_occurrence_end"(s namecard_series_rule, start_ms bigint, planned_end bigint);
 
 drop function if exists "public"."namecard_profile_labels"(names text[]);
 
 drop function if exists "public"."namecard_profile_url"(profile_name text);
 
 drop function if exists "public"."namecard_series_at"(at_ms bigint);
+
+drop function if exists "public"."namecard_series_days"(s namecard_series_rule, from_day date, until_day date);
 
 drop function if exists "public"."namecard_series_first_start"(s namecard_series_rule, after_ms bigint, before_ms bigint, from_day date, until_day date);
 
@@ -131,6 +150,10 @@ drop function if exists "public"."namecard_series_limit"();
 drop function if exists "public"."namecard_series_next"(series_id bigint, after_ms bigint);
 
 drop function if exists "public"."namecard_series_next_after"(s namecard_series_rule, after_ms bigint, before_ms bigint);
+
+drop function if exists "public"."namecard_series_next_start"(after_ms bigint, newer_than bigint, before_ms bigint);
+
+drop function if exists "public"."namecard_series_until"(s namecard_series_rule);
 
 drop function if exists "public"."namecard_status_now"();
 
@@ -174,13 +197,13 @@ drop function if exists "public"."namecard_count_visit"(text);
 
 drop function if exists "public"."namecard_occurrences"(from_ms bigint, to_ms bigint);
 
-drop function if exists "public"."namecard_series_next_start"(after_ms bigint, newer_than bigint, before_ms bigint);
-
 drop function if exists "public"."namecard_set_series"(type text, weekdays smallint[], start_time time without time zone, end_time time without time zone, time_zone text, first_date date, last_date date, card text);
 
 drop function if exists "public"."namecard_token_create"(name text, role text, card text, valid_seconds integer);
 
 drop function if exists "public"."namecard_cards"();
+
+drop view if exists "public"."namecard_series_rule";
 
 alter table "private"."namecard_owner" drop constraint "namecard_owner_pkey";
 
@@ -216,8 +239,8 @@ begin
       select o.stamp_start
       from private.namecard_occurrence as o
       join private.namecard_series_window as w on w.series_id = o.series_id
-      join public.namecard_series_rule as s on s.id = o.series_id
-      cross join lateral public.namecard_occurrence_end(s, o.stamp_start, o.planned_end) as e
+      join private.namecard_series_rule as s on s.id = o.series_id
+      cross join lateral private.namecard_occurrence_end(s, o.stamp_start, o.planned_end) as e
       -- A one-time filter: with no series newer than newer_than, nothing is read.
       where exists (
           select from public.namecard_series as x where x.card_id = card and x.id > newer_than
@@ -246,8 +269,8 @@ begin
       limit 1
     ),
     (
-      select min(public.namecard_series_next_start(s, after_ms, before_ms))
-      from public.namecard_series_rule as s
+      select min(private.namecard_series_next_start(s, after_ms, before_ms))
+      from private.namecard_series_rule as s
       where s.id > newer_than
         and (s.stopped_at is null or s.stopped_at > after_ms)
         and s.id in (
@@ -341,8 +364,54 @@ CREATE OR REPLACE FUNCTION private.namecard_live_card(card text)
  LANGUAGE sql
  STABLE
 AS $function$
-  select c.id from public.namecard_card as c
-  where c.slug = lower(btrim(card)) and c.removed_at is null
+  select (
+    select c.id from public.namecard_card as c
+    where c.slug = lower(btrim(card)) and c.removed_at is null
+  )
+$function$
+;
+
+CREATE OR REPLACE FUNCTION private.namecard_local_day(at_ms bigint, time_zone text)
+ RETURNS date
+ LANGUAGE sql
+ STABLE PARALLEL SAFE
+AS $function$
+  select (to_timestamp(at_ms / 1000.0) at time zone time_zone)::date
+$function$
+;
+
+CREATE OR REPLACE FUNCTION private.namecard_local_instant(local_time timestamp without time zone, time_zone text)
+ RETURNS bigint
+ LANGUAGE sql
+ STABLE PARALLEL SAFE
+AS $function$
+  select (extract(epoch from case
+    when ((local_time - (
+          ((local_time at time zone time_zone) - interval '24 hours') at time zone time_zone
+          - ((local_time at time zone time_zone) - interval '24 hours') at time zone 'UTC'
+        )) at time zone 'UTC') < (local_time at time zone time_zone)
+      and (((local_time - (
+          ((local_time at time zone time_zone) - interval '24 hours') at time zone time_zone
+          - ((local_time at time zone time_zone) - interval '24 hours') at time zone 'UTC'
+        )) at time zone 'UTC') at time zone time_zone) = local_time
+    then (local_time - (
+          ((local_time at time zone time_zone) - interval '24 hours') at time zone time_zone
+          - ((local_time at time zone time_zone) - interval '24 hours') at time zone 'UTC'
+        )) at time zone 'UTC'
+    else local_time at time zone time_zone
+  end) * 1000)::bigint
+$function$
+;
+
+CREATE OR REPLACE FUNCTION private.namecard_occurrence_end(s private.namecard_series_rule, start_ms bigint, planned_end bigint)
+ RETURNS TABLE(cut_end bigint)
+ LANGUAGE sql
+ STABLE
+AS $function$
+  select least(planned_end, s.stopped_at, (
+    select x.stopped_at from public.namecard_series_stop as x
+    where x.series_id = s.id and x.occurrence_start = start_ms
+  ))
 $function$
 ;
 
@@ -368,13 +437,13 @@ begin
   select o.id, o.type, o.start_ms, o.cut_end, o.planned_end
   from (
     select s.id, s.type, w.start_ms, w.planned_end, e.cut_end
-    from public.namecard_series_rule as s
-    cross join lateral public.namecard_series_days(
+    from private.namecard_series_rule as s
+    cross join lateral private.namecard_series_days(
       s,
-      public.namecard_local_day(from_ms, s.time_zone) - 2,
-      public.namecard_local_day(to_ms, s.time_zone) + 1
+      private.namecard_local_day(from_ms, s.time_zone) - 2,
+      private.namecard_local_day(to_ms, s.time_zone) + 1
     ) as w
-    cross join lateral public.namecard_occurrence_end(s, w.start_ms, w.planned_end) as e
+    cross join lateral private.namecard_occurrence_end(s, w.start_ms, w.planned_end) as e
     where (s.stopped_at is null or s.stopped_at > from_ms)
       and s.id in (select x.id from public.namecard_series as x where x.card_id = card)
   ) as o
@@ -475,6 +544,52 @@ end;
 $function$
 ;
 
+CREATE OR REPLACE FUNCTION private.namecard_series_days(s private.namecard_series_rule, from_day date, until_day date)
+ RETURNS TABLE(start_ms bigint, planned_end bigint)
+ LANGUAGE sql
+ STABLE
+AS $function$
+  select private.namecard_local_instant(d.day + s.start_time, s.time_zone),
+    private.namecard_local_instant(
+      d.day + (s.end_time <= s.start_time)::integer + s.end_time, s.time_zone)
+  from generate_series(
+    greatest(from_day, s.first_date), least(until_day, s.last_date), interval '1 day'
+  ) as g (day)
+  cross join lateral (select g.day::date as day) as d
+  where extract(isodow from d.day)::smallint = any (s.weekdays)
+$function$
+;
+
+CREATE OR REPLACE FUNCTION private.namecard_series_next_start(s private.namecard_series_rule, after_ms bigint, before_ms bigint)
+ RETURNS bigint
+ LANGUAGE sql
+ STABLE
+AS $function$
+  select coalesce(
+    private.namecard_series_next_start_in(s, after_ms, before_ms, f.day, f.day + 8),
+    private.namecard_series_next_start_in(s, after_ms, before_ms, f.day + 9, f.day + 15),
+    private.namecard_series_next_start_in(s, after_ms, before_ms, f.day + 16, f.day + 22)
+  )
+  from (
+    select greatest(private.namecard_local_day(after_ms, s.time_zone) - 1, s.first_date) as day
+  ) as f
+$function$
+;
+
+CREATE OR REPLACE FUNCTION private.namecard_series_next_start_in(s private.namecard_series_rule, after_ms bigint, before_ms bigint, from_day date, until_day date)
+ RETURNS bigint
+ LANGUAGE sql
+ STABLE
+AS $function$
+  select min(w.start_ms)
+  from private.namecard_series_days(s, from_day, until_day) as w
+  cross join lateral private.namecard_occurrence_end(s, w.start_ms, w.planned_end) as e
+  where w.start_ms > after_ms
+    and (before_ms is null or w.start_ms < before_ms)
+    and e.cut_end > w.start_ms
+$function$
+;
+
 CREATE OR REPLACE FUNCTION private.namecard_series_next_start_of(card bigint, series_id bigint, after_ms bigint)
  RETURNS bigint
  LANGUAGE plpgsql
@@ -490,8 +605,8 @@ begin
       select o.stamp_start
       from private.namecard_occurrence as o
       join private.namecard_series_window as w on w.series_id = o.series_id
-      join public.namecard_series_rule as s on s.id = o.series_id
-      cross join lateral public.namecard_occurrence_end(s, o.stamp_start, o.planned_end) as e
+      join private.namecard_series_rule as s on s.id = o.series_id
+      cross join lateral private.namecard_occurrence_end(s, o.stamp_start, o.planned_end) as e
       where o.card_id = card
         and o.series_id = namecard_series_next_start_of.series_id
         and o.stamp_start > after_ms
@@ -502,13 +617,27 @@ begin
       limit 1
     ),
     (
-      select public.namecard_series_next_start(s, after_ms, null)
-      from public.namecard_series_rule as s
+      select private.namecard_series_next_start(s, after_ms, null)
+      from private.namecard_series_rule as s
       join public.namecard_series as x on x.id = s.id
       where s.id = namecard_series_next_start_of.series_id and x.card_id = card
     )
   );
 end;
+$function$
+;
+
+CREATE OR REPLACE FUNCTION private.namecard_series_until(s private.namecard_series_rule)
+ RETURNS bigint
+ LANGUAGE sql
+ STABLE
+AS $function$
+  select least(
+    s.stopped_at,
+    case when s.last_date is not null
+      then private.namecard_local_instant(s.last_date + 1 + s.end_time, s.time_zone)
+    end
+  )
 $function$
 ;
 
@@ -536,7 +665,7 @@ AS $function$
       from (
         select s.id, s.type, s.weekdays, s.start_time, s.end_time, s.time_zone,
           s.first_date, s.last_date, private.namecard_series_next_start_of(card, s.id, clock.now_ms) as next
-        from public.namecard_series_rule as s
+        from private.namecard_series_rule as s
         join public.namecard_series as y on y.id = s.id
         where y.card_id = card and s.stopped_at is null
         -- Fenced: each series' next start is looked up once, not again for the filter below.
@@ -601,8 +730,8 @@ AS $function$
         select o.stamp_start
         from private.namecard_occurrence as o
         join private.namecard_series_window as w on w.series_id = o.series_id
-        join public.namecard_series_rule as s on s.id = o.series_id
-        cross join lateral public.namecard_occurrence_end(s, o.stamp_start, o.planned_end) as e
+        join private.namecard_series_rule as s on s.id = o.series_id
+        cross join lateral private.namecard_occurrence_end(s, o.stamp_start, o.planned_end) as e
         where series = 'window'
           and o.card_id = card
           and o.stamp_start > t
@@ -643,8 +772,9 @@ begin
       errcode = '22023',
       message = 'until_ms must be after at_ms';
   end if;
-  perform private.namecard_check_instant(at_ms, 'at_ms');
   if has_series then
+    -- What the series' lookup checks at each step (the instant is within bounds).
+    perform private.namecard_check_instant(at_ms, 'at_ms');
     -- The materialised occurrences answer every step before the first window's end, when
     -- every series of the card has a window opened by at_ms; else no step.
     fast_until := coalesce((
@@ -714,12 +844,12 @@ AS $function$
 $function$
 ;
 
-create or replace function public.namecard_count_visit(via text, card text)
-returns void
-language plpgsql
-security definer
-set search_path = ''
-as $$
+CREATE OR REPLACE FUNCTION public.namecard_count_visit(via text, card text)
+ RETURNS void
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
 #variable_conflict use_column
 declare
   cid bigint := private.namecard_live_card(namecard_count_visit.card);
@@ -755,7 +885,8 @@ begin
     set visits = least(v.visits + 1, 1000000000000000),
       running = least(v.running + 1, 1000000000000000);
 end;
-$$;
+$function$
+;
 
 CREATE OR REPLACE FUNCTION public.namecard_occurrences(card text, from_ms bigint, to_ms bigint)
  RETURNS TABLE(id bigint, type text, stamp_start bigint, stamp_end bigint, planned_end bigint)
@@ -765,36 +896,6 @@ CREATE OR REPLACE FUNCTION public.namecard_occurrences(card text, from_ms bigint
 AS $function$
   select o.id, o.type, o.stamp_start, o.stamp_end, o.planned_end
   from private.namecard_occurrences_of(private.namecard_card_id(card), from_ms, to_ms) as o
-$function$
-;
-
-CREATE OR REPLACE FUNCTION public.namecard_series_next_start(s namecard_series_rule, after_ms bigint, before_ms bigint)
- RETURNS bigint
- LANGUAGE sql
- STABLE
-AS $function$
-  select coalesce(
-    public.namecard_series_next_start_in(s, after_ms, before_ms, f.day, f.day + 8),
-    public.namecard_series_next_start_in(s, after_ms, before_ms, f.day + 9, f.day + 15),
-    public.namecard_series_next_start_in(s, after_ms, before_ms, f.day + 16, f.day + 22)
-  )
-  from (
-    select greatest(public.namecard_local_day(after_ms, s.time_zone) - 1, s.first_date) as day
-  ) as f
-$function$
-;
-
-CREATE OR REPLACE FUNCTION public.namecard_series_next_start_in(s namecard_series_rule, after_ms bigint, before_ms bigint, from_day date, until_day date)
- RETURNS bigint
- LANGUAGE sql
- STABLE
-AS $function$
-  select min(w.start_ms)
-  from public.namecard_series_days(s, from_day, until_day) as w
-  cross join lateral public.namecard_occurrence_end(s, w.start_ms, w.planned_end) as e
-  where w.start_ms > after_ms
-    and (before_ms is null or w.start_ms < before_ms)
-    and e.cut_end > w.start_ms
 $function$
 ;
 
@@ -985,6 +1086,84 @@ AS $function$
 $function$
 ;
 
+CREATE OR REPLACE FUNCTION private.namecard_profile_before_delete()
+ RETURNS trigger
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+declare
+  now_ms bigint := (extract(epoch from now()) * 1000)::bigint;
+  in_use text;
+begin
+  if old.name = 'main' then
+    raise exception using
+      errcode = '23503',
+      message = 'the main profile cannot be removed: it is where visitors go when nothing else is set';
+  end if;
+  select string_agg(n.id::text, ', ' order by n.id) into in_use
+  from public.namecard as n
+  where n.card_id = old.card_id
+    and n.type = old.name
+    and n.stamp_end > now_ms
+    and (n.stamp_start is null or n.stamp_start < n.stamp_end);
+  if in_use is null then
+    select string_agg('series ' || x.id::text, ', ' order by x.id) into in_use
+    from private.namecard_series_rule as x
+    join public.namecard_series as y on y.id = x.id
+    where y.card_id = old.card_id
+      and x.type = old.name
+      and (private.namecard_series_until(x) is null or private.namecard_series_until(x) > now_ms);
+  end if;
+  if in_use is not null then
+    raise exception using
+      errcode = '23503',
+      message = format('profile %s is in use by entries %s', old.name, in_use),
+      detail = in_use,
+      hint = 'End or cancel those entries first (namecard cancel <id>).';
+  end if;
+  update public.namecard_profile as p
+  set removed_at = coalesce(p.removed_at, now()), updated_at = now()
+  where p.card_id = old.card_id and p.name = old.name;
+  return null;
+end;
+$function$
+;
+
+CREATE OR REPLACE FUNCTION private.namecard_public_profiles(card bigint, names text[])
+ RETURNS SETOF text
+ LANGUAGE plpgsql
+ STABLE
+ SET search_path TO ''
+ SET plan_cache_mode TO 'force_generic_plan'
+AS $function$
+begin
+  -- Scalar subqueries, not EXISTS: each is one index probe a name. An EXISTS under OR may be
+  -- planned as a hashed subplan, which reads every entry not ended to hash it.
+  return query
+  select q.name
+  from unnest(names) as q(name)
+  where q.name in ('main', 'photo')
+    or coalesce((
+      select true from public.namecard as n
+      where n.card_id = card
+        and n.type = q.name
+        and n.stamp_end > (extract(epoch from now()) * 1000)::bigint
+      limit 1
+    ), false)
+    or coalesce((
+      select true from private.namecard_series_rule as s
+      join public.namecard_series as x on x.id = s.id
+      where x.card_id = card
+        and s.type = q.name
+        and (private.namecard_series_until(s) is null
+          or private.namecard_series_until(s) > (extract(epoch from now()) * 1000)::bigint)
+      limit 1
+    ), false);
+end;
+$function$
+;
+
 CREATE OR REPLACE FUNCTION private.namecard_role_on(card bigint)
  RETURNS text
  LANGUAGE sql
@@ -1036,11 +1215,11 @@ declare
 begin
   perform pg_advisory_xact_lock(hashtext('namecard_series_cap:' || new.card_id::text));
   select count(*) into live
-  from public.namecard_series_rule as s
+  from private.namecard_series_rule as s
   join public.namecard_series as x on x.id = s.id
   where x.card_id = new.card_id
     and (s.stopped_at is null or s.stopped_at > now_ms)
-    and (public.namecard_series_until(s) is null or public.namecard_series_until(s) > now_ms);
+    and (private.namecard_series_until(s) is null or private.namecard_series_until(s) > now_ms);
   if live >= private.namecard_limit('series') then
     raise exception using
       errcode = '23514',
@@ -1105,6 +1284,112 @@ begin
   end loop;
   return null;
 end;
+$function$
+;
+
+CREATE OR REPLACE FUNCTION private.namecard_series_fill(sid bigint, from_ms bigint, until_ms bigint)
+ RETURNS void
+ LANGUAGE sql
+ SECURITY DEFINER
+ SET search_path TO ''
+ SET jit TO 'off'
+AS $function$
+  insert into private.namecard_occurrence (series_id, stamp_start, planned_end, card_id)
+  select s.id, w.start_ms, w.planned_end, x.card_id
+  from private.namecard_series_rule as s
+  join public.namecard_series as x on x.id = s.id
+  cross join lateral private.namecard_series_days(
+    s,
+    private.namecard_local_day(from_ms, s.time_zone) - 2,
+    private.namecard_local_day(until_ms, s.time_zone) + 1
+  ) as w
+  where s.id = sid
+    and w.start_ms >= from_ms
+    and w.start_ms < until_ms
+    and w.planned_end > w.start_ms
+  on conflict do nothing
+$function$
+;
+
+CREATE OR REPLACE FUNCTION private.namecard_series_materialise(sid bigint, until_ms bigint, rebuild boolean)
+ RETURNS void
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+declare
+  now_ms bigint := (extract(epoch from now()) * 1000)::bigint;
+  s private.namecard_series_rule%rowtype;
+  w private.namecard_series_window%rowtype;
+  bound bigint;
+  fill_from bigint;
+begin
+  select * into s from private.namecard_series_rule as x where x.id = sid;
+  if not found then
+    return;
+  end if;
+  if rebuild then
+    delete from private.namecard_occurrence as o where o.series_id = sid;
+    delete from private.namecard_series_window as x where x.series_id = sid;
+  end if;
+  select * into w from private.namecard_series_window as x where x.series_id = sid for update;
+  if not found then
+    fill_from := now_ms - 3 * 86400000;
+    w.series_id := sid;
+    w.card_id := (select x.card_id from public.namecard_series as x where x.id = sid);
+    -- anon may ask about the day before now (private.namecard_check_instant): answered from
+    -- the rows, however many series were stored or cancelled today.
+    w.covered_from := now_ms - 86400000;
+    w.covered_until := now_ms;
+  else
+    fill_from := w.covered_until;
+  end if;
+  bound := private.namecard_series_until(s);
+  if bound is not null and bound <= until_ms then
+    if fill_from < bound then
+      perform private.namecard_series_fill(sid, fill_from, bound);
+    end if;
+    w.covered_until := 9223372036854775807;
+  elsif fill_from < until_ms then
+    perform private.namecard_series_fill(sid, fill_from, until_ms);
+    w.covered_until := greatest(w.covered_until, until_ms);
+  end if;
+  insert into private.namecard_series_window as x (series_id, covered_from, covered_until, card_id)
+  values (w.series_id, w.covered_from, w.covered_until, w.card_id)
+  on conflict (series_id) do update set covered_until = excluded.covered_until;
+end;
+$function$
+;
+
+CREATE OR REPLACE FUNCTION private.namecard_series_materialised_at(card bigint, at_ms bigint)
+ RETURNS TABLE(id bigint, type text, stamp_start bigint, stamp_end bigint)
+ LANGUAGE sql
+ STABLE
+AS $function$
+  select o.series_id, s.type, o.stamp_start, s.cut_end
+  from (
+    select o.series_id, o.stamp_start, o.planned_end
+    from private.namecard_occurrence as o
+    where o.card_id = card
+      and int8range(o.stamp_start, o.planned_end) @> at_ms
+    order by o.series_id desc, o.stamp_start desc
+    offset 0
+  ) as o
+  cross join lateral (
+    select x.type, e.cut_end
+    from private.namecard_series_rule as x
+    cross join lateral private.namecard_occurrence_end(x, o.stamp_start, o.planned_end) as e
+    where x.id = o.series_id
+  ) as s
+  where s.cut_end > at_ms
+    and exists (
+      select from private.namecard_series_window as w
+      where w.series_id = o.series_id
+        and w.covered_from <= at_ms
+        and w.covered_until > at_ms
+    )
+  order by o.series_id desc, o.stamp_start desc
+  limit 1
 $function$
 ;
 
@@ -1184,7 +1469,7 @@ begin
         message = format('Series %s was already cancelled', entry_id),
         detail = format('stopped_at=%s', series.stopped_at);
     end if;
-    if (select public.namecard_series_until(r) from public.namecard_series_rule as r
+    if (select private.namecard_series_until(r) from private.namecard_series_rule as r
         where r.id = entry_id) <= now_ms then
       raise exception using
         errcode = 'PT409',
@@ -1395,14 +1680,18 @@ drop function if exists public.namecard_go(text);
 
 CREATE OR REPLACE FUNCTION public.namecard_go(card text)
  RETURNS TABLE(id bigint, type text, stamp_start bigint, stamp_end bigint, url text)
- LANGUAGE sql
+ LANGUAGE plpgsql
  STABLE SECURITY DEFINER
  SET search_path TO ''
+ SET plan_cache_mode TO 'force_generic_plan'
 AS $function$
-  select a.id, a.type, a.stamp_start, a.stamp_end, private.namecard_profile_url_of(c.id, a.type)
-  from (select private.namecard_live_card(card) as id) as c
-  cross join lateral private.namecard_in_force_at(
-    c.id, (extract(epoch from now()) * 1000)::bigint, 'lookup') as a
+begin
+  return query
+    select a.id, a.type, a.stamp_start, a.stamp_end, private.namecard_profile_url_of(c.id, a.type)
+    from (select private.namecard_live_card(namecard_go.card) as id) as c
+    cross join lateral private.namecard_in_force_at(
+      c.id, (extract(epoch from now()) * 1000)::bigint, 'lookup') as a;
+end;
 $function$
 ;
 
@@ -1467,7 +1756,7 @@ CREATE OR REPLACE FUNCTION public.namecard_schema_version()
  IMMUTABLE
  SET search_path TO ''
 AS $function$
-  select '20261127131802'::text
+  select '20261127135332'::text
 $function$
 ;
 
@@ -1621,37 +1910,49 @@ CREATE TRIGGER namecard_series_extend AFTER INSERT OR UPDATE ON public.namecard_
 
 CREATE TRIGGER namecard_series_extend AFTER INSERT OR UPDATE ON public.namecard_series_stop FOR EACH STATEMENT EXECUTE FUNCTION private.namecard_series_extend();
 
+revoke all on table private.namecard_series_rule from public, anon, authenticated, service_role;
+
 revoke all on function private.namecard_limit(what text) from public, anon, authenticated, service_role;
 
 revoke all on function private.namecard_live_card(card text) from public, anon, authenticated, service_role;
 
 revoke all on function public.namecard_cards() from public, anon, authenticated, service_role;
 
-revoke all on function private.namecard_profile_cap() from public, anon, authenticated, service_role;
+revoke all on function public.namecard_status(card text) from public, anon, authenticated, service_role;
+
+revoke all on function private.namecard_series_until(s private.namecard_series_rule) from public, anon, authenticated, service_role;
 
 revoke all on function private.namecard_occurrences_of(card bigint, from_ms bigint, to_ms bigint) from public, anon, authenticated, service_role;
 
+revoke all on function private.namecard_profile_cap() from public, anon, authenticated, service_role;
+
 revoke all on function public.namecard_occurrences(card text, from_ms bigint, to_ms bigint) from public, anon, authenticated, service_role;
 
-revoke all on function public.namecard_series_next_start_in(s namecard_series_rule, after_ms bigint, before_ms bigint, from_day date, until_day date) from public, anon, authenticated, service_role;
+revoke all on function private.namecard_series_next_start_in(s private.namecard_series_rule, after_ms bigint, before_ms bigint, from_day date, until_day date) from public, anon, authenticated, service_role;
 
-revoke all on function public.namecard_series_next_start(s namecard_series_rule, after_ms bigint, before_ms bigint) from public, anon, authenticated, service_role;
+revoke all on function private.namecard_series_next_start(s private.namecard_series_rule, after_ms bigint, before_ms bigint) from public, anon, authenticated, service_role;
+
+revoke all on function private.namecard_local_instant(local_time timestamp without time zone, time_zone text) from public, anon, authenticated, service_role;
+
+revoke all on function private.namecard_local_day(at_ms bigint, time_zone text) from public, anon, authenticated, service_role;
+
+revoke all on function private.namecard_series_days(s private.namecard_series_rule, from_day date, until_day date) from public, anon, authenticated, service_role;
+
+revoke all on function private.namecard_occurrence_end(s private.namecard_series_rule, start_ms bigint, planned_end bigint) from public, anon, authenticated, service_role;
 
 revoke all on function private.namecard_series_next_start_of(card bigint, series_id bigint, after_ms bigint) from public, anon, authenticated, service_role;
 
 revoke all on function private.namecard_card_next_start(card bigint, after_ms bigint, newer_than bigint, before_ms bigint) from public, anon, authenticated, service_role;
 
-revoke all on function private.namecard_timeline_step(card bigint, t bigint, series text, fast_until bigint) from public, anon, authenticated, service_role;
-
-revoke all on function public.namecard_status(card text) from public, anon, authenticated, service_role;
-
 revoke all on function private.namecard_in_force_at(card bigint, at_ms bigint, series text) from public, anon, authenticated, service_role;
+
+revoke all on function private.namecard_timeline_step(card bigint, t bigint, series text, fast_until bigint) from public, anon, authenticated, service_role;
 
 revoke all on function private.namecard_timeline_until(card bigint, at_ms bigint, until_ms bigint, max_segments integer) from public, anon, authenticated, service_role;
 
-revoke all on function public.namecard_set_series(type text, weekdays smallint[], start_time time without time zone, end_time time without time zone, time_zone text, card text, first_date date, last_date date) from public, anon, authenticated, service_role;
-
 revoke all on function private.namecard_status_of(card bigint) from public, anon, authenticated, service_role;
+
+revoke all on function public.namecard_set_series(type text, weekdays smallint[], start_time time without time zone, end_time time without time zone, time_zone text, card text, first_date date, last_date date) from public, anon, authenticated, service_role;
 
 revoke all on function public.namecard_count_visit(via text, card text) from public, anon, authenticated, service_role;
 
@@ -1771,21 +2072,17 @@ grant execute on function public.namecard_cards() to authenticated;
 
 grant execute on function public.namecard_cards() to service_role;
 
-grant execute on function public.namecard_occurrences(card text, from_ms bigint, to_ms bigint) to anon;
-
-grant execute on function public.namecard_occurrences(card text, from_ms bigint, to_ms bigint) to authenticated;
-
-grant execute on function public.namecard_occurrences(card text, from_ms bigint, to_ms bigint) to service_role;
-
-grant execute on function public.namecard_series_next_start_in(s namecard_series_rule, after_ms bigint, before_ms bigint, from_day date, until_day date) to service_role;
-
-grant execute on function public.namecard_series_next_start(s namecard_series_rule, after_ms bigint, before_ms bigint) to service_role;
-
 grant execute on function public.namecard_status(card text) to anon;
 
 grant execute on function public.namecard_status(card text) to authenticated;
 
 grant execute on function public.namecard_status(card text) to service_role;
+
+grant execute on function public.namecard_occurrences(card text, from_ms bigint, to_ms bigint) to anon;
+
+grant execute on function public.namecard_occurrences(card text, from_ms bigint, to_ms bigint) to authenticated;
+
+grant execute on function public.namecard_occurrences(card text, from_ms bigint, to_ms bigint) to service_role;
 
 grant execute on function public.namecard_set(type text, stamp_start bigint, stamp_end bigint, card text) to anon;
 
@@ -1799,13 +2096,13 @@ grant execute on function public.namecard_end_now(card text) to anon;
 
 grant execute on function public.namecard_cancel(entry_id bigint, card text) to anon;
 
-grant execute on function public.namecard_visit_days(day_starts bigint[], card text) to anon;
-
 grant execute on function public.namecard_count_visit(via text, card text) to anon;
 
 grant execute on function public.namecard_count_visit(via text, card text) to authenticated;
 
 grant execute on function public.namecard_count_visit(via text, card text) to service_role;
+
+grant execute on function public.namecard_visit_days(day_starts bigint[], card text) to anon;
 
 grant execute on function private.namecard_pre_request() to anon;
 
@@ -1825,6 +2122,8 @@ grant execute on function public.namecard_token_create(name text, card text, rol
 
 grant usage on schema private to anon;
 
+comment on view private.namecard_series_rule is 'Each series'' rule: profile, ISO weekdays, local start and end, zone, first and last date, cancel.';
+
 comment on table public.namecard_card is 'Cards: slug (the public name in the card''s link /go/?c=<slug>; main is a bare /go/), name.';
 
 comment on function private.namecard_limit(what text) is 'The limit of cards (an account makes), profiles, series (live) or tokens (live) of a card.';
@@ -1834,6 +2133,8 @@ comment on function private.namecard_cards_where(min_role text) is 'Ids of the c
 comment on function private.namecard_card_id(card text) is 'The id of the live card of this slug that the caller is a member of (a card token: its own card); else PT404 "None of your cards is called <slug>", or 22023 for a malformed slug.';
 
 comment on function public.namecard_cards() is 'The caller''s live cards by slug: id, slug, name, role (owner|editor|viewer); a card token''s caller: its one card with the token''s role.';
+
+comment on function public.namecard_status(card text) is 'The status of the card (slug): the server''s now (epoch ms), the active entry or null, the timeline (24 segments at most), the labels of the profiles it names, the destination in force (null: the build''s), and the series with an occurrence ahead; a card with nothing set for an unknown slug.';
 
 comment on function public.namecard_card_add(slug text, name text) is 'Signed in: a new card with this slug (lower case, never given twice) and name (default: the slug); the caller is its owner. At most namecard_limit(cards) a person.';
 
@@ -1845,15 +2146,11 @@ comment on function public.namecard_member_invite(role text, card text, valid_se
 
 comment on function public.namecard_occurrences(card text, from_ms bigint, to_ms bigint) is 'Members: occurrences of the card''s (slug) series in force some time in [from_ms, to_ms): id, type, start, end (as stopped), planned end.';
 
-comment on function public.namecard_status(card text) is 'The status of the card (slug): the server''s now (epoch ms), the active entry or null, the timeline (24 segments at most), the labels of the profiles it names, the destination in force (null: the build''s), and the series with an occurrence ahead; a card with nothing set for an unknown slug.';
-
-comment on function public.namecard_set(type text, stamp_start bigint, stamp_end bigint, card text) is 'Editors and owners (and editor tokens): stores an entry in the card (slug); answers it and what visitors get now.';
+comment on function private.namecard_local_instant(local_time timestamp without time zone, time_zone text) is 'Epoch ms of a wall-clock time in an IANA zone: a gap time with the offset before the change, a fold time the earlier instant.';
 
 comment on function private.namecard_in_force_at(card bigint, at_ms bigint, series text) is 'The entry or series occurrence of the card in force at epoch ms at_ms (highest id); series (exact | lookup | window | none) from the exact expansion, the materialised occurrences with the expansion as fallback, the materialised occurrences alone, or not at all.';
 
 comment on function private.namecard_timeline_until(card bigint, at_ms bigint, until_ms bigint, max_segments integer) is 'The card''s timeline from epoch ms at_ms, walked until the first segment reaching until_ms (null: no bound), at most max_segments segments.';
-
-comment on function public.namecard_set_series(type text, weekdays smallint[], start_time time without time zone, end_time time without time zone, time_zone text, card text, first_date date, last_date date) is 'Editors and owners (and editor tokens): stores a weekly series in the card (slug); answers it and what visitors get now.';
 
 comment on function public.namecard_preview(at_ms bigint[], card text) is 'For each epoch ms in at_ms (at most 10): the entry or series occurrence of the card (slug) in force then, or nulls (main).';
 
@@ -1861,13 +2158,17 @@ comment on function public.namecard_go(card text) is 'What /go/?c=<slug> visitor
 
 comment on function private.namecard_status_of(card bigint) is 'One row of the card: the server''s now (epoch ms), the active entry or null, the timeline (24 segments at most), the labels of the profiles the timeline names, the destination in force (null: the build''s), and the series with an occurrence ahead (with its next start).';
 
+comment on function public.namecard_set(type text, stamp_start bigint, stamp_end bigint, card text) is 'Editors and owners (and editor tokens): stores an entry in the card (slug); answers it and what visitors get now.';
+
+comment on function public.namecard_set_series(type text, weekdays smallint[], start_time time without time zone, end_time time without time zone, time_zone text, card text, first_date date, last_date date) is 'Editors and owners (and editor tokens): stores a weekly series in the card (slug); answers it and what visitors get now.';
+
 comment on function public.namecard_end_now(card text) is 'Editors and owners (and editor tokens): visitors of the card (slug) get the main site now; every entry in force stops, later ones stay.';
 
 comment on function public.namecard_cancel(entry_id bigint, card text) is 'Editors and owners (and editor tokens): the entry or series of the card (slug) never counts again (running: ends now; scheduled: never starts).';
 
-comment on function public.namecard_visit_days(day_starts bigint[], card text) is 'Members: visits of the card (slug) summed per day; day_starts are the days'' starts in epoch ms plus the end.';
-
 comment on function public.namecard_count_visit(via text, card text) is 'Counts one visit now of the live card of slug card: for its active profile, via qr|nfc (anything else: link). An unknown slug counts nothing.';
+
+comment on function public.namecard_visit_days(day_starts bigint[], card text) is 'Members: visits of the card (slug) summed per day; day_starts are the days'' starts in epoch ms plus the end.';
 
 comment on function private.namecard_pre_request() is 'PostgREST''s pre-request check: with a card token in the header x-namecard-token, the token''s card and role for this transaction, or PT401 (invalid token, token revoked, token expired, card removed, creator not an owner).';
 
@@ -1875,64 +2176,7 @@ comment on function public.namecard_caller() is 'Who calls: {kind: person, email
 
 comment on function public.namecard_token_create(name text, card text, role text, valid_seconds integer) is 'Owners: a token (nct_…, shown only in this answer) for the card (slug) with role editor|viewer, valid for valid_seconds (default 90 days; null: never). Answers {token, name, role, card, expires}; only its sha256 is kept.';
 
--- The functions dropped and made again above (a default removed, a return type changed) get
--- their privileges again.
-
-revoke execute on function private.namecard_series_extend() from public;
-
-revoke execute on function public.namecard_go(card text) from public;
-
-revoke execute on function public.namecard_preview(at_ms bigint[], card text) from public;
-
-revoke execute on function public.namecard_remove_profile(profile_name text, card text) from public;
-
-revoke execute on function public.namecard_token_revoke(name text, card text) from public;
-
-revoke execute on function public.namecard_set(type text, stamp_start bigint, stamp_end bigint, card text) from public;
-
-revoke execute on function public.namecard_end_now(card text) from public;
-
-revoke execute on function public.namecard_cancel(entry_id bigint, card text) from public;
-
-revoke execute on function public.namecard_visit_days(day_starts bigint[], card text) from public;
-
-grant execute on function public.namecard_set(type text, stamp_start bigint, stamp_end bigint, card text) to authenticated;
-
-grant execute on function public.namecard_set(type text, stamp_start bigint, stamp_end bigint, card text) to service_role;
-
-grant execute on function public.namecard_preview(at_ms bigint[], card text) to anon;
-
-grant execute on function public.namecard_preview(at_ms bigint[], card text) to authenticated;
-
-grant execute on function public.namecard_preview(at_ms bigint[], card text) to service_role;
-
-grant execute on function public.namecard_go(card text) to anon;
-
-grant execute on function public.namecard_go(card text) to authenticated;
-
-grant execute on function public.namecard_go(card text) to service_role;
-
-grant execute on function public.namecard_end_now(card text) to authenticated;
-
-grant execute on function public.namecard_end_now(card text) to service_role;
-
-grant execute on function public.namecard_token_revoke(name text, card text) to authenticated;
-
-grant execute on function public.namecard_token_revoke(name text, card text) to service_role;
-
-grant execute on function public.namecard_cancel(entry_id bigint, card text) to authenticated;
-
-grant execute on function public.namecard_cancel(entry_id bigint, card text) to service_role;
-
-grant execute on function public.namecard_visit_days(day_starts bigint[], card text) to authenticated;
-
-grant execute on function public.namecard_visit_days(day_starts bigint[], card text) to service_role;
-
-grant execute on function public.namecard_remove_profile(profile_name text, card text) to authenticated;
-
-grant execute on function public.namecard_remove_profile(profile_name text, card text) to service_role;
-
-comment on function public.namecard_token_revoke(name text, card text) is 'Owners: revokes the card''s token of this name at once; answers {name, role, revoked_at, card}. PT404 no such token.';
+alter view private.namecard_series_rule set (security_invoker=true);
 
 -- Functions whose card is required now (a default cannot be removed in place).
 
@@ -2176,6 +2420,65 @@ comment on function public.namecard_tokens(text) is
 
 revoke all on function public.namecard_tokens(text) from public;
 grant execute on function public.namecard_tokens(text) to authenticated, service_role;
+
+-- The functions dropped and made again above (a default removed, a return type changed) get
+-- their privileges again.
+
+revoke execute on function private.namecard_series_extend() from public;
+
+revoke execute on function public.namecard_go(card text) from public;
+
+revoke execute on function public.namecard_preview(at_ms bigint[], card text) from public;
+
+revoke execute on function public.namecard_remove_profile(profile_name text, card text) from public;
+
+revoke execute on function public.namecard_token_revoke(name text, card text) from public;
+
+revoke execute on function public.namecard_set(type text, stamp_start bigint, stamp_end bigint, card text) from public;
+
+revoke execute on function public.namecard_end_now(card text) from public;
+
+revoke execute on function public.namecard_cancel(entry_id bigint, card text) from public;
+
+revoke execute on function public.namecard_visit_days(day_starts bigint[], card text) from public;
+
+grant execute on function public.namecard_preview(at_ms bigint[], card text) to anon;
+
+grant execute on function public.namecard_preview(at_ms bigint[], card text) to authenticated;
+
+grant execute on function public.namecard_preview(at_ms bigint[], card text) to service_role;
+
+grant execute on function public.namecard_go(card text) to anon;
+
+grant execute on function public.namecard_go(card text) to authenticated;
+
+grant execute on function public.namecard_go(card text) to service_role;
+
+grant execute on function public.namecard_set(type text, stamp_start bigint, stamp_end bigint, card text) to authenticated;
+
+grant execute on function public.namecard_set(type text, stamp_start bigint, stamp_end bigint, card text) to service_role;
+
+grant execute on function public.namecard_end_now(card text) to authenticated;
+
+grant execute on function public.namecard_end_now(card text) to service_role;
+
+grant execute on function public.namecard_cancel(entry_id bigint, card text) to authenticated;
+
+grant execute on function public.namecard_cancel(entry_id bigint, card text) to service_role;
+
+grant execute on function public.namecard_remove_profile(profile_name text, card text) to authenticated;
+
+grant execute on function public.namecard_remove_profile(profile_name text, card text) to service_role;
+
+grant execute on function public.namecard_visit_days(day_starts bigint[], card text) to authenticated;
+
+grant execute on function public.namecard_visit_days(day_starts bigint[], card text) to service_role;
+
+grant execute on function public.namecard_token_revoke(name text, card text) to authenticated;
+
+grant execute on function public.namecard_token_revoke(name text, card text) to service_role;
+
+comment on function public.namecard_token_revoke(name text, card text) is 'Owners: revokes the card''s token of this name at once; answers {name, role, revoked_at, card}. PT404 no such token.';
 
 -- PostgREST's pre-request check of card tokens (tokens.sql): a role setting, which the schema
 -- comparison cannot see; PostgREST reads it at start and on this notification.
