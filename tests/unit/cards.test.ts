@@ -3,19 +3,23 @@ import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { cardLinkOf, channelLink, goCardOf } from '../../shared/core/card-link.js';
 import {
+  CardConflictError,
   cardRefusalOf,
+  chooseCard,
+  choiceNeedsCards,
   neededRole,
   parseCardRole,
   parseCardSlug,
   roleAtLeast,
+  type CardRole,
 } from '../../shared/core/cards.js';
 import { isInvitation } from '../../shared/core/members.js';
 import { ApiError, InputError } from '../../shared/core/errors.js';
-import { cardViewUrl, fetchActiveEntry, fetchStatus } from '../../shared/core/lookup.js';
+import { fetchActiveEntry, fetchStatus, lookupUrl } from '../../shared/core/lookup.js';
 
 // The card rules the faces share (shared/core/cards.ts, card-link.ts, lookup.ts): a slug's and
-// a role's form, each card's link, which of the server's refusals an error is, and the one GET
-// of a card named by its slug.
+// a role's form, the choice of the card a run or a page acts on, each card's link, which of the
+// server's refusals an error is, and the one GET of a card named by its slug.
 
 describe('slugs and roles', () => {
   it.each(['studio', 'a1', 'my-card-2', '0123456789abcdef0123456789abcdef'])(
@@ -25,7 +29,11 @@ describe('slugs and roles', () => {
     },
   );
 
-  it.each(['a', '-studio', 'Studio', 'st udio', 'stüdio', 'x'.repeat(33), 'a_b'])(
+  it('reads a slug whatever its case, as the server matches it (stored lower case)', () => {
+    expect(parseCardSlug('Studio')).toBe('studio');
+  });
+
+  it.each(['a', '-studio', 'st udio', 'stüdio', 'x'.repeat(33), 'a_b'])(
     '%s is refused, naming the field and the form',
     (s) => {
       let error: unknown;
@@ -60,17 +68,69 @@ describe('slugs and roles', () => {
   });
 });
 
+/** The caller's cards as `namecard_cards()` answers them, from `slug:role` pairs. */
+const cardsOf = (...pairs: string[]) =>
+  pairs.map((pair) => {
+    const [slug, role] = pair.split(':') as [string, CardRole];
+    return { slug, role };
+  });
+
+describe('the card a run or a page acts on', () => {
+  it.each([
+    ['the only card', cardsOf('studio:editor'), { slug: 'studio', source: 'your only card' }],
+    ['main where a member', cardsOf('zoo:owner', 'main:viewer'), { slug: 'main', source: 'main' }],
+    [
+      'the first by slug without main',
+      cardsOf('zoo:owner', 'fair:editor'),
+      { slug: 'fair', source: 'your first card' },
+    ],
+    ['main with no card at all', [], { slug: 'main', source: 'main' }],
+    ['main when signed out', undefined, { slug: 'main', source: 'main' }],
+  ])('with nothing named: %s', (_what, cards, choice) => {
+    expect(chooseCard({ cards })).toEqual(choice);
+  });
+
+  it('takes --card, then NAMECARD_CARD, then `card use`, whatever the cards', () => {
+    const cards = cardsOf('studio:editor');
+    const named = { slug: 'fair', source: '--card' } as const;
+    expect(chooseCard({ named, env: 'zoo', current: 'main', cards })).toEqual(named);
+    expect(chooseCard({ env: 'zoo', current: 'main', cards })).toEqual({
+      slug: 'zoo',
+      source: 'NAMECARD_CARD',
+    });
+    expect(chooseCard({ current: 'main', cards })).toEqual({ slug: 'main', source: 'card use' });
+    expect(choiceNeedsCards({ current: 'main' })).toBe(false);
+    expect(choiceNeedsCards({})).toBe(true);
+  });
+
+  it("is a card token's own card, and refuses a token run naming another, naming both (exit 2)", () => {
+    expect(chooseCard({ tokenCard: 'studio', cards: cardsOf('studio:editor') })).toEqual({
+      slug: 'studio',
+      source: 'the token',
+    });
+    expect(chooseCard({ env: 'studio', tokenCard: 'studio' }).slug).toBe('studio');
+    let refused: unknown;
+    try {
+      chooseCard({ named: { slug: 'main', source: '--card' }, tokenCard: 'studio' });
+    } catch (error) {
+      refused = error;
+    }
+    expect(refused).toBeInstanceOf(CardConflictError);
+    expect(refused).toBeInstanceOf(InputError);
+    expect((refused as Error).message).toContain('`--card` names the card main');
+    expect((refused as Error).message).toContain('a token of the card studio');
+  });
+});
+
 describe("each card's link", () => {
-  it('is the bare card link for the first card, ?c=<slug> for any other', () => {
-    expect(cardLinkOf('https://me.example/go/', { slug: 'main', first: true })).toBe(
-      'https://me.example/go/',
-    );
-    expect(cardLinkOf('https://me.example/card/go/', { slug: 'studio', first: false })).toBe(
+  it('is the bare card link for the card main, ?c=<slug> for any other', () => {
+    expect(cardLinkOf('https://me.example/go/', 'main')).toBe('https://me.example/go/');
+    expect(cardLinkOf('https://me.example/card/go/', 'studio')).toBe(
       'https://me.example/card/go/?c=studio',
     );
   });
 
-  it("keeps the card when marked with a channel, and the first card's link as before", () => {
+  it("keeps the card when marked with a channel, and main's bare link", () => {
     expect(channelLink('https://me.example/go/?c=studio', 'qr')).toBe(
       'https://me.example/go/?c=studio&via=qr',
     );
@@ -81,12 +141,12 @@ describe("each card's link", () => {
   });
 
   it.each([
-    ['', null],
-    ['?via=qr', null],
+    ['', 'main'],
+    ['?via=qr', 'main'],
     ['?c=studio&via=qr', 'studio'],
     ['?via=nfc&c=my-card', 'my-card'],
-    ['?c=', undefined],
-    ['?c=Studio', undefined],
+    ['?c=', 'main'],
+    ['?c=Studio', 'studio'],
     ['?c=%3Cscript%3E', undefined],
   ])('/go%s asks for %s', (search, card) => {
     expect(goCardOf(search)).toBe(card);
@@ -112,7 +172,8 @@ describe("the server's card refusals", () => {
     ['no such card', 'no_such_card'],
     ['no such invitation', 'no_such_invitation'],
     ['last owner', 'last_owner'],
-    ['first card', 'first_card'],
+    ['main card', 'main_card'],
+    ['needs a person', 'needs_person'],
     ['slug taken', 'slug_taken'],
     [null, undefined],
   ])('details %s is %s', (details, name) => {
@@ -163,7 +224,7 @@ describe("a card's one GET", () => {
     expect(seen[0]!.headers.apikey).toBeUndefined();
   });
 
-  it("reads a card's status through namecard_card_status", async () => {
+  it("reads a card's status through namecard_status", async () => {
     const seen: IncomingMessage[] = [];
     const status = {
       now: 1,
@@ -176,9 +237,9 @@ describe("a card's one GET", () => {
     const url = await serve(JSON.stringify([status]), seen);
     expect((await fetchStatus({ supabaseUrl: url, anonKey: 'k', card: 'studio' })).now).toBe(1);
     expect(seen[0]!.url).toBe(
-      '/rest/v1/rpc/namecard_card_status?card=studio&select=now,active,timeline,labels,url,series_ahead&apikey=k',
+      '/rest/v1/rpc/namecard_status?card=studio&select=now,active,timeline,labels,url,series_ahead&apikey=k',
     );
-    expect(cardViewUrl('https://x.example', 'k', 'namecard_active', 'a-b')).toBe(
+    expect(lookupUrl('https://x.example', 'k', 'namecard_go', 'a-b')).toBe(
       'https://x.example/rest/v1/rpc/namecard_go?card=a-b&select=id,type,stamp_start,stamp_end,url&apikey=k',
     );
   });

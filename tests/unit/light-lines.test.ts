@@ -1,18 +1,19 @@
 import { describe, expect, it } from 'vitest';
 import { readLine } from '../../cli/grammar/read-line.js';
-import { ownerLine, statusLine } from '../../cli/light/light-lines.js';
+import { callerLine, statusLine } from '../../cli/light/light-lines.js';
 
 // Which command lines the entry point runs without commander: as `end`, `cancel <id>`,
-// `profile list` or `set` (when the stored access token is valid), and as `status`. Anything
+// `profile list` or `set` (as a card token, or when the stored access token is valid), and as
+// `status`. Anything
 // else goes to the program (undefined): commander reads what the grammar does not (help, a
 // repeated or unknown option, …) and prints help, suggestions and the usual messages, and a
 // line the grammar read but the light path does not take (`set` with something to ask,
 // `--every`, `--allow-insecure-http`) runs the program's command from the same reading.
 
-const owner = (args: string[]) => ownerLine(readLine(args));
+const light = (args: string[]) => callerLine(readLine(args));
 const status = (args: string[]) => statusLine(readLine(args))?.options;
 
-describe("the owner's light lines", () => {
+describe("the caller's light lines", () => {
   it.each([
     [['end'], { command: 'end', args: {}, options: {} }],
     [['end', '--json'], { command: 'end', args: {}, options: { json: true } }],
@@ -24,6 +25,11 @@ describe("the owner's light lines", () => {
       { command: 'cancel', args: { id: '12' }, options: { json: true } },
     ],
     [['cancel', 'abc'], { command: 'cancel', args: { id: 'abc' }, options: {} }],
+    [['end', '--card', 'studio'], { command: 'end', args: {}, options: { card: 'studio' } }],
+    [
+      ['--card=studio', 'set', 'photo', '--for', '1h'],
+      { command: 'set', args: { profile: 'photo' }, options: { card: 'studio', for: '1h' } },
+    ],
     [['profile', 'list'], { command: 'profile list', args: {}, options: {} }],
     [
       ['--timeout', '500', 'profile', 'list', '--json'],
@@ -58,7 +64,7 @@ describe("the owner's light lines", () => {
       },
     ],
   ])('runs %j itself', (args, line) => {
-    expect(owner(args)).toEqual(line);
+    expect(light(args)).toEqual(line);
   });
 
   it.each([
@@ -103,7 +109,7 @@ describe("the owner's light lines", () => {
     [['profile', 'add', 'shop', 'https://card.example/shop']],
     [['list', 'profile']],
   ])('leaves %j to the program', (args) => {
-    expect(owner(args)).toBeUndefined();
+    expect(light(args)).toBeUndefined();
   });
 });
 
@@ -118,6 +124,7 @@ describe('the status light line', () => {
     [['status', '--timeout='], { timeout: '' }],
     [['status', '--tz', 'Asia/Tokyo'], { tz: 'Asia/Tokyo' }],
     [['status', '--tz=Asia/Tokyo', '--json'], { tz: 'Asia/Tokyo', json: true }],
+    [['status', '--card', 'studio'], { card: 'studio' }],
   ])('runs %j itself', (args, options) => {
     expect(status(args)).toEqual(options);
   });

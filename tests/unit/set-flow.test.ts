@@ -23,7 +23,7 @@ function harness(answers: Record<string, string[]>, interactive = true) {
   const localTimeZone = vi.fn(() => 'UTC');
   const asked: string[] = [];
   const refused: string[] = [];
-  const signIn = vi.fn(async () => 'owner');
+  const signIn = vi.fn(async () => 'caller');
   const deps: SetFlowDeps<string> = {
     plan: { ...plan, planRequest, readSetRequest, parseProfile },
     time,
@@ -68,11 +68,11 @@ function harness(answers: Record<string, string[]>, interactive = true) {
 describe('set as a flow of steps', () => {
   it('reads the line once and plans once, with the complete request, when everything was given', async () => {
     const flow = harness({});
-    const { owner, plan: entry } = await flow.run(
+    const { caller, plan: entry } = await flow.run(
       { profile: 'photo', date: '2030-06-01', time: '18:00' },
       { tz: 'UTC', from: '2030-06-01 13:00' },
     );
-    expect(owner).toBe('owner');
+    expect(caller).toBe('caller');
     expect(entry).toEqual({
       type: 'photo',
       stamp_start: Date.UTC(2030, 5, 1, 13),
@@ -189,14 +189,14 @@ describe('set as a flow of steps', () => {
       { tz: 'UTC' },
       {
         ...flow.deps,
-        profiles: async (owner) => {
-          lists.push(owner);
+        profiles: async (caller) => {
+          lists.push(caller);
           return ['main', 'photo', 'shop'].map((value) => ({ value, label: value }));
         },
       },
     );
     await expect(run).rejects.toThrow(message);
-    expect(lists).toEqual(['owner']);
+    expect(lists).toEqual(['caller']);
     expect(flow.parseProfile).toHaveBeenCalledTimes(1);
     expect(flow.planRequest).not.toHaveBeenCalled();
   });
