@@ -267,7 +267,7 @@ Examples:
   $ namecard qr --png poster.png --size 2048`,
   },
   stats: {
-    help: 'show the visit counts by day, profile and channel (owners only)',
+    help: "show the visit counts by day, profile and channel (the card's members)",
     options: [
       { flags: '--days <n>', help: 'how many days up to today (default: 30, at most 366)' },
       {
@@ -374,7 +374,7 @@ Examples:
     },
   },
   logout: { help: 'revoke the session and delete it here' },
-  whoami: { help: 'show who is signed in, and where' },
+  whoami: { help: 'show who calls (you, or a card token), where, and on which card' },
   doctor: {
     help: 'check the deployment end to end: API, database, sign-ups, account, site',
     options: [{ flags: '--json', help: 'print an array of { check, status, detail }' }],

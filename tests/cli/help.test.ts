@@ -28,7 +28,7 @@ describe('namecard --help and usage errors', () => {
         --api-url <url>                        API base URL (overrides SUPABASE_URL)
         --timeout <ms>                         time-out of each request in milliseconds (default: 15000)
         --allow-insecure-http                  send your password and session over plain http: to another machine (a test on your LAN)
-        --card <slug>                          the card to act on (overrides NAMECARD_CARD and \`namecard card use\`; default: the first card)
+        --card <slug>                          the card to act on (overrides NAMECARD_CARD and \`namecard card use\`; default: your only card, else main)
         -h, --help                             show help
 
       Commands:
@@ -43,12 +43,12 @@ describe('namecard --help and usage errors', () => {
         calendar [options]                     the card's schedule as an iCalendar (.ics) file, to import into a calendar
         link [options]                         print the card's link, the address to put on the card
         qr [options]                           show the card's link as a QR code, or save it as SVG or PNG
-        stats [options]                        show the visit counts by day, profile and channel (owners only)
+        stats [options]                        show the visit counts by day, profile and channel (the card's members)
         card                                   list, add, choose, rename or remove your cards (each has its own link and people)
         member                                 list, invite or remove the card's people, or change their role (owners); accept an invitation
         token                                  create, list or revoke the card's tokens for scripts and CI (owners)
         logout                                 revoke the session and delete it here
-        whoami                                 show who is signed in, and where
+        whoami                                 show who calls (you, or a card token), where, and on which card
         doctor [options]                       check the deployment end to end: API, database, sign-ups, account, site
         help [command]                         display help for command
 
@@ -57,7 +57,8 @@ describe('namecard --help and usage errors', () => {
       what \`namecard login\` saved, then the local emulator. In CI, set NAMECARD_TOKEN (a card
       token from \`namecard token create\`: its card, its role, no password), or NAMECARD_EMAIL and
       NAMECARD_PASSWORD to sign in for each run. The card: --card, then NAMECARD_CARD, then
-      \`namecard card use\`, then the first card."
+      \`namecard card use\`, then your only card, then main where you are a member, then your
+      first card by slug; a card token acts on its own card only."
     `);
   });
 
@@ -94,7 +95,8 @@ describe('namecard --help and usage errors', () => {
         --allow-insecure-http  send your password and session over plain http: to
                                another machine (a test on your LAN)
         --card <slug>          the card to act on (overrides NAMECARD_CARD and
-                               \`namecard card use\`; default: the first card)
+                               \`namecard card use\`; default: your only card, else
+                               main)
 
       At a terminal, missing arguments are asked for. --from is read in the same time
       zone as the end; --for counts from the start (or from now).

@@ -1,14 +1,17 @@
-import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { emulatorEnv, login, startEmulator, type Emulator } from './emulator.js';
 import { removeDir, run, tempConfigDir } from './helpers.js';
 
-// `namecard token create|list|revoke` and NAMECARD_TOKEN (issue 41), the built CLI as a process
-// against one emulator for the file: the owner makes tokens for a second card; a script with
-// only NAMECARD_TOKEN (no config folder, no password) sets, ends and cancels that card and reads
-// its status; what the token cannot do exits 1 naming why; a revoked, expired or unknown token
-// exits 1 saying so; the secret is printed once and nowhere after. The tests run in order.
+// `namecard token create|list|revoke` and NAMECARD_TOKEN, the built CLI as a process against one
+// emulator for the file: the owner makes tokens for a second card; a script with only
+// NAMECARD_TOKEN (no config folder, no password) is a member of that card with the token's role,
+// and sets, ends and cancels it and reads its status, list, stats, preview and calendar through
+// the members' own functions; a run naming another card exits 2 naming both and writes nothing;
+// what the token's role does not allow exits 1 naming the role needed and the card; a revoked,
+// expired or unknown token exits 1 saying so; the secret is printed once and nowhere after. The
+// tests run in order. This file is the one that runs the CLI with a card token.
 
 const TOKEN_FORM = /^nct_[A-Za-z0-9_-]{32}$/;
 const HOUR = 3_600_000;
@@ -48,6 +51,15 @@ function script(token: string, args: string[], env: Record<string, string> = {})
   return run(scriptConfig(), args, {
     env: emulatorEnv(emulator, { NAMECARD_TOKEN: token, ...env }),
   });
+}
+
+/** Everything a run could write: entries and series with their stops, as stored. */
+async function writable() {
+  return [
+    await emulator.query('select * from public.namecard order by id'),
+    await emulator.query('select * from public.namecard_series order by id'),
+    await emulator.query('select * from public.namecard_series_stop order by series_id'),
+  ];
 }
 
 /** The entries of a card in the database, oldest first. */
@@ -106,7 +118,9 @@ describe('namecard token create and list (owners)', () => {
     const listed = await owner(['token', 'list', '--card', 'studio']);
     expect(listed.exitCode).toBe(0);
     const lines = listed.stdout.split('\n');
-    expect(lines).toHaveLength(2);
+    // The owner has two cards: the list names the one it is of.
+    expect(lines).toHaveLength(3);
+    expect(lines[0]).toBe('Tokens of studio:');
     expect(lines.find((l) => l.startsWith('dashboard'))).toMatch(
       /^dashboard\s+viewer\s+by owner@example\.com\s+created \S+\s+expires never\s+last used never$/,
     );
@@ -234,21 +248,91 @@ describe('a script with only NAMECARD_TOKEN', () => {
     expect(existsSync(scriptConfig())).toBe(false);
   });
 
-  it('cannot touch members, profiles, tokens or another card (exit 1, nothing stored)', async () => {
-    const before = await emulator.query('select count(*)::int as n from public.namecard');
-    for (const args of [
-      ['member', 'list'],
-      ['token', 'list'],
-      ['token', 'create', 'more'],
-      ['profile', 'add', 'shop', 'https://card.example/shop'],
-      ['card', 'list'],
-    ]) {
-      const refused = await script(editorToken, args);
-      expect(refused.exitCode, args.join(' ')).toBe(1);
-      expect(refused.stderr, args.join(' ')).toContain('a card token cannot do this');
+  it("refuses a run naming another card than the token's, by --card, NAMECARD_CARD or `card use`: exit 2 naming both, nothing written", async () => {
+    const before = await writable();
+    // A config folder whose current card (`namecard card use`) is main.
+    const current = path.join(scriptHome, 'current-main');
+    mkdirSync(current, { mode: 0o700 });
+    writeFileSync(path.join(current, 'config.json'), JSON.stringify({ card: 'main' }));
+    const runs = [
+      await script(editorToken, ['set', 'photo', '--for', '1h', '--card', 'main']),
+      await script(editorToken, [
+        'set',
+        'photo',
+        '--for',
+        '1h',
+        '--tz',
+        'Asia/Tokyo',
+        '--card',
+        'main',
+      ]),
+      await script(editorToken, ['end'], { NAMECARD_CARD: 'main' }),
+      await script(editorToken, ['cancel', '1'], { NAMECARD_CARD: 'main' }),
+      await script(editorToken, [
+        'set',
+        'photo',
+        '--every',
+        'sat',
+        '10:00-12:00',
+        '--card',
+        'main',
+      ]),
+      await run(current, ['set', 'photo', '--for', '1h'], {
+        env: emulatorEnv(emulator, { NAMECARD_TOKEN: editorToken }),
+      }),
+      await script(viewerToken, ['status', '--card', 'main']),
+    ];
+    for (const [index, refused] of runs.entries()) {
+      expect(refused.exitCode, String(index)).toBe(2);
+      expect(refused.stdout, String(index)).toBe('');
+      expect(refused.stderr, String(index)).toMatch(
+        /names the card main, but NAMECARD_TOKEN is a token of the card studio/,
+      );
       expect(refused.stderr).not.toContain(editorToken);
     }
-    expect(await emulator.query('select count(*)::int as n from public.namecard')).toEqual(before);
+    expect(runs[0]!.stderr).toContain('`--card`');
+    expect(runs[2]!.stderr).toContain('`NAMECARD_CARD`');
+    expect(runs[5]!.stderr).toContain('`card use`');
+    expect(await writable()).toEqual(before);
+    // Naming the token's own card is no conflict.
+    const own = await script(editorToken, ['status', '--json', '--card', 'studio']);
+    expect(own.stderr).toBe('');
+    expect(own.exitCode).toBe(0);
+    expect(existsSync(scriptConfig())).toBe(false);
+  });
+
+  it('is refused what only owners or people may do: exit 1 naming the role needed and the card, nothing stored', async () => {
+    const before = await writable();
+    const tokens = await emulator.query('select count(*)::int as n from private.namecard_token');
+    for (const [args, needs] of [
+      [['member', 'list'], "the token's role on the card studio does not allow this: needs owner"],
+      [['token', 'list'], "the token's role on the card studio does not allow this: needs owner"],
+      [
+        ['token', 'create', 'more'],
+        "the token's role on the card studio does not allow this: needs owner",
+      ],
+      [
+        ['profile', 'add', 'shop', 'https://card.example/shop'],
+        "the token's role on the card studio does not allow this: needs owner",
+      ],
+      [['card', 'add', 'fair'], 'a card token cannot do this: needs a person signed in'],
+    ] as const) {
+      const refused = await script(editorToken, [...args]);
+      expect(refused.exitCode, args.join(' ')).toBe(1);
+      expect(refused.stderr, args.join(' ')).toContain(`error: ${needs}`);
+      expect(refused.stderr).not.toContain(editorToken);
+    }
+    expect(await writable()).toEqual(before);
+    expect(await emulator.query('select count(*)::int as n from private.namecard_token')).toEqual(
+      tokens,
+    );
+    // Its card list is its one card, with the token's role.
+    const cards = await script(editorToken, ['card', 'list', '--json']);
+    expect(cards.exitCode).toBe(0);
+    expect(JSON.parse(cards.stdout)).toEqual({
+      current: 'studio',
+      cards: [{ slug: 'studio', name: 'Studio', role: 'editor' }],
+    });
     expect(existsSync(scriptConfig())).toBe(false);
   });
 
@@ -278,9 +362,12 @@ describe('a script with only NAMECARD_TOKEN', () => {
   it('with a stored session too, the token wins, and whoami says which identity is used', async () => {
     const who = await owner(['whoami'], { NAMECARD_TOKEN: viewerToken });
     expect(who.exitCode).toBe(0);
-    expect(who.stdout).toContain('the viewer token dashboard of the card studio');
-    expect(who.stdout).toContain(
-      'The stored session of owner@example.com is not used while NAMECARD_TOKEN is set.',
+    expect(who.stdout).toBe(
+      [
+        `the viewer token dashboard of the card studio at ${emulator.url} (from NAMECARD_TOKEN, for each run)`,
+        'The stored session of owner@example.com is not used while NAMECARD_TOKEN is set.',
+        '! This token may not change the card studio: it is a viewer token (needs editor).',
+      ].join('\n'),
     );
     const set = await owner(['set', 'photo', '--for', '1h'], { NAMECARD_TOKEN: viewerToken });
     expect(set.exitCode).toBe(1);
