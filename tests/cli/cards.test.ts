@@ -2,9 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { emulatorEnv, login, startEmulator, type Emulator } from './emulator.js';
 import { KEY, atTerminal, removeDir, run, tempConfigDir, type RunOptions } from './helpers.js';
 
-// `namecard card list|add|use|rename|remove`, `--card`, NAMECARD_CARD and the cards' own links
-// (issue 40), the built CLI as a process against one emulator for the file. The tests run in
-// order: the owner's second card, added by the first, is the one the later ones act on.
+// `namecard card list|add|use|rename|remove`, `--card`, NAMECARD_CARD and the cards' own links,
+// the built CLI as a process against one emulator for the file. The tests run in order: the
+// owner's second card, added by the first, is the one the later ones act on.
 
 let emulator: Emulator;
 let dir: string;
@@ -42,7 +42,7 @@ async function entries(): Promise<{ card: string; type: string }[]> {
 }
 
 describe('namecard card', () => {
-  it('adds a second card the owner owns, listed with the first as current', async () => {
+  it('adds a second card the owner owns, listed with main as current', async () => {
     const added = await owner(['card', 'add', 'studio', '--name', 'Studio']);
     expect(added.stderr).toBe('');
     expect(added.exitCode).toBe(0);
@@ -120,10 +120,10 @@ describe('namecard card', () => {
       { card: 'studio', type: 'photo' },
       { card: 'studio', type: 'photo' },
     ]);
-    // With no card named, the first card, and the output as before (no card named).
-    const first = await owner(['set', 'photo', '--for', '1h']);
-    expect(first.exitCode).toBe(0);
-    expect(first.stdout).not.toContain('Card:');
+    // With no card named, main, where the owner is a member; with two cards, the output names it.
+    const main = await owner(['set', 'photo', '--for', '1h']);
+    expect(main.exitCode).toBe(0);
+    expect(main.stdout).toContain('Card: main');
     expect((await entries()).at(-1)).toEqual({ card: 'main', type: 'photo' });
   });
 
@@ -140,8 +140,8 @@ describe('namecard card', () => {
     const listed = JSON.parse(list.stdout) as { entries: { id: number; state: string }[] };
     expect(listed.entries.map((e) => e.id)).toEqual(await ids('studio'));
     expect(listed.entries[0]!.state).toBe('on-now');
-    const firstList = JSON.parse((await owner(['list', '--json'])).stdout) as typeof listed;
-    expect(firstList.entries.map((e) => e.id)).toEqual(await ids('main'));
+    const mainList = JSON.parse((await owner(['list', '--json'])).stdout) as typeof listed;
+    expect(mainList.entries.map((e) => e.id)).toEqual(await ids('main'));
 
     const profiles = await owner(['profile', 'list', '--json', '--card', 'studio']);
     expect(profiles.exitCode).toBe(0);
@@ -197,17 +197,17 @@ describe('namecard card', () => {
     const back = await owner(['card', 'use', 'main']);
     expect(back.exitCode).toBe(0);
     const plain = await owner(['status', '--json']);
-    expect(JSON.parse(plain.stdout)).not.toHaveProperty('card');
+    expect(JSON.parse(plain.stdout)).toMatchObject({ card: 'main' });
   });
 
-  it("gives each card's own link: `/go/?c=<slug>`, the first card's bare `/go/`", async () => {
+  it("gives each card's own link: `/go/?c=<slug>`, main's bare `/go/`", async () => {
     const studio = await owner(['link', '--card', 'studio', '--site-url', SITE]);
     expect(studio.exitCode).toBe(0);
     expect(studio.stdout).toBe('https://me.example/go/?c=studio');
     const nfc = await owner(['link', '--nfc', '--site-url', SITE], { NAMECARD_CARD: 'studio' });
     expect(nfc.stdout).toBe('https://me.example/go/?c=studio&via=nfc');
-    const first = await owner(['link', '--card', 'main', '--site-url', SITE]);
-    expect(first.stdout).toBe('https://me.example/go/');
+    const main = await owner(['link', '--card', 'main', '--site-url', SITE]);
+    expect(main.stdout).toBe('https://me.example/go/');
     expect((await owner(['link', '--site-url', SITE])).stdout).toBe('https://me.example/go/');
     await owner(['card', 'use', 'studio']);
     const current = await owner(['link', '--json', '--site-url', SITE]);
@@ -225,22 +225,22 @@ describe('namecard card', () => {
     expect(empty.stderr).toContain('`<name>` must be 1 to 60 characters');
   });
 
-  it('removes a card only with --yes without a terminal (exit 2 naming --yes), never the first', async () => {
+  it('removes a card only with --yes without a terminal (exit 2 naming --yes), never main', async () => {
     await owner(['card', 'use', 'studio']);
     const asked = await owner(['card', 'remove', 'studio']);
     expect(asked.exitCode).toBe(2);
     expect(asked.stderr).toContain('add --yes');
     expect((await cards())[1]!.removed).toBe(false);
 
-    const first = await owner(['card', 'remove', 'main', '--yes']);
-    expect(first.exitCode).toBe(1);
-    expect(first.stderr).toContain('The first card cannot be removed');
+    const main = await owner(['card', 'remove', 'main', '--yes']);
+    expect(main.exitCode).toBe(1);
+    expect(main.stderr).toContain('The card main cannot be removed');
 
     const removed = await owner(['card', 'remove', 'studio', '--yes']);
     expect(removed.stderr).toBe('');
     expect(removed.exitCode).toBe(0);
     expect((await cards())[1]!.removed).toBe(true);
-    // It was current: the first card is again.
+    // It was current: main is again, as the owner's only card.
     expect(JSON.parse((await owner(['card', 'list', '--json'])).stdout)).toEqual({
       current: 'main',
       cards: [{ slug: 'main', name: 'Main card', role: 'owner' }],

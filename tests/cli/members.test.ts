@@ -3,9 +3,10 @@ import { OWNER } from '../support/accounts.js';
 import { emulatorEnv, login, startEmulator, type Emulator } from './emulator.js';
 import { removeDir, run, tempConfigDir, type RunOptions } from './helpers.js';
 
-// `namecard member list|invite|accept|remove|role` (issue 40), the built CLI as a process
-// against one emulator for the file: an owner's second card, an editor and a viewer invited
-// and joining, what each may do from the CLI, and every refusal. The tests run in order.
+// `namecard member list|invite|accept|remove|role`, the built CLI as a process against one
+// emulator for the file: an owner's second card, an editor and a viewer invited and joining
+// (each a member of that card alone), what each may do from the CLI, and every refusal. The
+// tests run in order.
 
 const EDITOR = { email: 'editor@example.com', password: 'editor-password-1' };
 const VIEWER = { email: 'viewer@example.com', password: 'viewer-password-1' };
@@ -131,8 +132,9 @@ describe('namecard member', () => {
       { email: VIEWER.email, role: 'viewer', you: false },
     ]);
     const cards = await as('editor', ['card', 'list', '--json']);
+    // Its only card is the card its runs act on.
     expect(JSON.parse(cards.stdout)).toEqual({
-      current: null,
+      current: 'studio',
       cards: [{ slug: 'studio', name: 'Studio', role: 'editor' }],
     });
   });
@@ -227,10 +229,12 @@ describe('namecard member', () => {
       { card: 'studio', type: 'photo' },
       { card: 'studio', type: 'photo' },
     ]);
-    // The first card is not the editor's: refused there, nothing stored, and told where to turn.
-    const first = await as('editor', ['set', 'photo', '--for', '1h']);
-    expect(first.exitCode).toBe(1);
-    expect(first.stderr).toContain('choose one of your cards with `--card <slug>`');
+    // main is not the editor's: refused there, nothing stored, and told where to turn.
+    const main = await as('editor', ['set', 'photo', '--for', '1h', '--card', 'main']);
+    expect(main.exitCode).toBe(2);
+    expect(main.stderr).toContain(
+      '`--card` must be one of your cards, got `main` (your cards: studio',
+    );
     expect(await entries()).toHaveLength(2);
   });
 
@@ -240,12 +244,13 @@ describe('namecard member', () => {
     expect(studio.stdout).toBe(
       [`${EDITOR.email} at ${emulator.url}`, 'card studio (from NAMECARD_CARD)'].join('\n'),
     );
-    const first = await as('editor', ['whoami']);
-    expect(first.exitCode).toBe(0);
-    expect(first.stdout).toBe(
+    const main = await as('editor', ['whoami', '--card', 'main']);
+    expect(main.exitCode).toBe(0);
+    expect(main.stdout).toBe(
       [
         `${EDITOR.email} at ${emulator.url}`,
-        '! This account may not change the card: it is neither an owner nor an editor of it.',
+        'card main (from --card)',
+        '! This account may not change the card main: it is neither an owner nor an editor of it.',
       ].join('\n'),
     );
     const viewer = await as('viewer', ['whoami', '--card', 'studio']);
@@ -269,6 +274,45 @@ describe('namecard member', () => {
       'select count(*) as n from public.namecard where stopped_at is not null',
     )) as { n: number }[];
     expect(Number(stopped[0]!.n)).toBe(0);
+  });
+
+  it('lets an editor of studio alone set, end and read it with no card named: the only card', async () => {
+    const stopped = async () =>
+      (await emulator.query(
+        `select n.id, n.stop_kind from public.namecard as n
+           join public.namecard_card as c on c.id = n.card_id
+         where c.slug = 'studio' order by n.id`,
+      )) as { id: number; stop_kind: string | null }[];
+    for (const args of [
+      ['set', 'photo', '--for', '1h'],
+      ['set', 'photo', '--for', '1h', '--tz', 'Asia/Tokyo'],
+    ]) {
+      const set = await as('editor', args);
+      expect(set.stderr, args.join(' ')).toBe('');
+      expect(set.exitCode, args.join(' ')).toBe(0);
+      expect(set.stdout, args.join(' ')).toContain('✔ The card points to photo');
+      // One card: the output need not say which.
+      expect(set.stdout).not.toContain('Card:');
+    }
+    expect((await entries()).slice(-2)).toEqual([
+      { card: 'studio', type: 'photo' },
+      { card: 'studio', type: 'photo' },
+    ]);
+    const status = await as('editor', ['status', '--json']);
+    expect(status.exitCode).toBe(0);
+    expect(JSON.parse(status.stdout)).toMatchObject({ active: { type: 'photo' } });
+    const end = await as('editor', ['end']);
+    expect(end.stderr).toBe('');
+    expect(end.exitCode).toBe(0);
+    // End stops every entry in force now: the two set here and the two before.
+    expect((await stopped()).map((e) => e.stop_kind)).toEqual(['ended', 'ended', 'ended', 'ended']);
+    const list = await as('editor', ['list', '--json']);
+    expect(list.exitCode).toBe(0);
+    expect((JSON.parse(list.stdout) as { entries: unknown[] }).entries).toHaveLength(4);
+    const whoami = await as('editor', ['whoami']);
+    expect(whoami.stdout).toBe(`${EDITOR.email} at ${emulator.url}`);
+    const link = await as('editor', ['link', '--site-url', 'https://me.example/']);
+    expect(link.stdout).toBe('https://me.example/go/?c=studio');
   });
 
   it("refuses an editor's or a viewer's member commands, naming the role needed, storing nothing", async () => {
