@@ -281,17 +281,23 @@ export function refusalOnCard(
   const refusal = cardRefusalOf(error);
   const unsaid = refusal === undefined && refusalOf(error) === 'not_owner' ? on.need : undefined;
   const onCard = on.card === undefined ? '' : ` on the card ${on.card}`;
+  // The server's own answer stays the cause: NAMECARD_DEBUG=1 shows it.
+  const refused = (code: string, message: string, hint: string) =>
+    Object.assign(new NamecardError(code, message, hint), { cause: error });
   if (refusal === 'needs_person' || (unsaid === 'person' && on.caller === 'token')) {
-    return new NamecardError(
+    return refused(
       'needs_person',
       `a card token cannot do this${onCard}: needs a person signed in`,
       'Unset NAMECARD_TOKEN and sign in with `namecard login`',
     );
   }
   const role = neededRole(error) ?? (unsaid === 'person' ? undefined : unsaid);
-  if (role && on.card !== undefined) return roleRefusal(role, on.card, on.caller);
+  if (role && on.card !== undefined) {
+    const { message, hint } = roleRefusal(role, on.card, on.caller);
+    return refused('needs_role', message, hint);
+  }
   if (refusal === 'no_such_card' && on.noCards && on.card !== undefined) {
-    return new NamecardError(
+    return refused(
       'no_card',
       `this account is a member of no card, so it may not act on the card ${on.card}`,
       NO_CARD_HINT,
@@ -300,8 +306,12 @@ export function refusalOnCard(
   return error;
 }
 
-/** A role too low for a call on `card`, naming the role needed and where to turn. */
-function roleRefusal(role: CardRole, card: string, caller: CallerKind): NamecardError {
+/** A role too low for a call on `card`: the words naming the role needed, and where to turn. */
+function roleRefusal(
+  role: CardRole,
+  card: string,
+  caller: CallerKind,
+): { message: string; hint: string } {
   const hint =
     caller === 'person'
       ? `Ask one of the owners of ${card} (\`namecard member role\`)`
@@ -309,11 +319,7 @@ function roleRefusal(role: CardRole, card: string, caller: CallerKind): Namecard
         ? `A card token never owns its card: unset NAMECARD_TOKEN and sign in with \`namecard login\` as an owner of ${card}`
         : `Ask an owner of ${card} for an editor token (\`namecard token create\`)`;
   const who = caller === 'token' ? "the token's role" : 'your role';
-  return new NamecardError(
-    'needs_role',
-    `${who} on the card ${card} does not allow this: needs ${role}`,
-    hint,
-  );
+  return { message: `${who} on the card ${card} does not allow this: needs ${role}`, hint };
 }
 
 /** A refused cancel: the server's words name the entry and what it is. */
