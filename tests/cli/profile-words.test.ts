@@ -1,9 +1,10 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { emulatorEnv, MAIN_URL, useCliFixture } from './emulator.js';
 import { OWNER } from '../support/accounts.js';
+import { storeVisits } from '../support/visits.js';
 import { run } from './helpers.js';
 
-// The owner's words about profiles, as a process against the emulator (issue 39): a profile is
+// The owner's words about profiles, as a process against the emulator: a profile is
 // named by its label wherever it is shown (`stats`, `cancel`, `end`, `set --every`, the .ics
 // file); the server's refusals of a profile change say what exists and what is in the way,
 // with the ids and the command that clears it (exit 1; a name the card never had is a typo,
@@ -44,13 +45,11 @@ beforeEach(async () => {
 
 describe('a profile is named by its label wherever it is shown', () => {
   it('stats counts visits by label', async () => {
-    const now = Date.now();
-    const bucket = now - (now % 900_000);
-    await cli.emulator.query(
-      `insert into public.namecard_visit (bucket, type, via, visits, running)
-       values ($1, 'shop', 'qr', 4, 4), ($1, 'main', 'link', 1, 1)`,
-      [bucket],
-    );
+    const at = Date.now();
+    await storeVisits(cli.emulator, [
+      { at, type: 'shop', via: 'qr', visits: 4 },
+      { at, type: 'main', via: 'link', visits: 1 },
+    ]);
     const stats = await namecard(['stats']);
     expect(stats.exitCode).toBe(0);
     expect(stats.stdout).toContain('by profile: Main Profile 1, Photographer 0, Summer Sale 4');

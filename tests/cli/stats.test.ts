@@ -2,38 +2,29 @@ import { describe, expect, it } from 'vitest';
 import { removeDir, run, tempConfigDir } from './helpers.js';
 import { emulatorEnv, useCliFixture } from './emulator.js';
 import { STRANGER } from '../support/accounts.js';
+import { storeVisits, type StoredVisits } from '../support/visits.js';
 
-// `namecard stats`: the owner's visit counts by local day, profile and channel, from
-// the 15-minute buckets of public.namecard_visit (written here straight into the database).
+// `namecard stats`: the card's visit counts by local day, profile and channel, for its members,
+// from the 15-minute buckets of public.namecard_visit (written here straight into the database).
 
 const cli = useCliFixture({ signIn: true });
 const namecard = (args: string[], env: Record<string, string> = {}, dir = cli.dir) =>
   run(dir, args, { env: emulatorEnv(cli.emulator, env) });
 
 const DAY = 86_400_000;
-const BUCKET = 900_000;
 const utcDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 
-/** Stores counts `ago` ms before now (rounded down to the bucket). */
+/** Stores counts `ago` ms before now in the card main. */
 async function store(counts: { ago: number; type: string; via: string; visits: number }[]) {
-  await cli.emulator.query('truncate public.namecard_visit');
   const now = Date.now();
-  for (const c of counts) {
-    const at = now - c.ago;
-    await cli.emulator.query(
-      'insert into public.namecard_visit (bucket, type, via, visits, running) values ($1, $2, $3, $4, $4)',
-      [at - (at % BUCKET), c.type, c.via, c.visits],
-    );
-  }
-  // The running totals the counting function keeps, per profile and channel in bucket order.
-  await cli.emulator.query(
-    `update public.namecard_visit as v set running = s.running
-       from (
-         select bucket, type, via,
-           sum(visits) over (partition by type, via order by bucket) as running
-         from public.namecard_visit
-       ) as s
-       where (v.bucket, v.type, v.via) = (s.bucket, s.type, s.via)`,
+  await storeVisits(
+    cli.emulator,
+    counts.map(({ ago, type, via, visits }) => ({
+      at: now - ago,
+      type,
+      via: via as StoredVisits['via'],
+      visits,
+    })),
   );
   return now;
 }
@@ -92,8 +83,10 @@ describe('namecard stats', () => {
 
   it('counts a profile the owner added like the built-in ones', async () => {
     await cli.emulator.query(
-      `insert into public.namecard_profile (name, label, url)
-       values ('shop', 'Shop', 'https://card.example/shop') on conflict (card_id, name) do nothing`,
+      `insert into public.namecard_profile (card_id, name, label, url)
+       select c.id, 'shop', 'Shop', 'https://card.example/shop' from public.namecard_card as c
+       where c.slug = 'main'
+       on conflict (card_id, name) do nothing`,
     );
     await store([
       { ago: 0, type: 'shop', via: 'qr', visits: 4 },
@@ -108,7 +101,7 @@ describe('namecard stats', () => {
     expect(json.days.at(-1)!.by_type).toEqual({ main: 0, photo: 0, shop: 4 });
     const text = await namecard(['stats']);
     expect(text.exitCode).toBe(0);
-    // Each profile by its label, as everywhere else (issue 39).
+    // Each profile by its label, as everywhere else.
     expect(text.stdout).toContain('by profile: Main Profile 1, Photographer 0, Shop 4');
     await cli.emulator.query('truncate public.namecard_visit');
   });
@@ -179,7 +172,7 @@ describe('namecard stats', () => {
     expect(stderr).toContain('`--tz` must be an IANA time zone');
   });
 
-  it('tells a signed-in non-owner that it may not read the counts, exit 1', async () => {
+  it('tells a signed-in account that is a member of no card that it may not read the counts, exit 1', async () => {
     await cli.emulator.createUser(STRANGER.email, STRANGER.password);
     await store([{ ago: 0, type: 'main', via: 'qr', visits: 3 }]);
     const dir = await tempConfigDir();
@@ -192,7 +185,9 @@ describe('namecard stats', () => {
       const { exitCode, stdout, stderr } = await namecard(['stats', '--json'], {}, dir);
       expect(exitCode).toBe(1);
       expect(stdout).toBe('');
-      expect(stderr).toContain('error: this account may not read the visit counts');
+      expect(stderr).toContain(
+        'error: this account is a member of no card, so it may not act on the card main',
+      );
     } finally {
       await removeDir(dir);
     }
