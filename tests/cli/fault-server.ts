@@ -1,4 +1,9 @@
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import {
+  createServer,
+  type IncomingHttpHeaders,
+  type IncomingMessage,
+  type ServerResponse,
+} from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 // A small real HTTP server on 127.0.0.1 that answers the way a broken backend or gateway does
@@ -9,6 +14,7 @@ export interface Received {
   method: string;
   /** Path and query, e.g. `/rest/v1/namecard?select=…`. */
   path: string;
+  headers: IncomingHttpHeaders;
 }
 
 /** What the handler can do with a request. */
@@ -65,7 +71,7 @@ export async function startFaultServer(
   const server = createServer((req, res) => {
     const path = req.url ?? '/';
     const method = req.method ?? 'GET';
-    received.push({ method, path });
+    received.push({ method, path, headers: req.headers });
     const key = `${method} ${path.split('?')[0]}`;
     const nth = (seen.get(key) ?? 0) + 1;
     seen.set(key, nth);

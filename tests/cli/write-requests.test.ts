@@ -8,9 +8,10 @@ import { emulatorEnv, login, patchStoredSession, rows, useCliFixture } from './e
 import { startFaultServer, type Exchange, type FaultServer } from './fault-server.js';
 import { insertEntry } from '../support/entries.js';
 
-// How many requests the owner's writes cost: with a valid stored access token, `set`, `end`
-// and `cancel` are one request each (the write answers what visitors get after it); with an
-// expired one, one refresh first; a 401 to the write means one refresh and one more try. A
+// How many requests a member's writes cost: with a valid stored access token, `set`, `end` and
+// `cancel` are one request each on a card that is named (the write answers what visitors get
+// after it), and one read of the caller's cards before it when none is named (to choose the
+// card); with an expired token, one refresh first; a 401 means one refresh and one more try. A
 // recording proxy in front of a real emulator counts them; rows are checked in its database.
 
 let proxy: FaultServer | undefined;
@@ -23,6 +24,8 @@ afterEach(async () => {
 const { date } = summerDate();
 const REFRESH = '/auth/v1/token?grant_type=refresh_token';
 const RPC = '/rest/v1/rpc/';
+/** The read of the caller's cards, which chooses the card when none is named. */
+const CARDS = `POST ${RPC}namecard_cards`;
 
 /** A recording proxy in front of the emulator; `fault` may answer a request itself. */
 async function recordingProxy(fault: (ex: Exchange) => boolean | Promise<boolean> = () => false) {
@@ -50,7 +53,7 @@ function running(type: string): Promise<number> {
 }
 
 describe('with a valid stored access token', () => {
-  it('`set` sends exactly one request, stores the entry and shows what visitors get', async () => {
+  it("`set` reads the caller's cards and writes once, stores the entry and shows what visitors get", async () => {
     const server = await recordingProxy();
     await signedIn(server);
     const result = await namecard(server, ['set', 'photo', date, '18:00']);
@@ -58,11 +61,22 @@ describe('with a valid stored access token', () => {
     expect(result.exitCode).toBe(0);
     expect(result.stdout).toMatch(/^✔ The card points to photo \(Photographer\) until /);
     expect(result.stdout).toMatch(/\nNow: Photographer until /);
+    expect(seen(server)).toEqual([CARDS, 'POST /rest/v1/rpc/namecard_set']);
+    expect(await rows(cli.emulator)).toMatchObject([{ type: 'photo' }]);
+  });
+
+  it('`set` on a card that is named sends exactly one request', async () => {
+    const server = await recordingProxy();
+    await signedIn(server);
+    const result = await namecard(server, ['set', 'photo', date, '18:00', '--card', 'main']);
+    expect(result.stderr).toBe('');
+    expect(result.exitCode).toBe(0);
+    expect(result.stdout).toContain('\nCard: main\n');
     expect(seen(server)).toEqual(['POST /rest/v1/rpc/namecard_set']);
     expect(await rows(cli.emulator)).toMatchObject([{ type: 'photo' }]);
   });
 
-  it('`end` sends exactly one request and ends the running entry', async () => {
+  it("`end` reads the caller's cards and ends the running entry with one request", async () => {
     const id = await running('photo');
     const server = await recordingProxy();
     await signedIn(server);
@@ -70,10 +84,10 @@ describe('with a valid stored access token', () => {
     expect(result.stderr).toBe('');
     expect(result.exitCode).toBe(0);
     expect(result.stdout).toContain(`Ended photo (Photographer, entry ${id})`);
-    expect(seen(server)).toEqual(['POST /rest/v1/rpc/namecard_end_now']);
+    expect(seen(server)).toEqual([CARDS, 'POST /rest/v1/rpc/namecard_end_now']);
   });
 
-  it('`cancel` sends exactly one request and cancels the entry', async () => {
+  it("`cancel` reads the caller's cards and cancels the entry with one request", async () => {
     const id = await running('photo');
     const server = await recordingProxy();
     await signedIn(server);
@@ -82,7 +96,7 @@ describe('with a valid stored access token', () => {
     expect(result.exitCode).toBe(0);
     const answer = JSON.parse(result.stdout) as { cancelled: { id: number; stop_kind: string } };
     expect(answer.cancelled).toMatchObject({ id, stop_kind: 'cancelled' });
-    expect(seen(server)).toEqual(['POST /rest/v1/rpc/namecard_cancel']);
+    expect(seen(server)).toEqual([CARDS, 'POST /rest/v1/rpc/namecard_cancel']);
   });
 });
 
@@ -100,11 +114,11 @@ describe('with an access token that has expired or is refused', () => {
       const result = await namecard(server, [...args()]);
       expect(result.stderr).toBe('');
       expect(result.exitCode).toBe(0);
-      expect(seen(server)).toEqual([`POST ${REFRESH}`, `POST ${RPC}${fn}`]);
+      expect(seen(server)).toEqual([`POST ${REFRESH}`, CARDS, `POST ${RPC}${fn}`]);
       // The refreshed session is stored: the next run needs no refresh.
       server.received.length = 0;
       expect((await namecard(server, ['end'])).exitCode).toBe(0);
-      expect(seen(server)).toEqual([`POST ${RPC}namecard_end_now`]);
+      expect(seen(server)).toEqual([CARDS, `POST ${RPC}namecard_end_now`]);
     },
   );
 
@@ -122,7 +136,7 @@ describe('with an access token that has expired or is refused', () => {
       .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
       .sign(new TextEncoder().encode(LOCAL_JWT_SECRET));
     await patchStoredSession(cli.dir, { access_token: expired });
-    const result = await namecard(server, ['set', 'photo', date, '18:00']);
+    const result = await namecard(server, ['set', 'photo', date, '18:00', '--card', 'main']);
     expect(result.stderr).toBe('');
     expect(result.exitCode).toBe(0);
     expect(seen(server)).toEqual([
@@ -138,7 +152,7 @@ describe('with an access token that has expired or is refused', () => {
     const server = await recordingProxy();
     await signedIn(server);
     await patchStoredSession(cli.dir, { access_token: await expiredToken() });
-    const ended = await namecard(server, ['end']);
+    const ended = await namecard(server, ['end', '--card', 'main']);
     expect(ended.stderr).toBe('');
     expect(ended.exitCode).toBe(0);
     expect(ended.stdout).toContain(`Ended photo (Photographer, entry ${id})`);
@@ -151,7 +165,7 @@ describe('with an access token that has expired or is refused', () => {
     const next = await running('photo');
     await patchStoredSession(cli.dir, { access_token: await expiredToken() });
     server.received.length = 0;
-    const cancelled = await namecard(server, ['cancel', String(next)]);
+    const cancelled = await namecard(server, ['cancel', String(next), '--card', 'main']);
     expect(cancelled.stderr).toBe('');
     expect(cancelled.exitCode).toBe(0);
     expect(cancelled.stdout).toContain(`Cancelled entry ${next}: photo (Photographer)`);
@@ -160,6 +174,17 @@ describe('with an access token that has expired or is refused', () => {
       `POST ${REFRESH}`,
       `POST ${RPC}namecard_cancel`,
     ]);
+  });
+
+  it("a refused token's first call is the read of the caller's cards when no card is named: refreshed once, the write sent once", async () => {
+    const server = await recordingProxy();
+    await signedIn(server);
+    await patchStoredSession(cli.dir, { access_token: await expiredToken() });
+    const result = await namecard(server, ['set', 'photo', date, '18:00']);
+    expect(result.stderr).toBe('');
+    expect(result.exitCode).toBe(0);
+    expect(seen(server)).toEqual([CARDS, `POST ${REFRESH}`, CARDS, `POST ${RPC}namecard_set`]);
+    expect(await rows(cli.emulator)).toHaveLength(1);
   });
 });
 
@@ -177,12 +202,12 @@ describe('`profile list` with a valid stored access token', () => {
       seen(server)
         .map((request) => request.split('?')[0])
         .sort(),
-    ).toEqual(['GET /rest/v1/namecard_profile', 'GET /rest/v1/namecard_status']);
+    ).toEqual(['GET /rest/v1/namecard_profile', 'GET /rest/v1/rpc/namecard_status', CARDS]);
   });
 });
 
-describe('`status` of a card named by NAMECARD_CARD, with a valid stored access token', () => {
-  it('sends one request with the session, refreshes nothing, and names the card', async () => {
+describe('`status` with a valid stored access token', () => {
+  it('of a card named by NAMECARD_CARD: one public read, no session sent, and names the card', async () => {
     await running('photo');
     const server = await recordingProxy();
     await signedIn(server);
@@ -192,7 +217,25 @@ describe('`status` of a card named by NAMECARD_CARD, with a valid stored access 
     expect(result.stderr).toBe('');
     expect(result.exitCode).toBe(0);
     expect(JSON.parse(result.stdout)).toMatchObject({ card: 'main', active: { type: 'photo' } });
-    expect(seen(server)).toEqual([`POST ${RPC}namecard_card_status`]);
+    expect(seen(server).map((request) => request.split('?')[0])).toEqual([
+      `GET ${RPC}namecard_status`,
+    ]);
+    expect(server.received[0]!.headers.authorization).toBeUndefined();
+  });
+
+  it("naming no card: the caller's cards and main's status at once, and nothing more when the card is main", async () => {
+    await running('photo');
+    const server = await recordingProxy();
+    await signedIn(server);
+    const result = await namecard(server, ['status', '--json']);
+    expect(result.stderr).toBe('');
+    expect(result.exitCode).toBe(0);
+    expect(JSON.parse(result.stdout)).toMatchObject({ active: { type: 'photo' } });
+    expect(
+      seen(server)
+        .map((request) => request.split('?')[0])
+        .sort(),
+    ).toEqual([`GET ${RPC}namecard_status`, CARDS]);
   });
 });
 
@@ -213,7 +256,7 @@ describe('a session ended on the server while its access token is still valid', 
     const server = await recordingProxy();
     await signedIn(server);
     await cli.emulator.query('delete from auth.sessions'); // signed out everywhere
-    const result = await namecard(server, ['set', 'photo', date, '18:00']);
+    const result = await namecard(server, ['set', 'photo', date, '18:00', '--card', 'main']);
     expect(result.exitCode).toBe(1);
     expect(result.stderr).toBe('error: Your session has expired: run `namecard login`');
     expect(seen(server)).toEqual([`POST ${RPC}namecard_set`, `POST ${REFRESH}`]);
@@ -257,7 +300,7 @@ describe('a write that times out', () => {
       expect(result.stderr.split('\n')[0]).toBe(
         `error: No answer from ${server.url} within 1000 ms, so ${words}`,
       );
-      expect(seen(server)).toEqual([`POST ${RPC}${fn}`]);
+      expect(seen(server)).toEqual([CARDS, `POST ${RPC}${fn}`]);
     },
   );
 });
