@@ -72,8 +72,11 @@ describe('a time the clocks skip', () => {
       expect(result.exitCode).toBe(0);
       expect((JSON.parse(result.stdout) as { stamp_end: number }).stamp_end).toBe(first);
     }
+    // Each path reads the caller's cards (no card is named), then writes once.
     expect(server.received.map((r) => `${r.method} ${r.path}`)).toEqual([
+      'POST /rest/v1/rpc/namecard_cards',
       'POST /rest/v1/rpc/namecard_set',
+      'POST /rest/v1/rpc/namecard_cards',
       'POST /rest/v1/rpc/namecard_set',
     ]);
   });
