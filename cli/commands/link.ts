@@ -7,7 +7,11 @@ export const linkCommand = commandOf('link', async (line) => {
   const { options, config, card } = await linkSettings(line.options);
   const link = options.nfc ? channelLink(config.cardLink, 'nfc') : config.cardLink;
   if (options.json) {
-    printJson({ card, link, site_url: config.siteUrl });
+    printJson({
+      ...(config.cardShown === undefined ? {} : { card }),
+      link,
+      site_url: config.siteUrl,
+    });
     return;
   }
   // Only the link, uncoloured, so that `$(namecard link)` is the link; which card it is goes to

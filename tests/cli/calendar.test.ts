@@ -89,7 +89,9 @@ describe('namecard calendar', () => {
     const from = Number(now);
     const to = from + 90 * DAY;
     const server = await cli.emulator.query<{ id: string; stamp_start: string; stamp_end: string }>(
-      'select id, stamp_start, stamp_end from public.namecard_occurrences($1, $2)',
+      `select o.id, o.stamp_start, o.stamp_end
+       from public.namecard_card as c, private.namecard_occurrences_of(c.id, $1, $2) as o
+       where c.slug = 'main'`,
       [from, to],
     );
     const [entry] = await cli.emulator.query<{
