@@ -64,14 +64,15 @@ describe.each(DB_KINDS)('the schedule on %s', (kind) => {
     (await emulator.query(
       'select id, stop_kind, stamp_end, planned_end from public.namecard order by id',
     )) as { id: number; stop_kind: string | null; stamp_end: number; planned_end: number | null }[];
-  /** Inserts a row with the database's own clock, `startIn`/`endIn` ms from its now. */
+  /** Inserts a row of the card main with the database's own clock, `startIn`/`endIn` ms from its now. */
   const insertAt = async (type: string, startIn: number | null, endIn: number) => {
     const [row] = (await emulator.query(
-      `insert into public.namecard (type, stamp_start, stamp_end)
-       values ($1,
-               case when $2::bigint is null then null
-                    else (extract(epoch from clock_timestamp()) * 1000)::bigint + $2::bigint end,
-               (extract(epoch from clock_timestamp()) * 1000)::bigint + $3::bigint)
+      `insert into public.namecard (card_id, type, stamp_start, stamp_end)
+       select c.id, $1,
+              case when $2::bigint is null then null
+                   else (extract(epoch from clock_timestamp()) * 1000)::bigint + $2::bigint end,
+              (extract(epoch from clock_timestamp()) * 1000)::bigint + $3::bigint
+       from public.namecard_card as c where c.slug = 'main'
        returning id, stamp_start, stamp_end`,
       [type, startIn, endIn],
     )) as {

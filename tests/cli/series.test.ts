@@ -367,8 +367,11 @@ describe('namecard preview', () => {
     }[];
     expect(answers).toHaveLength(1000);
     const server = await cli.emulator.query<{ t: string; id: string | null; type: string | null }>(
-      `select i.t, a.id, a.type from unnest($1::bigint[]) as i (t)
-       left join lateral public.namecard_active_at(i.t) as a on true`,
+      `select i.t, a.id, a.type
+       from public.namecard_card as c
+       cross join unnest($1::bigint[]) as i (t)
+       left join lateral private.namecard_in_force_at(c.id, i.t, 'exact') as a on true
+       where c.slug = 'main'`,
       [`{${instants.join(',')}}`],
     );
     const expected = new Map(server.map((r) => [Number(r.t), r]));
