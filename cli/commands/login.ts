@@ -56,11 +56,13 @@ export const loginCommand = commandOf('login', async ({ options }) => {
   print(`Signed in as ${out.bold(terminalSafe(signedIn.email))} at ${config.supabaseUrl}`);
   // The card the next runs act on (by the one rule, as this person: NAMECARD_TOKEN plays no part
   // in a login), and whether this account may change it.
-  const [{ listCards }, { runCardOf }] = await Promise.all([
+  const [{ listCards }, { runCardOf }, { connectAs }] = await Promise.all([
     import('../../shared/supabase/cards.js'),
     import('../session/run-card.js'),
+    import('../session/connect.js'),
   ]);
-  const cards = await signedIn.transport.guard(() => listCards(signedIn.client));
+  const { client, transport } = connectAs(config, signedIn.session);
+  const cards = await transport.guard(() => listCards(client));
   const card = runCardOf({ cardNamed: config.cardNamed }, cards);
   if (!roleAtLeast(cards.find((c) => c.slug === card.slug)?.role, 'editor')) {
     warn(`${notEditorSentence(card.slug)}, so \`namecard set\` will be refused`);

@@ -279,12 +279,15 @@ async function callerOrSignIn(config: CliConfig, options: SetOptions): Promise<O
       ? 'NAMECARD_EMAIL is set without NAMECARD_PASSWORD. Sign in now?'
       : `${error.message.replace(/: run `namecard login`$/, '')}. Sign in now?`;
     if (!(await askConfirm(question))) throw error;
-    const { signInInteractively } = await import('../session/sign-in.js');
-    const { client, transport } = await signInInteractively(config, {
+    const [{ signInInteractively }, { connectAs }] = await Promise.all([
+      import('../session/sign-in.js'),
+      import('../session/connect.js'),
+    ]);
+    const { session } = await signInInteractively(config, {
       settings: explicitSettings(options),
       ...(halfSet ? { suggestedEmail: process.env.NAMECARD_EMAIL?.trim() } : {}),
     });
-    caller = callerFor({ client, transport });
+    caller = callerFor(connectAs(config, session));
   }
   return onRunCard(config, { caller });
 }

@@ -1,6 +1,6 @@
 import { ApiError } from '../../shared/core/errors.js';
 import { MissingPasswordError, signedOut, type CallerKind } from '../errors.js';
-import { connect, type Connection } from './connect.js';
+import { connect, connectAs, type Connection } from './connect.js';
 import { isRefusedAccessToken, usableAccessToken } from './access-token.js';
 import {
   ciCredentials,
@@ -59,8 +59,8 @@ function storedTokenCaller(
         const { store } = openStore(env);
         // Read again: another run may have rotated the refresh token meanwhile.
         const latest = currentSession(store, config) ?? stored;
-        const { client, transport } = await restore(store, config, latest);
-        connection = { client, transport };
+        const { session } = await restore(store, config, latest);
+        connection = connectAs(config, session);
         refreshed = true;
         return act(connection);
       }

@@ -36,3 +36,15 @@ export function connect(
   );
   return { client, transport };
 }
+
+/**
+ * A connection that calls the API with a session's access token and never refreshes it itself:
+ * supabase-js would refresh a session whose access token expires within 90 s before each
+ * request, rotating its refresh token where the conf store never sees it (the stored one is then
+ * spent). The CLI refreshes the stored session itself, once a run (session.ts's restore).
+ *
+ * @param session a session just signed in or refreshed
+ */
+export function connectAs(config: CliConfig, session: { access_token: string }): Connection {
+  return connect(config, { accessToken: session.access_token });
+}

@@ -12,7 +12,7 @@ import {
   type StoredState,
 } from './settings.js';
 import { removeBrokenStore } from './store-file.js';
-import { connect, type Connection } from './connect.js';
+import { connect, connectAs, type Connection } from './connect.js';
 
 // Everything about a person's session: conf storage, sign-in, restore with rotation, CI mode.
 // This module loads conf and supabase-js, so commands import it with `await import()`.
@@ -141,7 +141,8 @@ function accessPart(session: Session): Pick<StoredSession, 'access_token' | 'exp
 /**
  * A session's connection for this run: with NAMECARD_EMAIL and NAMECARD_PASSWORD, a sign-in
  * (CI mode; the stored session is left alone), else the stored session for this API URL,
- * refreshed; `undefined` when neither is there.
+ * refreshed; `undefined` when neither is there. Its calls carry the session's access token
+ * ({@link connectAs}).
  *
  * @throws WrongPasswordError for refused CI credentials; SessionError when the stored session
  *   has expired; ApiError; NetworkError
@@ -152,16 +153,14 @@ export async function sessionConnection(
 ): Promise<Connection | undefined> {
   const ci = ciCredentials(env);
   if (ci) {
-    const { client, transport } = await signIn(config, ci.email, ci.password).catch(
-      (error: unknown) => {
-        throw fromPasswordSource(error, 'env', ci.email);
-      },
-    );
-    return { client, transport };
+    const { session } = await signIn(config, ci.email, ci.password).catch((error: unknown) => {
+      throw fromPasswordSource(error, 'env', ci.email);
+    });
+    return connectAs(config, session);
   }
   const { store } = openStore(env);
   const stored = currentSession(store, config);
   if (!stored) return undefined;
-  const { client, transport } = await restore(store, config, stored);
-  return { client, transport };
+  const { session } = await restore(store, config, stored);
+  return connectAs(config, session);
 }

@@ -28,10 +28,11 @@ const { date } = summerDate();
 const STACK = /\n\s+at /;
 // `set` stores its entry with one call of namecard_set (the write and the status after it).
 const INSERT = '/rest/v1/rpc/namecard_set';
-const TABLE = '/rest/v1/namecard';
+// `status`, and `list` signed out, read the card's public status: one GET of namecard_status.
+const STATUS = '/rest/v1/rpc/namecard_status';
 const TOKEN = '/auth/v1/token';
 const isInsert = (ex: Exchange) => ex.req.method === 'POST' && ex.req.url?.startsWith(INSERT);
-const isRead = (ex: Exchange) => ex.req.method === 'GET' && ex.req.url?.startsWith(TABLE);
+const isRead = (ex: Exchange) => ex.req.method === 'GET' && ex.req.url?.startsWith(STATUS);
 
 /** A fault server in front of the emulator: `fault` answers what it wants, the rest is proxied. */
 async function faultyBackend(fault_: (ex: Exchange) => boolean | Promise<boolean>) {
@@ -65,7 +66,7 @@ describe('502, 503 and 504 answers', () => {
     expect(result.exitCode).toBe(0);
     expect(result.stdout).toMatch(/^Times in UTC\nNow: Photographer until /);
     // The lookup of the active entry: refused once, then answered.
-    expect(server.count('GET', '/rest/v1/namecard_status')).toBe(2);
+    expect(server.count('GET', STATUS)).toBe(2);
   });
 
   it.each([
@@ -78,10 +79,9 @@ describe('502, 503 and 504 answers', () => {
       const server = await faultyBackend(
         (ex) => (answer(ex.res, status, gatewayPage(status)), true),
       );
-      // Each command's main read: the active entry for `status`, the table for `list`.
-      const reads = { status: '/rest/v1/namecard_status', list: '/rest/v1/namecard?' };
+      // Each command's one read, signed out: the card's status.
       for (const command of ['status', 'list'] as const) {
-        const before = server.count('GET', reads[command]);
+        const before = server.count('GET', STATUS);
         const result = await namecard(server, [command]);
         expect(result.exitCode, command).toBe(1);
         expect(result.stdout, command).toBe('');
@@ -91,7 +91,7 @@ describe('502, 503 and 504 answers', () => {
             'The API or its gateway is having trouble: try again in a minute',
           ].join('\n'),
         );
-        expect(server.count('GET', reads[command]) - before, command).toBe(4);
+        expect(server.count('GET', STATUS) - before, command).toBe(4);
       }
     },
   );
@@ -322,7 +322,7 @@ describe('Retry-After', () => {
     await storeEntry('photo');
     const arrivals: number[] = [];
     const server = await faultyBackend((ex) => {
-      if (!ex.req.url?.startsWith('/rest/v1/namecard_status')) return false;
+      if (!ex.req.url?.startsWith(STATUS)) return false;
       arrivals.push(Date.now());
       if (ex.nth > 1) return false;
       ex.res.writeHead(503, { 'content-type': 'text/html', 'retry-after': '2' });
@@ -353,6 +353,6 @@ describe('Retry-After', () => {
         'The API or its gateway is having trouble: try again later',
       ].join('\n'),
     );
-    expect(server.count('GET', '/rest/v1/namecard_status')).toBe(1);
+    expect(server.count('GET', STATUS)).toBe(1);
   });
 });
