@@ -34,12 +34,13 @@ export function lightCaller(
 }
 
 /**
- * The caller's cards (`namecard_cards()`), by one light call.
+ * The caller's cards (`namecard_cards()`), by one light GET, as shared/supabase/cards.ts's
+ * listCards reads them.
  *
  * @throws ApiError with the server's answer (a refused token: 401); NetworkError, TimeoutError
  */
 export async function lightCards(rest: CallerRest): Promise<CardSummary[]> {
-  const { data, status } = await rest.rpc('namecard_cards');
+  const { data, status } = await rest.read('rpc/namecard_cards', {});
   return cardsOf(data, status);
 }
 

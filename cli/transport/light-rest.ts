@@ -20,7 +20,7 @@ export interface RestAnswer {
 export interface CallerRest {
   /** POSTs `args` to the function `name` (`/rest/v1/rpc/<name>`). */
   rpc(name: string, args?: Record<string, unknown>): Promise<RestAnswer>;
-  /** GETs `/rest/v1/<table>?<query>`. */
+  /** GETs `/rest/v1/<table>?<query>` (a table, or a function's read: `rpc/<name>`). */
   read(table: string, query: Record<string, string>): Promise<RestAnswer>;
 }
 
@@ -85,11 +85,13 @@ export function callerRest(
           body: JSON.stringify(args),
         }),
       ),
-    read: async (table, query) =>
-      answered(
-        await fetch(`${base}/${table}?${new URLSearchParams(query).toString()}`, {
+    read: async (table, query) => {
+      const search = new URLSearchParams(query).toString();
+      return answered(
+        await fetch(`${base}/${table}${search === '' ? '' : `?${search}`}`, {
           headers: { ...headers, 'Accept-Profile': 'public' },
         }),
-      ),
+      );
+    },
   };
 }

@@ -18,7 +18,9 @@ import { toError, type DataClient } from './errors.js';
  * @example (await listCards(client)).map((c) => c.slug) // → ['main', 'studio']
  */
 export async function listCards(client: DataClient): Promise<CardSummary[]> {
-  const result = await client.rpc('namecard_cards');
+  // A read: by GET, which PostgREST runs read-only and a client may send again after a gateway's
+  // error (a POST it may not).
+  const result = await client.rpc('namecard_cards', {}, { get: true });
   if (result.error) throw toError(client, result);
   const cards = cardsOf(result.data, result.status);
   const ids = knownIds(client);

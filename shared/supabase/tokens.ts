@@ -93,7 +93,8 @@ export async function revokeToken(
  *   `card removed` or `creator not an owner`; NetworkError when unreachable
  */
 export async function fetchCaller(client: DataClient): Promise<Caller> {
-  const result = await client.rpc('namecard_caller');
+  // A read: by GET, as listCards reads the caller's cards.
+  const result = await client.rpc('namecard_caller', {}, { get: true });
   if (result.error) throw toError(client, result);
   if (!isCaller(result.data)) {
     throw new ApiError(result.status, 'invalid_response', 'The server answered no caller');

@@ -73,13 +73,15 @@ describe('the bundled CLI', () => {
     ).toEqual([]);
   });
 
-  it('runs `end`, `cancel`, `profile list` and `set` with a valid stored token on the same light graph', () => {
+  it('runs `end`, `cancel`, `profile list` and `set` as a card token or with a valid stored token on the same light graph', () => {
     // The graph checked above (no package but picocolors, no program file) holds these paths.
     for (const file of [
       'cli/grammar/read-line.ts',
       'cli/grammar/table.ts',
       'cli/light/light-lines.ts',
-      'cli/light/owner-light.ts',
+      'cli/light/caller-light.ts',
+      'cli/light/light-caller.ts',
+      'cli/session/run-card.ts',
       'cli/transport/light-rest.ts',
       'cli/session/access-token.ts',
       'cli/terminal/end-show.ts',

@@ -124,15 +124,19 @@ describe('server data never acts on the terminal', () => {
   it('`list` (signed out and signed in) shows hostile types escaped', async () => {
     await storeEntry('photo');
     const server = await hostileBackend((ex) => {
-      if (ex.req.method !== 'GET' || !ex.req.url?.startsWith('/rest/v1/namecard')) return false;
+      const url = ex.req.url ?? '';
+      const read =
+        url.startsWith('/rest/v1/namecard') || url.startsWith('/rest/v1/rpc/namecard_status');
+      if (ex.req.method !== 'GET' || !read) return false;
       return rewrite(ex, withType).then(() => true);
     });
     const signedOut = await namecard(server, ['list']);
     expect(signedOut.exitCode).toBe(0);
     expectInert(signedOut);
     expect(signedOut.stdout).toContain('\\u{1b}]52;c;');
-    // The line saying the list is signed out, the zone's line, then the one entry on one line.
-    expect(signedOut.stdout.split('\n')).toHaveLength(3);
+    // The line saying the list is signed out, the zone's line, then each of the timeline's two
+    // stretches (the entry, then what follows it) on one line.
+    expect(signedOut.stdout.split('\n')).toHaveLength(4);
 
     await login(cli.emulator, cli.dir, { SUPABASE_URL: server.url });
     const signedIn = await namecard(server, ['list', '--json']);
@@ -142,8 +146,12 @@ describe('server data never acts on the terminal', () => {
     expect(document.entries.map((entry) => entry.type)).toEqual([HOSTILE]);
   });
 
-  it("`login` and `whoami` show the server's hostile email escaped, also from the stored session", async () => {
+  it("`login` and `whoami` show the server's hostile email escaped", async () => {
     const server = await hostileBackend(async (ex) => {
+      if (ex.req.url?.startsWith('/rest/v1/rpc/namecard_caller')) {
+        await rewrite(ex, (body) => ({ ...(body as object), email: HOSTILE_EMAIL }));
+        return true;
+      }
       if (!ex.req.url?.startsWith(TOKEN)) return false;
       await rewrite(ex, (body) => {
         const session = body as { user?: { email?: string } };
@@ -159,7 +167,7 @@ describe('server data never acts on the terminal', () => {
     expect(signedIn.exitCode).toBe(0);
     expectInert(signedIn);
     expect(signedIn.stdout).toContain('owner\\u{1b}]0;title\\u{7}@example.com\\u{202e}');
-    // The email is stored as the server sent it, and `whoami` replays it from the file.
+    // The email is stored as the server sent it; `whoami` shows who the server says calls.
     const stored = JSON.parse(await readFile(path.join(cli.dir, 'config.json'), 'utf8')) as {
       session: { email: string };
     };
@@ -183,6 +191,8 @@ describe('server data never acts on the terminal', () => {
         (body as Record<string, unknown>[]).map((row) => ({ ...row, type: typed })),
       ).then(() => true);
     });
+    // A card's schedule is its members' to read.
+    await login(cli.emulator, cli.dir, { SUPABASE_URL: server.url });
     const env = emulatorEnv(cli.emulator, { SUPABASE_URL: server.url });
     const terminal = atTerminal(cli.dir, ['calendar'], env);
     const { exitCode } = await terminal.exit();
@@ -249,8 +259,9 @@ describe('redirects', () => {
 
   it('`status` follows a 307 on the same origin', async () => {
     await storeEntry('photo');
+    const status = '/rest/v1/rpc/namecard_status';
     const server = await hostileBackend((ex) => {
-      if (!ex.req.url?.startsWith('/rest/v1/namecard_status') || ex.nth > 1) return false;
+      if (!ex.req.url?.startsWith(status) || ex.nth > 1) return false;
       ex.res.writeHead(307, { location: ex.req.url });
       ex.res.end();
       return true;
@@ -259,7 +270,7 @@ describe('redirects', () => {
     expect(result.stderr).toBe('');
     expect(result.exitCode).toBe(0);
     expect(result.stdout).toMatch(/^Times in UTC\nNow: Photographer until /);
-    expect(server.count('GET', '/rest/v1/namecard_status')).toBe(2);
+    expect(server.count('GET', status)).toBe(2);
   });
 
   it('`status` refuses a redirect to another origin', async () => {
@@ -358,7 +369,7 @@ describe('`namecard doctor` against a hostile server', () => {
 
   it('ends every check within its time limit, however slowly the API answers each request', async () => {
     // Each request answered within the 5 s a request may take, but slowly: the sign-in after
-    // 3.5 s, then the owner check's read after 4 s, asking to be tried again after 5 s, every
+    // 3.5 s, then the caller check's read after 4 s, asking to be tried again after 5 s, every
     // time (without a limit on the whole: 3.5 + 4 × 4 + 3 × 5 s).
     const server = await hostileBackend(async (ex) => {
       if (ex.req.url?.startsWith(TOKEN)) {
@@ -369,7 +380,7 @@ describe('`namecard doctor` against a hostile server', () => {
         );
         return true;
       }
-      if (ex.req.url?.startsWith('/rest/v1/namecard_access')) {
+      if (ex.req.url?.startsWith('/rest/v1/rpc/namecard_caller')) {
         later(ex, 4000, () => {
           ex.res.writeHead(503, { 'content-type': 'application/json', 'retry-after': '5' });
           ex.res.end(
@@ -392,15 +403,15 @@ describe('`namecard doctor` against a hostile server', () => {
       timeout: 30_000,
     });
     expect(result.exitCode).toBe(1);
-    const owner = (JSON.parse(result.stdout) as DoctorResult[]).find((r) => r.check === 'owner');
-    expect(owner).toEqual({
-      check: 'owner',
+    const caller = (JSON.parse(result.stdout) as DoctorResult[]).find((r) => r.check === 'caller');
+    expect(caller).toEqual({
+      check: 'caller',
       status: 'fail',
       detail: "not done when the checks' time limit of 20 s ran out",
     });
-    // It did sign in and read: the limit ended the owner check's tries, not its start.
+    // It did sign in and read: the limit ended the caller check's tries, not its start.
     expect(server.count('POST', TOKEN)).toBe(1);
-    expect(server.count('GET', '/rest/v1/namecard_access')).toBeGreaterThanOrEqual(1);
+    expect(server.count('GET', '/rest/v1/rpc/namecard_caller')).toBeGreaterThanOrEqual(1);
   });
 });
 

@@ -74,9 +74,9 @@ describe('a time the clocks skip', () => {
     }
     // Each path reads the caller's cards (no card is named), then writes once.
     expect(server.received.map((r) => `${r.method} ${r.path}`)).toEqual([
-      'POST /rest/v1/rpc/namecard_cards',
+      'GET /rest/v1/rpc/namecard_cards',
       'POST /rest/v1/rpc/namecard_set',
-      'POST /rest/v1/rpc/namecard_cards',
+      'GET /rest/v1/rpc/namecard_cards',
       'POST /rest/v1/rpc/namecard_set',
     ]);
   });

@@ -25,7 +25,7 @@ const { date } = summerDate();
 const REFRESH = '/auth/v1/token?grant_type=refresh_token';
 const RPC = '/rest/v1/rpc/';
 /** The read of the caller's cards, which chooses the card when none is named. */
-const CARDS = `POST ${RPC}namecard_cards`;
+const CARDS = `GET ${RPC}namecard_cards`;
 
 /** A recording proxy in front of the emulator; `fault` may answer a request itself. */
 async function recordingProxy(fault: (ex: Exchange) => boolean | Promise<boolean> = () => false) {
@@ -202,7 +202,7 @@ describe('`profile list` with a valid stored access token', () => {
       seen(server)
         .map((request) => request.split('?')[0])
         .sort(),
-    ).toEqual(['GET /rest/v1/namecard_profile', 'GET /rest/v1/rpc/namecard_status', CARDS]);
+    ).toEqual(['GET /rest/v1/namecard_profile', CARDS, 'GET /rest/v1/rpc/namecard_status']);
   });
 });
 
@@ -235,7 +235,7 @@ describe('`status` with a valid stored access token', () => {
       seen(server)
         .map((request) => request.split('?')[0])
         .sort(),
-    ).toEqual([`GET ${RPC}namecard_status`, CARDS]);
+    ).toEqual([CARDS, `GET ${RPC}namecard_status`]);
   });
 });
 
