@@ -2,10 +2,11 @@
 // (10^6 entries, 10^3 series of which 100 live, 64 profiles: tests/support/bench-data.ts), every
 // call the inventory of docs/security.md lets anon make is timed with its extreme arguments
 // (tests/security/anon-calls.ts) over HTTP; then the visitor's lookup (`fetchActiveEntry`, the
-// GET of namecard_active /go makes) is timed one request at a time, first on a quiet emulator,
+// GET of namecard_go /go makes) is timed one request at a time, first on a quiet emulator,
 // then while 50 anon clients (in a worker thread) call the costliest of them again and again.
 import { once } from 'node:events';
 import { Worker } from 'node:worker_threads';
+import { MAIN_CARD } from '../shared/core/cards.js';
 import { fetchActiveEntry } from '../shared/core/lookup.js';
 import { anonCalls, type AnonCall } from '../tests/security/anon-calls.js';
 import { readInventory } from '../tests/security/anon-inventory.js';
@@ -97,6 +98,7 @@ async function lookups(emulator: BenchEmulator, until: () => boolean): Promise<A
       await fetchActiveEntry({
         supabaseUrl: emulator.url,
         anonKey: emulator.anonKey,
+        card: MAIN_CARD,
         timeoutMs: 10_000,
       });
       samples.push(msSince(start));

@@ -8,7 +8,8 @@ import { fileURLToPath } from 'node:url';
 import { build } from 'vite';
 import { buildSite } from '../scripts/site-build.js';
 import { serveSite } from '../scripts/site-server.js';
-import { ACTIVE_VIEW, viewUrl } from '../shared/core/lookup.js';
+import { MAIN_CARD } from '../shared/core/cards.js';
+import { GO_FUNCTION, lookupUrl } from '../shared/core/lookup.js';
 import { track } from './cleanup.js';
 import type { BenchEmulator } from './emulator.js';
 
@@ -87,11 +88,11 @@ export function serveBaselinePage(emulator: BenchEmulator): Promise<ServedPage> 
 }
 
 /**
- * The URL of the lookup the REFERENCE page and the CLI's floor script (bench/floor.mjs) send:
- * the very GET of `fetchActiveEntry` (the view `namecard_active`, the anon key as `apikey`).
+ * The URL of the lookup the REFERENCE page sends: the very GET of `fetchActiveEntry` for the card
+ * main (`namecard_go`, the anon key as `apikey`), what a bare `/go/` asks.
  */
 export function lookupUrlTemplate(emulator: BenchEmulator): string {
-  return viewUrl(emulator.url, emulator.anonKey, ACTIVE_VIEW);
+  return lookupUrl(emulator.url, emulator.anonKey, GO_FUNCTION, MAIN_CARD);
 }
 
 /**

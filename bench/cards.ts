@@ -5,6 +5,7 @@
 // It is timed against the bare /go lookup of the smallest single-card table (10^3 entries, the
 // view namecard_active) in the same interleaved rounds; then again with live weekly series
 // spread over the cards, the lookups going to the cards that have one.
+import { MAIN_CARD } from '../shared/core/cards.js';
 import { fetchActiveEntry } from '../shared/core/lookup.js';
 import type { BenchEmulator, DbKind } from './emulator.js';
 import type { Plan } from './explain.js';
@@ -129,7 +130,7 @@ async function timed(emulator: BenchEmulator, card?: string): Promise<number> {
     supabaseUrl: emulator.url,
     anonKey: emulator.anonKey,
     timeoutMs: 10_000,
-    ...(card ? { card } : {}),
+    card: card ?? MAIN_CARD,
   });
   return msSince(start);
 }

@@ -1,7 +1,8 @@
 // Measurement 3: wall time of the `namecard` CLI next to bare Node (`node -e 0`) and next to
-// the FLOOR (bench/floor.mjs: a bare Node script sending status's one GET), in the same run;
-// and `set` with a card token (NAMECARD_TOKEN, issue 41) next to its own floor
-// (bench/floor-token-set.mjs: the same one POST of namecard_token_set), its requests counted.
+// the FLOOR (bench/floor.mjs: a bare Node script sending the GET of main's namecard_status), in
+// the same run; and `set` with a card token (NAMECARD_TOKEN) next to its own floor
+// (bench/floor-token-set.mjs: one POST of namecard_set with the token in its header, the card
+// known), its requests counted.
 // Each round spawns every command once (in rotated order); figures are medians over rounds.
 // The children get only the variables listed below: NODE_OPTIONS (a preloaded module or a
 // flag) and NODE_EXTRA_CA_CERTS (a certificate file read at start-up) would slow every
@@ -14,7 +15,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { STATUS_VIEW, viewUrl } from '../shared/core/lookup.js';
+import { MAIN_CARD } from '../shared/core/cards.js';
+import { STATUS_FUNCTION, lookupUrl } from '../shared/core/lookup.js';
 import { track } from './cleanup.js';
 import type { DbKind } from './emulator.js';
 import type { Fleet, FilledTable } from './fleet.js';
@@ -144,9 +146,9 @@ async function signedInEnv(table: FilledTable): Promise<NodeJS.ProcessEnv> {
 }
 
 /**
- * The environment of a CI script holding a card token: an editor token of the first card, made
- * by the signed-in owner (`token create --json`, untimed), and a config folder that does not
- * exist, so no session can be used.
+ * The environment of a CI script holding a card token: an editor token of the card main (the
+ * owner's only card), made by the signed-in owner (`token create --json`, untimed), and a config
+ * folder that does not exist, so no session can be used.
  */
 async function tokenEnv(env: NodeJS.ProcessEnv): Promise<NodeJS.ProcessEnv> {
   const { stdout } = await run(
@@ -204,11 +206,14 @@ async function countRequests(
 
 /**
  * What is timed. The writes run as an owner would: signed in once, then with the stored
- * session, whose access token is still valid, so each write is one request (no sign-in, no
- * refresh). `set` makes an entry active until tomorrow 18:00; `end` ends the active one
- * (there is one from the previous `set`); `cancel` drops an entry scheduled for tomorrow,
- * made by an untimed `set --from` just before it. `token set` is `set` with NAMECARD_TOKEN
- * only (one POST of namecard_token_set), `token floor` that POST from a bare script.
+ * session, whose access token is still valid (no sign-in, no refresh); with no card named, each
+ * reads the caller's cards (one GET, to choose the card) and then writes with one request;
+ * `status` reads the cards and main's status at once. `set` makes an entry active until
+ * tomorrow 18:00; `end` ends the active one (there is one from the previous `set`); `cancel`
+ * drops an entry scheduled for tomorrow, made by an untimed `set --from` just before it.
+ * `token set` is `set` with NAMECARD_TOKEN only (the GET of the token's card, then one POST of
+ * namecard_set with the token in its header), `token floor` that POST from a bare script that
+ * knows the card.
  */
 function cliCommands(
   table: FilledTable,
@@ -227,7 +232,10 @@ function cliCommands(
     { name: 'node -e 0', args: ['-e', '0'], env },
     {
       name: 'floor',
-      args: [FLOOR, viewUrl(table.emulator.url, table.emulator.anonKey, STATUS_VIEW)],
+      args: [
+        FLOOR,
+        lookupUrl(table.emulator.url, table.emulator.anonKey, STATUS_FUNCTION, MAIN_CARD),
+      ],
       env,
     },
     { name: '--version', args: [CLI, '--version'], env },
@@ -240,7 +248,13 @@ function cliCommands(
     {
       name: 'token floor',
       // `set photo <day> 18:00`'s end, in the children's zone (TZ), as the CLI reads it.
-      args: [TOKEN_FLOOR, table.emulator.url, 'photo', String(Date.parse(`${day}T18:00:00`))],
+      args: [
+        TOKEN_FLOOR,
+        table.emulator.url,
+        'photo',
+        String(Date.parse(`${day}T18:00:00`)),
+        MAIN_CARD,
+      ],
       env: token,
     },
     { name: 'token set', args: [CLI, 'set', 'photo', day, '18:00'], env: token },

@@ -1,28 +1,18 @@
-// The query plan of the active-entry lookup, for the SQL text the emulator sends: the same
-// query string the product requests (`viewUrl(…, 'namecard_active')`), parsed and built by the
-// emulator's own PostgREST code, then run under EXPLAIN (ANALYZE, BUFFERS).
-// It runs as the superuser rather than as `anon` inside the emulator's transaction; the
-// view is security_invoker and anon's read policy is `card_id = namecard_first_card()`, a
-// constant the lookup asks already (tests/emulator/index-plan.test.ts checks anon's own plan),
-// and the column grants do not change the plan, so the plan is the one anon gets.
-import { parseQuery } from '../emulator/rest/query.js';
-import type { TableInfo } from '../emulator/catalog/schema-cache.js';
-import { buildRead } from '../emulator/rest/sql.js';
-import { ACTIVE_COLUMNS, ACTIVE_VIEW, viewUrl } from '../shared/core/lookup.js';
+// The query plans of what visitors and members read, on the bench's database: the lookup /go
+// makes (public.namecard_go), the card's status (public.namecard_status), the timeline walk
+// inside it and the series' part of the lookup, each run under EXPLAIN (ANALYZE, BUFFERS) as
+// the superuser. Every read is a security-definer function over the card main, so the plan is
+// the one anon gets (tests/emulator/index-plan.test.ts checks anon's own plan); a PL/pgSQL
+// function shows as one node, its time and buffers including the queries it runs.
+import { MAIN_CARD } from '../shared/core/cards.js';
+import { ACTIVE_COLUMNS, GO_FUNCTION } from '../shared/core/lookup.js';
 import type { BenchEmulator } from './emulator.js';
 
-const ACTIVE: TableInfo = {
-  schema: 'public',
-  name: ACTIVE_VIEW,
-  columns: new Map(ACTIVE_COLUMNS.split(',').map((name) => [name, { name, hasDefault: false }])),
-};
+/** The id of the card main, as SQL. */
+const MAIN_ID = `(select c.id from public.namecard_card as c where c.slug = '${MAIN_CARD}')`;
 
-/** The lookup's SQL and parameters as the emulator builds them for the product's view URL. */
-export function lookupStatement(): { sql: string; params: unknown[] } {
-  // The parser leaves out `apikey` (the gateway's parameter, never a filter).
-  const query = new URL(viewUrl('http://bench.invalid', 'key', ACTIVE_VIEW)).searchParams;
-  return buildRead(ACTIVE, parseQuery(query), false);
-}
+/** The server's now as epoch ms, as SQL. */
+const NOW_MS = '(extract(epoch from now()) * 1000)::bigint';
 
 /** A plan as text, and PostgreSQL's own execution time for it (ms). */
 export interface Plan {
@@ -49,22 +39,27 @@ function timeIn(text: string, label: 'Planning' | 'Execution'): number {
   return match ? Number(match[1]) : Number.NaN;
 }
 
-/** EXPLAIN (ANALYZE, BUFFERS) of the lookup (the view namecard_active) on `emulator`'s database. */
+/** EXPLAIN (ANALYZE, BUFFERS) of the lookup (/go's GET of namecard_go) of the card main. */
 export async function explainLookup(emulator: BenchEmulator): Promise<Plan> {
-  const { sql, params } = lookupStatement();
-  const text = await explainText(emulator, sql, params);
+  const text = await explainText(
+    emulator,
+    `select ${ACTIVE_COLUMNS} from public.${GO_FUNCTION}($1)`,
+    [MAIN_CARD],
+  );
   return { text, executionMs: timeIn(text, 'Execution') };
 }
 
 /**
- * EXPLAIN (ANALYZE, BUFFERS) of the timeline read (the view namecard_status: the server's now,
- * the active entry and up to 24 segments of the timeline). The walk runs inside a PL/pgSQL
- * function, so the plan shows one node; its buffers and time include the walk's index probes.
+ * EXPLAIN (ANALYZE, BUFFERS) of the timeline read (namecard_status of the card main: the
+ * server's now, the active entry and up to 24 segments of the timeline). The walk runs inside a
+ * PL/pgSQL function, so the plan shows one node; its buffers and time include the walk's index
+ * probes.
  */
 export async function explainStatus(emulator: BenchEmulator): Promise<Plan> {
   const text = await explainText(
     emulator,
-    'select now, active, timeline from public.namecard_status',
+    'select now, active, timeline from public.namecard_status($1)',
+    [MAIN_CARD],
   );
   return { text, executionMs: timeIn(text, 'Execution') };
 }
@@ -77,10 +72,10 @@ export interface WalkTime {
 }
 
 /**
- * The walk of 24 segments from the server's now (public.namecard_timeline_at, what the status
- * view calls for the first card), timed by EXPLAIN ANALYZE `calls` times: the median, so that a
+ * The walk of 24 segments from the server's now of the card main (private.namecard_timeline_until,
+ * what the status calls), timed by EXPLAIN ANALYZE `calls` times: the median, so that a
  * connection's first call (its session plans the walk's PL/pgSQL once: 20-40 ms) does not stand
- * for the walk, as one EXPLAIN of the whole status view did (its lookup, labels, destination and
+ * for the walk, as one EXPLAIN of the whole status would (its lookup, labels, destination and
  * series ahead besides the walk).
  */
 export async function timeWalk(emulator: BenchEmulator, calls = 11): Promise<WalkTime> {
@@ -88,7 +83,7 @@ export async function timeWalk(emulator: BenchEmulator, calls = 11): Promise<Wal
   for (let i = 0; i < calls; i++) {
     const text = await explainText(
       emulator,
-      'select * from public.namecard_timeline_at((extract(epoch from now()) * 1000)::bigint, 24)',
+      `select * from private.namecard_timeline_until(${MAIN_ID}, ${NOW_MS}, null, 24)`,
     );
     times.push(timeIn(text, 'Planning') + timeIn(text, 'Execution'));
   }
@@ -97,17 +92,20 @@ export async function timeWalk(emulator: BenchEmulator, calls = 11): Promise<Wal
 }
 
 /**
- * EXPLAIN (ANALYZE, BUFFERS) of the series' part of the lookup at the server's now: the
- * materialised occurrences' index stab (private.namecard_series_materialised_at, inlined, so
- * the plan shows the index), and the call /go's lookup makes (public.namecard_series_in_force,
- * PL/pgSQL: one node, its time including the stab and the one-time fallback check).
+ * EXPLAIN (ANALYZE, BUFFERS) of the series' part of the lookup of the card main at the server's
+ * now: the materialised occurrences' index stab (private.namecard_series_materialised_at,
+ * inlined, so the plan shows the index), and the call /go's lookup makes
+ * (private.namecard_series_in_force_of, PL/pgSQL: one node, its time including the stab and the
+ * one-time fallback check).
  */
 export async function explainSeries(emulator: BenchEmulator): Promise<Plan> {
-  const now = '(extract(epoch from now()) * 1000)::bigint';
   const stab = await explainText(
     emulator,
-    `select * from private.namecard_series_materialised_at(public.namecard_first_card(), ${now})`,
+    `select * from private.namecard_series_materialised_at(${MAIN_ID}, ${NOW_MS})`,
   );
-  const call = await explainText(emulator, `select * from public.namecard_series_in_force(${now})`);
+  const call = await explainText(
+    emulator,
+    `select * from private.namecard_series_in_force_of(${MAIN_ID}, ${NOW_MS})`,
+  );
   return { text: `${stab}\n\n${call}`, executionMs: timeIn(call, 'Execution') };
 }

@@ -1,11 +1,12 @@
 // Measurement 5: visitors first. The visitor's lookup (`fetchActiveEntry`, one GET of
-// namecard_active) timed one request at a time, first on a quiet emulator, then while 16
+// namecard_go) timed one request at a time, first on a quiet emulator, then while 16
 // anonymous clients post 1 MiB bodies to /rest/v1/namecard for 10 s (such a flood
 // once pushed lookups to p50 1.48 s, past /go's 4 s time-out at worst). The flooding
 // clients run in a worker thread (flood-clients.mjs), the lookups on this thread, the
 // emulator in its own process.
 import { once } from 'node:events';
 import { Worker } from 'node:worker_threads';
+import { MAIN_CARD } from '../shared/core/cards.js';
 import { fetchActiveEntry } from '../shared/core/lookup.js';
 import type { DbKind } from './emulator.js';
 import type { FilledTable, Fleet } from './fleet.js';
@@ -48,6 +49,7 @@ async function lookups(table: FilledTable, until: () => boolean): Promise<Lookup
       const entry = await fetchActiveEntry({
         supabaseUrl: table.emulator.url,
         anonKey: table.emulator.anonKey,
+        card: MAIN_CARD,
         timeoutMs: 10_000,
       });
       if (entry !== null) throw new Error(`unexpected entry ${JSON.stringify(entry)}`);

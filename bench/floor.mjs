@@ -1,8 +1,7 @@
-// The FLOOR of `namecard status` (bench/cli.ts): a bare Node script that sends the same
-// GET of the view namecard_status (the URL in argv[2], the anon key in it as `apikey`, no
-// custom header, as `namecard status` sends it), reads the answer and prints it. Nothing
-// else loads: no project code, no package, no settings. (Until 2026-11-23 it sent the GET of
-// namecard_active, the lookup of /go, which asks less of the server than status's.)
+// The FLOOR of `namecard status` (bench/cli.ts): a bare Node script that sends the same GET of
+// a card's namecard_status (the URL in argv[2], the card's slug and the anon key in it as
+// `card` and `apikey`, no custom header, as `namecard status` sends it), reads the answer and
+// prints it. Nothing else loads: no project code, no package, no settings.
 import { request } from 'node:http';
 
 const url = process.argv[2] ?? '';

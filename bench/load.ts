@@ -2,7 +2,8 @@
 // this process; the emulator runs in its own). Bounded: each run stops after its duration
 // and after at most `maxRequests` requests.
 import autocannon from 'autocannon';
-import { ACTIVE_VIEW, viewUrl } from '../shared/core/lookup.js';
+import { MAIN_CARD } from '../shared/core/cards.js';
+import { GO_FUNCTION, lookupUrl } from '../shared/core/lookup.js';
 import type { DbKind } from './emulator.js';
 import type { Fleet } from './fleet.js';
 import { median } from './stats.js';
@@ -71,7 +72,7 @@ export async function measureLoad(
 ): Promise<LoadResult> {
   const table = await fleet.table(settings.rows);
   // The product's lookup URL: the same query every time, as many visitors in one second.
-  const url = viewUrl(table.emulator.url, table.emulator.anonKey, ACTIVE_VIEW);
+  const url = lookupUrl(table.emulator.url, table.emulator.anonKey, GO_FUNCTION, MAIN_CARD);
   const runs: LoadRun[] = [];
   for (let i = 0; i < settings.runs; i++) {
     const run = await loadOnce(url, table.emulator.anonKey, settings);

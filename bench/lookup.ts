@@ -4,6 +4,7 @@
 // scheduled entries that have not started yet, the newest ids, so a plan walking the
 // primary key would have to read them all. Sizes run side by side: every round visits every
 // size, so drift on the shared machine hits them all alike.
+import { MAIN_CARD } from '../shared/core/cards.js';
 import { fetchActiveEntry, fetchStatus } from '../shared/core/lookup.js';
 import type { BenchEmulator, DbKind } from './emulator.js';
 import {
@@ -82,6 +83,7 @@ async function timedStatus(table: FilledTable): Promise<number> {
   const status = await fetchStatus({
     supabaseUrl: table.emulator.url,
     anonKey: table.emulator.anonKey,
+    card: MAIN_CARD,
     timeoutMs: 10_000,
   });
   const ms = msSince(start);
@@ -97,6 +99,7 @@ async function timedLookup(table: FilledTable): Promise<number> {
   const entry = await fetchActiveEntry({
     supabaseUrl: table.emulator.url,
     anonKey: table.emulator.anonKey,
+    card: MAIN_CARD,
     timeoutMs: 10_000,
   });
   const ms = msSince(start);
@@ -112,6 +115,7 @@ async function timedAnyLookup(table: FilledTable): Promise<number> {
   await fetchActiveEntry({
     supabaseUrl: table.emulator.url,
     anonKey: table.emulator.anonKey,
+    card: MAIN_CARD,
     timeoutMs: 10_000,
   });
   return msSince(start);

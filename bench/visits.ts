@@ -13,6 +13,7 @@
 //    rows read by the server, and at most 30 × 6 rows answered: goal under 2× the time at 10^3.
 import { parseArgs } from 'node:util';
 import { dayStarts, summarizeVisits, visitWindow } from '../shared/calendar/visits.js';
+import { MAIN_CARD } from '../shared/core/cards.js';
 import { fetchActiveEntry } from '../shared/core/lookup.js';
 import { createNamecardClient } from '../shared/supabase/client.js';
 import { fetchVisitCounts } from '../shared/supabase/data.js';
@@ -38,7 +39,11 @@ async function countUnderLoad(emulator: BenchEmulator) {
   const lookups = (async () => {
     while (loading) {
       const t0 = performance.now();
-      await fetchActiveEntry({ supabaseUrl: emulator.url, anonKey: emulator.anonKey });
+      await fetchActiveEntry({
+        supabaseUrl: emulator.url,
+        anonKey: emulator.anonKey,
+        card: MAIN_CARD,
+      });
       lookupsMs.push(performance.now() - t0);
     }
   })();
@@ -128,7 +133,8 @@ async function statsAtScale(emulator: BenchEmulator) {
     plans[size] = rows.map((r) => Object.values(r)[0]).join('\n');
     for (let round = 0; round < 7; round++) {
       const t0 = performance.now();
-      const summary = summarizeVisits(await fetchVisitCounts(client, dayStarts(window)), window);
+      const counts = await fetchVisitCounts(client, dayStarts(window), MAIN_CARD);
+      const summary = summarizeVisits(counts, window);
       times[size]!.push(performance.now() - t0);
       if (round === 0) out[`total_${size}`] = summary.total;
     }
