@@ -64,7 +64,7 @@ export async function planSeries(
   const { start, end } = parseTimeRange(range, 'time range');
   const first = options.from === undefined ? null : time.parseDate(options.from, '--from');
   const last = options.until === undefined ? null : time.parseDate(options.until, '--until');
-  // The server keeps a series' dates from 1970 to 2199 (round 5's constraints).
+  // The server keeps a series' dates from 1970 to 2199 (its constraints).
   for (const [field, date, text] of [
     ['--from', first, options.from],
     ['--until', last, options.until],

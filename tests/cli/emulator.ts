@@ -38,7 +38,7 @@ export async function rows(emulator: Emulator): Promise<Row[]> {
   const result = (await emulator.query(
     'select id, stamp_end, stamp_start, type from public.namecard order by id',
   )) as (Row & { stamp_start: unknown })[];
-  // `stamp_start` only when set, so that rows without a start read as before the schedule.
+  // `stamp_start` only when set: a row without a start has no such key.
   return result.map(({ stamp_start, ...row }) => ({
     ...row,
     id: Number(row.id),

@@ -111,7 +111,7 @@ describe('namecard profile', () => {
   });
 
   // The name meant on the first line (when one is near), the card's profiles on the next: one
-  // refusal that says both (the grammar's suggestion and issue 39's "say what exists").
+  // refusal that says both (the grammar's suggestion, and what exists).
   const PROFILES_THERE = "the card's profiles: main, blog, photo (`namecard profile list`)";
   it.each([
     [['profile', 'edit', 'blgo', '--label', 'Blog'], 'no profile `blgo`; did you mean `blog`?'],
@@ -145,7 +145,7 @@ describe('namecard profile', () => {
     const id = row!.id;
     const inUse = await namecard(['profile', 'remove', 'shop']);
     expect(inUse.exitCode).toBe(1);
-    // The entry in the way and the command that clears it (issue 39).
+    // The entry in the way and the command that clears it.
     expect(inUse.stderr).toContain(`profile \`shop\` is in use: entry ${id} still names it`);
     expect(inUse.stderr).toContain(`\`namecard cancel ${id}\``);
     const main = await namecard(['profile', 'remove', 'main']);
@@ -176,7 +176,7 @@ describe('namecard profile', () => {
     ]);
     const list = await namecard(['profile', 'list']);
     expect(list.exitCode).toBe(0);
-    // In aligned columns (issue 39): each as wide as its widest cell.
+    // In aligned columns: each as wide as its widest cell.
     const photo = `${MAIN_URL}photo (the build’s setting)`;
     expect(list.stdout.split('\n')).toEqual([
       `main   Main Profile  ${MAIN_URL} (the build’s setting)`,

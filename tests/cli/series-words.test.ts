@@ -2,7 +2,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { run } from './helpers.js';
 import { emulatorEnv, useCliFixture } from './emulator.js';
 
-// A weekly series in the owner's words, as a process against the emulator (issue 39):
+// A weekly series in the owner's words, as a process against the emulator:
 // `status` says each series in one line instead of repeating its occurrences as changes, and no
 // line mixes two zones unnamed: a series gives its own zone's times and, when the screen's zone
 // is another, its next start in that zone too, each zone named (`status --tz`, `list`).

@@ -300,13 +300,13 @@ describe('namecard status with series', () => {
     const at = lines.indexOf('Series:');
     expect(at).toBeGreaterThan(0);
     // One line each, oldest first, times in the zone status shows (UTC here); a series set in
-    // another zone gives its own zone's times and its next start in both, each zone named
-    // (issue 39). Mon 3 June 2030 22:00 in Berlin (UTC+2) is 20:00 UTC.
+    // another zone gives its own zone's times and its next start in both, each zone named.
+    // Mon 3 June 2030 22:00 in Berlin (UTC+2) is 20:00 UTC.
     expect(lines.slice(at + 1, at + 3)).toEqual([
       '  photo every Sat 10:00–18:00 from 2030-06-01, next Sat 1 Jun 2030 10:00',
       '  main every Mon–Fri 22:00–02:00 in Europe/Berlin from 2030-06-03 until 2030-06-28, next Mon 3 Jun 2030 22:00 in Europe/Berlin (Mon 3 Jun 2030 20:00 in UTC)',
     ]);
-    // Its occurrences are not repeated as changes above it (issue 39): the one line says them;
+    // Its occurrences are not repeated as changes above it: the one line says them;
     // the now line ends where the first one starts.
     expect(status.stdout).not.toMatch(/^Then Photographer /m);
     expect(status.stdout).toMatch(/^Now: the main site until Sat 1 Jun 2030 10:00 /m);
@@ -404,7 +404,7 @@ describe('namecard preview', () => {
       `At 2030-06-01 12:00 Europe/Berlin: photo (Photographer), series ${id}, until 2030-06-01 18:00`,
     );
     for (const at of ['2020-01-01 12:00', '2200-01-01 00:00']) {
-      // The server answers only from a day ago to the end of 2199 (round 5): refused before
+      // The server answers only from a day ago to the end of 2199: refused before
       // anything is sent, naming the option.
       const far = await namecard(['preview', '--at', at, '--tz', 'UTC']);
       expect(far.exitCode, at).toBe(2);
