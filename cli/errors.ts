@@ -115,7 +115,7 @@ export const OUTCOME_UNKNOWN_HINT =
   'Check with `namecard status` (or `namecard list`) whether it was saved before setting it again';
 
 /**
- * The owner's writes, as the command that sends one names it (`Transport.guard`'s `act`): what
+ * The writes, as the command that sends one names it (`Transport.guard`'s `act`): what
  * an "outcome unknown" says may or may not have happened. Decided by the command, which knows
  * what it asked for, never guessed from the request's URL.
  */
@@ -359,10 +359,10 @@ const COMMANDER_PRINTED = new Set([
 ]);
 
 /**
- * A refusal about cards and people (shared/core/cards.ts): a role too low names the role needed
- * ("needs editor"); the others (no such card, member or invitation, the last owner, the first
- * card, a slug taken) keep the server's words, which name what was refused. Exit 1: nothing
- * was stored.
+ * A refusal about cards and people (shared/core/cards.ts) that no command put in words of its
+ * card (refusalOnCard): a role too low names the role needed ("needs editor"); the others (no
+ * such card, member or invitation, the last owner, the card main, a slug taken) keep the server's
+ * words, which name what was refused. Exit 1: nothing was stored.
  */
 function cardRefusal(error: ApiError): { message: string; hint?: string; code: number } {
   const role = neededRole(error);
@@ -441,7 +441,7 @@ function describe(
     return { message: error.message, hint: error.hint, code: EXIT.usage };
   }
   if (error instanceof NamecardError) {
-    // The module's own refusals in the owner's words (a profile that exists, is in use, …).
+    // The module's own refusals in the user's words (a profile that exists, is in use, …).
     return { message: error.message, hint: error.hint, code: EXIT.failure };
   }
   const message = error instanceof Error ? error.message : String(error);

@@ -87,7 +87,7 @@ async function checksWith(
   const api = config.supabaseUrl;
   const site = config.siteUrl;
   // Every request that does not depend on another starts now, so the whole run takes about
-  // two time-outs at worst (a page, then its files; the API, then the owner's sign-in).
+  // two time-outs at worst (a page, then its files; the API, then the caller's sign-in).
   const settingsProbe = probe(`${api}/auth/v1/settings`, { headers: apiHeaders(config.anonKey) });
   const schemaProbe = probe(`${api}/rest/v1/rpc/${SCHEMA_VERSION_FUNCTION}`, {
     headers: { ...apiHeaders(config.anonKey), Accept: 'application/json' },

@@ -21,9 +21,10 @@ import { resolveConfig, type CliConfig } from '../session/settings.js';
 import { terminalSafe } from '../terminal/terminal-safe.js';
 
 // `namecard profile …`: the run's card's profiles (name, label, destination) in the database,
-// read by its members and changed at runtime by its owners. Destinations are checked here against the origins the deployed /go follows
-// (NAMECARD_ALLOWED_ORIGINS), so nothing is stored that visitors would never reach; the
-// database checks the forms again, and /go checks the origin again whatever is stored.
+// read by its members and changed at runtime by its owners. Destinations are checked here
+// against the origins the deployed /go follows (NAMECARD_ALLOWED_ORIGINS), so nothing is stored
+// that visitors would never reach; the database checks the forms again, and /go checks the
+// origin again whatever is stored.
 
 /** The options of `namecard profile …` (global ones included), as typed. */
 export interface ProfileOptions {
@@ -268,7 +269,7 @@ export async function runProfileRemove(name: string, options: ProfileOptions): P
   );
 }
 
-/** The server's refusal of a removal in the owner's words, with the commands that clear it. */
+/** The server's refusal of a removal in the user's words, with the commands that clear it. */
 function removeRefusal(name: string, error: unknown): unknown {
   const refusal = readProfileRefusal(error);
   const shown = terminalSafe(name);

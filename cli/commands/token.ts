@@ -57,12 +57,12 @@ function parseExpires(value: string | undefined): number | null {
  * Runs `act` as the run's caller on the run's card, every refusal naming the card and the role
  * needed (a card token is refused by the server: tokens are managed by owners).
  */
-async function asOwner<T>(
+async function onRunCard<T>(
   config: CliConfig,
   act: (on: OnCard, connection: Connection) => Promise<T>,
 ): Promise<T> {
-  const { onRunCard } = await import('../session/cards.js');
-  const on = await onRunCard(config, { need: 'owner' });
+  const { onRunCard: onCard } = await import('../session/cards.js');
+  const on = await onCard(config, { need: 'owner' });
   return on.caller.run((connection) => act(on, connection));
 }
 
@@ -75,7 +75,7 @@ async function createAction(
   const validSeconds = parseExpires(options.expires);
   const config = resolveConfig(options);
   const { createToken } = await import('../../shared/supabase/tokens.js');
-  const made = await asOwner(config, (on, { client, transport }) =>
+  const made = await onRunCard(config, (on, { client, transport }) =>
     transport.guard(() => createToken(client, name, { role, card: on.card.slug, validSeconds }), {
       act: 'token change',
     }),
@@ -119,7 +119,7 @@ function tokenLine(t: TokenSummary, width: number): string {
 async function listAction(options: SettingFlags & { json?: true }) {
   const config = resolveConfig(options);
   const { listTokens } = await import('../../shared/supabase/tokens.js');
-  const { tokens, shown } = await asOwner(config, async (on, { client, transport }) => ({
+  const { tokens, shown } = await onRunCard(config, async (on, { client, transport }) => ({
     tokens: await transport.guard(() => listTokens(client, on.card.slug)),
     shown: on.config.cardShown,
   }));
@@ -141,7 +141,7 @@ async function revokeAction(nameArg: string, options: SettingFlags) {
   const name = parseName(nameArg);
   const config = resolveConfig(options);
   const { revokeToken } = await import('../../shared/supabase/tokens.js');
-  const revoked = await asOwner(config, (on, { client, transport }) =>
+  const revoked = await onRunCard(config, (on, { client, transport }) =>
     transport.guard(() => revokeToken(client, name, on.card.slug), { act: 'token change' }),
   );
   print(

@@ -69,7 +69,7 @@ const JAVASCRIPT = /^(text|application)\/(x-)?(javascript|ecmascript)$/;
 const builtFor = (url: URL) => /^(.*\/)assets\/[^/]*$/.exec(url.pathname)?.[1];
 
 /**
- * Why a file of the site failed, in the owner's words, with what to do: the likely cause read
+ * Why a file of the site failed, in the user's words, with what to do: the likely cause read
  * from where the file is asked for and what answered.
  */
 function fileProblem(file: PageFile, answer: Probe, siteUrl: string): string | undefined {

@@ -1,7 +1,7 @@
 import { ciCredentials, readStoredState, type CliConfig, type StoredSession } from './settings.js';
 
-// The stored access token, read without conf: the owner's commands that can run on the light
-// path (`end`, `cancel`, `profile list`) use it while it is valid, and leave everything else
+// The stored access token, read without conf: the commands that can run on the light
+// path (`status`, `set`, `end`, `cancel`, `profile list`) use it while it is valid, and leave everything else
 // (CI credentials, a refresh, a refused token) to the program, which loads conf and supabase-js.
 
 /**

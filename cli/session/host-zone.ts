@@ -44,7 +44,7 @@ const REGION_ZONE =
   /^(?:UTC|(?:Africa|America|Antarctica|Arctic|Asia|Atlantic|Australia|Etc|Europe|Indian|Pacific)\/.+)$/;
 
 /**
- * The zone `set` reads an owner's date and time in when they name none, and shows its times
+ * The zone `set` reads a date and time in when they name none, and shows its times
  * in: this process's own zone by the name `TZ` or the system gives it ({@link hostTimeZone}),
  * when that is a region's zone or UTC (a name Temporal keeps as given, so that the program and
  * the light path name it alike); else undefined, and the caller asks Intl (`localTimeZone()`).

@@ -7,13 +7,13 @@ import { warn } from '../terminal/output.js';
 // The CLI reads `.env` only when it runs in the root of a namecard checkout (a package.json
 // named `namecard` next to the `.env`), as `npm start` and the site build do there. A `.env`
 // in any other folder belongs to another project, whose SUPABASE_URL must not redirect the
-// owner's commands. Only the names the CLI knows are taken; the environment wins over the file.
+// user's commands. Only the names the CLI knows are taken; the environment wins over the file.
 
 /**
  * The names the CLI takes from the project's `.env`: the settings only. The credentials
  * (NAMECARD_EMAIL, NAMECARD_PASSWORD) and where the session is kept (NAMECARD_CONFIG_DIR) come
  * from the environment alone: a cloned checkout's `.env` must not sign in as someone, nor
- * move the owner's session into a folder of its choosing.
+ * move the user's session into a folder of its choosing.
  */
 export const CLI_ENV_NAMES: readonly string[] = [...SETTING_NAMES];
 

@@ -111,7 +111,7 @@ export function namedCard(
 }
 
 /**
- * Refuses to send the owner's credentials (password, refresh and access tokens) over plain
+ * Refuses to send the user's credentials (password, refresh and access tokens, a card token) over plain
  * `http:` to another machine, where anyone on the network path can read them: only `https:`,
  * or `http:` to this machine (the local emulator), unless `--allow-insecure-http` was given
  * for a test on a LAN. A `.env` in a cloned checkout cannot then capture the password by

@@ -2,7 +2,7 @@ import { ApiError, NamecardError } from '../../shared/core/errors.js';
 import { AnswerTooLargeError } from './light-fetch.js';
 import { readCapped, redirectTarget } from './transport.js';
 
-// `namecard doctor`'s requests: each a plain GET of a URL the owner's settings name (the API,
+// `namecard doctor`'s requests: each a plain GET of a URL the user's settings name (the API,
 // the hosted site, its scripts, the main site), with the transport's own limits: the body read
 // up to a cap (readCapped), redirects followed on the same origin only (redirectTarget), and
 // every probe of a run ended by the run's own deadline. No retries: the doctor reports what a

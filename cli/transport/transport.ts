@@ -91,7 +91,7 @@ export interface Transport<F = typeof fetch> {
 /** What a {@link Transport.guard} call is. */
 export interface GuardOptions {
   /**
-   * The owner's write this call makes, as the command names it: an "outcome unknown" of one
+   * The write this call makes, as the command names it: an "outcome unknown" of one
    * of its requests says which act may or may not have happened.
    */
   act?: WriteAct;
@@ -214,7 +214,7 @@ export function createTransport(
 
 /**
  * A fetch with the transport's policy over node:http, for callers of plain requests with
- * string bodies (`namecard status`, and the owner's commands on the light path).
+ * string bodies (`namecard status`, and the caller's commands on the light path).
  */
 export type LightTransportFetch = (
   url: string,
