@@ -1,4 +1,4 @@
-import { roleAtLeast, type CardSummary } from '../../shared/core/cards.js';
+import { MAIN_CARD, roleAtLeast, type CardSummary } from '../../shared/core/cards.js';
 import { NetworkError, TimeoutError } from '../../shared/core/errors.js';
 import type { Caller } from '../../shared/core/tokens.js';
 import { commandOf } from '../grammar/commander.js';
@@ -21,7 +21,7 @@ import { terminalSafe } from '../terminal/terminal-safe.js';
 /** How the run's card was chosen, in words: `from NAMECARD_CARD`, `your only card`. */
 function chosenBy(card: RunCard): string {
   if (isNamed(card)) return `from ${card.source}`;
-  if (card.source === 'main') return 'main, as no card is named';
+  if (card.source === MAIN_CARD) return `${MAIN_CARD}, as no card is named`;
   if (card.source === 'your first card') return 'your first card by slug';
   return card.source;
 }
