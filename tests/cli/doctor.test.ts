@@ -85,7 +85,7 @@ describe('namecard doctor', () => {
       'key',
       'schema',
       'sign-ups',
-      'owner',
+      'caller',
       'site',
       'go-fallback',
       'pages',
@@ -93,7 +93,7 @@ describe('namecard doctor', () => {
       'main-url',
     ]);
     expect(results.filter((r) => r.status !== 'ok')).toEqual([]);
-    expect(find(results, 'owner')?.detail).toBe(`${OWNER.email} is an owner`);
+    expect(find(results, 'caller')?.detail).toBe(`${OWNER.email} is an owner of the card main`);
     expect(find(results, 'schema')?.detail).toContain(SCHEMA_VERSION);
     expect(exitCode).toBe(0);
 
@@ -227,14 +227,16 @@ describe('namecard doctor', () => {
     }
   });
 
-  it('fails when the signed-in account is not an owner', async () => {
+  it('fails when the signed-in account may not change its card, naming the card and the role needed', async () => {
     const { exitCode, results } = await doctor(
       settings({ NAMECARD_EMAIL: STRANGER.email, NAMECARD_PASSWORD: STRANGER.password }),
     );
     expect(exitCode).toBe(1);
-    expect(find(results, 'owner')).toMatchObject({
+    expect(find(results, 'caller')).toMatchObject({
       status: 'fail',
-      detail: expect.stringMatching(/^stranger@example\.com is signed in but is not an owner/),
+      detail: expect.stringMatching(
+        /^stranger@example\.com may not change the card main: it is no member of it \(needs editor\)/,
+      ),
     });
   });
 
@@ -251,7 +253,7 @@ describe('namecard doctor', () => {
         status: 'warn',
         detail: expect.stringMatching(/no anti-framing header for \/login\/ and \/manage\//),
       });
-      expect(find(results, 'owner')).toMatchObject({ status: 'warn' });
+      expect(find(results, 'caller')).toMatchObject({ status: 'warn' });
       expect(exitCode).toBe(0);
     } finally {
       await bare.stop();
@@ -318,8 +320,8 @@ describe('namecard doctor', () => {
         status: 'fail',
         detail: `SUPABASE_ANON_KEY is the local emulator's demo key, which only an API on this machine may use, but SUPABASE_URL is ${api.url}: set SUPABASE_ANON_KEY to that project's anon or publishable key (Project Settings, API Keys)`,
       });
-      expect(find(results, 'owner')).toEqual({
-        check: 'owner',
+      expect(find(results, 'caller')).toEqual({
+        check: 'caller',
         status: 'warn',
         detail: 'not checked: SUPABASE_ANON_KEY is the demo key',
       });
