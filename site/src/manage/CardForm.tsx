@@ -3,9 +3,9 @@ import { formatWhen, localTimeZone } from '../../../shared/core/format.js';
 import { inPlainWords } from '../../../shared/core/plain-words.js';
 import { PROFILE_OPTIONS, narrowType } from '../../../shared/core/profiles.js';
 import { profileLabel, type NamecardRow } from '../../../shared/core/types.js';
-import { insertEntry, type ProfileEntry } from '../../../shared/supabase/data.js';
+import { setEntry, type ProfileEntry } from '../../../shared/supabase/data.js';
 import { supabase } from '../supabase.js';
-import { fnCard, useCardScope } from './card-scope.js';
+import { useCardScope } from './card-scope.js';
 import { FORM_FIELD_NAMES, describeAfter, errorMessage } from './describe.js';
 import type { CardState } from './useCardState.js';
 
@@ -134,7 +134,7 @@ export function CardForm({ refresh, profiles }: CardFormProps) {
       if (weekly) {
         const { seriesFromForm, storeSeries } = await loadWeekly();
         const series = seriesFromForm(field, fields.getAll('weekday').map(String));
-        store = () => storeSeries(series, labelOf(series.type), refresh, fnCard(scope));
+        store = () => storeSeries(series, labelOf(series.type), refresh, scope.slug);
       } else {
         // Only an open "Start later" counts (closing it also empties it).
         const startOpen = startRef.current?.open ?? false;
@@ -147,7 +147,7 @@ export function CardForm({ refresh, profiles }: CardFormProps) {
         }
         const plan = await planFromForm(field, startDate, startTime, choices);
         store = async () => {
-          const row = await insertEntry(supabase, plan, scope.slug);
+          const { entry: row } = await setEntry(supabase, plan, scope.slug);
           // Set: the start it had is used up; the next set starts from an empty, closed one.
           if (startRef.current) startRef.current.open = false;
           return describeOutcome(row, await refresh(), plan.notice, labelOf(row.type));

@@ -5,8 +5,9 @@ import {
   channelLink,
   qrPngScale,
 } from '../../../shared/core/card-link.js';
+import { MAIN_CARD } from '../../../shared/core/cards.js';
 import { CARD_LINK } from './card-link.js';
-import { useCardScope } from './card-scope.js';
+import { cardName, useCardScope } from './card-scope.js';
 import './card-link.css';
 
 /** The QR code of the card link as `data:` URLs: the SVG shown and offered, and the PNG. */
@@ -34,12 +35,12 @@ async function drawQrCode(link: string): Promise<QrImages> {
 /**
  * The card link, the one address to print on the card, with a copy button, and its QR code
  * with downloads as SVG (for print) and PNG (for slides and badges): the link of the card the
- * page shows (`/go/?c=<slug>`; the first card's is the bare `/go/`).
+ * page shows (`cardLinkOf`: `/go/?c=<slug>`, the bare `/go/` for the card main).
  */
 export function CardLink() {
   const scope = useCardScope();
-  const link = cardLinkOf(CARD_LINK, scope);
-  const file = scope.first ? 'namecard-qr' : `namecard-${scope.slug}-qr`;
+  const link = cardLinkOf(CARD_LINK, scope.slug);
+  const file = scope.slug === MAIN_CARD ? 'namecard-qr' : `namecard-${scope.slug}-qr`;
   const [qr, setQr] = useState<QrState>({ status: 'drawing' });
   const [copied, setCopied] = useState<string>('');
 
@@ -66,7 +67,7 @@ export function CardLink() {
 
   return (
     <section className="card card-link" aria-labelledby="card-link-heading">
-      <h2 id="card-link-heading">Your card&apos;s link</h2>
+      <h2 id="card-link-heading">Link of {cardName(scope)}</h2>
       <p className="muted small">
         Print this link or its QR code on your card: it opens the Redirecting.. page.
       </p>

@@ -6,7 +6,7 @@ import { isCancellable, type EntryState, type Segment } from '../../../shared/co
 import type { NamecardRow } from '../../../shared/core/types.js';
 import { cancelEntry, endNow, type ProfileEntry } from '../../../shared/supabase/data.js';
 import { supabase } from '../supabase.js';
-import { fnCard, may, useCardScope } from './card-scope.js';
+import { may, useCardScope } from './card-scope.js';
 import { ConfirmDialog } from './ConfirmDialog.js';
 import {
   describeAfter,
@@ -122,7 +122,7 @@ function useTimelineChanges(
 
   const end = () =>
     change(async () => {
-      const { ended: stopped } = await endNow(supabase, fnCard(scope));
+      const { ended: stopped } = await endNow(supabase, scope.slug);
       const fresh = await refresh();
       if (stopped.length === 0) return 'Nothing to end: visitors already go to the main site.';
       const ids = stopped.map((row) => `#${row.id}`).join(', ');
@@ -131,7 +131,7 @@ function useTimelineChanges(
 
   const cancel = (row: NamecardRow, at: number) =>
     change(async () => {
-      await cancelEntry(supabase, row.id, fnCard(scope));
+      await cancelEntry(supabase, row.id, scope.slug);
       const fresh = await refresh();
       return `Cancelled ${describeEntry(row, at, zone, labels)}. ${describeAfter(fresh?.status, zone)}`;
     }, `Could not cancel #${row.id}`);

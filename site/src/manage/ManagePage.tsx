@@ -1,12 +1,12 @@
 import { Suspense, lazy, useState } from 'react';
 import { localTimeZone, zoneHeader } from '../../../shared/core/format.js';
-import type { CardSummary } from '../../../shared/core/cards.js';
+import type { CardChoice, CardSummary } from '../../../shared/core/cards.js';
 import { listCards } from '../../../shared/supabase/cards.js';
 import { goTo } from '../routes.js';
 import { supabase } from '../supabase.js';
 import { CardForm } from './CardForm.js';
 import { CardHistory } from './CardHistory.js';
-import { CardScopeContext, askedCard, chooseCard, may, useCardScope } from './card-scope.js';
+import { CardScopeContext, cardName, may, pageCard, useCardScope } from './card-scope.js';
 import { CardLink } from './CardLink.js';
 import { CardTimeline } from './CardTimeline.js';
 import { useCardState } from './useCardState.js';
@@ -55,11 +55,14 @@ export function ManagePage() {
   return <SignedInManage email={session.email} />;
 }
 
+/**
+ * The signed-in user's page: their cards (the switcher, when there is a choice), the card the
+ * one card choice gives (`pageCard`), or why none is shown, and "Accept an invitation".
+ */
 function SignedInManage({ email }: { email: string }) {
   // The user's cards and role on each (also what says whether they may change one).
   const cards = useLoad(() => listCards(supabase), []);
-  const asked = askedCard(window.location.search);
-  const scope = cards.state === 'ready' ? chooseCard(cards.data, asked) : undefined;
+  const shown = cards.state === 'ready' ? pageCard(cards.data, window.location.search) : undefined;
   return (
     <>
       <header className="topbar">
@@ -69,15 +72,15 @@ function SignedInManage({ email }: { email: string }) {
       <main className="page manage">
         {cards.state === 'ready' && (
           <Suspense fallback={null}>
-            <CardSwitcher cards={cards.data} current={scope} />
+            <CardSwitcher cards={cards.data} current={shown?.card} />
           </Suspense>
         )}
-        {scope ? (
-          <CardScopeContext.Provider value={scope}>
+        {shown?.card ? (
+          <CardScopeContext.Provider value={shown.card}>
             <CardPage />
           </CardScopeContext.Provider>
         ) : (
-          <NoCard cards={cards} asked={asked} />
+          <NoCard cards={cards} choice={shown?.choice} />
         )}
         {cards.state === 'ready' && (
           <Suspense fallback={null}>
@@ -89,8 +92,11 @@ function SignedInManage({ email }: { email: string }) {
   );
 }
 
-/** Why no card is shown: the cards are being read, could not be read, or none is the user's. */
-function NoCard({ cards, asked }: { cards: Loaded<CardSummary[]>; asked: string | null }) {
+/**
+ * Why no card is shown: the cards are being read, could not be read, the address names none of
+ * the user's cards, or the user is a member of none. No card's link is shown then.
+ */
+function NoCard({ cards, choice }: { cards: Loaded<CardSummary[]>; choice?: CardChoice }) {
   let said;
   if (cards.state === 'loading') said = <p className="muted">Checking this account…</p>;
   else if (cards.state === 'error') {
@@ -102,7 +108,7 @@ function NoCard({ cards, asked }: { cards: Loaded<CardSummary[]>; asked: string 
   } else if (cards.data.length > 0) {
     said = (
       <p className="status error" role="alert">
-        None of your cards is called {asked}: choose one of your cards above.
+        None of your cards is called {choice?.slug}: choose one of your cards above.
       </p>
     );
   } else {
@@ -114,16 +120,10 @@ function NoCard({ cards, asked }: { cards: Loaded<CardSummary[]>; asked: string 
     );
   }
   return (
-    <>
-      <section className="card your-card" data-testid="your-card">
-        <h1>Your card</h1>
-        {said}
-      </section>
-      {/* The first card's link, as before cards, once it is known that no card of the user's is shown. */}
-      {(cards.state === 'error' || (cards.state === 'ready' && cards.data.length === 0)) && (
-        <CardLink />
-      )}
-    </>
+    <section className="card your-card" data-testid="your-card">
+      <h1>Your cards</h1>
+      {said}
+    </section>
   );
 }
 
@@ -135,8 +135,8 @@ function CardPage() {
   const owner = may(scope, 'owner');
   return (
     <>
-      <section className="card your-card" data-testid="your-card">
-        <h1>Your card</h1>
+      <section className="card your-card" data-testid="your-card" aria-labelledby="card-heading">
+        <CardHeading />
         <CardView profiles={profiles} />
       </section>
       {owner && (
@@ -152,6 +152,19 @@ function CardPage() {
         </Suspense>
       )}
     </>
+  );
+}
+
+/** The card's name as the page's heading, with its slug and the user's role on it. */
+function CardHeading() {
+  const scope = useCardScope();
+  return (
+    <h1 id="card-heading">
+      {cardName(scope)}{' '}
+      <span className="muted small card-slug">
+        ({scope.slug}, {scope.role})
+      </span>
+    </h1>
   );
 }
 

@@ -8,7 +8,7 @@ import type { InUse } from '../../../shared/core/profile-words.js';
 import { editProfile, removeProfile, type ProfileEntry } from '../../../shared/supabase/data.js';
 import { siteConfig } from '../site-config.js';
 import { supabase } from '../supabase.js';
-import { fnCard, useCardScope } from './card-scope.js';
+import { useCardScope } from './card-scope.js';
 import { ConfirmDialog } from './ConfirmDialog.js';
 import { errorMessage } from './describe.js';
 import {
@@ -84,7 +84,7 @@ export function ProfileItem({
   const remove = () =>
     run(
       async () => {
-        const row = await removeProfile(supabase, profile.name, fnCard(scope));
+        const row = await removeProfile(supabase, profile.name, scope.slug);
         onRemoved(
           `Removed ${row.label} (${row.name}): no new entry can name it; past entries keep it.`,
         );

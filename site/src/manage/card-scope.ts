@@ -1,5 +1,4 @@
 import { createContext, useContext } from 'react';
-import { FIRST_CARD_SLUG } from '../../../shared/core/cards.js';
 import type { CardScope } from './card-choice.js';
 
 export * from './card-choice.js';
@@ -8,12 +7,16 @@ export * from './card-choice.js';
 // from here, so that each acts on that card and offers only what the role may do (the server
 // refuses the rest anyway).
 
-/** Until the page has read the user's cards: the first card, read only. */
-const FIRST_CARD: CardScope = { slug: FIRST_CARD_SLUG, name: '', role: 'viewer', first: true };
+/** The card the page shows; none outside a card's page. */
+export const CardScopeContext = createContext<CardScope | null>(null);
 
-export const CardScopeContext = createContext<CardScope>(FIRST_CARD);
-
-/** The card the page acts on (CardScopeContext). */
+/**
+ * The card the page acts on (CardScopeContext).
+ *
+ * @throws Error when called outside a card's page (no provider): a section always has its card
+ */
 export function useCardScope(): CardScope {
-  return useContext(CardScopeContext);
+  const scope = useContext(CardScopeContext);
+  if (!scope) throw new Error('useCardScope: no card here (CardScopeContext.Provider)');
+  return scope;
 }

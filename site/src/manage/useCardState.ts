@@ -11,16 +11,15 @@ import {
 import type { NamecardRow } from '../../../shared/core/types.js';
 import { labelsOf, type ProfileLabels } from '../../../shared/core/profiles.js';
 import { OPEN_ENTRIES, listEntries, type ProfileEntry } from '../../../shared/supabase/data.js';
-import type { ServerOccurrence } from '../../../shared/supabase/series.js';
+import { listOccurrences, type ServerOccurrence } from '../../../shared/supabase/series.js';
 import { siteConfig } from '../site-config.js';
 import { supabase } from '../supabase.js';
-import { cardOccurrences } from './card-occurrences.js';
-import { fnCard, type CardScope } from './card-scope.js';
+import type { CardScope } from './card-scope.js';
 import { useLoad, type Loaded } from './useLoad.js';
 
 /** What the manage page shows: the server's status and the owner's entries around it. */
 export interface CardState {
-  /** The server's answer (view `namecard_status`): its now, the active entry, the timeline. */
+  /** The server's answer (`namecard_status`): its now, the active entry, the timeline. */
   status: CardStatus;
   /** Every entry that had not ended at `status.now` (Cancel's candidates), newest first. */
   open: NamecardRow[];
@@ -78,27 +77,26 @@ function windowOf(status: CardStatus, open: readonly NamecardRow[]) {
 
 const DAY_MS = 86_400_000;
 
+/** Reads the card's status, its entries and its series' occurrences, for the page. */
 async function read(scope: CardScope): Promise<CardState> {
   const { data } = await supabase.auth.getSession();
-  const card = fnCard(scope);
+  const card = scope.slug;
   const lookup = { ...siteConfig, accessToken: data.session?.access_token ?? null, card };
-  // The tables are read for the card's id (row-level security shows a member all their cards).
-  const entries = { owner: true, card: scope.slug };
   // The recent entries need no instant; the open ones are those not ended at the server's now.
   const [status, recent] = await Promise.all([
     fetchStatus(lookup),
-    listEntries(supabase, { ...entries, limit: HISTORY_SIZE * 2 }),
+    listEntries(supabase, { card, limit: HISTORY_SIZE * 2 }),
   ]);
   // The occurrences beside the open entries, for the window the status alone asks for; read
   // again further only when an open entry ends later (it may cover occurrences up to its end).
   const guess = windowOf(status, []);
   const [open, first] = await Promise.all([
-    listEntries(supabase, { ...entries, endingAfter: status.now, limit: OPEN_ENTRIES }),
-    cardOccurrences(supabase, card, status.now, guess.to),
+    listEntries(supabase, { card, endingAfter: status.now, limit: OPEN_ENTRIES }),
+    listOccurrences(supabase, card, status.now, guess.to),
   ]);
   const window = windowOf(status, open);
   const occurrences =
-    window.to > guess.to ? await cardOccurrences(supabase, card, status.now, window.to) : first;
+    window.to > guess.to ? await listOccurrences(supabase, card, status.now, window.to) : first;
   const known = new Map([...recent, ...open].map((row) => [row.id, row]));
   const states = entryStates([...known.values()], status.now, occurrences);
   return { status, open, occurrences, until: window.until, recent, states, readAt: Date.now() };

@@ -2,7 +2,7 @@ import { useState, type FormEvent } from 'react';
 import type { CardSummary } from '../../../../shared/core/cards.js';
 import { acceptInvitation } from '../../../../shared/supabase/members.js';
 import { supabase } from '../../supabase.js';
-import { manageUrlOf } from './manage-url.js';
+import { cardName, manageUrlOf } from '../card-choice.js';
 import { errorMessage } from '../describe.js';
 import { OutcomeLine, type Outcome } from './Outcome.js';
 import { aRole } from './role-words.js';
@@ -30,7 +30,7 @@ export function AcceptInvitation() {
       setJoined(card);
       setOutcome({
         tone: 'ok',
-        text: `Accepted: you are now ${aRole(card.role)} of ${card.name || card.slug} (${card.slug}).`,
+        text: `Accepted: you are now ${aRole(card.role)} of ${cardName(card)} (${card.slug}).`,
       });
     } catch (error) {
       setJoined(null);
@@ -57,7 +57,7 @@ export function AcceptInvitation() {
       </form>
       <OutcomeLine outcome={outcome}>
         {joined && (
-          <a href={manageUrlOf(joined, window.location.href)}>Open {joined.name || joined.slug}</a>
+          <a href={manageUrlOf(joined.slug, window.location.href)}>Open {cardName(joined)}</a>
         )}
       </OutcomeLine>
     </section>

@@ -4,7 +4,7 @@ import type { Invitation } from '../../../../shared/core/members.js';
 import { formatWhen } from '../../../../shared/core/format.js';
 import { inviteMember } from '../../../../shared/supabase/members.js';
 import { supabase } from '../../supabase.js';
-import { fnCard, useCardScope } from '../card-scope.js';
+import { useCardScope } from '../card-scope.js';
 import { errorMessage } from '../describe.js';
 import { OutcomeLine, type Outcome } from './Outcome.js';
 import { aRole } from './role-words.js';
@@ -41,7 +41,7 @@ export function InviteForm({ onMade }: { onMade: () => void }) {
     setMade(null);
     setOutcome(null);
     try {
-      const card = fnCard(scope);
+      const card = scope.slug;
       setMade(await inviteMember(supabase, role, { card, validSeconds: days * DAY_SECONDS }));
       onMade();
     } catch (error) {

@@ -4,7 +4,7 @@ import type { OpenInvitation } from '../../../../shared/core/members.js';
 import { revokeInvitation } from '../../../../shared/supabase/members.js';
 import { supabase } from '../../supabase.js';
 import { ConfirmDialog } from '../ConfirmDialog.js';
-import { fnCard, useCardScope } from '../card-scope.js';
+import { useCardScope } from '../card-scope.js';
 import { errorMessage } from '../describe.js';
 import type { Loaded } from '../useLoad.js';
 import { OutcomeLine, type Outcome } from './Outcome.js';
@@ -23,7 +23,7 @@ export function InvitesList({
   invitations: Loaded<OpenInvitation[]> & { reload: () => Promise<unknown> };
 }) {
   const scope = useCardScope();
-  const card = fnCard(scope);
+  const card = scope.slug;
   const [outcome, setOutcome] = useState<Outcome | null>(null);
   const [asking, setAsking] = useState<OpenInvitation | null>(null);
   const [busy, setBusy] = useState(false);

@@ -8,7 +8,7 @@ import {
   setMemberRole,
 } from '../../../../shared/supabase/members.js';
 import { supabase } from '../../supabase.js';
-import { fnCard, useCardScope } from '../card-scope.js';
+import { useCardScope } from '../card-scope.js';
 import { errorMessage } from '../describe.js';
 import { useLoad } from '../useLoad.js';
 import { InviteForm } from './InviteForm.js';
@@ -26,7 +26,7 @@ import './members.css';
  */
 export function MembersSection() {
   const scope = useCardScope();
-  const card = fnCard(scope);
+  const card = scope.slug;
   const members = useLoad(() => listMembers(supabase, card), [card]);
   const [outcome, setOutcome] = useState<Outcome | null>(null);
   const [busy, setBusy] = useState(false);

@@ -11,7 +11,7 @@ import {
 } from '../../../../shared/supabase/data.js';
 import { listSeries } from '../../../../shared/supabase/series.js';
 import { supabase } from '../../supabase.js';
-import { fnCard, may, useCardScope } from '../card-scope.js';
+import { may, useCardScope } from '../card-scope.js';
 import { ConfirmDialog } from '../ConfirmDialog.js';
 import { describeInstead, errorMessage } from '../describe.js';
 import { cardLabels, cardTimeline, serverNow, type CardState } from '../useCardState.js';
@@ -84,7 +84,7 @@ export function SeriesSection({
 
   async function cancel(series: SeriesRow) {
     try {
-      await cancelEntry(supabase, series.id, fnCard(scope));
+      await cancelEntry(supabase, series.id, scope.slug);
       setOutcome({ tone: 'ok', text: `Cancelled series #${series.id}: it ends for good.` });
       await refresh();
     } catch (error) {

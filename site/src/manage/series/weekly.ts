@@ -98,17 +98,17 @@ export function seriesLine(series: SeriesRow, label: string, now: number): strin
  * @param series the series to store
  * @param label the profile's label
  * @param refresh reads the card's state again (after the server confirmed the row)
- * @param slug the card's slug, or undefined for the first card (fnCard)
+ * @param card the card's slug
  * @throws ApiError, NetworkError: nothing was stored
  */
 export async function storeSeries(
   series: NewSeries,
   label: string,
   refresh: () => Promise<CardState | undefined>,
-  slug?: string,
+  card: string,
 ): Promise<string> {
-  const { series: row, status } = await setSeries(supabase, series, slug);
-  const card = await refresh();
-  const now = card?.status.now ?? status.now;
-  return `Series set! #${row.id} ${seriesLine(row, label, now)}. ${describeAfter(card?.status ?? status, localTimeZone())}`;
+  const { series: row, status } = await setSeries(supabase, series, card);
+  const fresh = await refresh();
+  const now = fresh?.status.now ?? status.now;
+  return `Series set! #${row.id} ${seriesLine(row, label, now)}. ${describeAfter(fresh?.status ?? status, localTimeZone())}`;
 }

@@ -3,7 +3,7 @@ import { formatWhen } from '../../../../shared/core/format.js';
 import { TOKEN_NAME_FORM, isTokenRole, type CreatedToken } from '../../../../shared/core/tokens.js';
 import { createToken } from '../../../../shared/supabase/tokens.js';
 import { supabase } from '../../supabase.js';
-import { fnCard, useCardScope } from '../card-scope.js';
+import { useCardScope } from '../card-scope.js';
 import { errorMessage } from '../describe.js';
 import { OutcomeLine, type Outcome } from '../members/Outcome.js';
 import { aRole } from '../members/role-words.js';
@@ -48,7 +48,7 @@ export function TokenForm({ onMade }: { onMade: () => void }) {
     }
     setBusy(true);
     try {
-      const card = fnCard(scope);
+      const card = scope.slug;
       setMade(await createToken(supabase, name, { role, card, validSeconds: valid.seconds }));
       form.reset();
       onMade();

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import type { TokenSummary } from '../../../../shared/core/tokens.js';
 import { listTokens, revokeToken } from '../../../../shared/supabase/tokens.js';
 import { supabase } from '../../supabase.js';
-import { fnCard, useCardScope } from '../card-scope.js';
+import { useCardScope } from '../card-scope.js';
 import { errorMessage } from '../describe.js';
 import { OutcomeLine, type Outcome } from '../members/Outcome.js';
 import { useLoad } from '../useLoad.js';
@@ -17,7 +17,7 @@ import { TokenItem } from './TokenItem.js';
  */
 export function TokensSection() {
   const scope = useCardScope();
-  const card = fnCard(scope);
+  const card = scope.slug;
   const tokens = useLoad(() => listTokens(supabase, card), [card]);
   const [outcome, setOutcome] = useState<Outcome | null>(null);
   const [busy, setBusy] = useState(false);

@@ -9,7 +9,7 @@ import { localTimeZone } from '../../../../shared/core/format.js';
 import { labelsOf, profileLabel, type ProfileLabels } from '../../../../shared/core/profiles.js';
 import { fetchVisitCounts, listProfiles } from '../../../../shared/supabase/data.js';
 import { supabase } from '../../supabase.js';
-import { fnCard, useCardScope, type CardScope } from '../card-scope.js';
+import { useCardScope, type CardScope } from '../card-scope.js';
 import { useLoad } from '../useLoad.js';
 import { VisitsChart, CHANNELS } from './VisitsChart.js';
 import './visits.css';
@@ -24,7 +24,7 @@ async function loadSummary(
 ): Promise<{ summary: VisitSummary; labels: ProfileLabels }> {
   const window = visitWindow(Date.now(), DEFAULT_VISIT_DAYS, localTimeZone());
   const [counts, profiles] = await Promise.all([
-    fetchVisitCounts(supabase, dayStarts(window), fnCard(scope)),
+    fetchVisitCounts(supabase, dayStarts(window), scope.slug),
     listProfiles(supabase, { removed: true, card: scope.slug }),
   ]);
   return { summary: summarizeVisits(counts, window), labels: labelsOf(profiles) };
