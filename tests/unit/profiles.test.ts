@@ -168,8 +168,8 @@ describe('no product file but the table names a profile', () => {
         .filter((text) => (PROFILE_TYPES as readonly string[]).includes(text))
         .map((text) => `${relative(ROOT, file)}: '${text}'`),
     );
-    // The first card's slug is `main` too (issue 40: the migration names today's card so): a
-    // card's name, not a profile's, and written once, in shared/core/cards.ts.
+    // The slug of the card a bare /go/ opens is `main` too: a card's slug, not a profile's, and
+    // written once, in shared/core/cards.ts.
     const cardSlug = "shared/core/cards.ts: 'main'";
     expect(offenders.filter((o) => o === cardSlug)).toHaveLength(1);
     expect(
