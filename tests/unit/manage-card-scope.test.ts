@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { chooseCard, type CardSummary } from '../../shared/core/cards.js';
-import { askedCard, manageUrlOf, may, pageCard } from '../../site/src/manage/card-choice.js';
+import { askedCard, manageUrlOf, may, pageCard } from '../../site/src/manage/card/card-choice.js';
 
-// Which card /manage shows and how it names it (site/src/manage/card-choice.ts): the card the
+// Which card /manage shows and how it names it (site/src/manage/card/card-choice.ts): the card the
 // address names, else the one card choice the CLI makes too (chooseCard); its address; what the
 // role may do. The page itself is checked in Chromium (tests/e2e/manage-cards.test.ts).
 

@@ -11,11 +11,12 @@ import {
 } from '../../../../shared/supabase/data.js';
 import { listSeries } from '../../../../shared/supabase/series.js';
 import { supabase } from '../../supabase.js';
-import { may, useCardScope } from '../card-scope.js';
-import { ConfirmDialog } from '../ConfirmDialog.js';
-import { describeInstead, errorMessage } from '../describe.js';
-import { cardLabels, cardTimeline, serverNow, type CardState } from '../useCardState.js';
-import { useLoad } from '../useLoad.js';
+import { may, useCardScope } from '../card/card-scope.js';
+import { ConfirmDialog } from '../parts/ConfirmDialog.js';
+import { describeInstead } from '../entries/describe.js';
+import { errorMessage } from '../parts/error-words.js';
+import { cardLabels, cardTimeline, serverNow, type CardState } from '../entries/useCardState.js';
+import { useLoad } from '../parts/useLoad.js';
 import { seriesLine } from './weekly.js';
 
 /** How many days ahead the calendar file covers (as `namecard calendar` by default). */

@@ -4,8 +4,8 @@ import { localTimeZone } from '../../../../shared/core/format.js';
 import { seriesWords, type SeriesRow } from '../../../../shared/core/series.js';
 import { setSeries, type NewSeries } from '../../../../shared/supabase/series.js';
 import { supabase } from '../../supabase.js';
-import { describeAfter } from '../describe.js';
-import type { CardState } from '../useCardState.js';
+import { describeAfter } from '../entries/describe.js';
+import type { CardState } from '../entries/useCardState.js';
 
 // The "Repeat weekly" part of the set form, loaded only when the owner opens it: the weekly
 // series the fields ask for, stored through the same shared call as `namecard set --every`.

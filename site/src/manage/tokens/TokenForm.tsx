@@ -3,10 +3,10 @@ import { formatWhen } from '../../../../shared/core/format.js';
 import { TOKEN_NAME_FORM, isTokenRole, type CreatedToken } from '../../../../shared/core/tokens.js';
 import { createToken } from '../../../../shared/supabase/tokens.js';
 import { supabase } from '../../supabase.js';
-import { useCardScope } from '../card-scope.js';
-import { errorMessage } from '../describe.js';
-import { OutcomeLine, type Outcome } from '../members/Outcome.js';
-import { aRole } from '../members/role-words.js';
+import { useCardScope } from '../card/card-scope.js';
+import { errorMessage } from '../parts/error-words.js';
+import { OutcomeLine, type Outcome } from '../parts/Outcome.js';
+import { aRole } from '../people/role-words.js';
 
 const DAY_SECONDS = 86_400;
 

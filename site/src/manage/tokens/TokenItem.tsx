@@ -1,8 +1,8 @@
 import { useState } from 'react';
 import { formatWhen } from '../../../../shared/core/format.js';
 import type { TokenSummary } from '../../../../shared/core/tokens.js';
-import { ConfirmDialog } from '../ConfirmDialog.js';
-import { useCardScope } from '../card-scope.js';
+import { ConfirmDialog } from '../parts/ConfirmDialog.js';
+import { useCardScope } from '../card/card-scope.js';
 
 /** A stamp of the list in words: `never` for none (no expiry, not used yet). */
 const when = (iso: string | null, now: number) =>

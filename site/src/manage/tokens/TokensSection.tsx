@@ -2,10 +2,10 @@ import { useState } from 'react';
 import type { TokenSummary } from '../../../../shared/core/tokens.js';
 import { listTokens, revokeToken } from '../../../../shared/supabase/tokens.js';
 import { supabase } from '../../supabase.js';
-import { useCardScope } from '../card-scope.js';
-import { errorMessage } from '../describe.js';
-import { OutcomeLine, type Outcome } from '../members/Outcome.js';
-import { useLoad } from '../useLoad.js';
+import { useCardScope } from '../card/card-scope.js';
+import { errorMessage } from '../parts/error-words.js';
+import { OutcomeLine, type Outcome } from '../parts/Outcome.js';
+import { useLoad } from '../parts/useLoad.js';
 import { TokenForm } from './TokenForm.js';
 import { TokenItem } from './TokenItem.js';
 

@@ -9,8 +9,8 @@ import { localTimeZone } from '../../../../shared/core/format.js';
 import { labelsOf, profileLabel, type ProfileLabels } from '../../../../shared/core/profiles.js';
 import { fetchVisitCounts, listProfiles } from '../../../../shared/supabase/data.js';
 import { supabase } from '../../supabase.js';
-import { useCardScope, type CardScope } from '../card-scope.js';
-import { useLoad } from '../useLoad.js';
+import { useCardScope, type CardScope } from '../card/card-scope.js';
+import { useLoad } from '../parts/useLoad.js';
 import { VisitsChart, CHANNELS } from './VisitsChart.js';
 import './visits.css';
 
@@ -34,7 +34,7 @@ async function loadSummary(
  * Visits: the last 30 days as bars per day, split by channel, today marked; the totals; and a
  * table of the same numbers as the chart's text alternative.
  */
-export default function VisitsSection() {
+export function VisitsSection() {
   const scope = useCardScope();
   const loaded = useLoad(() => loadSummary(scope), [scope]);
 

@@ -1,21 +1,17 @@
 import {
-  REFUSAL_WORDS,
   describeFollowing,
   describeNow,
   describeState,
   visitorsGet,
-} from '../../../shared/core/describe.js';
-import type { EntryFieldNames } from '../../../shared/core/entry-rules.js';
-import { NetworkError, isRefusal } from '../../../shared/core/errors.js';
-import { formatRelative, formatWhen } from '../../../shared/core/format.js';
-import type { CardStatus, StatusSeries } from '../../../shared/core/lookup.js';
-import { foldSeries, seriesWords } from '../../../shared/core/series.js';
-import type { EntryState, Segment } from '../../../shared/core/timeline.js';
-import { profileLabel, type NamecardRow } from '../../../shared/core/types.js';
-import { inPlainWords } from '../../../shared/core/plain-words.js';
-import { unreachableWords } from '../unreachable.js';
+} from '../../../../shared/core/describe.js';
+import type { EntryFieldNames } from '../../../../shared/core/entry-rules.js';
+import { formatRelative, formatWhen } from '../../../../shared/core/format.js';
+import type { CardStatus, StatusSeries } from '../../../../shared/core/lookup.js';
+import { foldSeries, seriesWords } from '../../../../shared/core/series.js';
+import type { EntryState, Segment } from '../../../../shared/core/timeline.js';
+import { profileLabel, type NamecardRow } from '../../../../shared/core/types.js';
 
-// The manage page's words: entries, their states and errors, with times read at a glance
+// The manage page's words for entries and their states, with times read at a glance
 // (`today 18:00`, `Wed 09:00`); the page names the zone once, in its header line. Pure
 // functions of what they are given: nothing here imports the page's hooks or components.
 
@@ -28,23 +24,6 @@ export const FORM_FIELD_NAMES: EntryFieldNames = {
   for: 'Duration',
   timeZone: 'time zone',
 };
-
-/**
- * An error in the owner's words, without the CLI's backticks (inPlainWords). A refusal by the
- * database (RLS, no grant) means this account is neither an owner nor an editor of the card; the server's
- * own text is kept after it, in parentheses. A server that did not answer at all is named,
- * with what to do (unreachableWords), never the browser's "Failed to fetch".
- *
- * @param names the form's field names as the page labels them: shown as they are, where other
- *   quoted parts (values) go in quotation marks
- */
-export function errorMessage(error: unknown, names: readonly string[] = []): string {
-  if (isRefusal(error, 'not_owner')) {
-    return `${REFUSAL_WORDS.not_owner} (${error.message})`;
-  }
-  if (error instanceof NetworkError) return unreachableWords(error.url);
-  return inPlainWords(error instanceof Error ? error.message : String(error), names);
-}
 
 /**
  * An entry in a few words, with its id (Cancel takes one): `#12 Photographer from Wed 09:00

@@ -1,8 +1,8 @@
 import { useState, type FormEvent } from 'react';
 import { CARD_ROLES, isCardRole, type CardRole } from '../../../../shared/core/cards.js';
 import type { CardMember } from '../../../../shared/core/members.js';
-import { ConfirmDialog } from '../ConfirmDialog.js';
-import { useCardScope } from '../card-scope.js';
+import { ConfirmDialog } from '../parts/ConfirmDialog.js';
+import { useCardScope } from '../card/card-scope.js';
 import { aRole } from './role-words.js';
 
 /** A change to one member: removing them, or giving them another role. */

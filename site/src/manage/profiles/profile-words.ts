@@ -1,14 +1,14 @@
-import { ApiError } from '../../../shared/core/errors.js';
-import { inPlainWords } from '../../../shared/core/plain-words.js';
+import { ApiError } from '../../../../shared/core/errors.js';
+import { inPlainWords } from '../../../../shared/core/plain-words.js';
 import {
   PROFILE_REFUSAL_WORDS as WORDS,
   readProfileRefusal,
   type InUse,
-} from '../../../shared/core/profile-words.js';
-import type { ProfileFieldProblem } from '../../../shared/core/profiles.js';
-import { resolveTargets } from '../../../shared/core/rules.js';
-import type { ProfileEntry } from '../../../shared/supabase/data.js';
-import { siteConfig } from '../site-config.js';
+} from '../../../../shared/core/profile-words.js';
+import type { ProfileFieldProblem } from '../../../../shared/core/profiles.js';
+import { resolveTargets } from '../../../../shared/core/rules.js';
+import type { ProfileEntry } from '../../../../shared/supabase/data.js';
+import { siteConfig } from '../../site-config.js';
 
 // The Profiles section's words: the shared refusals (shared/core/profile-words.ts) in plain
 // words for the page, each with the page's own next step. Pure: no component, no hook.

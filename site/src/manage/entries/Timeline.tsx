@@ -1,19 +1,19 @@
 import { useRef, useState } from 'react';
-import { describeNow } from '../../../shared/core/describe.js';
-import { localTimeZone } from '../../../shared/core/format.js';
-import { isActiveAt } from '../../../shared/core/rules.js';
-import { isCancellable, type EntryState, type Segment } from '../../../shared/core/timeline.js';
-import type { NamecardRow } from '../../../shared/core/types.js';
-import { cancelEntry, endNow, type ProfileEntry } from '../../../shared/supabase/data.js';
-import { supabase } from '../supabase.js';
-import { may, useCardScope } from './card-scope.js';
-import { ConfirmDialog } from './ConfirmDialog.js';
+import { describeNow } from '../../../../shared/core/describe.js';
+import { localTimeZone } from '../../../../shared/core/format.js';
+import { isActiveAt } from '../../../../shared/core/rules.js';
+import { isCancellable, type EntryState, type Segment } from '../../../../shared/core/timeline.js';
+import type { NamecardRow } from '../../../../shared/core/types.js';
+import { cancelEntry, endNow, type ProfileEntry } from '../../../../shared/supabase/data.js';
+import { supabase } from '../../supabase.js';
+import { may, useCardScope } from '../card/card-scope.js';
+import { ConfirmDialog } from '../parts/ConfirmDialog.js';
+import { errorMessage } from '../parts/error-words.js';
 import {
   describeAfter,
   describeEntry,
   describeInstead,
   describeStateSoon,
-  errorMessage,
   followingItems,
   isUpcoming,
   sameTimeline,
@@ -29,7 +29,7 @@ import {
   type CardStateResult,
 } from './useCardState.js';
 
-interface CardTimelineProps {
+interface TimelineProps {
   result: CardStateResult;
   refresh: () => Promise<CardState | undefined>;
   /** The owner's profiles, for their labels (the status's otherwise). */
@@ -172,7 +172,7 @@ function useTimelineChanges(
  * picture from now to the last change, what follows in words, and the entries that still
  * count, each with Cancel. Times are read at a glance; the zone is named once, at the top.
  */
-export function CardTimeline({ result, refresh, profiles }: CardTimelineProps) {
+export function Timeline({ result, refresh, profiles }: TimelineProps) {
   const card = result.state === 'ready' ? result.data : null;
   // A viewer is shown the card with nothing to change (the server would refuse it anyway).
   const write = may(useCardScope(), 'editor');

@@ -1,4 +1,4 @@
-import { errorMessage } from './describe.js';
+import { errorMessage } from '../parts/error-words.js';
 
 // /manage's one way of reading from the server, without React (useLoad.ts runs it in a page;
 // tests/unit/use-load.test.ts runs it alone).

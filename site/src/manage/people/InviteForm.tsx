@@ -4,9 +4,9 @@ import type { Invitation } from '../../../../shared/core/members.js';
 import { formatWhen } from '../../../../shared/core/format.js';
 import { inviteMember } from '../../../../shared/supabase/members.js';
 import { supabase } from '../../supabase.js';
-import { useCardScope } from '../card-scope.js';
-import { errorMessage } from '../describe.js';
-import { OutcomeLine, type Outcome } from './Outcome.js';
+import { useCardScope } from '../card/card-scope.js';
+import { errorMessage } from '../parts/error-words.js';
+import { OutcomeLine, type Outcome } from '../parts/Outcome.js';
 import { aRole } from './role-words.js';
 
 const DAY_SECONDS = 86_400;

@@ -1,5 +1,5 @@
 import type { CSSProperties } from 'react';
-import { isProfileType } from '../../../shared/core/profiles.js';
+import { isProfileType } from '../../../../shared/core/profiles.js';
 
 /**
  * How a profile is coloured in the timeline picture and the list under it. main and photo keep

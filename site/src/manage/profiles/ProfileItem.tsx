@@ -3,14 +3,14 @@ import {
   MAIN_PROFILE,
   checkDestination,
   checkProfileLabel,
-} from '../../../shared/core/profiles.js';
-import type { InUse } from '../../../shared/core/profile-words.js';
-import { editProfile, removeProfile, type ProfileEntry } from '../../../shared/supabase/data.js';
-import { siteConfig } from '../site-config.js';
-import { supabase } from '../supabase.js';
-import { useCardScope } from './card-scope.js';
-import { ConfirmDialog } from './ConfirmDialog.js';
-import { errorMessage } from './describe.js';
+} from '../../../../shared/core/profiles.js';
+import type { InUse } from '../../../../shared/core/profile-words.js';
+import { editProfile, removeProfile, type ProfileEntry } from '../../../../shared/supabase/data.js';
+import { siteConfig } from '../../site-config.js';
+import { supabase } from '../../supabase.js';
+import { useCardScope } from '../card/card-scope.js';
+import { ConfirmDialog } from '../parts/ConfirmDialog.js';
+import { errorMessage } from '../parts/error-words.js';
 import {
   BUILD_TARGETS,
   destination,

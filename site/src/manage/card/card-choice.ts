@@ -1,11 +1,11 @@
-import { CARD_PARAM } from '../../../shared/core/card-link.js';
+import { CARD_PARAM } from '../../../../shared/core/card-link.js';
 import {
   chooseCard,
   roleAtLeast,
   type CardChoice,
   type CardRole,
   type CardSummary,
-} from '../../../shared/core/cards.js';
+} from '../../../../shared/core/cards.js';
 
 // Which card /manage shows and what the user's role on it may do, by the one card choice the CLI
 // makes too (shared/core/cards.ts chooseCard). React-free, so that a unit test runs it alone

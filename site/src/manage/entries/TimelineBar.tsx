@@ -1,6 +1,6 @@
-import { formatWhen } from '../../../shared/core/format.js';
-import type { Segment } from '../../../shared/core/timeline.js';
-import { visitorsGet, type ProfileLabels } from '../../../shared/core/describe.js';
+import { formatWhen } from '../../../../shared/core/format.js';
+import type { Segment } from '../../../../shared/core/timeline.js';
+import { visitorsGet, type ProfileLabels } from '../../../../shared/core/describe.js';
 import { profileTone } from './profile-tone.js';
 
 /**

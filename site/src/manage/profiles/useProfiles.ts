@@ -1,7 +1,7 @@
-import { listProfiles, type ProfileEntry } from '../../../shared/supabase/data.js';
-import { supabase } from '../supabase.js';
-import type { CardScope } from './card-scope.js';
-import { useLoad, type Loaded } from './useLoad.js';
+import { listProfiles, type ProfileEntry } from '../../../../shared/supabase/data.js';
+import { supabase } from '../../supabase.js';
+import type { CardScope } from '../card/card-scope.js';
+import { useLoad, type Loaded } from '../parts/useLoad.js';
 
 /** The card's profiles as /manage reads them: loading, the rows, or why they could not be read. */
 export type ProfilesState = Loaded<ProfileEntry[]>;

@@ -1,21 +1,21 @@
 import { useCallback, useEffect, useState } from 'react';
-import { fetchStatus, type CardStatus } from '../../../shared/core/lookup.js';
-import type { Segment } from '../../../shared/core/timeline.js';
+import { fetchStatus, type CardStatus } from '../../../../shared/core/lookup.js';
+import type { Segment } from '../../../../shared/core/timeline.js';
 import {
   entryStates,
   plannedTimeline,
   runs,
   type Change,
   type EntryState,
-} from '../../../shared/core/timeline.js';
-import type { NamecardRow } from '../../../shared/core/types.js';
-import { labelsOf, type ProfileLabels } from '../../../shared/core/profiles.js';
-import { OPEN_ENTRIES, listEntries, type ProfileEntry } from '../../../shared/supabase/data.js';
-import { listOccurrences, type ServerOccurrence } from '../../../shared/supabase/series.js';
-import { siteConfig } from '../site-config.js';
-import { supabase } from '../supabase.js';
-import type { CardScope } from './card-scope.js';
-import { useLoad, type Loaded } from './useLoad.js';
+} from '../../../../shared/core/timeline.js';
+import type { NamecardRow } from '../../../../shared/core/types.js';
+import { labelsOf, type ProfileLabels } from '../../../../shared/core/profiles.js';
+import { OPEN_ENTRIES, listEntries, type ProfileEntry } from '../../../../shared/supabase/data.js';
+import { listOccurrences, type ServerOccurrence } from '../../../../shared/supabase/series.js';
+import { siteConfig } from '../../site-config.js';
+import { supabase } from '../../supabase.js';
+import type { CardScope } from '../card/card-scope.js';
+import { useLoad, type Loaded } from '../parts/useLoad.js';
 
 /** What the manage page shows: the server's status and the owner's entries around it. */
 export interface CardState {

@@ -3,12 +3,12 @@ import {
   checkDestination,
   checkProfileLabel,
   checkProfileName,
-} from '../../../shared/core/profiles.js';
-import { addProfile, type ProfileEntry } from '../../../shared/supabase/data.js';
-import { siteConfig } from '../site-config.js';
-import { supabase } from '../supabase.js';
-import { useCardScope } from './card-scope.js';
-import { errorMessage } from './describe.js';
+} from '../../../../shared/core/profiles.js';
+import { addProfile, type ProfileEntry } from '../../../../shared/supabase/data.js';
+import { siteConfig } from '../../site-config.js';
+import { supabase } from '../../supabase.js';
+import { useCardScope } from '../card/card-scope.js';
+import { errorMessage } from '../parts/error-words.js';
 import { ProfileItem } from './ProfileItem.js';
 import { addRefusal, firstProblem, type Said } from './profile-words.js';
 import type { ProfilesState } from './useProfiles.js';

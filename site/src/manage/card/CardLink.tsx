@@ -4,8 +4,9 @@ import {
   cardLinkOf,
   channelLink,
   qrPngScale,
-} from '../../../shared/core/card-link.js';
-import { MAIN_CARD } from '../../../shared/core/cards.js';
+} from '../../../../shared/core/card-link.js';
+import { MAIN_CARD } from '../../../../shared/core/cards.js';
+import { loadQrCode } from '../later.js';
 import { CARD_LINK } from './card-link.js';
 import { cardName, useCardScope } from './card-scope.js';
 import './card-link.css';
@@ -18,10 +19,12 @@ interface QrImages {
 
 type QrState = { status: 'drawing' } | { status: 'ready'; images: QrImages } | { status: 'failed' };
 
-/** Draws the QR code with the `qrcode` package, loaded only now: /manage's first paint and
- * every other page go without it. */
+/**
+ * Draws the QR code with the `qrcode` package, loaded only now: /manage's first draw and every
+ * other page go without it.
+ */
 async function drawQrCode(link: string): Promise<QrImages> {
-  const { default: qrcode } = await import('qrcode');
+  const { default: qrcode } = await loadQrCode();
   const svg = await qrcode.toString(link, { ...QR_CODE_OPTIONS, type: 'svg' });
   const modules = qrcode.create(link, QR_CODE_OPTIONS).modules.size + 2 * QR_CODE_OPTIONS.margin;
   const png = await qrcode.toDataURL(link, {

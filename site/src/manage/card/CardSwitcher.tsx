@@ -1,4 +1,4 @@
-import type { CardSummary } from '../../../shared/core/cards.js';
+import type { CardSummary } from '../../../../shared/core/cards.js';
 import { cardName, manageUrlOf } from './card-choice.js';
 
 /**

@@ -1,12 +1,14 @@
-import { Suspense, lazy, useEffect, useRef, useState, type FormEvent, type RefObject } from 'react';
-import { formatWhen, localTimeZone } from '../../../shared/core/format.js';
-import { inPlainWords } from '../../../shared/core/plain-words.js';
-import { PROFILE_OPTIONS, narrowType } from '../../../shared/core/profiles.js';
-import { profileLabel, type NamecardRow } from '../../../shared/core/types.js';
-import { setEntry, type ProfileEntry } from '../../../shared/supabase/data.js';
-import { supabase } from '../supabase.js';
-import { useCardScope } from './card-scope.js';
-import { FORM_FIELD_NAMES, describeAfter, errorMessage } from './describe.js';
+import { useEffect, useRef, useState, type FormEvent, type RefObject } from 'react';
+import { formatWhen, localTimeZone } from '../../../../shared/core/format.js';
+import { inPlainWords } from '../../../../shared/core/plain-words.js';
+import { PROFILE_OPTIONS, narrowType } from '../../../../shared/core/profiles.js';
+import { profileLabel, type NamecardRow } from '../../../../shared/core/types.js';
+import { setEntry, type ProfileEntry } from '../../../../shared/supabase/data.js';
+import { supabase } from '../../supabase.js';
+import { useCardScope } from '../card/card-scope.js';
+import { WeeklyFields, loadPlan, loadWeekly } from '../later.js';
+import { errorMessage } from '../parts/error-words.js';
+import { FORM_FIELD_NAMES, describeAfter } from './describe.js';
 import type { CardState } from './useCardState.js';
 
 interface Status {
@@ -14,7 +16,7 @@ interface Status {
   text: string;
 }
 
-interface CardFormProps {
+interface SetFormProps {
   /** Reads the card's state again after an insert; resolves to it, `undefined` on failure. */
   refresh: () => Promise<CardState | undefined>;
   /** The server's profiles (not removed, main first); the built-in ones until they are read. */
@@ -38,19 +40,6 @@ function describeOutcome(
   const said = notice ? ` ${inPlainWords(notice, Object.values(FORM_FIELD_NAMES))}.` : '';
   return `${saved}${said} ${describeAfter(card?.status, zone)}`;
 }
-
-/**
- * `planEntry` and what it needs (Temporal's time-zone arithmetic, the duration parser), in a
- * chunk of its own: the page draws without it, and the form asks for it as soon as it is shown,
- * so that it is there by the time the owner submits.
- */
-const loadPlan = () => import('../../../shared/calendar/plan.js');
-
-/** The "Repeat weekly" part (fields and the series call), in a chunk of its own. */
-const loadWeekly = () => import('./series/weekly.js');
-const WeeklyFields = lazy(() =>
-  import('./series/WeeklyFields.js').then((m) => ({ default: m.WeeklyFields })),
-);
 
 /**
  * The entry the form's fields ask for, at this moment: the same line as the CLI's `set`, read
@@ -98,14 +87,14 @@ const QUICK_ENDS: { label: string; end: (now: Date) => Date }[] = [
 ];
 
 /**
- * The manage form: profile, date and time (all required, checked by the browser) and an
- * optional start, turned into an entry by `planEntry` (the rules the CLI follows too) in the
- * browser's time zone and inserted through the shared module; or, with "Repeat weekly" open
- * (the one-off fields are then not shown, so not applied), a weekly series stored through the
- * same shared call as the CLI's. The outcome, or the refusal, is shown in words; nothing is
- * reported before the server confirmed the row.
+ * The set form: profile, date and time (all required, checked by the browser) and an optional
+ * start, turned into an entry by `planEntry` (the rules the CLI follows too) in the browser's
+ * time zone and stored by the shared `setEntry`, as the CLI's `set` stores it; or, with "Repeat
+ * weekly" open (the one-off fields are then not shown, so not applied), a weekly series stored
+ * through the same shared call as the CLI's. The outcome, or the refusal, is shown in words;
+ * nothing is reported before the server confirmed the row.
  */
-export function CardForm({ refresh, profiles }: CardFormProps) {
+export function SetForm({ refresh, profiles }: SetFormProps) {
   const scope = useCardScope();
   const choices = profiles?.map((p) => ({ value: p.name, label: p.label })) ?? PROFILE_OPTIONS;
   const [status, setStatus] = useState<Status | null>(null);
@@ -189,11 +178,7 @@ export function CardForm({ refresh, profiles }: CardFormProps) {
       </p>
       <details className="repeat-weekly" onToggle={(event) => setWeekly(event.currentTarget.open)}>
         <summary>Repeat weekly</summary>
-        {weekly && (
-          <Suspense fallback={<p className="muted small">Loading…</p>}>
-            <WeeklyFields />
-          </Suspense>
-        )}
+        {weekly && <WeeklyFields />}
       </details>
       {!weekly && <OneOffFields startRef={startRef} />}
       <button type="submit" className="button" disabled={saving}>

@@ -2,9 +2,9 @@ import { useState, type FormEvent } from 'react';
 import type { CardSummary } from '../../../../shared/core/cards.js';
 import { acceptInvitation } from '../../../../shared/supabase/members.js';
 import { supabase } from '../../supabase.js';
-import { cardName, manageUrlOf } from '../card-choice.js';
-import { errorMessage } from '../describe.js';
-import { OutcomeLine, type Outcome } from './Outcome.js';
+import { cardName, manageUrlOf } from '../card/card-choice.js';
+import { errorMessage } from '../parts/error-words.js';
+import { OutcomeLine, type Outcome } from '../parts/Outcome.js';
 import { aRole } from './role-words.js';
 
 /**

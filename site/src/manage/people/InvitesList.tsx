@@ -3,11 +3,11 @@ import { formatWhen } from '../../../../shared/core/format.js';
 import type { OpenInvitation } from '../../../../shared/core/members.js';
 import { revokeInvitation } from '../../../../shared/supabase/members.js';
 import { supabase } from '../../supabase.js';
-import { ConfirmDialog } from '../ConfirmDialog.js';
-import { useCardScope } from '../card-scope.js';
-import { errorMessage } from '../describe.js';
-import type { Loaded } from '../useLoad.js';
-import { OutcomeLine, type Outcome } from './Outcome.js';
+import { ConfirmDialog } from '../parts/ConfirmDialog.js';
+import { useCardScope } from '../card/card-scope.js';
+import { errorMessage } from '../parts/error-words.js';
+import type { Loaded } from '../parts/useLoad.js';
+import { OutcomeLine, type Outcome } from '../parts/Outcome.js';
 import { aRole } from './role-words.js';
 
 /**

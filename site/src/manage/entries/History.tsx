@@ -1,13 +1,13 @@
-import { localTimeZone } from '../../../shared/core/format.js';
+import { localTimeZone } from '../../../../shared/core/format.js';
 import { describeEntry, describeStateSoon, isUpcoming } from './describe.js';
-import type { ProfileEntry } from '../../../shared/supabase/data.js';
+import type { ProfileEntry } from '../../../../shared/supabase/data.js';
 import { HISTORY_SIZE, cardLabels, type CardStateResult } from './useCardState.js';
 
 /**
  * Past entries (ended, ended early, cancelled), newest first, collapsed under "History": the
  * timeline above shows what still counts. Ids are shown, as the CLI's `list` does.
  */
-export function CardHistory({
+export function History({
   result,
   profiles,
 }: {

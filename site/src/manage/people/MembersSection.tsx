@@ -8,15 +8,15 @@ import {
   setMemberRole,
 } from '../../../../shared/supabase/members.js';
 import { supabase } from '../../supabase.js';
-import { useCardScope } from '../card-scope.js';
-import { errorMessage } from '../describe.js';
-import { useLoad } from '../useLoad.js';
+import { useCardScope } from '../card/card-scope.js';
+import { errorMessage } from '../parts/error-words.js';
+import { useLoad } from '../parts/useLoad.js';
 import { InviteForm } from './InviteForm.js';
 import { InvitesList } from './InvitesList.js';
 import { MemberItem, type MemberChange } from './MemberItem.js';
-import { OutcomeLine, type Outcome } from './Outcome.js';
+import { OutcomeLine, type Outcome } from '../parts/Outcome.js';
 import { aRole } from './role-words.js';
-import './members.css';
+import './people.css';
 
 /**
  * The card's members (owners only, as the server allows): each with their role, a role to change
