@@ -7,6 +7,7 @@ import { CardScopeContext, pageCard } from './card/card-scope.js';
 import { CardPage } from './CardPage.js';
 import { AcceptInvitation, CardSwitcher } from './later.js';
 import { useLoad, type Loaded } from './parts/useLoad.js';
+import { QuestionHost } from './QuestionHost.js';
 import { useSessionOrLogin } from './useSession.js';
 import './manage.css';
 
@@ -38,15 +39,17 @@ function SignedInManage({ email }: { email: string }) {
         <LogoutButton />
       </header>
       <main className="page manage">
-        {cards.state === 'ready' && <CardSwitcher cards={cards.data} current={shown?.card} />}
-        {shown?.card ? (
-          <CardScopeContext.Provider value={shown.card}>
-            <CardPage />
-          </CardScopeContext.Provider>
-        ) : (
-          <NoCard cards={cards} choice={shown?.choice} />
-        )}
-        {cards.state === 'ready' && <AcceptInvitation />}
+        <QuestionHost>
+          {cards.state === 'ready' && <CardSwitcher cards={cards.data} current={shown?.card} />}
+          {shown?.card ? (
+            <CardScopeContext.Provider value={shown.card}>
+              <CardPage />
+            </CardScopeContext.Provider>
+          ) : (
+            <NoCard cards={cards} choice={shown?.choice} />
+          )}
+          {cards.state === 'ready' && <AcceptInvitation />}
+        </QuestionHost>
       </main>
     </>
   );

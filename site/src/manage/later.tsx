@@ -72,6 +72,16 @@ export const VisitsSection = afterFirstDraw(
   </section>,
 );
 
+/** The chunk of the question asked before a change ({@link ConfirmDialog}). */
+export const loadConfirmDialog = () => import('./parts/ConfirmDialog.js');
+
+/**
+ * The question asked before a change that cannot be taken back (End now, Cancel, Revoke,
+ * Remove), drawn only once the user asks for one; a page that offers such a change fetches it
+ * beforehand (`loadConfirmDialog`), so that the question opens at once.
+ */
+export const ConfirmDialog = afterFirstDraw(() => loadConfirmDialog().then((m) => m.ConfirmDialog));
+
 /**
  * `planEntry` and what it needs (Temporal's time-zone arithmetic, the duration parser): the set
  * form asks for it as soon as it is shown, so that it is there by the time the user submits.

@@ -7,22 +7,25 @@ export interface Outcome {
 }
 
 /**
- * A change's outcome under its form: done as a polite status, a refusal as an alert (only
- * then, so that a page with nothing refused holds no alert).
+ * A change's outcome under its form or list: done as a polite status, a refusal as an alert
+ * (only then, so that a page with nothing refused holds no alert).
  *
  * @param children more to show beside a done change (a link to the card joined)
+ * @param testId the status line's `data-testid`, for a line a test reads by itself
  */
 export function OutcomeLine({
   outcome,
   children,
+  testId,
 }: {
   outcome: Outcome | null;
   children?: ReactNode;
+  testId?: string;
 }) {
   return (
     <>
       {/* Empty (so not shown, .status:empty) until there is something to say. */}
-      <p role="status" className="status ok">
+      <p role="status" className="status ok" data-testid={testId}>
         {outcome?.tone === 'ok' && (
           <>
             {outcome.text} {children}

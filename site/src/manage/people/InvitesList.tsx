@@ -3,11 +3,11 @@ import { formatWhen } from '../../../../shared/core/format.js';
 import type { OpenInvitation } from '../../../../shared/core/members.js';
 import { revokeInvitation } from '../../../../shared/supabase/members.js';
 import { supabase } from '../../supabase.js';
-import { ConfirmDialog } from '../parts/ConfirmDialog.js';
-import { useCardScope } from '../card/card-scope.js';
-import { errorMessage } from '../parts/error-words.js';
+import { cardName, useCardScope } from '../card/card-scope.js';
+import { AskFirst } from '../parts/AskFirst.js';
+import { ListSection } from '../parts/ListSection.js';
+import { useChange } from '../parts/useChange.js';
 import type { Loaded } from '../parts/useLoad.js';
-import { OutcomeLine, type Outcome } from '../parts/Outcome.js';
 import { aRole } from './role-words.js';
 
 /**
@@ -22,88 +22,80 @@ export function InvitesList({
 }: {
   invitations: Loaded<OpenInvitation[]> & { reload: () => Promise<unknown> };
 }) {
-  const scope = useCardScope();
-  const card = scope.slug;
-  const [outcome, setOutcome] = useState<Outcome | null>(null);
-  const [asking, setAsking] = useState<OpenInvitation | null>(null);
-  const [busy, setBusy] = useState(false);
+  const { slug } = useCardScope();
+  const change = useChange();
   const [shownAt] = useState(() => Date.now());
-
-  async function revoke(invitation: OpenInvitation) {
-    setBusy(true);
-    setOutcome(null);
-    try {
-      await revokeInvitation(supabase, invitation.id, card);
-      setOutcome({
-        tone: 'ok',
-        text: `Revoked the code for ${aRole(invitation.role)}: it works no more.`,
-      });
-      await invitations.reload();
-    } catch (error) {
-      setOutcome({ tone: 'error', text: `Not revoked: ${errorMessage(error)}` });
-    } finally {
-      setBusy(false);
-    }
-  }
-
   return (
-    <div className="invites" data-testid="invites">
-      <h3>Open invitations</h3>
-      {invitations.state === 'loading' && <p className="muted small">Reading the codes…</p>}
-      {invitations.state === 'error' && (
-        <p className="status error" role="alert">
-          Could not read the open invitations: {invitations.error}
-        </p>
+    <ListSection
+      name="invites"
+      heading="Open invitations"
+      part
+      loaded={invitations}
+      words={{
+        what: 'the open invitations',
+        empty: 'No code is waiting to be accepted.',
+        label: 'Open invitation codes',
+      }}
+      item={(invitation) => (
+        <InvitationItem
+          key={invitation.id}
+          invitation={invitation}
+          now={shownAt}
+          busy={change.busy}
+          onRevoke={() =>
+            void change.run(async () => {
+              await revokeInvitation(supabase, invitation.id, slug);
+              await invitations.reload();
+              return `Revoked the code for ${aRole(invitation.role)}: it works no more.`;
+            }, 'Not revoked')
+          }
+        />
       )}
-      {invitations.state === 'ready' && invitations.data.length === 0 && (
-        <p className="muted small" data-testid="no-invites">
-          No code is waiting to be accepted.
-        </p>
-      )}
-      {invitations.state === 'ready' && invitations.data.length > 0 && (
-        <ul className="member-list" aria-label="Open invitation codes">
-          {invitations.data.map((invitation) => (
-            <li key={invitation.id} data-testid={`invite-${invitation.id}`}>
-              <p>
-                A code for {aRole(invitation.role)}, made by{' '}
-                {invitation.maker ?? 'a deleted account'}
-              </p>
-              <p className="small muted">
-                Works until {formatWhen(Date.parse(invitation.expires_at), shownAt)}
-              </p>
-              <div className="member-actions">
-                <button
-                  type="button"
-                  className="button secondary small-button"
-                  aria-label={`Revoke the code for ${aRole(invitation.role)} made by ${invitation.maker ?? 'a deleted account'}`}
-                  disabled={busy}
-                  onClick={() => setAsking(invitation)}
-                >
-                  Revoke
-                </button>
-              </div>
-            </li>
-          ))}
-        </ul>
-      )}
-      <OutcomeLine outcome={outcome} />
-      {asking && (
-        <ConfirmDialog
-          heading="Revoke this invitation code?"
-          confirm="Yes, revoke"
-          onDismiss={() => setAsking(null)}
-          onConfirm={() => {
-            const invitation = asking;
-            setAsking(null);
-            void revoke(invitation);
-          }}
-        >
-          <p>
-            Whoever holds it can no longer join {scope.name || scope.slug} with it. Make a new code
-            to invite them again.
-          </p>
-        </ConfirmDialog>
-      )}
-    </div>
+      outcome={change.outcome}
+    />
+  );
+}
+
+/**
+ * One open code: its role, who made it, until when it works, and Revoke, asked first.
+ *
+ * @param now the instant its expiry is named from, epoch ms
+ */
+function InvitationItem({
+  invitation,
+  now,
+  busy,
+  onRevoke,
+}: {
+  invitation: OpenInvitation;
+  now: number;
+  busy: boolean;
+  onRevoke: () => void;
+}) {
+  const card = useCardScope();
+  const what = `the code for ${aRole(invitation.role)}`;
+  const maker = invitation.maker ?? 'a deleted account';
+  return (
+    <li data-testid={`invite-${invitation.id}`}>
+      <p>
+        A code for {aRole(invitation.role)}, made by {maker}
+      </p>
+      <p className="small muted">
+        Works until {formatWhen(Date.parse(invitation.expires_at), now)}
+      </p>
+      <div className="member-actions">
+        <AskFirst
+          label="Revoke"
+          name={`Revoke ${what} made by ${maker}`}
+          busy={busy}
+          question={() => ({
+            heading: 'Revoke this invitation code?',
+            confirm: 'Yes, revoke',
+            text: `Whoever holds it can no longer join ${cardName(card)} with it. Make a new code to invite them again.`,
+          })}
+          onConfirm={onRevoke}
+        />
+      </div>
+    </li>
   );
 }

@@ -1,8 +1,9 @@
-import { useState, type FormEvent } from 'react';
+import type { FormEvent } from 'react';
 import { CARD_ROLES, isCardRole, type CardRole } from '../../../../shared/core/cards.js';
 import type { CardMember } from '../../../../shared/core/members.js';
-import { ConfirmDialog } from '../parts/ConfirmDialog.js';
-import { useCardScope } from '../card/card-scope.js';
+import { cardName, useCardScope } from '../card/card-scope.js';
+import { AskFirst } from '../parts/AskFirst.js';
+import { useAsk, type Question } from '../parts/question.js';
 import { aRole } from './role-words.js';
 
 /** A change to one member: removing them, or giving them another role. */
@@ -24,7 +25,8 @@ export function MemberItem({
   busy: boolean;
   onChange: (member: CardMember, change: MemberChange) => void;
 }) {
-  const [asking, setAsking] = useState<MemberChange | null>(null);
+  const name = cardName(useCardScope());
+  const ask = useAsk();
   const { email, role, you } = member;
 
   function submitRole(event: FormEvent<HTMLFormElement>) {
@@ -32,8 +34,9 @@ export function MemberItem({
     const next = String(new FormData(event.currentTarget).get('role') ?? '');
     if (!isCardRole(next) || next === role) return;
     const change: MemberChange = { kind: 'role', role: next };
-    if (you && next !== 'owner') setAsking(change);
-    else onChange(member, change);
+    const go = () => onChange(member, change);
+    if (you && next !== 'owner') ask(lowerRoleQuestion(next, name), go);
+    else go();
   }
 
   return (
@@ -55,64 +58,39 @@ export function MemberItem({
             Change role
           </button>
         </form>
-        <button
-          type="button"
-          className="button secondary small-button"
-          aria-label={you ? 'Leave this card' : `Remove ${email}`}
-          disabled={busy}
-          onClick={() => setAsking({ kind: 'remove' })}
-        >
-          {you ? 'Leave' : 'Remove'}
-        </button>
-      </div>
-      {asking && (
-        <MemberDialog
-          member={member}
-          change={asking}
-          onDismiss={() => setAsking(null)}
-          onConfirm={() => {
-            setAsking(null);
-            onChange(member, asking);
-          }}
+        <AskFirst
+          label={you ? 'Leave' : 'Remove'}
+          name={you ? 'Leave this card' : `Remove ${email}`}
+          busy={busy}
+          question={() => removeQuestion(member, name)}
+          onConfirm={() => onChange(member, { kind: 'remove' })}
         />
-      )}
+      </div>
     </li>
   );
 }
 
-/** The question before a change that the one who makes it cannot undo. */
-function MemberDialog({
-  member,
-  change,
-  onConfirm,
-  onDismiss,
-}: {
-  member: CardMember;
-  change: MemberChange;
-  onConfirm: () => void;
-  onDismiss: () => void;
-}) {
-  const card = useCardScope();
-  const name = card.name || card.slug;
-  let heading: string;
-  let confirm: string;
-  let text: string;
-  if (change.kind === 'role') {
-    heading = `Become ${aRole(change.role)} of ${name}?`;
-    confirm = 'Yes, change my role';
-    text = `You will no longer be an owner of ${name}: only another owner can make you one again.`;
-  } else if (member.you) {
-    heading = `Leave ${name}?`;
-    confirm = 'Yes, leave';
-    text = `You will no longer see or change ${name}: only a new invitation brings you back.`;
-  } else {
-    heading = `Remove ${member.email}?`;
-    confirm = 'Yes, remove';
-    text = `${member.email} will no longer see or change ${name}: only a new invitation brings them back.`;
+/** The question before an owner gives themselves a lower role on the card `name`. */
+function lowerRoleQuestion(role: CardRole, name: string): Question {
+  return {
+    heading: `Become ${aRole(role)} of ${name}?`,
+    confirm: 'Yes, change my role',
+    text: `You will no longer be an owner of ${name}: only another owner can make you one again.`,
+  };
+}
+
+/** The question before a member is removed from the card `name`, or the user leaves it. */
+function removeQuestion(member: CardMember, name: string): Question {
+  if (member.you) {
+    return {
+      heading: `Leave ${name}?`,
+      confirm: 'Yes, leave',
+      text: `You will no longer see or change ${name}: only a new invitation brings you back.`,
+    };
   }
-  return (
-    <ConfirmDialog heading={heading} confirm={confirm} onConfirm={onConfirm} onDismiss={onDismiss}>
-      <p>{text}</p>
-    </ConfirmDialog>
-  );
+  return {
+    heading: `Remove ${member.email}?`,
+    confirm: 'Yes, remove',
+    text: `${member.email} will no longer see or change ${name}: only a new invitation brings them back.`,
+  };
 }

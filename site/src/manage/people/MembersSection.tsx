@@ -1,4 +1,3 @@
-import { useState } from 'react';
 import { CARD_ROLES } from '../../../../shared/core/cards.js';
 import { ROLE_WORDS, type CardMember } from '../../../../shared/core/members.js';
 import {
@@ -9,79 +8,58 @@ import {
 } from '../../../../shared/supabase/members.js';
 import { supabase } from '../../supabase.js';
 import { useCardScope } from '../card/card-scope.js';
-import { errorMessage } from '../parts/error-words.js';
+import { ListSection } from '../parts/ListSection.js';
+import { useChange } from '../parts/useChange.js';
 import { useLoad } from '../parts/useLoad.js';
 import { InviteForm } from './InviteForm.js';
 import { InvitesList } from './InvitesList.js';
 import { MemberItem, type MemberChange } from './MemberItem.js';
-import { OutcomeLine, type Outcome } from '../parts/Outcome.js';
 import { aRole } from './role-words.js';
 import './people.css';
 
 /**
  * The card's members (owners only, as the server allows): each with their role, a role to change
- * to and Remove; what each role may do; Invite; and the open invitation codes with Revoke. Loaded after the first draw. A change the
- * user makes to themselves (leaving, a lower role) opens the page again, since what they may do
- * on it changed.
+ * to and Remove; what each role may do; Invite; and the open invitation codes with Revoke. A
+ * change the user makes to themselves (leaving, a lower role) opens the page again, since what
+ * they may do on it changed.
  */
 export function MembersSection() {
-  const scope = useCardScope();
-  const card = scope.slug;
-  const members = useLoad(() => listMembers(supabase, card), [card]);
-  const [outcome, setOutcome] = useState<Outcome | null>(null);
-  const [busy, setBusy] = useState(false);
-  const invitations = useLoad(() => listInvitations(supabase, card), [card]);
+  const { slug } = useCardScope();
+  const members = useLoad(() => listMembers(supabase, slug), [slug]);
+  const invitations = useLoad(() => listInvitations(supabase, slug), [slug]);
+  const change = useChange();
 
-  async function change(member: CardMember, what: MemberChange) {
-    setBusy(true);
-    setOutcome(null);
-    try {
-      if (what.kind === 'remove') {
-        await removeMember(supabase, member.email, card);
-        if (member.you) {
-          // Not a member any more: the page opens again on the user's first card.
-          window.location.assign(window.location.pathname);
-          return;
-        }
-        setOutcome({ tone: 'ok', text: `Removed ${member.email}.` });
-      } else {
-        const done = await setMemberRole(supabase, member.email, what.role, card);
-        if (member.you) {
-          window.location.reload();
-          return;
-        }
-        setOutcome({ tone: 'ok', text: `${done.email} is now ${aRole(done.role)}.` });
-      }
+  /** Makes the change on the server; the words of what was done, none when the page goes. */
+  async function make(member: CardMember, what: MemberChange): Promise<string | void> {
+    if (what.kind === 'remove') {
+      await removeMember(supabase, member.email, slug);
+      // No longer a member of this card: the page opens again on the card the rule gives.
+      if (member.you) return window.location.assign(window.location.pathname);
       await members.reload();
-    } catch (error) {
-      setOutcome({ tone: 'error', text: `Not changed: ${errorMessage(error)}` });
-    } finally {
-      setBusy(false);
+      return `Removed ${member.email}.`;
     }
+    const done = await setMemberRole(supabase, member.email, what.role, slug);
+    if (member.you) return window.location.reload();
+    await members.reload();
+    return `${done.email} is now ${aRole(done.role)}.`;
   }
 
   return (
-    <section className="card members" aria-labelledby="members-heading" data-testid="members">
-      <h2 id="members-heading">Members</h2>
-      {members.state === 'loading' && <p className="muted small">Reading the members…</p>}
-      {members.state === 'error' && (
-        <p className="status error" role="alert">
-          Could not read the members: {members.error}
-        </p>
+    <ListSection
+      name="members"
+      heading="Members"
+      loaded={members}
+      words={{ what: 'the members' }}
+      item={(member) => (
+        <MemberItem
+          key={member.email}
+          member={member}
+          busy={change.busy}
+          onChange={(m, what) => void change.run(() => make(m, what), 'Not changed')}
+        />
       )}
-      {members.state === 'ready' && (
-        <ul className="member-list">
-          {members.data.map((member) => (
-            <MemberItem
-              key={member.email}
-              member={member}
-              busy={busy}
-              onChange={(m, what) => void change(m, what)}
-            />
-          ))}
-        </ul>
-      )}
-      <OutcomeLine outcome={outcome} />
+      outcome={change.outcome}
+    >
       <ul className="muted small role-words" aria-label="What each role may do">
         {CARD_ROLES.map((role) => (
           <li key={role}>
@@ -91,6 +69,6 @@ export function MembersSection() {
       </ul>
       <InviteForm onMade={() => void invitations.reload()} />
       <InvitesList invitations={invitations} />
-    </section>
+    </ListSection>
   );
 }

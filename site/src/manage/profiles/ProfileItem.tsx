@@ -9,8 +9,10 @@ import { editProfile, removeProfile, type ProfileEntry } from '../../../../share
 import { siteConfig } from '../../site-config.js';
 import { supabase } from '../../supabase.js';
 import { useCardScope } from '../card/card-scope.js';
-import { ConfirmDialog } from '../parts/ConfirmDialog.js';
+import { AskFirst } from '../parts/AskFirst.js';
+import type { Question } from '../parts/question.js';
 import { errorMessage } from '../parts/error-words.js';
+import { useChange } from '../parts/useChange.js';
 import {
   BUILD_TARGETS,
   destination,
@@ -38,21 +40,7 @@ export function ProfileItem({
 }) {
   const scope = useCardScope();
   const [editing, setEditing] = useState(false);
-  const [asking, setAsking] = useState(false);
-  const [busy, setBusy] = useState(false);
-  const [said, setSaid] = useState<Said | null>(null);
-
-  async function run(work: () => Promise<void>, refused: (error: unknown) => Said) {
-    setBusy(true);
-    setSaid(null);
-    try {
-      await work();
-    } catch (error) {
-      setSaid(refused(error));
-    } finally {
-      setBusy(false);
-    }
-  }
+  const change = useChange<Said>();
 
   function submitEdit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -63,26 +51,19 @@ export function ProfileItem({
       [checkProfileLabel(label), 'Label'],
       [url ? checkDestination(url, siteConfig.allowedOrigins) : null, 'Destination'],
     ]);
-    if (problem) return setSaid({ tone: 'error', text: `Not changed: ${problem}` });
-    void run(
-      async () => {
-        // An empty destination for main or photo: follow this site's setting again.
-        const row = await editProfile(
-          supabase,
-          profile.name,
-          { label, url: url || null },
-          scope.slug,
-        );
-        setEditing(false);
-        setSaid({ tone: 'ok', text: `Changed ${row.label} (${row.name}): ${destination(row)}.` });
-        await reload();
-      },
-      (error) => ({ tone: 'error', text: `Not changed: ${errorMessage(error)}` }),
-    );
+    if (problem) return change.say({ tone: 'error', text: `Not changed: ${problem}` });
+    void change.run(async () => {
+      // An empty destination for main or photo: follow this site's setting again.
+      const edit = { label, url: url || null };
+      const row = await editProfile(supabase, profile.name, edit, scope.slug);
+      setEditing(false);
+      await reload();
+      return `Changed ${row.label} (${row.name}): ${destination(row)}.`;
+    }, 'Not changed');
   }
 
   const remove = () =>
-    run(
+    change.run(
       async () => {
         const row = await removeProfile(supabase, profile.name, scope.slug);
         onRemoved(
@@ -107,7 +88,7 @@ export function ProfileItem({
       {editing ? (
         <EditProfileForm
           profile={profile}
-          busy={busy}
+          busy={change.busy}
           onSubmit={submitEdit}
           onClose={() => setEditing(false)}
         />
@@ -121,55 +102,27 @@ export function ProfileItem({
             Edit {profile.label}
           </button>
           {profile.name !== MAIN_PROFILE.type && (
-            <button
-              type="button"
-              className="button secondary small-button"
-              disabled={busy}
-              onClick={() => setAsking(true)}
-            >
-              Remove {profile.label}
-            </button>
+            <AskFirst
+              label={`Remove ${profile.label}`}
+              busy={change.busy}
+              question={() => removeQuestion(profile)}
+              onConfirm={() => void remove()}
+            />
           )}
         </div>
       )}
-      {said && <SaidHere said={said} />}
-      {asking && (
-        <RemoveDialog
-          profile={profile}
-          onConfirm={() => {
-            setAsking(false);
-            void remove();
-          }}
-          onDismiss={() => setAsking(false)}
-        />
-      )}
+      {change.outcome && <SaidHere said={change.outcome} />}
     </li>
   );
 }
 
 /** The question before a profile is removed: what that means, and what must go first. */
-function RemoveDialog({
-  profile,
-  onConfirm,
-  onDismiss,
-}: {
-  profile: ProfileEntry;
-  onConfirm: () => void;
-  onDismiss: () => void;
-}) {
-  return (
-    <ConfirmDialog
-      heading={`Remove ${profile.label}?`}
-      confirm="Yes, remove it"
-      onConfirm={onConfirm}
-      onDismiss={onDismiss}
-    >
-      <p>
-        {profile.label} ({profile.name}) will no longer be offered: no new entry or series can name
-        it. Past entries keep it. One that names it now or later must be cancelled first.
-      </p>
-    </ConfirmDialog>
-  );
+function removeQuestion(profile: ProfileEntry): Question {
+  return {
+    heading: `Remove ${profile.label}?`,
+    confirm: 'Yes, remove it',
+    text: `${profile.label} (${profile.name}) will no longer be offered: no new entry or series can name it. Past entries keep it. One that names it now or later must be cancelled first.`,
+  };
 }
 
 /**

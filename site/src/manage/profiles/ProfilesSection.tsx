@@ -9,6 +9,8 @@ import { siteConfig } from '../../site-config.js';
 import { supabase } from '../../supabase.js';
 import { useCardScope } from '../card/card-scope.js';
 import { errorMessage } from '../parts/error-words.js';
+import { ListSection } from '../parts/ListSection.js';
+import { useChange } from '../parts/useChange.js';
 import { ProfileItem } from './ProfileItem.js';
 import { addRefusal, firstProblem, type Said } from './profile-words.js';
 import type { ProfilesState } from './useProfiles.js';
@@ -32,31 +34,21 @@ export function ProfilesSection({
   const [removed, setRemoved] = useState('');
   const profiles = state.state === 'ready' ? state.data : [];
   return (
-    <section className="card profiles">
-      <h2>Profiles</h2>
-      {state.state === 'loading' && <p className="muted">Reading the profiles…</p>}
-      {state.state === 'error' && (
-        <p className="status error" role="alert">
-          Could not read the profiles: {state.error}
-        </p>
+    <ListSection
+      name="profiles"
+      heading="Profiles"
+      unnamed
+      loaded={state}
+      words={{ what: 'the profiles' }}
+      listClass="profile-list"
+      item={(profile) => (
+        <ProfileItem key={profile.name} profile={profile} reload={reload} onRemoved={setRemoved} />
       )}
-      {state.state === 'ready' && (
-        <ul className="profile-list">
-          {state.data.map((profile) => (
-            <ProfileItem
-              key={profile.name}
-              profile={profile}
-              reload={reload}
-              onRemoved={setRemoved}
-            />
-          ))}
-        </ul>
-      )}
-      <p role="status" className="status ok" data-testid="profiles-outcome">
-        {removed}
-      </p>
+      outcome={removed ? { tone: 'ok', text: removed } : null}
+      outcomeTestId="profiles-outcome"
+    >
       <AddProfileForm profiles={profiles} reload={reload} />
-    </section>
+    </ListSection>
   );
 }
 
@@ -72,10 +64,9 @@ function AddProfileForm({
   reload: () => Promise<unknown>;
 }) {
   const scope = useCardScope();
-  const [said, setSaid] = useState<Said | null>(null);
-  const [busy, setBusy] = useState(false);
+  const change = useChange<Said>();
 
-  async function submit(event: FormEvent<HTMLFormElement>) {
+  function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     const form = event.currentTarget;
     const fields = new FormData(form);
@@ -87,27 +78,23 @@ function AddProfileForm({
       [checkProfileLabel(label), 'Label'],
       [checkDestination(url, siteConfig.allowedOrigins), 'Destination'],
     ]);
-    if (problem) return setSaid({ tone: 'error', text: `Not added: ${problem}` });
-    setBusy(true);
-    try {
-      const row = await addProfile(supabase, { name, label, url }, scope.slug);
-      form.reset();
-      setSaid({ tone: 'ok', text: `Added ${row.label} (${row.name}): ${row.url ?? ''}.` });
-      await reload();
-    } catch (error) {
-      const text = addRefusal(error, name, profiles) ?? errorMessage(error);
-      setSaid({ tone: 'error', text: `Not added: ${text}` });
-    } finally {
-      setBusy(false);
-    }
+    if (problem) return change.say({ tone: 'error', text: `Not added: ${problem}` });
+    void change.run(
+      async () => {
+        const row = await addProfile(supabase, { name, label, url }, scope.slug);
+        form.reset();
+        await reload();
+        return `Added ${row.label} (${row.name}): ${row.url ?? ''}.`;
+      },
+      (error) => ({
+        tone: 'error',
+        text: `Not added: ${addRefusal(error, name, profiles) ?? errorMessage(error)}`,
+      }),
+    );
   }
 
   return (
-    <form
-      className="card-form"
-      onSubmit={(event) => void submit(event)}
-      aria-label="Add a destination"
-    >
+    <form className="card-form" onSubmit={submit} aria-label="Add a destination">
       <div className="row">
         <label>
           Name
@@ -122,11 +109,11 @@ function AddProfileForm({
         Destination
         <input name="url" type="url" required placeholder={`${siteConfig.mainUrl}shop`} />
       </label>
-      <button type="submit" className="button" disabled={busy}>
+      <button type="submit" className="button" disabled={change.busy}>
         Add the profile
       </button>
-      <p role="status" className={`status${said ? ` ${said.tone}` : ''}`}>
-        {said?.text}
+      <p role="status" className={`status${change.outcome ? ` ${change.outcome.tone}` : ''}`}>
+        {change.outcome?.text}
       </p>
     </form>
   );
