@@ -1,7 +1,6 @@
-import { CardLink } from './card/CardLink.js';
 import { cardName, may, useCardScope } from './card/card-scope.js';
 import { EntriesSection } from './entries/EntriesSection.js';
-import { OwnerSections, ProfilesSection, VisitsSection } from './later.js';
+import { CardLink, OwnerSections, ProfilesSection, VisitsSection } from './later/parts.js';
 import { useProfiles } from './profiles/useProfiles.js';
 
 /**

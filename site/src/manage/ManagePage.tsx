@@ -5,7 +5,7 @@ import { goTo } from '../routes.js';
 import { supabase } from '../supabase.js';
 import { CardScopeContext, pageCard } from './card/card-scope.js';
 import { CardPage } from './CardPage.js';
-import { AcceptInvitation, CardSwitcher } from './later.js';
+import { AcceptInvitation, CardSwitcher } from './later/parts.js';
 import { useLoad, type Loaded } from './parts/useLoad.js';
 import { QuestionHost } from './QuestionHost.js';
 import { useSessionOrLogin } from './useSession.js';

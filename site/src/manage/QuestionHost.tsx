@@ -1,5 +1,5 @@
 import { useCallback, useState, type ReactNode } from 'react';
-import { ConfirmDialog } from './later.js';
+import { ConfirmDialog } from './later/parts.js';
 import { QuestionContext, type Ask, type Question } from './parts/question.js';
 
 /**

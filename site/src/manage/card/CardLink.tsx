@@ -6,7 +6,8 @@ import {
   qrPngScale,
 } from '../../../../shared/core/card-link.js';
 import { MAIN_CARD } from '../../../../shared/core/cards.js';
-import { loadQrCode } from '../later.js';
+import { loadQrCode } from '../later/chunks.js';
+import { CopyButton } from '../parts/CopyButton.js';
 import { CARD_LINK } from './card-link.js';
 import { cardName, useCardScope } from './card-scope.js';
 import './card-link.css';
@@ -45,7 +46,6 @@ export function CardLink() {
   const link = cardLinkOf(CARD_LINK, scope.slug);
   const file = scope.slug === MAIN_CARD ? 'namecard-qr' : `namecard-${scope.slug}-qr`;
   const [qr, setQr] = useState<QrState>({ status: 'drawing' });
-  const [copied, setCopied] = useState<string>('');
 
   useEffect(() => {
     let live = true;
@@ -59,15 +59,6 @@ export function CardLink() {
     };
   }, [link]);
 
-  async function copy() {
-    try {
-      await navigator.clipboard.writeText(link);
-      setCopied('Copied');
-    } catch {
-      setCopied('Could not copy: select the link and copy it');
-    }
-  }
-
   return (
     <section className="card card-link" aria-labelledby="card-link-heading">
       <h2 id="card-link-heading">Link of {cardName(scope)}</h2>
@@ -79,14 +70,7 @@ export function CardLink() {
           {link}
         </a>
       </p>
-      <div className="link-actions">
-        <button type="button" className="button secondary" onClick={() => void copy()}>
-          Copy link
-        </button>
-        <span className="small muted" aria-live="polite">
-          {copied}
-        </span>
-      </div>
+      <CopyButton text={link} what="link" />
       {qr.status === 'drawing' && <p className="muted small">Drawing the QR code…</p>}
       {qr.status === 'failed' && <p className="muted small">The QR code could not be drawn.</p>}
       {qr.status === 'ready' && (

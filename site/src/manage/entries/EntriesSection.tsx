@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { localTimeZone, zoneHeader } from '../../../../shared/core/format.js';
 import { may, useCardScope } from '../card/card-scope.js';
-import { History, SeriesSection } from '../later.js';
+import { History, SeriesSection } from '../later/parts.js';
 import type { ProfilesState } from '../profiles/useProfiles.js';
 import { SetForm } from './SetForm.js';
 import { Timeline } from './Timeline.js';

@@ -6,7 +6,8 @@ import { profileLabel, type NamecardRow } from '../../../../shared/core/types.js
 import { setEntry, type ProfileEntry } from '../../../../shared/supabase/data.js';
 import { supabase } from '../../supabase.js';
 import { useCardScope } from '../card/card-scope.js';
-import { WeeklyFields, loadPlan, loadWeekly } from '../later.js';
+import { loadPlan, loadWeekly } from '../later/chunks.js';
+import { WeeklyFields } from '../later/parts.js';
 import { errorMessage } from '../parts/error-words.js';
 import { FORM_FIELD_NAMES, describeAfter } from './describe.js';
 import type { CardState } from './useCardState.js';

@@ -3,7 +3,7 @@ import { describeNow } from '../../../../shared/core/describe.js';
 import { localTimeZone } from '../../../../shared/core/format.js';
 import type { ProfileEntry } from '../../../../shared/supabase/data.js';
 import { may, useCardScope } from '../card/card-scope.js';
-import { loadConfirmDialog } from '../later.js';
+import { loadConfirmDialog } from '../later/chunks.js';
 import { followingItems, type FollowingItem } from './describe.js';
 import { profileTone } from './profile-tone.js';
 import { TimelineBar } from './TimelineBar.js';

@@ -1,10 +1,12 @@
 import { Suspense, lazy, type ComponentType, type ReactNode } from 'react';
+import { loadConfirmDialog } from './chunks.js';
 
-// What /manage loads after its first draw, all in this one file: each part is a chunk of its own
-// (or shares one), fetched with import() when it is first drawn or asked for, so that the first
-// draw carries only the page's frame, the card's timeline and its link
-// (tests/e2e/static-host.test.ts holds it to its budget). Nothing else under manage/ calls
-// import() or React.lazy.
+// What /manage draws after its first draw: each part a component whose chunk is fetched when it
+// is first drawn, so that the first draw carries only the page's frame, the card's timeline and
+// its set form (tests/e2e/static-host.test.ts holds it to its budget). With chunks.ts, which
+// holds the modules that code asks for when it needs them, this folder is all that loads after
+// the first draw: nothing else under manage/ calls import() or React.lazy. (A part that fetches
+// more itself imports chunks.ts, never this file, so that no import goes round in a cycle.)
 
 /**
  * A component that comes with a chunk loaded after the first draw: until it is there, `fallback`
@@ -33,7 +35,7 @@ function afterFirstDraw<P extends object>(
  * gives every set of chunks sharing modules with the page a chunk of its own, and each such chunk
  * is one more file before the first draw.
  */
-const people = () => import('./people/people.js');
+const people = () => import('../people/people.js');
 
 /** The switcher between the user's cards, shown to few users. */
 export const CardSwitcher = afterFirstDraw(() => people().then((m) => m.CardSwitcher));
@@ -46,34 +48,34 @@ export const AcceptInvitation = afterFirstDraw(() => people().then((m) => m.Acce
 
 /** The profiles' list and editor: owners only. */
 export const ProfilesSection = afterFirstDraw(() =>
-  import('./profiles/ProfilesSection.js').then((m) => m.ProfilesSection),
+  import('../profiles/ProfilesSection.js').then((m) => m.ProfilesSection),
 );
 
 /** The weekly series and the .ics link, with Temporal and the iCalendar code. */
 export const SeriesSection = afterFirstDraw(() =>
-  import('./series/SeriesSection.js').then((m) => m.SeriesSection),
+  import('../series/SeriesSection.js').then((m) => m.SeriesSection),
 );
 
 /** The card's past entries, collapsed under "History": drawn once the card's state is read. */
-export const History = afterFirstDraw(() => import('./entries/History.js').then((m) => m.History));
+export const History = afterFirstDraw(() => import('../entries/History.js').then((m) => m.History));
 
 /** The fields of the set form's "Repeat weekly", drawn only once it is opened. */
 export const WeeklyFields = afterFirstDraw(
-  () => import('./series/WeeklyFields.js').then((m) => m.WeeklyFields),
+  () => import('../series/WeeklyFields.js').then((m) => m.WeeklyFields),
   <p className="muted small">Loading…</p>,
 );
 
+/** The card's link with its copy button and QR code, below the card's sections. */
+export const CardLink = afterFirstDraw(() => import('../card/CardLink.js').then((m) => m.CardLink));
+
 /** The visit counts (the chart and the day arithmetic), with the section's frame until then. */
 export const VisitsSection = afterFirstDraw(
-  () => import('./visits/VisitsSection.js').then((m) => m.VisitsSection),
+  () => import('../visits/VisitsSection.js').then((m) => m.VisitsSection),
   <section className="card" aria-busy="true">
     <h2>Visits</h2>
     <p className="muted small">Loading the visit counts…</p>
   </section>,
 );
-
-/** The chunk of the question asked before a change ({@link ConfirmDialog}). */
-export const loadConfirmDialog = () => import('./parts/ConfirmDialog.js');
 
 /**
  * The question asked before a change that cannot be taken back (End now, Cancel, Revoke,
@@ -81,15 +83,3 @@ export const loadConfirmDialog = () => import('./parts/ConfirmDialog.js');
  * beforehand (`loadConfirmDialog`), so that the question opens at once.
  */
 export const ConfirmDialog = afterFirstDraw(() => loadConfirmDialog().then((m) => m.ConfirmDialog));
-
-/**
- * `planEntry` and what it needs (Temporal's time-zone arithmetic, the duration parser): the set
- * form asks for it as soon as it is shown, so that it is there by the time the user submits.
- */
-export const loadPlan = () => import('../../../shared/calendar/plan.js');
-
-/** The "Repeat weekly" part of the set form: the series the fields ask for, and its call. */
-export const loadWeekly = () => import('./series/weekly.js');
-
-/** The `qrcode` package, which draws the card link's QR code once the page is shown. */
-export const loadQrCode = () => import('qrcode');
