@@ -4,6 +4,7 @@ import { beforeEach, describe, expect, test } from 'vitest';
 import { useE2eFixture } from './fixture.js';
 import { screenshot, signIn } from './harness.js';
 import { OWNER } from '../support/accounts.js';
+import { cardRowId } from '../support/entries.js';
 
 // Weekly series on /manage, in Chromium at a phone's width in Berlin: "Repeat weekly" in the
 // set form stores a series (checked in public.namecard_series) and the page lists it in one
@@ -44,9 +45,9 @@ describe('weekly series on /manage at 375 px', () => {
     Number(
       (
         await e2e.emulator.query<{ id: string }>(
-          `insert into public.namecard_series (type, weekdays, start_time, end_time, time_zone)
-           values ('photo', $1::smallint[], $2, $3, $4) returning id`,
-          [weekdays, start, end, ZONE],
+          `insert into public.namecard_series (card_id, type, weekdays, start_time, end_time, time_zone)
+           values ($5, 'photo', $1::smallint[], $2, $3, $4) returning id`,
+          [weekdays, start, end, ZONE, await cardRowId(e2e.emulator)],
         )
       )[0]!.id,
     );
