@@ -103,9 +103,7 @@ describe.each(DB_KINDS)('several cards behind one /go, on %s', (kind) => {
     // The counting POST of the unknown slug was sent (a visitor's page cannot tell) and counted
     // nothing: wait until the server answered it, then compare.
     const counted = () =>
-      served
-        .slice(from)
-        .filter((l) => l.startsWith('POST /rest/v1/rpc/namecard_count_visit '));
+      served.slice(from).filter((l) => l.startsWith('POST /rest/v1/rpc/namecard_count_visit '));
     await expect.poll(() => counted().length, { timeout: 10_000 }).toBe(1);
     expect(counted()).toEqual([expect.stringMatching(/ 204 /)]);
     expect(await counts()).toEqual(before);

@@ -36,7 +36,7 @@ test('add a profile, set it from the form, and /go lands on its destination', as
   elsewhere.hostname = 'localhost';
   await add.getByLabel('Destination').fill(`${elsewhere.href}shop`);
   await add.getByRole('button', { name: 'Add the profile' }).click();
-  // Said under the add form's button (issue 39: next to the control that was used).
+  // Said under the add form's button: next to the control that was used.
   const outcome = add.getByRole('status');
   await expect
     .poll(() => outcome.innerText(), POLL)
@@ -83,7 +83,7 @@ test('add a profile, set it from the form, and /go lands on its destination', as
     ),
   ).resolves.not.toBe('rgba(0, 0, 0, 0)');
 
-  // In use: Remove asks first (issue 39), then the server refuses the removal, said next to the
+  // In use: Remove asks first, then the server refuses the removal, said next to the
   // button with the entry in the way, and the profile stays.
   await section.getByRole('button', { name: 'Remove Shop' }).click();
   await page

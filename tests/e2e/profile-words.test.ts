@@ -98,7 +98,7 @@ describe.each(WIDTHS)('profiles on /manage at $width px', (viewport) => {
       .getByRole('dialog', { name: `Cancel #${id}?` })
       .getByRole('button', { name: 'Yes, cancel it' })
       .click();
-    // Named by its label there too, and in the history (issue 39: one display name).
+    // Named by its label there too, and in the history: one display name everywhere.
     await page
       .getByTestId('change-outcome')
       .getByText(`Cancelled #${id} Summer Sale until`)

@@ -7,7 +7,7 @@ import { useE2eFixture } from './fixture.js';
 import { OWNER } from '../support/accounts.js';
 import { screenshot, signIn } from './harness.js';
 
-// /manage with a weekly series, in Chromium at a phone's and a desktop's width (issue 39):
+// /manage with a weekly series, in Chromium at a phone's and a desktop's width:
 // End now's and Cancel's questions say what the page shows once the change is made (the
 // series' next occurrence included); the list under the timeline says a series in one line
 // while the picture keeps drawing its occurrences, so the set form stays near the top; the

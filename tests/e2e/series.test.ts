@@ -89,7 +89,7 @@ describe('weekly series on /manage at 375 px', () => {
     await expect(page.getByTestId('series-line').innerText()).resolves.toMatch(
       /^Photographer every Sat, Sun 10:00–18:00, next (Sat|Sun) \d{1,2} [A-Z][a-z]{2}, 10:00\s*Cancel$/,
     );
-    // The timeline says the series in one line (issue 39: not each occurrence as a change).
+    // The timeline says the series in one line, not each occurrence as a change.
     await page
       .getByRole('list', { name: 'What follows' })
       .getByText(/^Photographer every Sat, Sun 10:00–18:00, next /)
@@ -116,7 +116,7 @@ describe('weekly series on /manage at 375 px', () => {
     await page.clock.install();
     await signIn(page, site, OWNER);
     const follows = page.getByRole('list', { name: 'What follows' });
-    // The series in one line (issue 39), and the picture with its occurrences.
+    // The series in one line, and the picture with its occurrences.
     const line = follows.getByText(/^Photographer every day /);
     const occurrences = page.locator('.timeline-segment.profile-photo');
     await line.waitFor();
