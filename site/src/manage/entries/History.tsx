@@ -12,7 +12,7 @@ export function History({
   profiles,
 }: {
   result: CardStateResult;
-  /** The owner's profiles, for their labels (the status's otherwise). */
+  /** The card's profiles, for their labels (the status's otherwise). */
   profiles?: readonly ProfileEntry[];
 }) {
   if (result.state !== 'ready') return null;

@@ -25,7 +25,7 @@ interface SetFormProps {
 }
 
 /**
- * What the owner sees after the server stored `row`: the entry, what the plan had to say (a
+ * What the user sees after the server stored `row`: the entry, what the plan had to say (a
  * start that had passed: it starts now), then what visitors get.
  */
 function describeOutcome(

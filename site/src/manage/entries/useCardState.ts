@@ -17,7 +17,7 @@ import { supabase } from '../../supabase.js';
 import type { CardScope } from '../card/card-scope.js';
 import { useLoad, type Loaded } from '../parts/useLoad.js';
 
-/** What the manage page shows: the server's status and the owner's entries around it. */
+/** What the manage page shows: the server's status and the card's entries around it. */
 export interface CardState {
   /** The server's answer (`namecard_status`): its now, the active entry, the timeline. */
   status: CardStatus;
@@ -126,11 +126,11 @@ export function cardTimeline(card: CardState, at: number, change?: Change): Segm
 }
 
 /**
- * The labels the page names profiles by (`profileLabel` reads them): the owner's profile list,
+ * The labels the page names profiles by (`profileLabel` reads them): the card's profile list,
  * else the status's (the profiles its timeline names).
  *
  * @param card the card as read, or null
- * @param profiles the owner's profiles, when read
+ * @param profiles the card's profiles, when read
  */
 export function cardLabels(
   card: CardState | null,

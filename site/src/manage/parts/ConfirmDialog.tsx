@@ -7,7 +7,7 @@ interface ConfirmDialogProps {
   children: ReactNode;
   /** The button that goes ahead, e.g. `Yes, end it`. */
   confirm: string;
-  /** Called once the owner went ahead (the dialog has closed). */
+  /** Called once the user went ahead (the dialog has closed). */
   onConfirm: () => void;
   /** Called when the dialog closes without going ahead (No, Escape). */
   onDismiss: () => void;

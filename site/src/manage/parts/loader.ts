@@ -5,7 +5,7 @@ import { errorMessage } from '../parts/error-words.js';
 
 /**
  * What /manage has of one read from the server: not yet answered, the data, or why it could
- * not be read (`error`: the owner's words, errorMessage(), e.g. "Cannot reach the server at …").
+ * not be read (`error`: the user's words, errorMessage(), e.g. "Cannot reach the server at …").
  * Every section of the page reads through this one shape.
  */
 export type Loaded<T> =

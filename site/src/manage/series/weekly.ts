@@ -7,7 +7,7 @@ import { supabase } from '../../supabase.js';
 import { describeAfter } from '../entries/describe.js';
 import type { CardState } from '../entries/useCardState.js';
 
-// The "Repeat weekly" part of the set form, loaded only when the owner opens it: the weekly
+// The "Repeat weekly" part of the set form, loaded only when the user opens it: the weekly
 // series the fields ask for, stored through the same shared call as `namecard set --every`.
 
 /** The weekly fields as messages name them. */

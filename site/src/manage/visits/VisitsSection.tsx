@@ -15,7 +15,7 @@ import { VisitsChart, CHANNELS } from './VisitsChart.js';
 import './visits.css';
 
 /**
- * The last 30 days in this browser's zone, from the owner's counts (same sums as `stats`), and
+ * The last 30 days in this browser's zone, from the card's counts (same sums as `stats`), and
  * the profiles' labels (removed ones too: their past visits still count), so that each profile
  * is named as everywhere else.
  */
