@@ -183,7 +183,7 @@ export type CardSource =
   | 'card use'
   | 'the token'
   | 'your only card'
-  | 'main'
+  | typeof MAIN_CARD
   | 'your first card';
 
 /** The card a run or a page acts on, and where that came from. */
@@ -246,7 +246,7 @@ export function chooseCard(given: {
   const cards = [...(given.cards ?? [])].sort((a, b) => a.slug.localeCompare(b.slug));
   if (cards.length === 1) return { slug: cards[0]!.slug, source: 'your only card' };
   if (cards.length === 0 || cards.some((c) => c.slug === MAIN_CARD)) {
-    return { slug: MAIN_CARD, source: 'main' };
+    return { slug: MAIN_CARD, source: MAIN_CARD };
   }
   return { slug: cards[0]!.slug, source: 'your first card' };
 }

@@ -11,7 +11,7 @@ import {
 } from '../../shared/core/cards.js';
 import { isInvitation } from '../../shared/core/members.js';
 import { ApiError, InputError } from '../../shared/core/errors.js';
-import { cardViewUrl, fetchActiveEntry, fetchStatus } from '../../shared/core/lookup.js';
+import { GO_FUNCTION, fetchActiveEntry, fetchStatus, lookupUrl } from '../../shared/core/lookup.js';
 
 // The card rules the faces share (shared/core/cards.ts, card-link.ts, lookup.ts): a slug's and
 // a role's form, each card's link, which of the server's refusals an error is, and the one GET
@@ -25,7 +25,11 @@ describe('slugs and roles', () => {
     },
   );
 
-  it.each(['a', '-studio', 'Studio', 'st udio', 'stüdio', 'x'.repeat(33), 'a_b'])(
+  it('reads a slug whatever its case, as the server matches it', () => {
+    expect(parseCardSlug('Studio')).toBe('studio');
+  });
+
+  it.each(['a', '-studio', 'st udio', 'stüdio', 'x'.repeat(33), 'a_b'])(
     '%s is refused, naming the field and the form',
     (s) => {
       let error: unknown;
@@ -61,16 +65,14 @@ describe('slugs and roles', () => {
 });
 
 describe("each card's link", () => {
-  it('is the bare card link for the first card, ?c=<slug> for any other', () => {
-    expect(cardLinkOf('https://me.example/go/', { slug: 'main', first: true })).toBe(
-      'https://me.example/go/',
-    );
-    expect(cardLinkOf('https://me.example/card/go/', { slug: 'studio', first: false })).toBe(
+  it('is the bare card link for the card main, ?c=<slug> for any other', () => {
+    expect(cardLinkOf('https://me.example/go/', 'main')).toBe('https://me.example/go/');
+    expect(cardLinkOf('https://me.example/card/go/', 'studio')).toBe(
       'https://me.example/card/go/?c=studio',
     );
   });
 
-  it("keeps the card when marked with a channel, and the first card's link as before", () => {
+  it("keeps the card when marked with a channel, and main's bare link bare", () => {
     expect(channelLink('https://me.example/go/?c=studio', 'qr')).toBe(
       'https://me.example/go/?c=studio&via=qr',
     );
@@ -81,12 +83,12 @@ describe("each card's link", () => {
   });
 
   it.each([
-    ['', null],
-    ['?via=qr', null],
+    ['', 'main'],
+    ['?via=qr', 'main'],
     ['?c=studio&via=qr', 'studio'],
     ['?via=nfc&c=my-card', 'my-card'],
-    ['?c=', undefined],
-    ['?c=Studio', undefined],
+    ['?c=', 'main'],
+    ['?c=Studio', 'studio'],
     ['?c=%3Cscript%3E', undefined],
   ])('/go%s asks for %s', (search, card) => {
     expect(goCardOf(search)).toBe(card);
@@ -112,7 +114,7 @@ describe("the server's card refusals", () => {
     ['no such card', 'no_such_card'],
     ['no such invitation', 'no_such_invitation'],
     ['last owner', 'last_owner'],
-    ['first card', 'first_card'],
+    ['main card', 'main_card'],
     ['slug taken', 'slug_taken'],
     [null, undefined],
   ])('details %s is %s', (details, name) => {
@@ -163,7 +165,7 @@ describe("a card's one GET", () => {
     expect(seen[0]!.headers.apikey).toBeUndefined();
   });
 
-  it("reads a card's status through namecard_card_status", async () => {
+  it("reads a card's status through namecard_status", async () => {
     const seen: IncomingMessage[] = [];
     const status = {
       now: 1,
@@ -176,9 +178,9 @@ describe("a card's one GET", () => {
     const url = await serve(JSON.stringify([status]), seen);
     expect((await fetchStatus({ supabaseUrl: url, anonKey: 'k', card: 'studio' })).now).toBe(1);
     expect(seen[0]!.url).toBe(
-      '/rest/v1/rpc/namecard_card_status?card=studio&select=now,active,timeline,labels,url,series_ahead&apikey=k',
+      '/rest/v1/rpc/namecard_status?card=studio&select=now,active,timeline,labels,url,series_ahead&apikey=k',
     );
-    expect(cardViewUrl('https://x.example', 'k', 'namecard_active', 'a-b')).toBe(
+    expect(lookupUrl('https://x.example', 'k', GO_FUNCTION, 'a-b')).toBe(
       'https://x.example/rest/v1/rpc/namecard_go?card=a-b&select=id,type,stamp_start,stamp_end,url&apikey=k',
     );
   });

@@ -9,7 +9,7 @@ const NOW = 1_900_000_000_000;
 const { serve, stop } = useLoopbackServer();
 
 describe('fetchActiveEntry', () => {
-  it('sends one GET on the view with the apikey in the query and no custom header', async () => {
+  it("sends one GET of the card's lookup with the slug and the apikey in the query and no custom header", async () => {
     const seen: IncomingMessage[] = [];
     const url = await serve((req, res) => {
       seen.push(req);
@@ -20,13 +20,14 @@ describe('fetchActiveEntry', () => {
     });
     const row = await fetchActiveEntry({
       supabaseUrl: url,
+      card: 'main',
       anonKey: 'anon.key',
       accessToken: null,
     });
     expect(row).toEqual({ id: 4, stamp_end: NOW + 60_000, stamp_start: null, type: 'photo' });
     expect(seen).toHaveLength(1);
     expect(seen[0]!.url).toBe(
-      '/rest/v1/namecard_active?select=id,type,stamp_start,stamp_end,url&apikey=anon.key',
+      '/rest/v1/rpc/namecard_go?card=main&select=id,type,stamp_start,stamp_end,url&apikey=anon.key',
     );
     // A CORS-simple request: none of the headers that would make a browser send a preflight.
     expect(seen[0]!.headers.apikey).toBeUndefined();
@@ -41,12 +42,17 @@ describe('fetchActiveEntry', () => {
       res.end('[]');
     });
     expect(
-      await fetchActiveEntry({ supabaseUrl: url, anonKey: 'anon', accessToken: 'tok' }),
+      await fetchActiveEntry({
+        supabaseUrl: url,
+        card: 'main',
+        anonKey: 'anon',
+        accessToken: 'tok',
+      }),
     ).toBeNull();
     expect(auth).toBe('Bearer tok');
   });
 
-  it("reads the card's status (now, active entry, timeline) with one GET of its view", async () => {
+  it("reads the card's status (now, active entry, timeline) with one GET of namecard_status", async () => {
     const seen: string[] = [];
     const status = {
       now: NOW,
@@ -61,16 +67,15 @@ describe('fetchActiveEntry', () => {
       seen.push(req.url ?? '');
       res.end(JSON.stringify([status]));
     });
-    // A server from before the profile-labels migration answers no labels and no url (and,
-    // before the series-occurrences migration, no series).
-    expect(await fetchStatus({ supabaseUrl: url, anonKey: 'anon' })).toEqual({
+    // A status without labels, url or series reads as none of each.
+    expect(await fetchStatus({ supabaseUrl: url, card: 'main', anonKey: 'anon' })).toEqual({
       ...status,
       labels: {},
       url: null,
       series: [],
     });
     expect(seen).toEqual([
-      '/rest/v1/namecard_status?select=now,active,timeline,labels,url,series_ahead&apikey=anon',
+      '/rest/v1/rpc/namecard_status?card=main&select=now,active,timeline,labels,url,series_ahead&apikey=anon',
     ]);
   });
 
@@ -86,7 +91,7 @@ describe('fetchActiveEntry', () => {
       url: 'https://me.example/shop',
     };
     const url = await serve((_req, res) => res.end(JSON.stringify([status])));
-    expect(await fetchStatus({ supabaseUrl: url, anonKey: 'anon' })).toEqual({
+    expect(await fetchStatus({ supabaseUrl: url, card: 'main', anonKey: 'anon' })).toEqual({
       ...status,
       series: [],
     });
@@ -98,7 +103,9 @@ describe('fetchActiveEntry', () => {
       { series_ahead: [{ id: 4, type: 'shop', weekdays: [8], next: NOW }] },
     ]) {
       const bad = await serve((_req, res) => res.end(JSON.stringify([{ ...status, ...broken }])));
-      await expect(fetchStatus({ supabaseUrl: bad, anonKey: 'anon' })).rejects.toMatchObject({
+      await expect(
+        fetchStatus({ supabaseUrl: bad, card: 'main', anonKey: 'anon' }),
+      ).rejects.toMatchObject({
         code: 'invalid_response',
       });
     }
@@ -128,7 +135,9 @@ describe('fetchActiveEntry', () => {
         ]),
       ),
     );
-    expect((await fetchStatus({ supabaseUrl: url, anonKey: 'anon' })).series).toEqual([series]);
+    expect((await fetchStatus({ supabaseUrl: url, card: 'main', anonKey: 'anon' })).series).toEqual(
+      [series],
+    );
   });
 
   it.each([
@@ -144,7 +153,9 @@ describe('fetchActiveEntry', () => {
     ],
   ])('refuses a status answer with %s as invalid_response', async (_what, body) => {
     const url = await serve((_req, res) => res.end(JSON.stringify(body)));
-    await expect(fetchStatus({ supabaseUrl: url, anonKey: 'anon' })).rejects.toMatchObject({
+    await expect(
+      fetchStatus({ supabaseUrl: url, card: 'main', anonKey: 'anon' }),
+    ).rejects.toMatchObject({
       code: 'invalid_response',
     });
   });
@@ -161,7 +172,9 @@ describe('fetchActiveEntry', () => {
     ['a row with a text stamp_end', [{ id: 1, stamp_end: 'soon', type: 'photo' }]],
   ])('refuses an answer with %s as invalid_response', async (_name, body) => {
     const url = await serve((_req, res) => res.end(JSON.stringify(body)));
-    await expect(fetchActiveEntry({ supabaseUrl: url, anonKey: 'anon' })).rejects.toMatchObject({
+    await expect(
+      fetchActiveEntry({ supabaseUrl: url, card: 'main', anonKey: 'anon' }),
+    ).rejects.toMatchObject({
       code: 'invalid_response',
     });
   });
@@ -178,7 +191,7 @@ describe('fetchActiveEntry', () => {
         }),
       );
     });
-    const error = await fetchActiveEntry({ supabaseUrl: url, anonKey: 'anon' }).catch(
+    const error = await fetchActiveEntry({ supabaseUrl: url, card: 'main', anonKey: 'anon' }).catch(
       (e: unknown) => e,
     );
     expect(error).toBeInstanceOf(ApiError);
@@ -187,7 +200,9 @@ describe('fetchActiveEntry', () => {
 
   it('reports a body that is not a list of rows as invalid_response', async () => {
     const url = await serve((_req, res) => res.end('<html>502 Bad Gateway</html>'));
-    await expect(fetchActiveEntry({ supabaseUrl: url, anonKey: 'anon' })).rejects.toMatchObject({
+    await expect(
+      fetchActiveEntry({ supabaseUrl: url, card: 'main', anonKey: 'anon' }),
+    ).rejects.toMatchObject({
       code: 'invalid_response',
     });
   });
@@ -195,7 +210,7 @@ describe('fetchActiveEntry', () => {
   it('reports an unreachable backend as "Cannot reach <url>"', async () => {
     const url = await serve(() => undefined);
     await stop();
-    const error = await fetchActiveEntry({ supabaseUrl: url, anonKey: 'anon' }).catch(
+    const error = await fetchActiveEntry({ supabaseUrl: url, card: 'main', anonKey: 'anon' }).catch(
       (e: unknown) => e,
     );
     expect(error).toBeInstanceOf(NetworkError);
@@ -206,6 +221,7 @@ describe('fetchActiveEntry', () => {
     const url = await serve(() => undefined);
     const error = await fetchActiveEntry({
       supabaseUrl: url,
+      card: 'main',
       anonKey: 'anon',
       timeoutMs: 200,
     }).catch((e: unknown) => e);

@@ -80,7 +80,7 @@ describe('the profile table', () => {
     expect(PROFILE_LABELS).toEqual(Object.fromEntries(PROFILES.map((p) => [p.type, p.label])));
     // The manage form's <select name="profile"> lists the server's profiles, and PROFILE_OPTIONS
     // (these) until they are read.
-    const form = readFileSync(join(ROOT, 'site/src/manage/CardForm.tsx'), 'utf8');
+    const form = readFileSync(join(ROOT, 'site/src/manage/entries/SetForm.tsx'), 'utf8');
     expect(form).toMatch(/\?\? PROFILE_OPTIONS;/);
     expect(form).toMatch(/<select name="profile"[^>]*>[\s\S]*?choices\.map\(/);
     for (const { type, label } of PROFILES) {
@@ -168,8 +168,8 @@ describe('no product file but the table names a profile', () => {
         .filter((text) => (PROFILE_TYPES as readonly string[]).includes(text))
         .map((text) => `${relative(ROOT, file)}: '${text}'`),
     );
-    // The first card's slug is `main` too (issue 40: the migration names today's card so): a
-    // card's name, not a profile's, and written once, in shared/core/cards.ts.
+    // The slug of the card a bare /go/ opens is `main` too: a card's slug, not a profile's, and
+    // written once, in shared/core/cards.ts.
     const cardSlug = "shared/core/cards.ts: 'main'";
     expect(offenders.filter((o) => o === cardSlug)).toHaveLength(1);
     expect(
