@@ -14,12 +14,22 @@ const DAY_MS = 86_400_000;
 const BYDAY = ['MO', 'TU', 'WE', 'TH', 'FR', 'SA', 'SU'];
 
 /**
- * Text escaped for a TEXT value (RFC 5545 section 3.3.11): `\\`, `;` and `,` escaped, and every
+ * The characters a TEXT value may not hold (RFC 5545 section 3.3.11: TSAFE-CHAR leaves out the
+ * controls, %x00-08, %x0A-1F and %x7F; a tab may stay) and the C1 controls (U+0080-U+009F), which
+ * a terminal or a calendar would act on: dropped. Line breaks are written as `\\n` before.
+ */
+const NOT_TEXT = /[\u0000-\u0008\u000a-\u001f\u007f-\u009f]/g;
+
+/**
+ * Text escaped for a TEXT value (RFC 5545 section 3.3.11): `\\`, `;` and `,` escaped, every
  * line break (CRLF, LF, or a lone CR, which some parsers take as the end of the content line)
- * written as `\\n`.
+ * written as `\\n`, and every other control character dropped.
  */
 function text(value: string): string {
-  return value.replace(/[\\;,]/g, (c) => `\\${c}`).replace(/\r\n|\n|\r/g, '\\n');
+  return value
+    .replace(/[\\;,]/g, (c) => `\\${c}`)
+    .replace(/\r\n|\n|\r/g, '\\n')
+    .replace(NOT_TEXT, '');
 }
 
 /** A content line folded at 75 octets (section 3.1). */

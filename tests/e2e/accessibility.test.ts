@@ -5,6 +5,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { RunningEmulator } from '../../emulator/index.js';
 import { startTestEmulator } from '../support/emulator.js';
+import { cardRowId } from '../support/entries.js';
 import { buildAndServeSite, launchBrowser, signIn, type ServedSite } from './harness.js';
 import { OWNER } from '../support/accounts.js';
 
@@ -118,17 +119,19 @@ beforeAll(async () => {
   emulator = await startTestEmulator('pglite', { owner: OWNER });
   // The schedule /manage shows, relative to the database's clock (epoch ms): photo on now for
   // an hour, main scheduled tomorrow, and photo that ended an hour ago (the history).
+  const main = await cardRowId(emulator);
   await emulator.query(
     `with now as (select (extract(epoch from clock_timestamp()) * 1000)::bigint as at)
-     insert into public.namecard (type, stamp_start, stamp_end)
-     select 'photo', at - 2 * $1::bigint, at - $1::bigint from now
-     union all select 'photo', null, at + $1::bigint from now
-     union all select 'main', at + 24 * $1::bigint, at + 26 * $1::bigint from now`,
-    [HOUR],
+     insert into public.namecard (card_id, type, stamp_start, stamp_end)
+     select $2::bigint, 'photo', at - 2 * $1::bigint, at - $1::bigint from now
+     union all select $2::bigint, 'photo', null, at + $1::bigint from now
+     union all select $2::bigint, 'main', at + 24 * $1::bigint, at + 26 * $1::bigint from now`,
+    [HOUR, main],
   );
   await emulator.query(
-    `insert into public.namecard_series (type, weekdays, start_time, end_time, time_zone)
-     values ('photo', '{6}', '10:00', '18:00', 'UTC')`,
+    `insert into public.namecard_series (card_id, type, weekdays, start_time, end_time, time_zone)
+     values ($1, 'photo', '{6}', '10:00', '18:00', 'UTC')`,
+    [main],
   );
   site = await buildAndServeSite({
     SUPABASE_URL: emulator.url,

@@ -116,8 +116,9 @@ describe('NAMECARD_SITE_URL in the build', () => {
     return new Map(names.map((name, i) => [name, texts[i]!]));
   }
 
-  // Besides /manage's link, the build publishes where it is hosted in namecard.json (its public
-  // settings, for `namecard doctor`); no other page or script holds it.
+  // Besides /manage's card link part (its chunk, CardLink-*.js, loaded after /manage's first
+  // draw), the build publishes where it is hosted in namecard.json (its public settings, for
+  // `namecard doctor`); no other page or script holds it.
   test('/go is byte for byte the same with and without it, and only /manage holds the link', async () => {
     const site = 'https://site-url-canary.example/';
     const [without, withIt] = await Promise.all([build({}), build({ NAMECARD_SITE_URL: site })]);
@@ -126,7 +127,7 @@ describe('NAMECARD_SITE_URL in the build', () => {
       ([name, text]) => name !== 'namecard.json' && text.includes('site-url-canary'),
     );
     expect(holding.map(([name]) => name)).toEqual([
-      expect.stringMatching(/^assets\/manage-.*\.js$/),
+      expect.stringMatching(/^assets\/CardLink-.*\.js$/),
     ]);
     expect(JSON.parse(withIt.get('namecard.json')!)).toMatchObject({ siteUrl: site });
     // Embedded only as the public link it is.

@@ -102,7 +102,7 @@ describe('docs/deploy.md on a Supabase-laid-out PostgreSQL', () => {
   test("step 5's SQL makes the user an owner, however its e-mail is typed", async () => {
     // Step 4: the user, as the dashboard creates it (GoTrue stores the e-mail in lower case).
     await emulator.createUser(USER.email, USER.password);
-    const sql = codeBlock(guide, 'sql', 'private.namecard_owner').replace(
+    const sql = codeBlock(guide, 'sql', 'private.namecard_member').replace(
       /'you@example\.com'/g,
       `'${USER.email.toUpperCase()}'`,
     );
@@ -114,7 +114,10 @@ describe('docs/deploy.md on a Supabase-laid-out PostgreSQL', () => {
       const inserted = await client.query(sql);
       expect(inserted.rowCount).toBe(1);
       const owners = await client.query<{ email: string }>(
-        'select u.email from private.namecard_owner o join auth.users u on u.id = o.user_id',
+        `select u.email from private.namecard_member m
+           join public.namecard_card c on c.id = m.card_id
+           join auth.users u on u.id = m.user_id
+         where c.slug = 'main' and m.role = 'owner'`,
       );
       expect(owners.rows).toEqual([{ email: USER.email }]);
     } finally {

@@ -3,11 +3,13 @@ import { join, makeCard, person, rpc, type Person } from '../support/cards.js';
 import { DB_KINDS } from '../support/emulator.js';
 import { useE2eFixture } from './fixture.js';
 import { followGo } from './harness.js';
+import { cardRowId, insertEntry } from '../support/entries.js';
 
-// Several cards in a real browser (issue 40): visitors of `/go/?c=<slug>` land on that card's
-// destination while a bare `/go/` keeps the first card's; an editor's set moves the card's link
-// and nothing else; an unknown slug lands on the main site after the same 1.5 s and counts
-// nothing. Each visit is one CORS-simple GET on a URL fixed by the slug, and no OPTIONS.
+// Several cards in a real browser: visitors of `/go/?c=<slug>` land on that card's destination
+// while a bare `/go/` opens the card main; an editor's set moves the card's link and nothing
+// else; an unknown slug lands on the main site after the same 1.5 s and counts nothing. Each
+// visit is one CORS-simple GET on a URL fixed by the slug (a bare /go/'s names main), and no
+// OPTIONS.
 
 const HOUR = 3_600_000;
 
@@ -27,7 +29,7 @@ describe.each(DB_KINDS)('several cards behind one /go, on %s', (kind) => {
        group by 1, 2, 3 order by 1, 2, 3`,
     );
 
-  test('a card of its own: /go/?c=studio follows the studio card, /go/ the first card', async () => {
+  test('a card of its own: /go/?c=studio follows the studio card, /go/ the card main', async () => {
     const { emulator, site, page, cards } = e2e;
     await emulator.query('delete from public.namecard');
     owner = await person(emulator, `studio-owner@${kind}.test`);
@@ -36,7 +38,7 @@ describe.each(DB_KINDS)('several cards behind one /go, on %s', (kind) => {
     studio = await makeCard(emulator, owner, 'studio', 'Studio');
     await join(emulator, owner, editor, 'studio', 'editor');
     await join(emulator, owner, viewer, 'studio', 'viewer');
-    // The editor switches the studio card to photo; the first card has nothing set.
+    // The editor switches the studio card to photo; main has nothing set.
     const set = await rpc(emulator, editor, 'namecard_set', {
       type: 'photo',
       stamp_start: null,
@@ -56,24 +58,23 @@ describe.each(DB_KINDS)('several cards behind one /go, on %s', (kind) => {
     expect((await card.lookups[0]!.allHeaders()).authorization).toBeUndefined();
     const bare = await followGo(page, site, cards);
     expect(bare.landing.path).toBe('/');
+    expect(new URL(bare.lookups[0]!.url()).searchParams.get('card')).toBe('main');
     const api = served.filter((line) => line.includes('/rest/v1/'));
     expect(api.filter((line) => line.startsWith('OPTIONS'))).toEqual([]);
     expect(api.filter((line) => line.startsWith('GET'))).toEqual([
       expect.stringMatching(/^GET \/rest\/v1\/rpc\/namecard_go 200 /),
-      expect.stringMatching(/^GET \/rest\/v1\/namecard_active 200 /),
+      expect.stringMatching(/^GET \/rest\/v1\/rpc\/namecard_go 200 /),
     ]);
-    // Each visit counted for its own card: the studio's photo by QR, the first card's main.
+    // Each visit counted for its own card: the studio's photo by QR, main's main site by link.
     await expect.poll(counts, { timeout: 10_000 }).toEqual([
-      { card_id: 1, type: 'main', via: 'link', visits: 1 },
+      { card_id: await cardRowId(emulator), type: 'main', via: 'link', visits: 1 },
       { card_id: studio, type: 'photo', via: 'qr', visits: 1 },
     ]);
   });
 
-  test('the first card set to photo moves /go/ and leaves the studio card where it was', async () => {
+  test('the card main set to photo moves /go/ and leaves the studio card where it was', async () => {
     const { emulator, site, page, cards } = e2e;
-    await emulator.query(`insert into public.namecard (type, stamp_end) values ('photo', $1)`, [
-      Date.now() + HOUR,
-    ]);
+    await insertEntry(emulator, 'photo', null, Date.now() + HOUR);
     const ended = await rpc(emulator, editor, 'namecard_end_now', { card: 'studio' });
     expect(ended.status).toBe(200);
     // The viewer sees the card but changes nothing.
@@ -102,9 +103,7 @@ describe.each(DB_KINDS)('several cards behind one /go, on %s', (kind) => {
     // The counting POST of the unknown slug was sent (a visitor's page cannot tell) and counted
     // nothing: wait until the server answered it, then compare.
     const counted = () =>
-      served
-        .slice(from)
-        .filter((l) => l.startsWith('POST /rest/v1/rpc/namecard_count_card_visit '));
+      served.slice(from).filter((l) => l.startsWith('POST /rest/v1/rpc/namecard_count_visit '));
     await expect.poll(() => counted().length, { timeout: 10_000 }).toBe(1);
     expect(counted()).toEqual([expect.stringMatching(/ 204 /)]);
     expect(await counts()).toEqual(before);

@@ -89,10 +89,12 @@ describe('/go against a backend with entries', () => {
     expect(result.heading).toBe('Photo profile');
     expect(result.landing.at - result.lookupDoneAt).toBeGreaterThanOrEqual(REDIRECT_DELAY_MS);
     expect(result.landing.at - result.lookupDoneAt).toBeLessThan(REDIRECT_DELAY_MS + 2000);
-    // One request on the view, which decides with the server's clock.
+    // One request on the card's lookup (a bare /go/ is the card main), which decides with the
+    // server's clock.
     expect(result.lookups).toHaveLength(1);
     const url = new URL(result.lookups[0]!.url());
-    expect(url.pathname).toBe('/rest/v1/namecard_active');
+    expect(url.pathname).toBe('/rest/v1/rpc/namecard_go');
+    expect(url.searchParams.get('card')).toBe('main');
     // The entry and its profile's destination (null for photo: the build's NAMECARD_PHOTO_PATH).
     expect(url.searchParams.get('select')).toBe('id,type,stamp_start,stamp_end,url');
     // A visitor has no session: the anon key rides in the query, with no header to preflight.
@@ -272,7 +274,7 @@ describe('/go when the backend answers badly', () => {
       backend.answer = answer;
       const result = await visit(page, site);
       // The lookups only: the visit count (a POST to /rpc) follows the decision.
-      const lookups = backend.requests.filter((url) => url.startsWith('/rest/v1/namecard_active'));
+      const lookups = backend.requests.filter((url) => url.startsWith('/rest/v1/rpc/namecard_go'));
       expect(lookups.length).toBeGreaterThanOrEqual(1);
       expect(lookups.length).toBeLessThanOrEqual(requests);
       expect(result.finalUrl).toBe(cards.url);

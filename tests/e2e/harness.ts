@@ -222,8 +222,8 @@ export async function followGo(
   const scripts: Promise<number>[] = [];
   page.on('request', (r) => {
     if (!r.url().startsWith(cards.url)) requests.push(r);
-    // The first card's view, or a card's lookup by its slug (rpc/namecard_go).
-    if (/\/rest\/v1\/(namecard|rpc\/namecard_go\?)/.test(r.url())) lookups.push(r);
+    // The card's lookup by its slug (rpc/namecard_go; a bare /go/ names main).
+    if (/\/rest\/v1\/rpc\/namecard_go\?/.test(r.url())) lookups.push(r);
   });
   page.on('response', (r) => {
     // Only fresh downloads: a page that visited the site before may revalidate (304).

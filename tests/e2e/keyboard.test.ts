@@ -2,6 +2,7 @@ import type { Page } from 'playwright-core';
 import { describe, expect, test } from 'vitest';
 import { formatWhen } from '../../shared/core/format.js';
 import { DB_KINDS, dbNow } from '../support/emulator.js';
+import { insertEntry } from '../support/entries.js';
 import { useE2eFixture } from './fixture.js';
 import { OWNER } from '../support/accounts.js';
 
@@ -139,12 +140,12 @@ describe.each(DB_KINDS)('keyboard only, on %s', (kind) => {
       // A scheduled entry to cancel: main from tomorrow 09:00 to 12:00 (UTC), by the DB's clock.
       const now = await dbNow(emulator);
       const tomorrow = Math.floor(now / DAY) * DAY + DAY;
-      const [scheduled] = await emulator.query<{ id: string }>(
-        `insert into public.namecard (type, stamp_start, stamp_end) values ('main', $1, $2)
-       returning id`,
-        [tomorrow + 9 * HOUR, tomorrow + 12 * HOUR],
+      const scheduledId = await insertEntry(
+        emulator,
+        'main',
+        tomorrow + 9 * HOUR,
+        tomorrow + 12 * HOUR,
       );
-      const scheduledId = Number(scheduled!.id);
 
       // Sign in.
       await page.goto(site.route('login/'));

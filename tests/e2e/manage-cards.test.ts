@@ -10,18 +10,18 @@ import { createTestClient } from '../support/supabase.js';
 import { useE2eFixture } from './fixture.js';
 import { followGo, screenshot, signIn } from './harness.js';
 
-// /manage for several cards in Chromium (issue 40): the owner of the first card makes a second
-// one, switches to it, invites an editor and a viewer on the page (the code shown once); each
-// accepts on their own page; the editor sets the card from the web; the viewer sees it and is
-// offered nothing to change; visitors of /go/?c=<slug> land on that card's destination while /go/
-// keeps the first card's. Then the refusals: a used code, a role too low, the last owner.
+// /manage for several cards in Chromium: the owner of the card main makes a second one, switches
+// to it, invites an editor and a viewer on the page (the code shown once); each accepts on their
+// own page; the editor sets the card from the web; the viewer sees it and is offered nothing to
+// change; visitors of /go/?c=<slug> land on that card's destination while /go/ keeps main's. Then
+// the refusals: a used code, a role too low, the last owner.
 
 const e2e = useE2eFixture({ context: { timezoneId: 'UTC' } });
 
 /** What a page shows after an action is read until it holds, never once right after a click. */
 const POLL = { timeout: 10_000 };
 
-/** The card link the site is built with (NAMECARD_SITE_URL's default), the first card's. */
+/** The card link the site is built with (NAMECARD_SITE_URL's default): the card main's. */
 const LINK = cardLink(DEFAULT_SITE_URL);
 
 const EDITOR = { email: 'editor@cards.test', password: 'editor-password-1' };
@@ -120,7 +120,7 @@ describe('/manage with several cards', () => {
     await expect
       .poll(() => switcher.getByRole('link', { name: 'Studio' }).getAttribute('aria-current'), POLL)
       .toBe('page');
-    // The card's own link and QR code: /go/?c=studio (the first card keeps the bare /go/).
+    // The card's own link and QR code: /go/?c=studio (main's is the bare /go/).
     await expect
       .poll(() => page.getByTestId('card-link').innerText(), POLL)
       .toBe(`${LINK}?c=studio`);
@@ -134,9 +134,9 @@ describe('/manage with several cards', () => {
     expect(codes.editor).toMatch(/^nci_/);
     expect(codes.viewer).not.toBe(codes.editor);
     await screenshot(page, 'manage-cards-owner');
-    // The first card is still there, at the bare /manage/, with its bare link.
+    // The card main is still there, at /manage/?c=main, with the bare /go/ as its link.
     await switcher.getByRole('link', { name: 'Main card' }).click();
-    await page.waitForURL(site.route('manage/'));
+    await page.waitForURL(site.route('manage/?c=main'));
     await expect.poll(() => page.getByTestId('card-link').innerText(), POLL).toBe(LINK);
   });
 

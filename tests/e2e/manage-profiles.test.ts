@@ -2,6 +2,7 @@ import { expect, test } from 'vitest';
 import { useE2eFixture } from './fixture.js';
 import { followGo, screenshot, signIn } from './harness.js';
 import { OWNER } from '../support/accounts.js';
+import { insertEntry } from '../support/entries.js';
 
 // The Profiles section of /manage in a real browser: the owner adds a profile, the set form
 // offers it at once, and /go (built once) follows it; refusals are said in words before anything
@@ -35,7 +36,7 @@ test('add a profile, set it from the form, and /go lands on its destination', as
   elsewhere.hostname = 'localhost';
   await add.getByLabel('Destination').fill(`${elsewhere.href}shop`);
   await add.getByRole('button', { name: 'Add the profile' }).click();
-  // Said under the add form's button (issue 39: next to the control that was used).
+  // Said under the add form's button: next to the control that was used.
   const outcome = add.getByRole('status');
   await expect
     .poll(() => outcome.innerText(), POLL)
@@ -82,7 +83,7 @@ test('add a profile, set it from the form, and /go lands on its destination', as
     ),
   ).resolves.not.toBe('rgba(0, 0, 0, 0)');
 
-  // In use: Remove asks first (issue 39), then the server refuses the removal, said next to the
+  // In use: Remove asks first, then the server refuses the removal, said next to the
   // button with the entry in the way, and the profile stays.
   await section.getByRole('button', { name: 'Remove Shop' }).click();
   await page
@@ -107,9 +108,7 @@ test('add a profile, set it from the form, and /go lands on its destination', as
 
 test("edit a profile's destination: /go follows the new one with no rebuild", async () => {
   const { page, site, cards } = e2e;
-  await e2e.emulator.query(`insert into public.namecard (type, stamp_end) values ('photo', $1)`, [
-    Date.now() + 3_600_000,
-  ]);
+  await insertEntry(e2e.emulator, 'photo', null, Date.now() + 3_600_000);
   await signIn(page, site, OWNER);
   const section = page.locator('section.profiles');
   await section.getByRole('button', { name: 'Edit Photographer' }).click();

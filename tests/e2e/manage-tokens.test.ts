@@ -11,7 +11,7 @@ import { removeDir, run, tempConfigDir } from '../cli/helpers.js';
 import { useE2eFixture } from './fixture.js';
 import { screenshot, signIn } from './harness.js';
 
-// /manage's Tokens section in Chromium (issue 41): the owner of a card makes a token on the page,
+// /manage's Tokens section in Chromium: the owner of a card makes a token on the page,
 // sees its secret once, with Copy and the sentence that it will not be shown again; the list
 // then shows the token's role, creator, last use and expiry and never the secret; a script with
 // only NAMECARD_TOKEN (the built CLI, no config folder) sets the card with it; Revoke asks first,

@@ -1,13 +1,13 @@
 import type { Locator } from 'playwright-core';
 import { beforeEach, describe, expect, test } from 'vitest';
 import { dbNow } from '../support/emulator.js';
-import { insertEntry } from '../support/entries.js';
+import { cardRowId, insertEntry } from '../support/entries.js';
 import { useE2eFixture } from './fixture.js';
 import { OWNER } from '../support/accounts.js';
 import { screenshot, signIn } from './harness.js';
 
 // The Profiles section and the Visits box of /manage in Chromium, at a phone's and a desktop's
-// width (issue 39): Remove asks first; a profile in use is said next to its Remove button, with
+// width: Remove asks first; a profile in use is said next to its Remove button, with
 // the ids in the way and a button to each one's Cancel; a name taken is said under the add
 // form with what exists; the Visits box names each profile by its label.
 
@@ -41,8 +41,9 @@ describe.each(WIDTHS)('profiles on /manage at $width px', (viewport) => {
     await emulator.query(`delete from public.namecard_profile where name not in ('main', 'photo')`);
     await emulator.query('alter table public.namecard_profile enable trigger user');
     await emulator.query(
-      `insert into public.namecard_profile (name, label, url) values ('shop', 'Summer Sale', $1)`,
-      [`${e2e.cards.url}shop`],
+      `insert into public.namecard_profile (card_id, name, label, url)
+       values ($2, 'shop', 'Summer Sale', $1)`,
+      [`${e2e.cards.url}shop`, await cardRowId(emulator)],
     );
   });
   const removed = async () =>
@@ -97,7 +98,7 @@ describe.each(WIDTHS)('profiles on /manage at $width px', (viewport) => {
       .getByRole('dialog', { name: `Cancel #${id}?` })
       .getByRole('button', { name: 'Yes, cancel it' })
       .click();
-    // Named by its label there too, and in the history (issue 39: one display name).
+    // Named by its label there too, and in the history: one display name everywhere.
     await page
       .getByTestId('change-outcome')
       .getByText(`Cancelled #${id} Summer Sale until`)
@@ -134,9 +135,9 @@ describe.each(WIDTHS)('profiles on /manage at $width px', (viewport) => {
     const { emulator, page, site } = e2e;
     const now = await dbNow(emulator);
     await emulator.query(
-      `insert into public.namecard_visit (bucket, type, via, visits, running)
-       values ($1, 'shop', 'qr', 4, 4), ($1, 'main', 'link', 1, 1)`,
-      [now - (now % 900_000)],
+      `insert into public.namecard_visit (card_id, bucket, type, via, visits, running)
+       values ($2, $1, 'shop', 'qr', 4, 4), ($2, $1, 'main', 'link', 1, 1)`,
+      [now - (now % 900_000), await cardRowId(emulator)],
     );
     await signIn(page, site, OWNER);
     const totals = page.getByTestId('visits-by-via');

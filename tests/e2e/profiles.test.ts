@@ -1,7 +1,7 @@
 import { expect, test } from 'vitest';
 import { useE2eFixture } from './fixture.js';
 import { followGo } from './harness.js';
-import { insertEntry } from '../support/entries.js';
+import { cardRowId, insertEntry } from '../support/entries.js';
 
 // The site is built once (beforeAll) and served as files; everything below changes only rows
 // in the database. /go follows a new profile set in force and a changed destination at once,
@@ -15,9 +15,9 @@ const e2e = useWorld();
 
 const setProfile = async (name: string, url: string) => {
   await e2e.emulator.query(
-    `insert into public.namecard_profile (name, label, url) values ($1, $2, $3)
+    `insert into public.namecard_profile (card_id, name, label, url) values ($4, $1, $2, $3)
      on conflict (card_id, name) do update set url = excluded.url`,
-    [name, name, url],
+    [name, name, url, await cardRowId(e2e.emulator)],
   );
 };
 const setInForce = (type: string) => insertEntry(e2e.emulator, type, null, Date.now() + HOUR);

@@ -4,7 +4,7 @@ import { useE2eFixture } from './fixture.js';
 import { followGo, screenshot, signIn } from './harness.js';
 import { formatRelative, formatWhen } from '../../shared/core/format.js';
 import { OWNER } from '../support/accounts.js';
-import { insertEntry } from '../support/entries.js';
+import { cardRowId, insertEntry } from '../support/entries.js';
 
 // The schedule in a real browser on both databases: /go follows the server's clock (entries
 // that start later, a visitor whose own clock is off by hours), with exactly one request and
@@ -29,13 +29,14 @@ describe.each(DB_KINDS)('the schedule in the browser, on %s', (kind) => {
   /** Inserts an entry starting and ending `startIn`/`endIn` ms from the database's clock. */
   const schedule = async (type: string, startIn: number | null, endIn: number) => {
     const [row] = await e2e.emulator.query<{ stamp_start: string | null; stamp_end: string }>(
-      `insert into public.namecard (type, stamp_start, stamp_end)
-       values ($1,
+      `insert into public.namecard (card_id, type, stamp_start, stamp_end)
+       values ($4,
+               $1,
                case when $2::bigint is null then null
                     else (extract(epoch from clock_timestamp()) * 1000)::bigint + $2::bigint end,
                (extract(epoch from clock_timestamp()) * 1000)::bigint + $3::bigint)
        returning stamp_start, stamp_end`,
-      [type, startIn, endIn],
+      [type, startIn, endIn, await cardRowId(e2e.emulator)],
     );
     return { start: Number(row!.stamp_start), end: Number(row!.stamp_end) };
   };
@@ -49,7 +50,7 @@ describe.each(DB_KINDS)('the schedule in the browser, on %s', (kind) => {
     expect(result.landing.path).toBe('/photo');
     expect(result.lookups).toHaveLength(1);
     const url = new URL(result.lookups[0]!.url());
-    expect(url.pathname).toBe('/rest/v1/namecard_active');
+    expect(url.pathname).toBe('/rest/v1/rpc/namecard_go');
     expect(url.searchParams.get('apikey')).toBe(emulator.anonKey);
     const headers = await result.lookups[0]!.allHeaders();
     expect(headers.authorization).toBeUndefined();
@@ -59,7 +60,7 @@ describe.each(DB_KINDS)('the schedule in the browser, on %s', (kind) => {
     // once the decision is known, and never an OPTIONS.
     expect(
       api.filter((line) => !line.startsWith('POST /rest/v1/rpc/namecard_count_visit ')),
-    ).toEqual([expect.stringMatching(/^GET \/rest\/v1\/namecard_active 200 /)]);
+    ).toEqual([expect.stringMatching(/^GET \/rest\/v1\/rpc\/namecard_go 200 /)]);
     expect(api.filter((line) => line.startsWith('OPTIONS'))).toEqual([]);
   });
 
@@ -115,11 +116,11 @@ describe.each(DB_KINDS)('the schedule in the browser, on %s', (kind) => {
         'select id, type, stop_kind from public.namecard order by id',
       )
     ).map((row) => ({ id: Number(row.id), type: row.type, stop_kind: row.stop_kind }));
-  /** The timeline the server answers now (view namecard_status), as the page reads it. */
+  /** The timeline the server answers now (`namecard_status` of main), as the page reads it. */
   const serverTimeline = async () =>
     (
       await e2e.emulator.query<{ timeline: { type: string; from: number; to: number | null }[] }>(
-        'select timeline from public.namecard_status',
+        `select timeline from public.namecard_status('main')`,
       )
     )[0]!.timeline;
   /** A stamp as the page shows it (the context's zone is UTC, named once at the top). */
@@ -506,7 +507,7 @@ describe.each(DB_KINDS)('the schedule in the browser, on %s', (kind) => {
     await current.getByText(`visitors get Photographer until ${when(end, now)} (in `).waitFor();
     // From here no read answers: whatever changes on the page comes from the rows it has.
     let held = 0;
-    await page.route('**/rest/v1/namecard_status*', () => {
+    await page.route('**/rest/v1/rpc/namecard_status*', () => {
       held += 1;
     });
     await page.clock.fastForward('12:00');

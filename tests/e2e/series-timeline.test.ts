@@ -2,12 +2,12 @@ import type { Locator, Page } from 'playwright-core';
 import { beforeEach, describe, expect, test } from 'vitest';
 import { formatWhen } from '../../shared/core/format.js';
 import { dbNow } from '../support/emulator.js';
-import { insertEntry } from '../support/entries.js';
+import { cardRowId, insertEntry } from '../support/entries.js';
 import { useE2eFixture } from './fixture.js';
 import { OWNER } from '../support/accounts.js';
 import { screenshot, signIn } from './harness.js';
 
-// /manage with a weekly series, in Chromium at a phone's and a desktop's width (issue 39):
+// /manage with a weekly series, in Chromium at a phone's and a desktop's width:
 // End now's and Cancel's questions say what the page shows once the change is made (the
 // series' next occurrence included); the list under the timeline says a series in one line
 // while the picture keeps drawing its occurrences, so the set form stays near the top; the
@@ -58,9 +58,9 @@ describe.each(WIDTHS)('/manage with a weekly series at $width px', (viewport) =>
     Number(
       (
         await e2e.emulator.query<{ id: string }>(
-          `insert into public.namecard_series (type, weekdays, start_time, end_time, time_zone)
-           values ('photo', $1::smallint[], '10:00', '18:00', 'UTC') returning id`,
-          [`{${weekday}}`],
+          `insert into public.namecard_series (card_id, type, weekdays, start_time, end_time, time_zone)
+           values ($2, 'photo', $1::smallint[], '10:00', '18:00', 'UTC') returning id`,
+          [`{${weekday}}`, await cardRowId(e2e.emulator)],
         )
       )[0]!.id,
     );
@@ -176,9 +176,10 @@ describe.each(WIDTHS)('/manage with a weekly series at $width px', (viewport) =>
     const { emulator, page, site } = e2e;
     const now = await dbNow(emulator);
     await emulator.query(
-      `insert into public.namecard_profile (name, label, url) values ('shop', 'Summer Sale', $1)
+      `insert into public.namecard_profile (card_id, name, label, url)
+       values ($2, 'shop', 'Summer Sale', $1)
        on conflict (card_id, name) do update set label = excluded.label, removed_at = null`,
-      [`${e2e.cards.url}shop`],
+      [`${e2e.cards.url}shop`, await cardRowId(emulator)],
     );
     await insert('shop', null, now + HOUR);
     await insert('photo', now + 2 * HOUR, now + 3 * HOUR);

@@ -4,6 +4,7 @@ import { beforeEach, describe, expect, test } from 'vitest';
 import { useE2eFixture } from './fixture.js';
 import { screenshot, signIn } from './harness.js';
 import { OWNER } from '../support/accounts.js';
+import { cardRowId } from '../support/entries.js';
 
 // Weekly series on /manage, in Chromium at a phone's width in Berlin: "Repeat weekly" in the
 // set form stores a series (checked in public.namecard_series) and the page lists it in one
@@ -44,9 +45,9 @@ describe('weekly series on /manage at 375 px', () => {
     Number(
       (
         await e2e.emulator.query<{ id: string }>(
-          `insert into public.namecard_series (type, weekdays, start_time, end_time, time_zone)
-           values ('photo', $1::smallint[], $2, $3, $4) returning id`,
-          [weekdays, start, end, ZONE],
+          `insert into public.namecard_series (card_id, type, weekdays, start_time, end_time, time_zone)
+           values ($5, 'photo', $1::smallint[], $2, $3, $4) returning id`,
+          [weekdays, start, end, ZONE, await cardRowId(e2e.emulator)],
         )
       )[0]!.id,
     );
@@ -88,7 +89,7 @@ describe('weekly series on /manage at 375 px', () => {
     await expect(page.getByTestId('series-line').innerText()).resolves.toMatch(
       /^Photographer every Sat, Sun 10:00–18:00, next (Sat|Sun) \d{1,2} [A-Z][a-z]{2}, 10:00\s*Cancel$/,
     );
-    // The timeline says the series in one line (issue 39: not each occurrence as a change).
+    // The timeline says the series in one line, not each occurrence as a change.
     await page
       .getByRole('list', { name: 'What follows' })
       .getByText(/^Photographer every Sat, Sun 10:00–18:00, next /)
@@ -115,7 +116,7 @@ describe('weekly series on /manage at 375 px', () => {
     await page.clock.install();
     await signIn(page, site, OWNER);
     const follows = page.getByRole('list', { name: 'What follows' });
-    // The series in one line (issue 39), and the picture with its occurrences.
+    // The series in one line, and the picture with its occurrences.
     const line = follows.getByText(/^Photographer every day /);
     const occurrences = page.locator('.timeline-segment.profile-photo');
     await line.waitFor();

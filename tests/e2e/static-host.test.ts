@@ -115,7 +115,7 @@ describe('the built site on a plain static file server', () => {
     const html = await (await fetch(site.route('go/'))).text();
     const noscript = [...html.matchAll(/<noscript>([\s\S]*?)<\/noscript>/g)].map((m) => m[1]);
     expect(noscript).toEqual([`<meta http-equiv="refresh" content="2;url=${MAIN_URL}" />`]);
-    // In the head, where a refresh counts; the script and its CSP hash are as before.
+    // In the head, where a refresh counts.
     expect(html.indexOf('<noscript>')).toBeLessThan(html.indexOf('</head>'));
   });
 

@@ -11,6 +11,13 @@ import { OWNER } from '../support/accounts.js';
 // storage entry and sends no OPTIONS request.
 
 const COUNT_PATH = '/rest/v1/rpc/namecard_count_visit';
+/** The channel each query's visit is counted for. */
+const VIA: Record<string, string> = {
+  '': 'link',
+  '?via=qr': 'qr',
+  '?via=nfc': 'nfc',
+  '?via=somethingelse': 'link',
+};
 const apiLog: string[] = [];
 
 describe('visits through /go', () => {
@@ -83,7 +90,11 @@ describe('visits through /go', () => {
         expect(counts).toHaveLength(1);
         expect(counts[0]!.method()).toBe('POST');
         expect(counts[0]!.url()).toBe(`${emulator.url}${COUNT_PATH}?apikey=${emulator.anonKey}`);
-        expect(await counts[0]!.headerValue('content-type')).toBe('text/plain');
+        // A form naming the channel and the card: a body a browser sends with no preflight.
+        expect(await counts[0]!.headerValue('content-type')).toBe(
+          'application/x-www-form-urlencoded;charset=UTF-8',
+        );
+        expect(counts[0]!.postData()).toBe(`via=${VIA[query]}&card=main`);
       }
     }
     await countsReach({ link: 3, qr: 3, nfc: 1 });

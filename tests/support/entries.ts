@@ -1,4 +1,5 @@
 import type { RunningEmulator } from '../../emulator/index.js';
+import { MAIN_CARD } from '../../shared/core/cards.js';
 import { dbNow } from './emulator.js';
 
 // Entries stored straight in the database (as its owner, past the API and its checks), for a
@@ -7,11 +8,25 @@ import { dbNow } from './emulator.js';
 type Database = Pick<RunningEmulator, 'query'>;
 
 /**
+ * The id of a card by its slug, which a row stored straight in the database names in `card_id`.
+ *
+ * @param slug the card's slug (default `main`, the card a bare /go/ opens)
+ */
+export async function cardRowId(db: Database, slug: string = MAIN_CARD): Promise<number> {
+  const [row] = await db.query<{ id: string | number }>(
+    'select id from public.namecard_card where slug = $1',
+    [slug],
+  );
+  if (!row) throw new Error(`cardRowId: no card ${slug}`);
+  return Number(row.id);
+}
+
+/**
  * Stores an entry in public.namecard with exact stamps.
  *
  * @param start epoch ms, or null: in force from when it is stored
  * @param end epoch ms
- * @param card the card's slug (default main)
+ * @param card the card's slug (default `main`, the card a bare /go/ opens)
  * @returns its id
  */
 export async function insertEntry(
@@ -19,15 +34,15 @@ export async function insertEntry(
   type: string,
   start: number | null,
   end: number,
-  card = 'main',
+  card: string = MAIN_CARD,
 ): Promise<number> {
   const [row] = await db.query<{ id: string | number }>(
     `insert into public.namecard (card_id, type, stamp_start, stamp_end)
-     select c.id, $1, $2, $3 from public.namecard_card as c where c.slug = $4
-     returning id`,
+     select id, $1, $2, $3 from public.namecard_card where slug = $4 returning id`,
     [type, start, end, card],
   );
-  return Number(row!.id);
+  if (!row) throw new Error(`insertEntry: no card ${card}`);
+  return Number(row.id);
 }
 
 /**
@@ -35,7 +50,6 @@ export async function insertEntry(
  * clock that decides what is active).
  *
  * @param startIn ms from now, or null: in force from when it is stored
- * @param card the card's slug (default main)
  * @returns its id
  */
 export async function insertFromDbNow(
@@ -43,8 +57,7 @@ export async function insertFromDbNow(
   type: string,
   startIn: number | null,
   endIn: number,
-  card = 'main',
 ): Promise<number> {
   const now = await dbNow(db);
-  return insertEntry(db, type, startIn === null ? null : now + startIn, now + endIn, card);
+  return insertEntry(db, type, startIn === null ? null : now + startIn, now + endIn);
 }

@@ -94,7 +94,7 @@ describe('checkStructure', () => {
     expect(isEnforced('cli/commands/set.ts')).toBe(true);
     expect(isEnforced('shared/core/timeline.ts')).toBe(true);
     expect(isEnforced('scripts/start.ts')).toBe(true);
-    expect(isEnforced('site/src/manage/CardForm.tsx')).toBe(true);
+    expect(isEnforced('site/src/manage/entries/SetForm.tsx')).toBe(true);
     expect(isEnforced('bench/run.ts')).toBe(true);
     expect(isEnforced('bench/report.ts')).toBe(true);
     // Every folder measured is enforced: no room is only reported any more.

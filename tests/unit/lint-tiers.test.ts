@@ -29,7 +29,7 @@ const used = (code: string) =>
 describe('lint: /go loads only shared/core', () => {
   it.each([
     ['site/src/go/main.ts', "import { planEntry } from '../../../shared/calendar/plan.js';"],
-    ['site/src/go/main.ts', "import { insertEntry } from '../../../shared/supabase/data.js';"],
+    ['site/src/go/main.ts', "import { setEntry } from '../../../shared/supabase/data.js';"],
     ['site/src/go/main.ts', "import { createClient } from '@supabase/supabase-js';"],
     ['shared/core/lookup.ts', "import { Temporal } from 'temporal-polyfill';"],
   ])('fails when %s imports a heavier tier: %s', async (file, code) => {
@@ -47,7 +47,7 @@ describe('lint: /go loads only shared/core', () => {
   it('lets other files (the manage page, `set`) import every tier', async () => {
     const code =
       "import { planEntry } from '../../../shared/calendar/plan.js';\nexport const p = planEntry;\n";
-    expect(await ruleMessages('site/src/manage/CardForm.tsx', code)).toEqual([]);
+    expect(await ruleMessages('site/src/manage/entries/SetForm.tsx', code)).toEqual([]);
     const set =
       "import { planEntry } from '../../shared/calendar/plan.js';\nimport { Temporal } from 'temporal-polyfill';\nexport const p = [planEntry, Temporal];\n";
     expect(await ruleMessages('cli/commands/set.ts', set)).toEqual([]);

@@ -9,7 +9,7 @@ const NOW = 1_900_000_000_000;
 const { serve, stop } = useLoopbackServer();
 
 describe('fetchActiveEntry', () => {
-  it("sends one GET of the card's namecard_go with the apikey in the query and no custom header", async () => {
+  it("sends one GET of the card's lookup with the slug and the apikey in the query and no custom header", async () => {
     const seen: IncomingMessage[] = [];
     const url = await serve((req, res) => {
       seen.push(req);
@@ -20,14 +20,14 @@ describe('fetchActiveEntry', () => {
     });
     const row = await fetchActiveEntry({
       supabaseUrl: url,
+      card: 'main',
       anonKey: 'anon.key',
       accessToken: null,
-      card: 'studio',
     });
     expect(row).toEqual({ id: 4, stamp_end: NOW + 60_000, stamp_start: null, type: 'photo' });
     expect(seen).toHaveLength(1);
     expect(seen[0]!.url).toBe(
-      '/rest/v1/rpc/namecard_go?card=studio&select=id,type,stamp_start,stamp_end,url&apikey=anon.key',
+      '/rest/v1/rpc/namecard_go?card=main&select=id,type,stamp_start,stamp_end,url&apikey=anon.key',
     );
     // A CORS-simple request: none of the headers that would make a browser send a preflight.
     expect(seen[0]!.headers.apikey).toBeUndefined();
@@ -44,9 +44,9 @@ describe('fetchActiveEntry', () => {
     expect(
       await fetchActiveEntry({
         supabaseUrl: url,
+        card: 'main',
         anonKey: 'anon',
         accessToken: 'tok',
-        card: 'main',
       }),
     ).toBeNull();
     expect(auth).toBe('Bearer tok');
@@ -67,8 +67,8 @@ describe('fetchActiveEntry', () => {
       seen.push(req.url ?? '');
       res.end(JSON.stringify([status]));
     });
-    // An answer without labels, url or series_ahead reads as none of them.
-    expect(await fetchStatus({ supabaseUrl: url, anonKey: 'anon', card: 'main' })).toEqual({
+    // A status without labels, url or series reads as none of each.
+    expect(await fetchStatus({ supabaseUrl: url, card: 'main', anonKey: 'anon' })).toEqual({
       ...status,
       labels: {},
       url: null,
@@ -91,7 +91,7 @@ describe('fetchActiveEntry', () => {
       url: 'https://me.example/shop',
     };
     const url = await serve((_req, res) => res.end(JSON.stringify([status])));
-    expect(await fetchStatus({ supabaseUrl: url, anonKey: 'anon', card: 'main' })).toEqual({
+    expect(await fetchStatus({ supabaseUrl: url, card: 'main', anonKey: 'anon' })).toEqual({
       ...status,
       series: [],
     });
@@ -104,7 +104,7 @@ describe('fetchActiveEntry', () => {
     ]) {
       const bad = await serve((_req, res) => res.end(JSON.stringify([{ ...status, ...broken }])));
       await expect(
-        fetchStatus({ supabaseUrl: bad, anonKey: 'anon', card: 'main' }),
+        fetchStatus({ supabaseUrl: bad, card: 'main', anonKey: 'anon' }),
       ).rejects.toMatchObject({
         code: 'invalid_response',
       });
@@ -135,7 +135,7 @@ describe('fetchActiveEntry', () => {
         ]),
       ),
     );
-    expect((await fetchStatus({ supabaseUrl: url, anonKey: 'anon', card: 'main' })).series).toEqual(
+    expect((await fetchStatus({ supabaseUrl: url, card: 'main', anonKey: 'anon' })).series).toEqual(
       [series],
     );
   });
@@ -154,7 +154,7 @@ describe('fetchActiveEntry', () => {
   ])('refuses a status answer with %s as invalid_response', async (_what, body) => {
     const url = await serve((_req, res) => res.end(JSON.stringify(body)));
     await expect(
-      fetchStatus({ supabaseUrl: url, anonKey: 'anon', card: 'main' }),
+      fetchStatus({ supabaseUrl: url, card: 'main', anonKey: 'anon' }),
     ).rejects.toMatchObject({
       code: 'invalid_response',
     });
@@ -173,7 +173,7 @@ describe('fetchActiveEntry', () => {
   ])('refuses an answer with %s as invalid_response', async (_name, body) => {
     const url = await serve((_req, res) => res.end(JSON.stringify(body)));
     await expect(
-      fetchActiveEntry({ supabaseUrl: url, anonKey: 'anon', card: 'main' }),
+      fetchActiveEntry({ supabaseUrl: url, card: 'main', anonKey: 'anon' }),
     ).rejects.toMatchObject({
       code: 'invalid_response',
     });
@@ -191,7 +191,7 @@ describe('fetchActiveEntry', () => {
         }),
       );
     });
-    const error = await fetchActiveEntry({ supabaseUrl: url, anonKey: 'anon', card: 'main' }).catch(
+    const error = await fetchActiveEntry({ supabaseUrl: url, card: 'main', anonKey: 'anon' }).catch(
       (e: unknown) => e,
     );
     expect(error).toBeInstanceOf(ApiError);
@@ -201,7 +201,7 @@ describe('fetchActiveEntry', () => {
   it('reports a body that is not a list of rows as invalid_response', async () => {
     const url = await serve((_req, res) => res.end('<html>502 Bad Gateway</html>'));
     await expect(
-      fetchActiveEntry({ supabaseUrl: url, anonKey: 'anon', card: 'main' }),
+      fetchActiveEntry({ supabaseUrl: url, card: 'main', anonKey: 'anon' }),
     ).rejects.toMatchObject({
       code: 'invalid_response',
     });
@@ -210,7 +210,7 @@ describe('fetchActiveEntry', () => {
   it('reports an unreachable backend as "Cannot reach <url>"', async () => {
     const url = await serve(() => undefined);
     await stop();
-    const error = await fetchActiveEntry({ supabaseUrl: url, anonKey: 'anon', card: 'main' }).catch(
+    const error = await fetchActiveEntry({ supabaseUrl: url, card: 'main', anonKey: 'anon' }).catch(
       (e: unknown) => e,
     );
     expect(error).toBeInstanceOf(NetworkError);
@@ -221,8 +221,8 @@ describe('fetchActiveEntry', () => {
     const url = await serve(() => undefined);
     const error = await fetchActiveEntry({
       supabaseUrl: url,
-      anonKey: 'anon',
       card: 'main',
+      anonKey: 'anon',
       timeoutMs: 200,
     }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(TimeoutError);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { narrowType } from '../../shared/core/profiles.js';
 import type { Segment } from '../../shared/core/timeline.js';
-import { describeAfter, describeInstead } from '../../site/src/manage/describe.js';
+import { describeAfter, describeInstead } from '../../site/src/manage/entries/describe.js';
 
 // /manage's sentences after and before a change: whether a "Then …" follows is decided on the
 // timeline's segments, not on the words of the sentence describeFollowing made.

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { planEntry, type EntryFieldNames } from '../../shared/calendar/plan.js';
 import { inPlainWords } from '../../shared/core/plain-words.js';
-import { FORM_FIELD_NAMES } from '../../site/src/manage/describe.js';
+import { FORM_FIELD_NAMES } from '../../site/src/manage/entries/describe.js';
 
 // The manage form's field names (its labels).
 const WEB_NAMES = FORM_FIELD_NAMES;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { MAX_DURATION_MS, parseProfile, planEntry } from '../../shared/calendar/plan.js';
 import { InputError } from '../../shared/core/errors.js';
-import { FORM_FIELD_NAMES } from '../../site/src/manage/describe.js';
+import { FORM_FIELD_NAMES } from '../../site/src/manage/entries/describe.js';
 
 // planEntry holds every rule of a new entry for the CLI and the manage page. Expected instants
 // are written as UTC with the zone's known offset, so the test does not reuse the code it checks.

@@ -80,7 +80,7 @@ describe('the profile table', () => {
     expect(PROFILE_LABELS).toEqual(Object.fromEntries(PROFILES.map((p) => [p.type, p.label])));
     // The manage form's <select name="profile"> lists the server's profiles, and PROFILE_OPTIONS
     // (these) until they are read.
-    const form = readFileSync(join(ROOT, 'site/src/manage/CardForm.tsx'), 'utf8');
+    const form = readFileSync(join(ROOT, 'site/src/manage/entries/SetForm.tsx'), 'utf8');
     expect(form).toMatch(/\?\? PROFILE_OPTIONS;/);
     expect(form).toMatch(/<select name="profile"[^>]*>[\s\S]*?choices\.map\(/);
     for (const { type, label } of PROFILES) {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { NetworkError } from '../../shared/core/errors.js';
-import { createLoader, type Loaded } from '../../site/src/manage/loader.js';
+import { createLoader, type Loaded } from '../../site/src/manage/parts/loader.js';
 
 // /manage's one way of reading: the states a section goes through (loading, ready, error),
 // what it keeps showing while it reads again, and the answers it drops. The hook itself

@@ -1,46 +1,15 @@
-import { Suspense, lazy, useState } from 'react';
-import { localTimeZone, zoneHeader } from '../../../shared/core/format.js';
-import type { CardSummary } from '../../../shared/core/cards.js';
+import { useState } from 'react';
+import type { CardChoice, CardSummary } from '../../../shared/core/cards.js';
 import { listCards } from '../../../shared/supabase/cards.js';
 import { goTo } from '../routes.js';
 import { supabase } from '../supabase.js';
-import { CardForm } from './CardForm.js';
-import { CardHistory } from './CardHistory.js';
-import { CardScopeContext, askedCard, chooseCard, may, useCardScope } from './card-scope.js';
-import { CardLink } from './CardLink.js';
-import { CardTimeline } from './CardTimeline.js';
-import { useCardState } from './useCardState.js';
-import { useLoad, type Loaded } from './useLoad.js';
-import { useProfiles, type ProfilesState } from './useProfiles.js';
+import { CardScopeContext, pageCard } from './card/card-scope.js';
+import { CardPage } from './CardPage.js';
+import { AcceptInvitation, CardSwitcher } from './later/parts.js';
+import { useLoad, type Loaded } from './parts/useLoad.js';
+import { QuestionHost } from './QuestionHost.js';
 import { useSessionOrLogin } from './useSession.js';
-import { LazyVisits } from './visits/LazyVisits.js';
-import './timeline.css';
 import './manage.css';
-
-/** The profiles' list and editor, below the card: after the first draw. */
-const ProfilesSection = lazy(() =>
-  import('./ProfilesSection.js').then((m) => ({ default: m.ProfilesSection })),
-);
-
-/** The switcher between the user's cards, shown to few users: after the first draw. */
-const CardSwitcher = lazy(() =>
-  import('./members/people.js').then((m) => ({ default: m.CardSwitcher })),
-);
-
-/** The card's members and invitations, and its tokens: owners only, after the first draw. */
-const OwnerSections = lazy(() =>
-  import('./members/people.js').then((m) => ({ default: m.OwnerSections })),
-);
-
-/** The field that redeems an invitation code, for everyone: after the first draw. */
-const AcceptInvitation = lazy(() =>
-  import('./members/people.js').then((m) => ({ default: m.AcceptInvitation })),
-);
-
-/** The weekly series and the .ics link, with Temporal and the iCalendar code: after the first draw. */
-const SeriesSection = lazy(() =>
-  import('./series/SeriesSection.js').then((m) => ({ default: m.SeriesSection })),
-);
 
 /** The manage screen: only for a signed-in user; anyone else is sent to /login. */
 export function ManagePage() {
@@ -55,11 +24,14 @@ export function ManagePage() {
   return <SignedInManage email={session.email} />;
 }
 
+/**
+ * The signed-in user's page: their cards (the switcher, when there is a choice), the card the
+ * one card choice gives (`pageCard`), or why none is shown, and "Accept an invitation".
+ */
 function SignedInManage({ email }: { email: string }) {
   // The user's cards and role on each (also what says whether they may change one).
   const cards = useLoad(() => listCards(supabase), []);
-  const asked = askedCard(window.location.search);
-  const scope = cards.state === 'ready' ? chooseCard(cards.data, asked) : undefined;
+  const shown = cards.state === 'ready' ? pageCard(cards.data, window.location.search) : undefined;
   return (
     <>
       <header className="topbar">
@@ -67,30 +39,27 @@ function SignedInManage({ email }: { email: string }) {
         <LogoutButton />
       </header>
       <main className="page manage">
-        {cards.state === 'ready' && (
-          <Suspense fallback={null}>
-            <CardSwitcher cards={cards.data} current={scope} />
-          </Suspense>
-        )}
-        {scope ? (
-          <CardScopeContext.Provider value={scope}>
-            <CardPage />
-          </CardScopeContext.Provider>
-        ) : (
-          <NoCard cards={cards} asked={asked} />
-        )}
-        {cards.state === 'ready' && (
-          <Suspense fallback={null}>
-            <AcceptInvitation />
-          </Suspense>
-        )}
+        <QuestionHost>
+          {cards.state === 'ready' && <CardSwitcher cards={cards.data} current={shown?.card} />}
+          {shown?.card ? (
+            <CardScopeContext.Provider value={shown.card}>
+              <CardPage />
+            </CardScopeContext.Provider>
+          ) : (
+            <NoCard cards={cards} choice={shown?.choice} />
+          )}
+          {cards.state === 'ready' && <AcceptInvitation />}
+        </QuestionHost>
       </main>
     </>
   );
 }
 
-/** Why no card is shown: the cards are being read, could not be read, or none is the user's. */
-function NoCard({ cards, asked }: { cards: Loaded<CardSummary[]>; asked: string | null }) {
+/**
+ * Why no card is shown: the cards are being read, could not be read, the address names none of
+ * the user's cards, or the user is a member of none. No card's link is shown then.
+ */
+function NoCard({ cards, choice }: { cards: Loaded<CardSummary[]>; choice?: CardChoice }) {
   let said;
   if (cards.state === 'loading') said = <p className="muted">Checking this account…</p>;
   else if (cards.state === 'error') {
@@ -102,7 +71,7 @@ function NoCard({ cards, asked }: { cards: Loaded<CardSummary[]>; asked: string 
   } else if (cards.data.length > 0) {
     said = (
       <p className="status error" role="alert">
-        None of your cards is called {asked}: choose one of your cards above.
+        None of your cards is called {choice?.slug}: choose one of your cards above.
       </p>
     );
   } else {
@@ -114,81 +83,14 @@ function NoCard({ cards, asked }: { cards: Loaded<CardSummary[]>; asked: string 
     );
   }
   return (
-    <>
-      <section className="card your-card" data-testid="your-card">
-        <h1>Your card</h1>
-        {said}
-      </section>
-      {/* The first card's link, as before cards, once it is known that no card of the user's is shown. */}
-      {(cards.state === 'error' || (cards.state === 'ready' && cards.data.length === 0)) && (
-        <CardLink />
-      )}
-    </>
+    <section className="card your-card" data-testid="your-card">
+      <h1>Your cards</h1>
+      {said}
+    </section>
   );
 }
 
-/** One card's sections, each acting on it and offering what the user's role on it may do. */
-function CardPage() {
-  const scope = useCardScope();
-  // Read here, so that the set form's choices and the Profiles section share one list.
-  const profiles = useProfiles(scope);
-  const owner = may(scope, 'owner');
-  return (
-    <>
-      <section className="card your-card" data-testid="your-card">
-        <h1>Your card</h1>
-        <CardView profiles={profiles} />
-      </section>
-      {owner && (
-        <Suspense fallback={null}>
-          <ProfilesSection state={profiles} reload={profiles.reload} />
-        </Suspense>
-      )}
-      <LazyVisits />
-      <CardLink />
-      {owner && (
-        <Suspense fallback={null}>
-          <OwnerSections />
-        </Suspense>
-      )}
-    </>
-  );
-}
-
-/**
- * The zone line, the timeline, the form, the weekly series and the history. An editor or owner
- * gets the form and the changes; a viewer the card as it is. On a wide screen the timeline and
- * the form stand side by side (manage.css).
- */
-function CardView({ profiles }: { profiles: ProfilesState }) {
-  const scope = useCardScope();
-  const { result, refresh } = useCardState(scope);
-  const [shownAt] = useState(() => Date.now());
-  const at = result.state === 'ready' ? result.data.status.now : shownAt;
-  const rows = profiles.state === 'ready' ? profiles.data : undefined;
-  return (
-    <div className="owner-view">
-      <p className="muted small zone-header" data-testid="zone-header">
-        {zoneHeader(localTimeZone(), at)}
-      </p>
-      <CardTimeline result={result} refresh={refresh} profiles={rows} />
-      {may(scope, 'editor') ? (
-        <CardForm refresh={refresh} profiles={rows} />
-      ) : (
-        <p className="muted small" data-testid="read-only">
-          You are a viewer of this card: you see it, and change nothing.
-        </p>
-      )}
-      {result.state === 'ready' && (
-        <Suspense fallback={null}>
-          <SeriesSection card={result.data} profiles={rows} refresh={refresh} />
-        </Suspense>
-      )}
-      <CardHistory result={result} profiles={rows} />
-    </div>
-  );
-}
-
+/** Signs out (on the server, else in this browser alone) and goes to /login. */
 function LogoutButton() {
   const [busy, setBusy] = useState(false);
   async function logout() {

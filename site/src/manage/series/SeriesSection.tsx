@@ -1,4 +1,3 @@
-import { useState } from 'react';
 import { localTimeZone } from '../../../../shared/core/format.js';
 import { calendarFile } from '../../../../shared/calendar/ics.js';
 import { profileLabel, type ProfileLabels } from '../../../../shared/core/profiles.js';
@@ -11,11 +10,14 @@ import {
 } from '../../../../shared/supabase/data.js';
 import { listSeries } from '../../../../shared/supabase/series.js';
 import { supabase } from '../../supabase.js';
-import { fnCard, may, useCardScope } from '../card-scope.js';
-import { ConfirmDialog } from '../ConfirmDialog.js';
-import { describeInstead, errorMessage } from '../describe.js';
-import { cardLabels, cardTimeline, serverNow, type CardState } from '../useCardState.js';
-import { useLoad } from '../useLoad.js';
+import { may, useCardScope } from '../card/card-scope.js';
+import { AskFirst } from '../parts/AskFirst.js';
+import type { Question } from '../parts/question.js';
+import { OutcomeLine } from '../parts/Outcome.js';
+import { useChange } from '../parts/useChange.js';
+import { describeInstead } from '../entries/describe.js';
+import { cardLabels, cardTimeline, serverNow, type CardState } from '../entries/useCardState.js';
+import { useLoad } from '../parts/useLoad.js';
 import { seriesLine } from './weekly.js';
 
 /** How many days ahead the calendar file covers (as `namecard calendar` by default). */
@@ -59,7 +61,7 @@ const live = (s: SeriesRow, today: string) =>
  * link to download the schedule as an .ics file. Loaded after the first draw (Temporal and the
  * iCalendar code are in its chunk); read again at each new card state.
  *
- * @param profiles the owner's profiles, for their labels (the status's otherwise)
+ * @param profiles the card's profiles, for their labels (the status's otherwise)
  */
 export function SeriesSection({
   card,
@@ -71,29 +73,21 @@ export function SeriesSection({
   refresh: () => Promise<CardState | undefined>;
 }) {
   const scope = useCardScope();
-  const [asking, setAsking] = useState<{ series: SeriesRow; at: number } | null>(null);
-  const [outcome, setOutcome] = useState<{ tone: string; text: string } | null>(null);
+  const change = useChange();
   const now = card.status.now;
+  const labels = cardLabels(card, profiles);
   // Read again at each new card state (at its `now`) and with new labels.
   const loaded = useLoad(
     (signal) => read(scope.slug, card.status.now, cardLabels(card, profiles), signal),
     [scope, card, profiles],
   );
-  const labels = cardLabels(card, profiles);
-  const label = (type: string) => profileLabel(type, labels);
 
-  async function cancel(series: SeriesRow) {
-    try {
-      await cancelEntry(supabase, series.id, fnCard(scope));
-      setOutcome({ tone: 'ok', text: `Cancelled series #${series.id}: it ends for good.` });
+  const cancel = (series: SeriesRow) =>
+    change.run(async () => {
+      await cancelEntry(supabase, series.id, scope.slug);
       await refresh();
-    } catch (error) {
-      setOutcome({
-        tone: 'error',
-        text: `Series #${series.id} was not cancelled: ${errorMessage(error)}`,
-      });
-    }
-  }
+      return `Cancelled series #${series.id}: it ends for good.`;
+    }, `Series #${series.id} was not cancelled`);
 
   if (loaded.state !== 'ready') {
     return (
@@ -115,77 +109,50 @@ export function SeriesSection({
       <ul className="series-list">
         {shown.map((s) => (
           <li key={s.id} data-testid="series-line">
-            <span>{seriesLine(s, label(s.type), now)}</span>{' '}
+            <span>{seriesLine(s, profileLabel(s.type, labels), now)}</span>{' '}
             {may(scope, 'editor') && (
-              <button
-                type="button"
-                className="button secondary small-button"
-                aria-label={`Cancel series #${s.id}`}
-                onClick={() => setAsking({ series: s, at: serverNow(card) })}
-              >
-                Cancel
-              </button>
+              <AskFirst
+                label="Cancel"
+                name={`Cancel series #${s.id}`}
+                busy={change.busy}
+                question={() => cancelQuestion(card, s, labels)}
+                onConfirm={() => void cancel(s)}
+              />
             )}
           </li>
         ))}
       </ul>
-      <p role="status" className={`status${outcome ? ` ${outcome.tone}` : ''}`}>
-        {outcome?.text}
-      </p>
+      <OutcomeLine outcome={change.outcome} />
       <a className="button secondary" href={loaded.data.calendar} download="namecard.ics">
         Download calendar (.ics)
       </a>
-      {asking && (
-        <CancelSeriesDialog
-          asking={asking}
-          card={card}
-          labels={labels}
-          onConfirm={() => {
-            const { series } = asking;
-            setAsking(null);
-            void cancel(series);
-          }}
-          onDismiss={() => setAsking(null)}
-        />
-      )}
     </section>
   );
 }
 
 /**
- * The question before a series is cancelled: what ends, and what visitors will get instead,
- * by `cardTimeline` with the cancel made (the page's own timeline rule and rows).
+ * The question before a series is cancelled, asked at the server's now (estimated): what ends,
+ * and what visitors will get instead, by `cardTimeline` with the cancel made (the page's own
+ * timeline rule and rows).
  */
-function CancelSeriesDialog({
-  asking,
-  card,
-  labels,
-  onConfirm,
-  onDismiss,
-}: {
-  asking: { series: SeriesRow; at: number };
-  card: CardState;
-  labels: ProfileLabels;
-  onConfirm: () => void;
-  onDismiss: () => void;
-}) {
-  const { series, at } = asking;
-  const zone = localTimeZone();
+function cancelQuestion(card: CardState, series: SeriesRow, labels: ProfileLabels): Question {
+  const at = serverNow(card);
   const before = cardTimeline(card, at);
   const after = cardTimeline(card, at, { kind: 'cancel', id: series.id });
-  return (
-    <ConfirmDialog
-      heading={`Cancel series #${series.id}?`}
-      confirm="Yes, end the series"
-      onConfirm={onConfirm}
-      onDismiss={onDismiss}
-    >
-      <p>
-        {seriesLine(series, profileLabel(series.type, labels), card.status.now)}: the series ends
-        for good, with no more occurrences (one running now stops). Its past occurrences stay in the
-        history.
-      </p>
-      <p data-testid="confirm-instead">{describeInstead(before, after, at, zone, labels)}</p>
-    </ConfirmDialog>
-  );
+  return {
+    heading: `Cancel series #${series.id}?`,
+    confirm: 'Yes, end the series',
+    text: (
+      <>
+        <p>
+          {seriesLine(series, profileLabel(series.type, labels), card.status.now)}: the series ends
+          for good, with no more occurrences (one running now stops). Its past occurrences stay in
+          the history.
+        </p>
+        <p data-testid="confirm-instead">
+          {describeInstead(before, after, at, localTimeZone(), labels)}
+        </p>
+      </>
+    ),
+  };
 }

@@ -4,10 +4,10 @@ import { localTimeZone } from '../../../../shared/core/format.js';
 import { seriesWords, type SeriesRow } from '../../../../shared/core/series.js';
 import { setSeries, type NewSeries } from '../../../../shared/supabase/series.js';
 import { supabase } from '../../supabase.js';
-import { describeAfter } from '../describe.js';
-import type { CardState } from '../useCardState.js';
+import { describeAfter } from '../entries/describe.js';
+import type { CardState } from '../entries/useCardState.js';
 
-// The "Repeat weekly" part of the set form, loaded only when the owner opens it: the weekly
+// The "Repeat weekly" part of the set form, loaded only when the user opens it: the weekly
 // series the fields ask for, stored through the same shared call as `namecard set --every`.
 
 /** The weekly fields as messages name them. */
@@ -98,17 +98,17 @@ export function seriesLine(series: SeriesRow, label: string, now: number): strin
  * @param series the series to store
  * @param label the profile's label
  * @param refresh reads the card's state again (after the server confirmed the row)
- * @param slug the card's slug, or undefined for the first card (fnCard)
+ * @param card the card's slug
  * @throws ApiError, NetworkError: nothing was stored
  */
 export async function storeSeries(
   series: NewSeries,
   label: string,
   refresh: () => Promise<CardState | undefined>,
-  slug?: string,
+  card: string,
 ): Promise<string> {
-  const { series: row, status } = await setSeries(supabase, series, slug);
-  const card = await refresh();
-  const now = card?.status.now ?? status.now;
-  return `Series set! #${row.id} ${seriesLine(row, label, now)}. ${describeAfter(card?.status ?? status, localTimeZone())}`;
+  const { series: row, status } = await setSeries(supabase, series, card);
+  const fresh = await refresh();
+  const now = fresh?.status.now ?? status.now;
+  return `Series set! #${row.id} ${seriesLine(row, label, now)}. ${describeAfter(fresh?.status ?? status, localTimeZone())}`;
 }

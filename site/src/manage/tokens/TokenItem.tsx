@@ -1,8 +1,7 @@
-import { useState } from 'react';
 import { formatWhen } from '../../../../shared/core/format.js';
 import type { TokenSummary } from '../../../../shared/core/tokens.js';
-import { ConfirmDialog } from '../ConfirmDialog.js';
-import { useCardScope } from '../card-scope.js';
+import { cardName, useCardScope } from '../card/card-scope.js';
+import { AskFirst } from '../parts/AskFirst.js';
 
 /** A stamp of the list in words: `never` for none (no expiry, not used yet). */
 const when = (iso: string | null, now: number) =>
@@ -34,7 +33,6 @@ export function TokenItem({
   busy: boolean;
   onRevoke: (token: TokenSummary) => void;
 }) {
-  const [asking, setAsking] = useState(false);
   const card = useCardScope();
   const stopped = STOPPED[token.state] ?? token.state;
   return (
@@ -48,32 +46,18 @@ export function TokenItem({
         {when(token.last_used_at, now)} · expires {when(token.expires_at, now)}
       </p>
       <div className="member-actions">
-        <button
-          type="button"
-          className="button secondary small-button"
-          aria-label={`Revoke ${token.name}`}
-          disabled={busy}
-          onClick={() => setAsking(true)}
-        >
-          Revoke
-        </button>
+        <AskFirst
+          label="Revoke"
+          name={`Revoke ${token.name}`}
+          busy={busy}
+          question={() => ({
+            heading: `Revoke the token ${token.name}?`,
+            confirm: 'Yes, revoke',
+            text: `Scripts using ${token.name} will be refused from their next request on ${cardName(card)}. This cannot be undone: make a new token to replace it.`,
+          })}
+          onConfirm={() => onRevoke(token)}
+        />
       </div>
-      {asking && (
-        <ConfirmDialog
-          heading={`Revoke the token ${token.name}?`}
-          confirm="Yes, revoke"
-          onDismiss={() => setAsking(false)}
-          onConfirm={() => {
-            setAsking(false);
-            onRevoke(token);
-          }}
-        >
-          <p>
-            Scripts using {token.name} will be refused from their next request on{' '}
-            {card.name || card.slug}. This cannot be undone: make a new token to replace it.
-          </p>
-        </ConfirmDialog>
-      )}
     </li>
   );
 }

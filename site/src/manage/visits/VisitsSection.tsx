@@ -9,13 +9,13 @@ import { localTimeZone } from '../../../../shared/core/format.js';
 import { labelsOf, profileLabel, type ProfileLabels } from '../../../../shared/core/profiles.js';
 import { fetchVisitCounts, listProfiles } from '../../../../shared/supabase/data.js';
 import { supabase } from '../../supabase.js';
-import { fnCard, useCardScope, type CardScope } from '../card-scope.js';
-import { useLoad } from '../useLoad.js';
+import { useCardScope, type CardScope } from '../card/card-scope.js';
+import { useLoad } from '../parts/useLoad.js';
 import { VisitsChart, CHANNELS } from './VisitsChart.js';
 import './visits.css';
 
 /**
- * The last 30 days in this browser's zone, from the owner's counts (same sums as `stats`), and
+ * The last 30 days in this browser's zone, from the card's counts (same sums as `stats`), and
  * the profiles' labels (removed ones too: their past visits still count), so that each profile
  * is named as everywhere else.
  */
@@ -24,7 +24,7 @@ async function loadSummary(
 ): Promise<{ summary: VisitSummary; labels: ProfileLabels }> {
   const window = visitWindow(Date.now(), DEFAULT_VISIT_DAYS, localTimeZone());
   const [counts, profiles] = await Promise.all([
-    fetchVisitCounts(supabase, dayStarts(window), fnCard(scope)),
+    fetchVisitCounts(supabase, dayStarts(window), scope.slug),
     listProfiles(supabase, { removed: true, card: scope.slug }),
   ]);
   return { summary: summarizeVisits(counts, window), labels: labelsOf(profiles) };
@@ -34,7 +34,7 @@ async function loadSummary(
  * Visits: the last 30 days as bars per day, split by channel, today marked; the totals; and a
  * table of the same numbers as the chart's text alternative.
  */
-export default function VisitsSection() {
+export function VisitsSection() {
   const scope = useCardScope();
   const loaded = useLoad(() => loadSummary(scope), [scope]);
 
