@@ -1,4 +1,4 @@
-// Measurement 7: visitors isolated from anon's load (issue 38). Over the bench's largest data
+// Measurement 7: visitors isolated from anon's load. Over the bench's largest data
 // (10^6 entries, 10^3 series of which 100 live, 64 profiles: tests/support/bench-data.ts), every
 // call the inventory of docs/security.md lets anon make is timed with its extreme arguments
 // (tests/security/anon-calls.ts) over HTTP; then the visitor's lookup (`fetchActiveEntry`, the

@@ -1,4 +1,4 @@
-// Measurement 1b: the visitor's lookup of a card by its slug (issue 40) against the single-card
+// Measurement 1b: the visitor's lookup of a card by its slug against the single-card
 // lookup. One table holds `cards` cards × `perCard` entries (10^4 × 10^2 = 10^6), a tenth of
 // each card's entries not started yet; each request is /go's GET of a card's link
 // (`fetchActiveEntry` with `card`: rpc/namecard_go?card=<slug>), a different card every time.

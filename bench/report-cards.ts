@@ -1,4 +1,4 @@
-// The report's part for the lookup of a card by its slug among many (issue 40): its goals and
+// The report's part for the lookup of a card by its slug among many: its goals and
 // its detail table with the plans. Older result files have no `cards`.
 import type { BenchResults } from './bench-results.js';
 import type { CardsResult } from './cards.js';

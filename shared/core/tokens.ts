@@ -1,4 +1,4 @@
-// Card tokens (issue 41): the forms both faces check before sending anything, and the shapes the
+// Card tokens: the forms both faces check before sending anything, and the shapes the
 // server answers (supabase/schemas/tokens.sql). No dependencies: the CLI's light path may load it.
 
 /** A token's secret as the server makes it: `nct_` and 32 base64url characters (192 bits). */

@@ -1,34 +1,22 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { emulatorEnv, login, startEmulator, type Emulator } from './emulator.js';
-import { KEY, atTerminal, removeDir, run, tempConfigDir, type RunOptions } from './helpers.js';
+import { describe, expect, it } from 'vitest';
+import { emulatorEnv, useSignedInFile } from './emulator.js';
+import { KEY, atTerminal, run, type RunOptions } from './helpers.js';
 
 // `namecard card list|add|use|rename|remove`, `--card`, NAMECARD_CARD and the cards' own links,
 // the built CLI as a process against one emulator for the file. The tests run in order: the
 // owner's second card, added by the first, is the one the later ones act on.
 
-let emulator: Emulator;
-let dir: string;
+const cli = useSignedInFile();
 
 const SITE = 'https://me.example/';
 
-beforeAll(async () => {
-  emulator = await startEmulator();
-  dir = await tempConfigDir();
-  await login(emulator, dir);
-});
-
-afterAll(async () => {
-  await emulator?.stop();
-  await removeDir(dir);
-});
-
 /** `namecard <args>` as the signed-in owner. */
 const owner = (args: string[], env: RunOptions['env'] = {}) =>
-  run(dir, args, { env: emulatorEnv(emulator, env) });
+  run(cli.dir, args, { env: emulatorEnv(cli.emulator, env) });
 
 /** The cards in the database: slug, name, removed or not. */
 async function cards(): Promise<{ slug: string; name: string; removed: boolean }[]> {
-  const rows = (await emulator.query(
+  const rows = (await cli.emulator.query(
     'select slug, name, removed_at is not null as removed from public.namecard_card order by id',
   )) as { slug: string; name: string; removed: boolean }[];
   return rows.map(({ slug, name, removed }) => ({ slug, name, removed }));
@@ -36,7 +24,7 @@ async function cards(): Promise<{ slug: string; name: string; removed: boolean }
 
 /** The entries in the database with their card's slug, oldest first. */
 async function entries(): Promise<{ card: string; type: string }[]> {
-  return (await emulator.query(
+  return (await cli.emulator.query(
     'select c.slug as card, n.type from public.namecard as n join public.namecard_card as c on c.id = n.card_id order by n.id',
   )) as { card: string; type: string }[];
 }
@@ -130,7 +118,7 @@ describe('namecard card', () => {
   it('reads the card named by --card: list, profile list, preview, calendar and stats', async () => {
     const ids = async (slug: string) =>
       (
-        (await emulator.query(
+        (await cli.emulator.query(
           'select n.id from public.namecard as n join public.namecard_card as c on c.id = n.card_id where c.slug = $1 order by n.id desc',
           [slug],
         )) as { id: number }[]
@@ -253,7 +241,7 @@ describe('namecard card', () => {
 
   it('asks before removing a card at a terminal: no keeps it, yes removes it', async () => {
     expect((await owner(['card', 'add', 'fair'])).exitCode).toBe(0);
-    const no = atTerminal(dir, ['card', 'remove', 'fair'], emulatorEnv(emulator));
+    const no = atTerminal(cli.dir, ['card', 'remove', 'fair'], emulatorEnv(cli.emulator));
     await no.waitFor('Remove the card fair for good?');
     no.type(`n${KEY.enter}`);
     const kept = await no.exit();
@@ -261,7 +249,7 @@ describe('namecard card', () => {
     expect(kept.screen).toContain('Nothing removed.');
     expect((await cards()).find((c) => c.slug === 'fair')?.removed).toBe(false);
 
-    const yes = atTerminal(dir, ['card', 'remove', 'fair'], emulatorEnv(emulator));
+    const yes = atTerminal(cli.dir, ['card', 'remove', 'fair'], emulatorEnv(cli.emulator));
     await yes.waitFor('Remove the card fair for good?');
     yes.type(`y${KEY.enter}`);
     const gone = await yes.exit();

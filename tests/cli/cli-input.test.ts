@@ -1,13 +1,6 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { removeDir, run, summerDate, tempConfigDir } from '../cli/helpers.js';
-import {
-  clearRows,
-  emulatorEnv,
-  login,
-  rows,
-  startEmulator,
-  type Emulator,
-} from '../cli/emulator.js';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { run, summerDate } from '../cli/helpers.js';
+import { clearRows, emulatorEnv, rows, useSignedInFile } from '../cli/emulator.js';
 
 // Every argument and option of every command, fed bad input: each case states the message and
 // exit code it expects, and that nothing was printed on stdout and no row was inserted. The
@@ -20,24 +13,13 @@ import {
 //   that does not exist (clocks jump forward) is refused.
 // - Values are taken as typed: no trimming, no 12-hour clock, no seconds, ASCII digits only.
 
-let emulator: Emulator;
-let dir: string;
-
-beforeAll(async () => {
-  emulator = await startEmulator();
-  dir = await tempConfigDir();
-  await login(emulator, dir);
-});
-afterAll(async () => {
-  await emulator?.stop();
-  await removeDir(dir);
-});
+const cli = useSignedInFile();
 beforeEach(async () => {
-  await clearRows(emulator);
+  await clearRows(cli.emulator);
 });
 
 const namecard = (args: string[], env: Record<string, string> = {}) =>
-  run(dir, args, { env: emulatorEnv(emulator, env) });
+  run(cli.dir, args, { env: emulatorEnv(cli.emulator, env) });
 
 const { date, year } = summerDate();
 
@@ -444,7 +426,7 @@ describe('bad input is refused with its message and exit code, and nothing is st
     expect(result.stderr.split('\n')[0]).toContain(c.says);
     expect(result.stderr.length).toBeLessThan(400); // readable, whatever came in
     expect(result.stderr).not.toMatch(/\n\s+at /);
-    expect(await rows(emulator)).toEqual([]);
+    expect(await rows(cli.emulator)).toEqual([]);
   });
 });
 
@@ -505,6 +487,6 @@ describe('edge-case input that is valid is stored exactly', () => {
     const result = await namecard(c.args, c.env);
     expect(result.stderr).toBe('');
     expect(result.exitCode).toBe(0);
-    expect(await rows(emulator)).toEqual([{ id: expect.any(Number), ...c.row }]);
+    expect(await rows(cli.emulator)).toEqual([{ id: expect.any(Number), ...c.row }]);
   });
 });

@@ -18,7 +18,7 @@ import {
 import { startTestEmulator } from '../support/emulator.js';
 import { createLanHost, listenOn } from '../support/netns.js';
 import { answer, startFaultServer } from './fault-server.js';
-import { BIN, baseEnv, removeDir, ROOT, run, tempConfigDir } from './helpers.js';
+import { BIN, baseEnv, deadPort, removeDir, ROOT, run, tempConfigDir } from './helpers.js';
 import { OWNER, STRANGER } from '../support/accounts.js';
 
 // `namecard doctor` run as a process against the emulator, a built site on a static file server
@@ -47,9 +47,7 @@ describe('namecard doctor', () => {
     });
   });
   afterAll(async () => {
-    await site?.stop();
-    await cards?.stop();
-    await emulator?.stop();
+    await Promise.all([site?.stop(), cards?.stop(), emulator?.stop()]);
   });
   beforeEach(async () => {
     dir = await tempConfigDir();
@@ -426,7 +424,7 @@ describe('namecard doctor on a broken deployment', () => {
   }
 
   it('a site built for / but hosted under /namecard/ (GitHub Pages): fails naming the script and the base path', async () => {
-    const port = await freePortOnLoopback();
+    const port = await deadPort();
     const { url } = await deploy(`http://127.0.0.1:${port}/`, '/namecard/', port);
     const { exitCode, pages } = await doctor(url);
     expect(exitCode).toBe(1);
@@ -442,7 +440,7 @@ describe('namecard doctor on a broken deployment', () => {
   });
 
   it('the same site built from NAMECARD_SITE_URL alone, hosted under /namecard/: every page loads', async () => {
-    const port = await freePortOnLoopback();
+    const port = await deadPort();
     const { url } = await deploy(`http://127.0.0.1:${port}/namecard/`, '/namecard/', port);
     const { exitCode, pages } = await doctor(url);
     expect(pages).toEqual({
@@ -456,7 +454,7 @@ describe('namecard doctor on a broken deployment', () => {
   });
 
   it('an upload without its scripts: fails naming the missing script', async () => {
-    const port = await freePortOnLoopback();
+    const port = await deadPort();
     const { out, url } = await deploy(`http://127.0.0.1:${port}/`, '/', port);
     const login = (await readdir(path.join(out, 'assets'))).find((f) => /^login-.*\.js$/.test(f));
     await rm(path.join(out, 'assets', login!));
@@ -470,7 +468,7 @@ describe('namecard doctor on a broken deployment', () => {
   });
 
   it('a host that answers a missing script with a page: fails saying so', async () => {
-    const port = await freePortOnLoopback();
+    const port = await deadPort();
     const { url } = await deploy(`http://127.0.0.1:${port}/`, '/', port);
     const host = await startFaultServer(
       async (ex) => {
@@ -491,13 +489,3 @@ describe('namecard doctor on a broken deployment', () => {
     });
   });
 });
-
-/** A free port on 127.0.0.1 (found free by the OS and closed again). */
-async function freePortOnLoopback(): Promise<number> {
-  const { createServer } = await import('node:net');
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}

@@ -94,6 +94,25 @@ export function useCliFixture(options: { signIn?: boolean } = {}): CliFixture {
 }
 
 /**
+ * Registers the hooks of a file whose tests run in order on what the earlier ones left: one
+ * emulator and one config folder for the whole file, the owner signed in there once (stopped and
+ * deleted after it).
+ */
+export function useSignedInFile(): CliFixture {
+  const fixture = {} as CliFixture;
+  beforeAll(async () => {
+    fixture.emulator = await startEmulator();
+    fixture.dir = await tempConfigDir();
+    await login(fixture.emulator, fixture.dir);
+  });
+  afterAll(async () => {
+    await fixture.emulator?.stop();
+    await removeDir(fixture.dir);
+  });
+  return fixture;
+}
+
+/**
  * Changes the session stored in `dir`'s config file, e.g. `{ expires_at: 0 }` to make its
  * access token count as expired: what a run a day after `namecard login` finds.
  */
