@@ -16,4 +16,9 @@ export interface ServerContext {
   rateLimits: RateLimits;
   /** Whether /auth/v1/signup creates users (off: GoTrue's `signup_disabled`). */
   signUps: boolean;
+  /**
+   * The PostgREST that answers `/rest/v1` (e.g. `http://127.0.0.1:41234`), or undefined when the
+   * emulator's own REST layer does.
+   */
+  postgrestUrl?: string;
 }

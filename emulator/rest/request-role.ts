@@ -15,22 +15,39 @@ export interface RequestRole {
 }
 
 /**
+ * The Authorization header Supabase CLI's gateway passes on to PostgREST: the request's own when
+ * it is there and does not carry an opaque key (`Bearer sb_…`); otherwise, when the apikey is an
+ * opaque key (`sb_publishable_…`, `sb_secret_…`), `Bearer <the JWT it stands for>`; otherwise
+ * the request's own (possibly none).
+ * @param authorization the request's Authorization header, if any
+ * @param apikey the request's apikey (header, else query parameter), if any
+ */
+export function gatewayAuthorization(
+  authorization: string | undefined,
+  apikey: string | undefined,
+): string | undefined {
+  const token = bearerToken(authorization);
+  if (token !== undefined && !token.startsWith('sb_')) return authorization;
+  const jwt = apikey?.startsWith('sb_') ? resolveApiKey(apikey) : undefined;
+  return jwt === undefined ? authorization : `Bearer ${jwt}`;
+}
+
+/** The token of an Authorization header (`Bearer <token>`, or the bare value), or undefined. */
+function bearerToken(authorization: string | undefined): string | undefined {
+  if (authorization === undefined) return undefined;
+  const m = /^bearer\s+(.*)$/i.exec(authorization.trim());
+  return m ? m[1]?.trim() : authorization.trim();
+}
+
+/**
  * The database role of a REST request, as PostgREST derives it: the verified JWT's
  * `role` claim, or anon without a token. Opaque `sb_…` keys are first swapped for
- * their JWT, as the Supabase CLI's gateway does.
+ * their JWT, as the Supabase CLI's gateway does (gatewayAuthorization).
  * @throws RestError 401 PGRST303 "JWT expired", 401 PGRST301 for any other bad token.
  */
 export async function requestRole(c: Context): Promise<RequestRole> {
-  const auth = c.req.header('authorization');
-  let token: string | undefined;
-  if (auth !== undefined) {
-    const m = /^bearer\s+(.*)$/i.exec(auth.trim());
-    token = m ? m[1]?.trim() : auth.trim();
-  }
-  if (token === undefined || token.startsWith('sb_')) {
-    const apikey = c.req.header('apikey') ?? c.req.query('apikey') ?? '';
-    token = apikey.startsWith('sb_') ? resolveApiKey(apikey) : token;
-  }
+  const apikey = c.req.header('apikey') ?? c.req.query('apikey');
+  const token = bearerToken(gatewayAuthorization(c.req.header('authorization'), apikey));
   if (token === undefined || token === '') {
     return { role: ANON_ROLE, claims: { role: ANON_ROLE } };
   }

@@ -1,7 +1,6 @@
 import type { Context } from 'hono';
 import type { ServerContext } from '../context.js';
 import { isDbError } from '../db/index.js';
-import type { ApiLane } from '../db/types.js';
 import type { TableInfo } from '../catalog/schema-cache.js';
 import { type Outcome, wantsObject } from './answers.js';
 import { RestError, fromDbError, tableNotFound } from './errors.js';
@@ -50,15 +49,8 @@ export async function runOnTable(
   const query = parseQuery(new URL(c.req.url).searchParams);
   const statement = await build(table, query);
   const readOnly = c.req.method === 'GET' || c.req.method === 'HEAD';
-  const lane = readOnly && name === VISITOR_LOOKUP ? 'visitor' : 'shared';
-  return execute(ctx, c, who, `/${name}`, statement, { readOnly, single: wantsObject(c), lane });
+  return execute(ctx, c, who, `/${name}`, statement, { readOnly, single: wantsObject(c) });
 }
-
-/**
- * The one read /go makes before it sends a visitor on (the product's ACTIVE_VIEW): on
- * connections of its own (ApiLane), so that no other request, however many, delays it.
- */
-export const VISITOR_LOOKUP = 'namecard_active';
 
 /**
  * Runs `statement` as `who` in one transaction after PostgREST's settings (role,
@@ -66,7 +58,6 @@ export const VISITOR_LOOKUP = 'namecard_active';
  * PostgREST's answer.
  * @param path the request path below /rest/v1 (`request.path`), e.g. `/rpc/fn`
  * @param opts.single fail with 406 PGRST116 (rolled back) unless exactly one row.
- * @param opts.lane the connections it runs on (default: the shared API pool)
  * @throws RestError for a database error (fromDbError) or PGRST116.
  */
 export async function execute(
@@ -75,7 +66,7 @@ export async function execute(
   who: RequestRole,
   path: string,
   statement: Statement,
-  opts: { readOnly: boolean; single: boolean; lane?: ApiLane },
+  opts: { readOnly: boolean; single: boolean },
 ): Promise<Outcome> {
   const settings = await ctx.schemaCache.roleSettings(ctx.db, who.role);
   try {
@@ -93,7 +84,7 @@ export async function execute(
         );
       }
       return outcome;
-    }, opts.lane);
+    });
   } catch (e) {
     if (isDbError(e)) throw fromDbError(e, who.role === ANON_ROLE);
     throw e;

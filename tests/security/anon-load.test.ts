@@ -6,7 +6,7 @@ import { startEmulator, type RunningEmulator } from '../../emulator/index.js';
 import { fetchActiveEntry } from '../../shared/core/lookup.js';
 import { explainAsAnon } from '../support/as-anon.js';
 import { loadBenchData } from '../support/bench-data.js';
-import { createTestDatabase, dbNow, type TestDatabase } from '../support/emulator.js';
+import { createTestDatabase, dbNow, type TestDatabase, overPostgres } from '../support/emulator.js';
 import { anonCalls, type AnonCall } from './anon-calls.js';
 import { readInventory } from './anon-inventory.js';
 
@@ -54,7 +54,7 @@ describe('visitors during an anon flood, at 10^6 entries and 10^3 series (Postgr
 
   beforeAll(async () => {
     database = await createTestDatabase();
-    emulator = await startEmulator({ port: 0, databaseUrl: database.url });
+    emulator = await startEmulator({ port: 0, ...overPostgres(database.url) });
     await loadBenchData(emulator, await dbNow(emulator));
     client = new pg.Client({ connectionString: database.url });
     await client.connect();
