@@ -43,7 +43,7 @@ function bearerToken(authorization: string | undefined): string | undefined {
  * The database role of a REST request, as PostgREST derives it: the verified JWT's
  * `role` claim, or anon without a token. Opaque `sb_…` keys are first swapped for
  * their JWT, as the Supabase CLI's gateway does (gatewayAuthorization).
- * @throws RestError 401 PGRST303 "JWT expired", 401 PGRST301 for any other bad token.
+ * @throws RestError 401 PGRST301 for a bad token, with PostgREST 12's message (jwtRefusal).
  */
 export async function requestRole(c: Context): Promise<RequestRole> {
   const apikey = c.req.header('apikey') ?? c.req.query('apikey');
@@ -55,10 +55,23 @@ export async function requestRole(c: Context): Promise<RequestRole> {
   try {
     claims = await verifyJwt(token);
   } catch (e) {
-    const expired = e instanceof JwtError && e.problem === 'expired';
-    const message = e instanceof Error ? e.message : 'JWT cryptographic operation failed';
-    throw new RestError(401, expired ? 'PGRST303' : 'PGRST301', message);
+    throw new RestError(401, 'PGRST301', jwtRefusal(e));
   }
   const role = typeof claims.role === 'string' && claims.role !== '' ? claims.role : ANON_ROLE;
   return { role, claims: { ...claims, role } };
+}
+
+/**
+ * PostgREST 12's message for a token it refuses (always 401 PGRST301): "JWT expired"; jose's
+ * "JWSError (CompactDecodeError Invalid number of parts: Expected 3 parts; got N)" for a token
+ * that is not three dot-separated parts; "JWSError JWSInvalidSignature" for anything else.
+ * @param e what verifyJwt threw
+ */
+export function jwtRefusal(e: unknown): string {
+  if (e instanceof JwtError && e.problem === 'expired') return 'JWT expired';
+  const parts = /Expected 3 parts in JWT; got (\d+)/.exec(e instanceof Error ? e.message : '');
+  if (parts) {
+    return `JWSError (CompactDecodeError Invalid number of parts: Expected 3 parts; got ${parts[1]})`;
+  }
+  return 'JWSError JWSInvalidSignature';
 }

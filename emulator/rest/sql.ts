@@ -135,9 +135,27 @@ function requireColumns(table: TableInfo, names: readonly string[]): void {
       throw new RestError(
         400,
         'PGRST204',
-        `Could not find the '${name}' column of '${table.name}' in the schema cache`,
+        `Column '${name}' of relation '${table.name}' does not exist`,
       );
     }
+  }
+}
+
+/**
+ * PostgREST 12 filters a function's result after its `select`: a filter on a column the select
+ * leaves out names no column there (fixed in PostgREST 13).
+ * @throws RestError 400 42703 `column <relation>.<column> does not exist`, as PostgreSQL words it.
+ */
+function unselectedFilter(routine: RoutineInfo, q: ParsedQuery): void {
+  if (q.select.some((item) => item.column === '*')) return;
+  const selected = new Set(q.select.map((item) => item.column));
+  const missing = q.filters.find((f) => !selected.has(f.column));
+  if (missing && q.select.length > 0) {
+    throw new RestError(
+      400,
+      '42703',
+      `column ${routine.relation}.${missing.column} does not exist`,
+    );
   }
 }
 
@@ -241,6 +259,7 @@ export function buildCall(routine: RoutineInfo, args: CallArgs, q: ParsedQuery):
     name: routine.name,
     columns: new Map((routine.columns ?? []).map((c) => [c, { name: c, hasDefault: false }])),
   };
+  unselectedFilter(routine, q);
   const where = whereClause(result, q.filters, params, 'pgrst_call.');
   const order = orderClause(result, q.order, 'pgrst_call.');
   if (!routine.columns) {

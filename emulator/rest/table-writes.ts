@@ -19,12 +19,21 @@ export function tableWriteRoutes(ctx: ServerContext): Hono {
   return app;
 }
 
-/** What every write reads from `Prefer` first: whether rows are answered, whether counted. */
-function writePreferences(c: Context): { representation: boolean; counted: boolean } {
-  const prefer = parsePrefer(c.req.header('prefer'));
+/**
+ * What every write reads from `Prefer` first: whether rows are answered, whether counted, and
+ * the `return` asked for (answered in Preference-Applied).
+ */
+function writePreferences(c: Context): {
+  representation: boolean;
+  preferred: { return?: string; counted: boolean };
+} {
+  const header = c.req.header('prefer');
+  const prefer = parsePrefer(header);
+  const counted = prefer.count !== undefined;
+  const asked = /(^|,)\s*return=/.test(header ?? '');
   return {
     representation: prefer.return === 'representation',
-    counted: prefer.count !== undefined,
+    preferred: asked ? { return: prefer.return, counted } : { counted },
   };
 }
 
@@ -34,7 +43,7 @@ function writePreferences(c: Context): { representation: boolean; counted: boole
  * @throws RestError 400 PGRST102 for a body that is not an object or array of objects.
  */
 export async function insertRows(ctx: ServerContext, c: Context): Promise<Response> {
-  const { representation, counted } = writePreferences(c);
+  const { representation, preferred } = writePreferences(c);
   const who = await authorize(ctx, c);
   const refused = await refuseWithoutPrivilege(ctx, c, who, 'INSERT');
   if (refused) return refused;
@@ -56,7 +65,7 @@ export async function insertRows(ctx: ServerContext, c: Context): Promise<Respon
     }
     return buildInsert(table, records, columns, { representation, select: query.select });
   });
-  return mutationResponse(c, result, representation, true, counted);
+  return mutationResponse(c, result, preferred, true);
 }
 
 /**
@@ -65,7 +74,7 @@ export async function insertRows(ctx: ServerContext, c: Context): Promise<Respon
  * @throws RestError 400 PGRST102 for a body that is not one JSON object.
  */
 export async function updateRows(ctx: ServerContext, c: Context): Promise<Response> {
-  const { representation, counted } = writePreferences(c);
+  const { representation, preferred } = writePreferences(c);
   const who = await authorize(ctx, c);
   const refused = await refuseWithoutPrivilege(ctx, c, who, 'UPDATE');
   if (refused) return refused;
@@ -76,7 +85,7 @@ export async function updateRows(ctx: ServerContext, c: Context): Promise<Respon
   const result = await runOnTable(ctx, c, who, 'content-profile', (table, query) =>
     buildUpdate(table, payload as Record<string, unknown>, query, representation),
   );
-  return mutationResponse(c, result, representation, false, counted);
+  return mutationResponse(c, result, preferred, false);
 }
 
 /**
@@ -84,14 +93,14 @@ export async function updateRows(ctx: ServerContext, c: Context): Promise<Respon
  * `Prefer: return=representation`.
  */
 export async function deleteRows(ctx: ServerContext, c: Context): Promise<Response> {
-  const { representation, counted } = writePreferences(c);
+  const { representation, preferred } = writePreferences(c);
   const who = await authorize(ctx, c);
   const refused = await refuseWithoutPrivilege(ctx, c, who, 'DELETE');
   if (refused) return refused;
   const result = await runOnTable(ctx, c, who, 'content-profile', (table, query) =>
     buildDelete(table, query, representation),
   );
-  return mutationResponse(c, result, representation, false, counted);
+  return mutationResponse(c, result, preferred, false);
 }
 
 /**

@@ -25,6 +25,7 @@ describe.each(DB_KINDS)('statement time-outs per role over %s', (kind) => {
   beforeAll(async () => {
     emulator = await startTestEmulator(kind, { owner: OWNER });
     await emulator.query(TEST_FUNCTIONS);
+    await emulator.reloadSchema();
     const res = await fetch(`${emulator.url}/auth/v1/token?grant_type=password`, {
       method: 'POST',
       headers: { apikey: emulator.anonKey, 'Content-Type': 'application/json' },

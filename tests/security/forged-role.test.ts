@@ -5,9 +5,10 @@ import { DB_KINDS, startTestEmulator } from '../support/emulator.js';
 
 // The local JWT secret is public, so anyone can sign a token with any `role` claim. As in
 // PostgREST, the API may switch only to roles its login role `authenticator` is a member of
-// (anon, authenticated, service_role); any other claim is refused with PostgreSQL's answer
-// to that SET ROLE (42501 → 403, or 22023 "does not exist" → 401) and nothing runs: rows,
-// `created_by` and `created_at` stay as they were.
+// (anon, authenticated, service_role) or to `authenticator` itself, which holds no privilege on
+// any table; any other claim is refused with PostgreSQL's answer to that SET ROLE (42501 → 403,
+// or 22023 "does not exist" → 400, as PostgREST 12 maps it) and nothing runs: rows, `created_by`
+// and `created_at` stay as they were.
 
 const HOUR = 3_600_000;
 
@@ -35,11 +36,11 @@ const FORGED = [
     role: 'authenticator',
     status: 403,
     code: '42501',
-    message: 'permission denied to set role "authenticator"',
+    message: 'permission denied for table namecard',
   },
   {
     role: 'no_such_role_here',
-    status: 401,
+    status: 400,
     code: '22023',
     message: 'role "no_such_role_here" does not exist',
   },
