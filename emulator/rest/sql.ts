@@ -142,20 +142,18 @@ function requireColumns(table: TableInfo, names: readonly string[]): void {
 }
 
 /**
- * PostgREST 12 filters a function's result after its `select`: a filter on a column the select
- * leaves out names no column there (fixed in PostgREST 13).
- * @throws RestError 400 42703 `column <relation>.<column> does not exist`, as PostgreSQL words it.
+ * PostgREST 12 filters and orders a function's result after its `select`: a filter or order on a
+ * column the select leaves out names no column there (fixed in PostgREST 13).
+ * @throws RestError 400 42703 `column <relation>.<column> does not exist`, as PostgreSQL words it
+ *   (the filters first, as PostgreSQL reads WHERE before ORDER BY).
  */
 function unselectedFilter(routine: RoutineInfo, q: ParsedQuery): void {
-  if (q.select.some((item) => item.column === '*')) return;
+  if (q.select.length === 0 || q.select.some((item) => item.column === '*')) return;
   const selected = new Set(q.select.map((item) => item.column));
-  const missing = q.filters.find((f) => !selected.has(f.column));
-  if (missing && q.select.length > 0) {
-    throw new RestError(
-      400,
-      '42703',
-      `column ${routine.relation}.${missing.column} does not exist`,
-    );
+  const named = [...q.filters.map((f) => f.column), ...q.order.map((o) => o.column)];
+  const missing = named.find((column) => !selected.has(column));
+  if (missing !== undefined) {
+    throw new RestError(400, '42703', `column ${routine.relation}.${missing} does not exist`);
   }
 }
 

@@ -104,13 +104,14 @@ export async function deleteRows(ctx: ServerContext, c: Context): Promise<Respon
 }
 
 /**
- * Visitors first: a write the request's role can never make (it holds no INSERT,
+ * Visitors first: an anonymous write anon can never make (it holds no INSERT,
  * UPDATE or DELETE privilege on the table at all) is answered before its body is
  * read, with the error PostgreSQL would raise for it (42501 "permission denied for
- * table …": PostgREST's 401 for anon, 403 otherwise). The connection is closed
- * rather than the rest of the body drained, so a flood of anonymous bodies costs
- * no parsing. Anything else (an unknown table, another profile, a role with the
- * privilege, whom row-level security may still refuse) takes the normal path.
+ * table …": PostgREST's 401 for anon). The connection is closed rather than the rest
+ * of the body drained, so a flood of anonymous bodies costs no parsing. Anything else
+ * (another role, which needs a signed token, an unknown table, another profile, a
+ * privilege row-level security may still refuse) takes the normal path, and gets
+ * PostgreSQL's own answer (a column default it may not run comes before the table).
  * @returns the answer, or undefined when the request may go on.
  */
 export async function refuseWithoutPrivilege(
@@ -120,6 +121,7 @@ export async function refuseWithoutPrivilege(
   privilege: WritePrivilege,
 ): Promise<Response | undefined> {
   const profile = c.req.header('content-profile');
+  if (who.role !== ANON_ROLE) return undefined;
   if (profile !== undefined && profile !== EXPOSED_SCHEMA) return undefined;
   const name = c.req.param('table') ?? '';
   const held = await ctx.schemaCache.hasPrivilege(
@@ -133,10 +135,9 @@ export async function refuseWithoutPrivilege(
   // PostgreSQL's rewriter (55000) before any permission is checked, so views take the
   // normal path and get that answer, as from PostgREST.
   if (!held || held.granted || held.kind !== 'table') return undefined;
-  const isAnon = who.role === ANON_ROLE;
   c.header('Connection', 'close');
   return errorResponse(
     c,
-    new RestError(isAnon ? 401 : 403, '42501', `permission denied for ${held.kind} ${name}`),
+    new RestError(401, '42501', `permission denied for ${held.kind} ${name}`),
   );
 }

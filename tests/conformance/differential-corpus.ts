@@ -639,6 +639,15 @@ export const ATTACK_REQUESTS: CorpusRequest[] = [
       method: 'DELETE' as const,
       path: '/rest/v1/namecard?id=eq.1',
     },
+    {
+      name: `forged: ${as} inserts`,
+      from: 'tests/security/forged-role.test.ts',
+      sender: 'supabase-js' as const,
+      as,
+      method: 'POST' as const,
+      path: '/rest/v1/namecard',
+      body: { type: 'photo', stamp_end: '{{now+1h}}' },
+    },
   ]),
   read(
     'exposure: created_by embedded',
