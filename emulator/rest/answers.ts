@@ -34,16 +34,17 @@ export function renderBody(c: Context, body: string): string {
 
 /**
  * limit/offset parameters narrowed further by a `Range` header (offsets add up, the
- * smaller limit wins).
+ * smaller limit wins) and by the API's row cap (PostgREST's `db-max-rows`).
+ * @param maxRows the most rows one answer holds
  */
 export function mergeRange(
   query: ParsedQuery,
   range: { offset: number; limit?: number } | undefined,
+  maxRows: number,
 ): ParsedQuery {
-  if (!range) return query;
-  const offset = range.offset + (query.offset ?? 0);
-  const limits = [range.limit, query.limit].filter((n): n is number => n !== undefined);
-  return { ...query, offset, limit: limits.length > 0 ? Math.min(...limits) : undefined };
+  const offset = (range?.offset ?? 0) + (query.offset ?? 0);
+  const limits = [range?.limit, query.limit, maxRows].filter((n): n is number => n !== undefined);
+  return { ...query, ...(range ? { offset } : {}), limit: Math.min(...limits) };
 }
 
 /** Content-Range: `first-last/total`, `*∕total` when empty; total is `*` without a count. */

@@ -48,7 +48,8 @@ export async function callRoutine(
     ? { kind: 'query', values: groupParams(query.args ?? []) }
     : await readRpcPayload(c, c.req.header('content-type'));
   const routine = await resolveRoutine(ctx, name, payload);
-  const merged = mergeRange(query, read ? parseRangeHeader(c.req.header('range')) : undefined);
+  const range = read ? parseRangeHeader(c.req.header('range')) : undefined;
+  const merged = mergeRange(query, range, ctx.maxRows);
   const statement = buildCall(routine, callArgs(routine, payload), merged);
   // A function the role may not EXECUTE is still in PostgREST's schema cache (it reads the
   // catalog as the login role, not per caller), so the call reaches PostgreSQL, which

@@ -25,7 +25,7 @@ export async function readTable(ctx: ServerContext, c: Context): Promise<Respons
   const who = await authorize(ctx, c);
   const result = await runOnTable(ctx, c, who, 'accept-profile', (table, query) => {
     const range = parseRangeHeader(c.req.header('range'));
-    const merged = mergeRange(query, range);
+    const merged = mergeRange(query, range, ctx.maxRows);
     offset = merged.offset ?? 0;
     return buildRead(table, merged, prefer.count !== undefined);
   });

@@ -45,6 +45,8 @@ export interface CorpusRequest {
   body?: unknown;
   /** Placeholders this request's answer fills for later requests: name → field of its body. */
   capture?: Record<string, string>;
+  /** SQL run as the superuser on both servers before the request (data no API call makes). */
+  before?: string;
 }
 
 const ACTIVE = 'id,type,stamp_start,stamp_end,url';
@@ -669,6 +671,22 @@ export const ATTACK_REQUESTS: CorpusRequest[] = [
     method: 'GET',
     path: '/rest/v1/rpc/namecard_go?card=main&select=id,type&type=eq.photo&apikey={{anonKey}}',
   },
+  {
+    name: 'rows: a read past db-max-rows',
+    from: 'namecard list --limit (supabase/config.toml max_rows)',
+    sender: 'supabase-js',
+    method: 'GET',
+    path: '/rest/v1/namecard?select=id&order=id.asc',
+    headers: { prefer: 'count=exact' },
+    before: `insert into public.namecard (type, stamp_start, stamp_end)
+      select 'main', 1000000000000 + g, 1000000000001 + g from generate_series(1, 1000) as g`,
+  },
+  read(
+    'rows: a limit past db-max-rows',
+    'namecard list --limit 5000',
+    'owner',
+    'namecard?select=id&order=id.desc&limit=5000',
+  ),
   {
     name: 'forged: token that is no JWT',
     from: 'tests/conformance/rest.test.ts',

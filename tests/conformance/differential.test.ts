@@ -134,6 +134,7 @@ async function send(
       : typeof request.body === 'string'
         ? fill(request.body, server.values)
         : JSON.stringify(fillJson(request.body, server.values));
+  if (request.before) await server.emulator.query(request.before);
   const res = await fetch(`${server.emulator.url}${fill(request.path, server.values)}`, {
     method: request.method,
     headers: headersOf(request, server.values),
