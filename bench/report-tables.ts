@@ -263,7 +263,7 @@ export function anonFloodTable(r: BenchResults): string[] {
       '|---|---|---:|---:|',
       ...a.calls.map((c) => `| \`${c.entry}\` | ${c.label} | ${ms(c.ms)} | ${c.status} |`),
       '',
-      `Visitor lookups, one at a time (bare /go and /go/?c=main in turn), quiet and during each flood: ${a.clients} anon clients calling the slowest; ${a.member.clients} clients of one signed-in account calling ${a.member.call.label} (${ms(a.member.call.ms)} ms alone, ${a.member.call.status}):`,
+      `Visitor lookups, one at a time (bare /go and /go/?c=main in turn), quiet and during each flood: ${a.clients} anon clients calling the slowest; ${a.member.clients} clients of one signed-in account calling ${a.member.call.label} (${ms(a.member.call.ms)} alone, ${a.member.call.status}):`,
       '',
       '| db | flood | lookup | quiet p50 / p99 | flood p50 / p99 / max | lookups (failed) | calls: answers by status, socket errors |',
       '|---|---|---|---:|---:|---:|---|',
