@@ -1,21 +1,23 @@
 // The anon clients of bench/anon-flood.ts, in a worker thread of their own so that their
 // requests never delay the lookups timed on the main thread. Plain JavaScript (like
 // flood-clients.mjs) so the worker needs no loader. workerData: { url, method, body, anonKey,
-// clients, seconds }; posts back { sent, byStatus, socketErrors } when the time is up.
+// bearer (an access token; default the anon key), clients, seconds }; posts back
+// { sent, byStatus, socketErrors } when the time is up. bench/member-flood.ts sends a signed-in
+// account's calls with it too.
 import { request } from 'node:http';
 import { parentPort, workerData } from 'node:worker_threads';
 
-const { url, method, body, anonKey, clients, seconds } = workerData;
+const { url, method, body, anonKey, bearer, clients, seconds } = workerData;
 const payload = body === undefined ? undefined : Buffer.from(JSON.stringify(body));
 
-/** One anon request, as PostgREST's clients send it; resolves with the status or 'error'. */
+/** One request, as PostgREST's clients send it; resolves with the status or 'error'. */
 function call() {
   return new Promise((resolve) => {
     const req = request(url, {
       method,
       headers: {
         apikey: anonKey,
-        authorization: `Bearer ${anonKey}`,
+        authorization: `Bearer ${bearer ?? anonKey}`,
         ...(payload
           ? { 'content-type': 'application/json', 'content-length': payload.length }
           : {}),

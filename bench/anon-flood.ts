@@ -1,19 +1,24 @@
-// Measurement 7: visitors isolated from anon's load. Over the bench's largest data
-// (10^6 entries, 10^3 series of which 100 live, 64 profiles: tests/support/bench-data.ts), every
-// call the inventory of docs/security.md lets anon make is timed with its extreme arguments
-// (tests/security/anon-calls.ts) over HTTP; then the visitor's lookup (`fetchActiveEntry`, the
-// GET of namecard_go /go makes) is timed one request at a time, first on a quiet emulator,
-// then while 50 anon clients (in a worker thread) call the costliest of them again and again.
+// Measurement 7: visitors during floods. Over the bench's largest data (10^6 entries, 10^3 series
+// of which 100 live, 64 profiles: tests/support/bench-data.ts), every call the inventory of
+// docs/security.md lets anon make is timed with its extreme arguments (tests/security/anon-calls.ts)
+// over HTTP; then the visitor's lookups (`fetchActiveEntry`: bare /go's and /go/?c=main's GET of
+// rpc/namecard_go, both of the card main, in turn) are timed one request at a time, first on a quiet
+// emulator, then while 50 anon clients (in a worker thread) call the costliest of them again and
+// again, then while a signed-in account floods its own costliest call (member-flood.ts).
 import { once } from 'node:events';
 import { Worker } from 'node:worker_threads';
-import { MAIN_CARD } from '../shared/core/cards.js';
-import { fetchActiveEntry } from '../shared/core/lookup.js';
 import { anonCalls, type AnonCall } from '../tests/security/anon-calls.js';
 import { readInventory } from '../tests/security/anon-inventory.js';
 import { loadBenchData, type BenchSizes } from '../tests/support/bench-data.js';
 import { spawnEmulator, type BenchEmulator, type DbKind } from './emulator.js';
+import {
+  measureMemberFlood,
+  visitorLookups,
+  type MemberFloodResult,
+  type VisitorLookups,
+} from './member-flood.js';
 import { freshDatabase, type PgServer } from './postgres.js';
-import { median, msSince, quantile, round } from './stats.js';
+import { median, msSince, round } from './stats.js';
 
 export interface AnonFloodSettings extends BenchSizes {
   clients: number;
@@ -28,26 +33,21 @@ export interface AnonCallTime {
   status: number;
 }
 
-export interface AnonLookups {
-  count: number;
-  p50: number;
-  p99: number;
-  max: number;
-  failures: number;
-}
-
 export interface AnonFloodResult extends AnonFloodSettings {
   db: DbKind;
   /** Every anon call with a request, slowest first. */
   calls: AnonCallTime[];
   /** The call the clients flood with (the slowest). */
   flooded: AnonCallTime;
-  quiet: AnonLookups;
-  flood: AnonLookups;
+  /** Bare /go and /go/?c=main, quiet and during the anon flood. */
+  quiet: VisitorLookups;
+  flood: VisitorLookups;
   /** The flooding calls: answers by status, and socket errors. */
   sent: number;
   byStatus: Record<string, number>;
   socketErrors: number;
+  /** The same lookups while a signed-in account floods its costliest call (member-flood.ts). */
+  member: MemberFloodResult;
 }
 
 /** Sends one anon call's request; resolves with its status. */
@@ -88,33 +88,6 @@ async function timeCalls(emulator: BenchEmulator): Promise<AnonCallTime[]> {
   return times.sort((a, b) => b.ms - a.ms);
 }
 
-/** Times the visitor's lookup one request at a time until `until()` is true. */
-async function lookups(emulator: BenchEmulator, until: () => boolean): Promise<AnonLookups> {
-  const samples: number[] = [];
-  let failures = 0;
-  while (!until()) {
-    const start = process.hrtime.bigint();
-    try {
-      await fetchActiveEntry({
-        supabaseUrl: emulator.url,
-        anonKey: emulator.anonKey,
-        card: MAIN_CARD,
-        timeoutMs: 10_000,
-      });
-      samples.push(msSince(start));
-    } catch {
-      failures++;
-    }
-  }
-  return {
-    count: samples.length,
-    p50: round(quantile(samples, 0.5)),
-    p99: round(quantile(samples, 0.99)),
-    max: round(Math.max(...samples)),
-    failures,
-  };
-}
-
 /** The flood: `settings.clients` anon clients calling `call` while lookups are timed. */
 async function flood(emulator: BenchEmulator, call: AnonCall, settings: AnonFloodSettings) {
   const worker = new Worker(new URL('./anon-flood-clients.mjs', import.meta.url), {
@@ -131,7 +104,7 @@ async function flood(emulator: BenchEmulator, call: AnonCall, settings: AnonFloo
     [{ sent: number; byStatus: Record<string, number>; socketErrors: number }]
   >;
   const deadline = Date.now() + settings.seconds * 1000;
-  const figures = await lookups(emulator, () => Date.now() > deadline);
+  const figures = await visitorLookups(emulator, () => Date.now() > deadline);
   const [posted] = await done;
   await worker.terminate();
   return { figures, ...posted };
@@ -167,14 +140,19 @@ export async function measureAnonFlood(
     )!;
     log(`${db} anon: slowest call ${flooded.entry} (${flooded.label}) ${flooded.ms} ms`);
     let deadline = Date.now() + 1000;
-    await lookups(emulator, () => Date.now() > deadline);
+    await visitorLookups(emulator, () => Date.now() > deadline);
     deadline = Date.now() + settings.seconds * 1000;
-    const quiet = await lookups(emulator, () => Date.now() > deadline);
+    const quiet = await visitorLookups(emulator, () => Date.now() > deadline);
     const { figures, sent, byStatus, socketErrors } = await flood(emulator, floodCall, settings);
     log(
-      `${db} anon: lookups quiet p50 ${quiet.p50} / p99 ${quiet.p99} ms; under ${settings.clients} clients p50 ${figures.p50} / p99 ${figures.p99} / max ${figures.max} ms (${sent} calls: ${JSON.stringify(byStatus)})`,
+      `${db} anon: /go p50 ${quiet.go.p50} / p99 ${quiet.go.p99} ms quiet, ${figures.go.p50} / ${figures.go.p99} ms under ${settings.clients} clients; /go/?c= ${quiet.card.p50} / ${quiet.card.p99}, ${figures.card.p50} / ${figures.card.p99} ms (${sent} calls: ${JSON.stringify(byStatus)})`,
     );
-    return { db, ...settings, calls, flooded, quiet, flood: figures, sent, byStatus, socketErrors };
+    const member = await measureMemberFlood(emulator, settings);
+    log(
+      `${db} member: ${member.call.label} ${member.call.ms} ms; under ${member.clients} clients /go p50 ${member.flood.go.p50} / p99 ${member.flood.go.p99} ms, /go/?c= ${member.flood.card.p50} / ${member.flood.card.p99} ms (${member.sent} calls: ${JSON.stringify(member.byStatus)})`,
+    );
+    const result = { calls, flooded, quiet, flood: figures, sent, byStatus, socketErrors, member };
+    return { db, ...settings, ...result };
   } finally {
     await emulator.stop();
     await database?.drop();

@@ -13,7 +13,11 @@ process.on('SIGINT', () => {});
 const databaseUrl = process.env.BENCH_EMULATOR_DATABASE_URL || undefined;
 
 try {
-  const emulator = await startEmulator({ port: 0, ...(databaseUrl ? { databaseUrl } : {}) });
+  // Over PostgreSQL the real PostgREST answers /rest/v1, as on every PostgreSQL run.
+  const emulator = await startEmulator({
+    port: 0,
+    ...(databaseUrl ? { databaseUrl, rest: 'postgrest' as const } : {}),
+  });
   let stopping = false;
   const stop = async () => {
     if (stopping) return;

@@ -1,6 +1,7 @@
 // The detail tables of the report, one function per measurement: each returns its lines
 // (a blank line first), or none when the run did not measure it.
 import path from 'node:path';
+import type { VisitorLookups } from './member-flood.js';
 import type { BenchResults } from './bench-results.js';
 import type { CliCommandFigures } from './cli.js';
 import type { Plan } from './explain.js';
@@ -231,12 +232,29 @@ export function floodTable(r: BenchResults): string[] {
   return lines;
 }
 
-/** Every anon call's time over HTTP, then the visitor's lookups quiet and during the anon flood. */
+/** One flood's rows: bare /go and /go/?c=, quiet and flooded, and the flood's answers. */
+function floodRows(
+  db: string,
+  flood: string,
+  quiet: VisitorLookups,
+  flooded: VisitorLookups,
+  sent: number,
+  byStatus: Record<string, number>,
+  socketErrors: number,
+): string[] {
+  const answers = Object.entries(byStatus)
+    .map(([status, n]) => `${status}: ${n}`)
+    .join(', ');
+  return (['go', 'card'] as const).map((which) => {
+    const q = quiet[which];
+    const f = flooded[which];
+    return `| ${db} | ${flood} | ${which === 'go' ? '/go' : '/go/?c=main'} | ${ms(q.p50)} / ${ms(q.p99)} | ${ms(f.p50)} / ${ms(f.p99)} / ${ms(f.max)} | ${f.count} (${f.failures}) | ${sent} sent; ${answers || 'none'}; ${socketErrors} |`;
+  });
+}
+
+/** Every anon call's time over HTTP, then the visitor's lookups quiet and during the floods. */
 export function anonFloodTable(r: BenchResults): string[] {
   return (r.anon ?? []).flatMap((a) => {
-    const answers = Object.entries(a.byStatus)
-      .map(([status, n]) => `${status}: ${n}`)
-      .join(', ');
     return [
       '',
       `Anon calls over HTTP (${a.db}, ${a.entries.toLocaleString('en-US')} entries, ${a.series.toLocaleString('en-US')} series), median of 5, slowest first:`,
@@ -245,11 +263,20 @@ export function anonFloodTable(r: BenchResults): string[] {
       '|---|---|---:|---:|',
       ...a.calls.map((c) => `| \`${c.entry}\` | ${c.label} | ${ms(c.ms)} | ${c.status} |`),
       '',
-      `Visitor lookups, one at a time, quiet and while ${a.clients} anon clients call the slowest:`,
+      `Visitor lookups, one at a time (bare /go and /go/?c=main in turn), quiet and during each flood: ${a.clients} anon clients calling the slowest; ${a.member.clients} clients of one signed-in account calling ${a.member.call.label} (${ms(a.member.call.ms)} alone, ${a.member.call.status}):`,
       '',
-      '| db | clients × s | quiet p50 / p99 | flood p50 / p99 / max | lookups (failed) | calls: answers by status, socket errors |',
-      '|---|---|---:|---:|---:|---|',
-      `| ${a.db} | ${a.clients} × ${a.seconds} s | ${ms(a.quiet.p50)} / ${ms(a.quiet.p99)} | ${ms(a.flood.p50)} / ${ms(a.flood.p99)} / ${ms(a.flood.max)} | ${a.flood.count} (${a.flood.failures}) | ${a.sent} sent; ${answers || 'none'}; ${a.socketErrors} |`,
+      '| db | flood | lookup | quiet p50 / p99 | flood p50 / p99 / max | lookups (failed) | calls: answers by status, socket errors |',
+      '|---|---|---|---:|---:|---:|---|',
+      ...floodRows(a.db, 'anon', a.quiet, a.flood, a.sent, a.byStatus, a.socketErrors),
+      ...floodRows(
+        a.db,
+        'member',
+        a.member.quiet,
+        a.member.flood,
+        a.member.sent,
+        a.member.byStatus,
+        a.member.socketErrors,
+      ),
     ];
   });
 }

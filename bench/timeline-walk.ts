@@ -22,7 +22,7 @@ const calls = Number(process.argv[2] ?? 30);
 const series = Number(process.argv[3] ?? 0);
 
 const server = await startThrowawayPostgres();
-const emulator = await startEmulator({ port: 0, databaseUrl: server.url });
+const emulator = await startEmulator({ port: 0, databaseUrl: server.url, rest: 'postgrest' });
 try {
   const now = Date.now();
   const indexes = await emulator.query<{ indexdef: string; indexname: string }>(

@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { assertPasswordLength } from './auth/users.js';
-import type { EmulatorOptions, RateLimits } from './index.js';
+import type { EmulatorOptions, RateLimits, RestKind } from './index.js';
 
 /**
  * Where `npm run emulator`, the admin CLI and `npm start` keep PGlite data:
@@ -50,7 +50,8 @@ export function readRateLimitEnv(env: NodeJS.ProcessEnv): Partial<RateLimits> {
 
 /**
  * Reads the emulator's environment settings. NAMECARD_SIGN_UPS=on lets anyone sign up, as a new
- * hosted project does (default off).
+ * hosted project does (default off); NAMECARD_REST (`emulator` or `postgrest`) says who answers
+ * `/rest/v1` (see readRest).
  * @throws UsageError naming the variable when a value is malformed (see also
  * readRateLimitEnv), when only one
  * of NAMECARD_OWNER_EMAIL / NAMECARD_OWNER_PASSWORD is set, or when the password is
@@ -59,6 +60,7 @@ export function readRateLimitEnv(env: NodeJS.ProcessEnv): Partial<RateLimits> {
 export function readEnvOptions(env: NodeJS.ProcessEnv): EmulatorOptions {
   const options: EmulatorOptions = { rateLimits: readRateLimitEnv(env) };
   if (env.DATABASE_URL) options.databaseUrl = env.DATABASE_URL;
+  if (env.NAMECARD_REST) options.rest = readRest('NAMECARD_REST', env.NAMECARD_REST);
   const signUps = env.NAMECARD_SIGN_UPS;
   if (signUps !== undefined && signUps !== '') {
     if (signUps !== 'on' && signUps !== 'off') {
@@ -90,4 +92,15 @@ export function readEnvOptions(env: NodeJS.ProcessEnv): EmulatorOptions {
     );
   }
   return options;
+}
+
+/**
+ * Who answers `/rest/v1` (EmulatorOptions.rest), from `--rest` or NAMECARD_REST: `emulator`
+ * (the emulator's own layer) or `postgrest` (the real PostgREST, which needs DATABASE_URL).
+ * @param source the flag or variable the value came from, named in the error
+ * @throws UsageError naming `source` for any other value.
+ */
+export function readRest(source: string, value: string): RestKind {
+  if (value === 'emulator' || value === 'postgrest') return value;
+  throw new UsageError(`\`${source}\` must be \`emulator\` or \`postgrest\`, got \`${value}\``);
 }

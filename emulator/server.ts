@@ -4,6 +4,8 @@ import { cors } from 'hono/cors';
 import { authRoutes } from './auth/routes.js';
 import type { ServerContext } from './context.js';
 import { resolveApiKey } from './keys.js';
+import { restRateLimits } from './auth/rate-limit.js';
+import { forwardRoutes } from './rest/forward.js';
 import { restRoutes } from './rest/routes.js';
 
 /**
@@ -69,7 +71,9 @@ export const CORS_EXPOSE_HEADERS = [
 
 /**
  * The HTTP app: CORS for a site on another origin, the gateway's body size limit
- * and apikey check, then GoTrue at /auth/v1 and PostgREST at /rest/v1.
+ * and apikey check, then GoTrue at /auth/v1 and PostgREST at /rest/v1: the emulator's own
+ * REST layer, or the real PostgREST at `ctx.postgrestUrl` (forwardRoutes, after the REST rate
+ * limits).
  * @param log receives one line per request (method, path, status, ms); never
  * headers, query strings or bodies, which may hold tokens.
  */
@@ -141,7 +145,12 @@ export function createApp(ctx: ServerContext, log?: (line: string) => void): Hon
   app.use('/rest/v1/*', requireApiKey);
 
   app.route('/auth/v1', authRoutes(ctx));
-  app.route('/rest/v1', restRoutes(ctx));
+  app.route(
+    '/rest/v1',
+    ctx.postgrestUrl
+      ? forwardRoutes(ctx.postgrestUrl, restRateLimits(ctx.rateLimits))
+      : restRoutes(ctx),
+  );
 
   app.get('/', (c) => c.json({ name: 'namecard emulator', auth: '/auth/v1', rest: '/rest/v1' }));
   app.notFound((c) => c.json({ message: 'no Route matched with those values' }, 404));

@@ -3,8 +3,9 @@
  * its options: the ports of the site, the emulator's API and the demo card pages (also
  * NAMECARD_PORT, NAMECARD_API_PORT, NAMECARD_DEMO_PORT, from the environment or `.env`).
  *
- * 1. The backend: the emulator with a demo owner, its data kept in `.namecard/emulator/`
- *    (skipped when `SUPABASE_URL` is set: that backend is used).
+ * 1. The backend: the emulator with a demo owner, its data kept in `.namecard/emulator/`, or
+ *    over the PostgreSQL server `--database-url` names with the real PostgREST answering
+ *    /rest/v1 (skipped when `SUPABASE_URL` is set: that backend is used).
  * 2. The card site: two demo pages for the main profile and the photo section
  *    (skipped when `NAMECARD_MAIN_URL` is set).
  * 3. The site, built into `dist/site/` against them, and the CLI into `dist/cli/`.
@@ -81,6 +82,10 @@ ${Object.values(PORTS)
   .join('\n')}
   --host <address>    the IPv4 address to listen on (NAMECARD_HOST, default 127.0.0.1);
                       0.0.0.0 for a phone on the same network to open the card
+  --database-url <url>
+                      run the emulator over that PostgreSQL server (postgres://user:pass@host/db)
+                      with the real PostgREST answering /rest/v1, instead of PGlite in
+                      .namecard/emulator/
   -h, --help          show this help
 
 Each port may also be set in the environment or in .env by the name in parentheses; the option
@@ -255,6 +260,26 @@ function describeError(error: unknown): string {
   return error instanceof Error ? (error.stack ?? error.message) : String(error);
 }
 
+/**
+ * `--database-url`: a PostgreSQL connection string, or undefined when not given.
+ * @throws StartUsageError when it is not a `postgres://` or `postgresql://` URL
+ */
+function readDatabaseUrl(value: string | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  let protocol = '';
+  try {
+    protocol = new URL(value).protocol;
+  } catch {
+    // reported below
+  }
+  if (protocol !== 'postgres:' && protocol !== 'postgresql:') {
+    throw new StartUsageError(
+      '`--database-url` must be a PostgreSQL URL (postgres://user:password@host:port/database)',
+    );
+  }
+  return value;
+}
+
 /** The command line, parsed with Node's own parser. */
 function parseCommandLine(argv: string[]) {
   try {
@@ -265,6 +290,7 @@ function parseCommandLine(argv: string[]) {
         'api-port': { type: 'string' },
         'demo-port': { type: 'string' },
         host: { type: 'string' },
+        'database-url': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
       strict: true,
@@ -296,6 +322,8 @@ interface StartPlan {
   /** The address the site's pages call the API at and the card link names. */
   reachable: string;
   rateLimits: ReturnType<typeof readRateLimitEnv>;
+  /** `--database-url`: the emulator over PostgreSQL with PostgREST; undefined: PGlite. */
+  databaseUrl: string | undefined;
   useEmulator: boolean;
   useDemoCards: boolean;
 }
@@ -332,7 +360,11 @@ async function planStart(args: ReturnType<typeof parseCommandLine>): Promise<Sta
   // Malformed settings fail here, before anything starts.
   siteConfigFrom(env);
   const rateLimits = readRateLimitEnv(env);
+  const databaseUrl = readDatabaseUrl(args['database-url']);
   const useEmulator = !isSet(env.SUPABASE_URL);
+  if (!useEmulator && databaseUrl !== undefined) {
+    console.log(pc.yellow('--database-url is not used: SUPABASE_URL is set, so that API is used'));
+  }
   const useDemoCards = !isSet(env.NAMECARD_MAIN_URL);
   if (!useEmulator && args['api-port'] !== undefined) {
     console.log(pc.yellow('--api-port is not used: SUPABASE_URL is set, so that API is used'));
@@ -348,7 +380,7 @@ async function planStart(args: ReturnType<typeof parseCommandLine>): Promise<Sta
   if (useDemoCards) await checkPortFree('demo', ports.demo, host);
   // An API of the owner's that does not answer fails here, not later as a site that cannot sign in.
   if (!useEmulator) await checkApiAnswers(env.SUPABASE_URL!.trim());
-  return { env, ports, host, reachable, rateLimits, useEmulator, useDemoCards };
+  return { env, ports, host, reachable, rateLimits, databaseUrl, useEmulator, useDemoCards };
 }
 
 /**
@@ -364,12 +396,15 @@ async function startAll(plan: StartPlan) {
   let emulatorUrl: string | undefined;
   if (plan.useEmulator) {
     console.log(pc.dim('Starting the emulator…'));
-    await mkdir(dirname(DATA_DIR), { recursive: true });
+    const database = plan.databaseUrl
+      ? { databaseUrl: plan.databaseUrl, rest: 'postgrest' as const }
+      : { dataDir: DATA_DIR };
+    if (database.dataDir) await mkdir(dirname(DATA_DIR), { recursive: true });
     const emulator = await onPort('api', ports.api, host, () =>
       startEmulator({
         host,
         port: ports.api,
-        dataDir: DATA_DIR,
+        ...database,
         owner: DEMO_OWNER,
         rateLimits: plan.rateLimits,
       }),
@@ -418,7 +453,11 @@ async function printRunning(plan: StartPlan, started: Awaited<ReturnType<typeof 
   line(
     'API',
     emulatorUrl
-      ? `${env.SUPABASE_URL}  ${pc.dim('(local emulator, data in .namecard/emulator/)')}`
+      ? `${env.SUPABASE_URL}  ${pc.dim(
+          plan.databaseUrl
+            ? '(local emulator over PostgreSQL, /rest/v1 by PostgREST)'
+            : '(local emulator, data in .namecard/emulator/)',
+        )}`
       : config.supabaseUrl,
   );
   line('CLI', `node dist/cli/index.js status  ${pc.dim('(namecard --help lists the commands)')}`);

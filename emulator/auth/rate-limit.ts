@@ -121,3 +121,13 @@ export function tokenUseRateLimit(limits: RateLimits): MiddlewareHandler {
     handler: overLimit,
   });
 }
+
+/**
+ * The REST routes' limits per client address, in the order they run: counted visits,
+ * invitation codes tried, refused card token uses (each answers 429 `over_request_rate_limit`
+ * before the request reaches the database). The same for the emulator's own REST layer and for
+ * requests forwarded to PostgREST.
+ */
+export function restRateLimits(limits: RateLimits): MiddlewareHandler[] {
+  return [visitRateLimit(limits), invitationRateLimit(limits), tokenUseRateLimit(limits)];
+}

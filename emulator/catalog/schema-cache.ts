@@ -2,9 +2,9 @@ import { API_LOGIN_ROLE, type Queryable } from '../db/index.js';
 
 /**
  * Whether API requests may switch to a role: `allowed` when the login role
- * `authenticator` is a member of it (anon, authenticated, service_role), `missing`
- * when no such role exists, `denied` otherwise (the superuser, pg_* roles,
- * authenticator itself).
+ * `authenticator` is a member of it (anon, authenticated, service_role, and itself, as
+ * PostgreSQL allows `SET ROLE` to the session user), `missing` when no such role exists,
+ * `denied` otherwise (the superuser, pg_* roles).
  */
 export type RoleAccess = 'allowed' | 'missing' | 'denied';
 
@@ -53,6 +53,11 @@ export interface RoutineInfo {
   columns?: string[];
   /** pg_proc.provolatile: immutable, stable or volatile. */
   volatility: 'i' | 's' | 'v';
+  /**
+   * The return type's name, which PostgreSQL qualifies the result's columns with in the errors
+   * PostgREST 12 passes on: a table's row type, or `record` for OUT/TABLE parameters.
+   */
+  relation: string;
 }
 
 /**
@@ -88,7 +93,7 @@ export class SchemaCache {
     const hit = this.access.get(role);
     if (hit && Date.now() - hit.at < this.ttlMs) return hit.access;
     const [row] = await db.query<{ member: boolean }>(
-      `select r.rolname <> $2 and pg_has_role($2, r.oid, 'member') as member
+      `select pg_has_role($2, r.oid, 'member') as member
        from pg_catalog.pg_roles r where r.rolname = $1`,
       [role, API_LOGIN_ROLE],
     );
@@ -248,13 +253,15 @@ interface RoutineRow {
   n_defaults: number;
   /** Attributes of a composite return type, or null. */
   type_columns: string[] | string | null;
+  /** The return type's name. */
+  type_name: string;
 }
 
 // All parameters with their modes (proallargtypes exists only when some are not IN),
 // and the attributes of a composite return type. Trigger functions are left out.
 const ROUTINE_SQL = `select p.oid::int8 as oid, p.proretset as returns_set,
   p.prorettype = 'pg_catalog.void'::pg_catalog.regtype as returns_void,
-  p.provolatile as volatility, p.pronargdefaults as n_defaults,
+  p.provolatile as volatility, p.pronargdefaults as n_defaults, t.typname as type_name,
   coalesce((select json_agg(json_build_object('name', a.name, 'type', pg_catalog.format_type(a.type, null), 'mode', a.mode) order by a.idx)
     from unnest(coalesce(p.proallargtypes, p.proargtypes::oid[]), p.proargnames, p.proargmodes)
       with ordinality as a(type, name, mode, idx)
@@ -295,6 +302,7 @@ function toRoutine(schema: string, name: string, row: RoutineRow): RoutineInfo |
     returnsSet: row.returns_set,
     returnsVoid: row.returns_void,
     volatility: row.volatility,
+    relation: row.type_name,
     ...(columns ? { columns } : {}),
   };
 }

@@ -1,5 +1,5 @@
 import pg from 'pg';
-import type { ApiLane, Db, Queryable } from './types.js';
+import type { Db, Queryable } from './types.js';
 import { API_LOGIN_ROLE, parseInt8 } from './types.js';
 
 const INT8_OID = 20;
@@ -59,15 +59,12 @@ export function apiLoginUrl(url: string): string {
   return api.toString();
 }
 
-/** Connections of the visitor's lane (ApiLane): /go's lookup is one short read. */
-const VISITOR_CONNECTIONS = 2;
-
 /**
  * Connects to a PostgreSQL server through two pools of up to `maxConnections`
  * connections each: one as the URL's user (migrations, auth tables, admin) and one,
- * opened on first use, as `authenticator` for API requests, so that a request never
- * runs on a superuser connection; and a third, of VISITOR_CONNECTIONS, as `authenticator`
- * for the visitor's lane.
+ * opened on first use, as `authenticator` for the emulator's own REST layer, so that a request
+ * never runs on a superuser connection. Every API request shares that one pool, as every request
+ * shares PostgREST's.
  * The first admin connection is opened here, so a wrong URL fails now, not on the
  * first request.
  * @param url a `postgres://user:pass@host:port/db` connection string
@@ -79,22 +76,17 @@ export async function openPostgres(url: string, maxConnections = 10): Promise<Db
   const probe = await pool.connect();
   probe.release();
   let apiPool: pg.Pool | undefined;
-  let visitorPool: pg.Pool | undefined;
 
   return {
     kind: 'postgres',
     ...wrap(pool),
     transaction: (fn) => inTransaction(pool, fn),
-    apiTransaction(fn, lane: ApiLane = 'shared') {
-      if (lane === 'visitor') {
-        visitorPool ??= newPool(apiLoginUrl(url), VISITOR_CONNECTIONS);
-        return inTransaction(visitorPool, fn);
-      }
+    apiTransaction(fn) {
       apiPool ??= newPool(apiLoginUrl(url), maxConnections);
       return inTransaction(apiPool, fn);
     },
     async close() {
-      await Promise.all([pool.end(), apiPool?.end(), visitorPool?.end()]);
+      await Promise.all([pool.end(), apiPool?.end()]);
     },
   };
 }

@@ -23,14 +23,6 @@ export interface Queryable {
 export const API_LOGIN_ROLE = 'authenticator';
 
 /**
- * Which connections an API request runs on. `visitor`, the one read /go makes before it
- * sends a visitor on: on PostgreSQL a small pool of its own, so that the lookup never waits
- * for a connection behind other requests (50 anon clients each holding one: issue 38). The
- * rest share the API pool. PGlite runs one statement at a time whatever the lane.
- */
-export type ApiLane = 'shared' | 'visitor';
-
-/**
  * One emulator database, PGlite or a PostgreSQL server: queries as the superuser, and
  * transactions as the superuser or as the API login role.
  */
@@ -46,10 +38,9 @@ export interface Db extends Queryable {
    * for PostgREST requests: inside, `set_config('role', …)` may switch only to roles
    * `authenticator` is a member of, as PostgREST's authenticator connection can.
    * PostgreSQL: a second pool logged in as `authenticator`; PGlite: see pglite.ts.
-   * @param lane `visitor`: on PostgreSQL, on connections of its own (see ApiLane)
    * @throws like `transaction`; on PostgreSQL also when `authenticator` cannot log in.
    */
-  apiTransaction<T>(fn: (tx: Queryable) => Promise<T>, lane?: ApiLane): Promise<T>;
+  apiTransaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
   /** Closes every connection (PGlite: flushes and closes the data directory). */
   close(): Promise<void>;
 }

@@ -77,14 +77,23 @@ export function fromDbError(e: DbError & { code: string }, isAnon: boolean): Res
   );
 }
 
-/** PostgREST's answer for a table or view the schema cache does not hold: 404 PGRST205. */
+/** PostgREST 12's answer for a table or view the schema cache does not hold: 404 42P01. */
 export const tableNotFound = (schema: string, table: string) =>
-  new RestError(
-    404,
-    'PGRST205',
-    `Could not find the table '${schema}.${table}' in the schema cache`,
-  );
+  new RestError(404, '42P01', `relation "${schema}.${table}" does not exist`);
 
 /** PostgREST's answer to a query string it cannot parse: 400 PGRST100 with the details. */
 export const parseError = (message: string, details: string) =>
   new RestError(400, 'PGRST100', message, details);
+
+/**
+ * PostgREST 12's answer to a select that embeds a resource no foreign key relates to the table
+ * (`select=*,created_by(*)`): 400 PGRST200. The emulator embeds nothing, so it answers every
+ * embedding so; its hint (PostgREST's nearest related table) is left null.
+ */
+export const noRelationship = (schema: string, table: string, embed: string) =>
+  new RestError(
+    400,
+    'PGRST200',
+    `Could not find a relationship between '${table}' and '${embed}' in the schema cache`,
+    `Searched for a foreign key relationship between '${table}' and '${embed}' in the schema '${schema}', but no matches were found.`,
+  );

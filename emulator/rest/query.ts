@@ -47,6 +47,11 @@ export interface ParsedQuery {
   /** POST `columns=`: which keys of the body to insert. */
   columns?: string[];
   /**
+   * The first resource the select embeds (`select=*,created_by(*)`), which the emulator answers
+   * as PostgREST does when no foreign key relates it (run.ts: 400 PGRST200).
+   */
+  embed?: string;
+  /**
    * GET/HEAD of a function (`rpcArgs`): the parameters whose value is no
    * `[not.]op.value` filter, which PostgREST passes as the function's arguments.
    */
@@ -79,9 +84,12 @@ export function parseQuery(params: URLSearchParams, opts: { rpcArgs?: boolean } 
   if (opts.rpcArgs) query.args = [];
   for (const [key, raw] of params) {
     switch (key) {
-      case 'select':
-        query.select = parseSelect(raw);
+      case 'select': {
+        const embed = embeddedResource(raw);
+        if (embed !== undefined) query.embed = embed;
+        else query.select = parseSelect(raw);
         break;
+      }
       case 'order':
         query.order = parseOrder(raw);
         break;
@@ -125,6 +133,14 @@ function parseCount(raw: string, what: 'Limit' | 'Offset'): number | undefined {
 }
 
 const IDENT = /^[^.,:()"\s]+$/;
+
+/**
+ * The name of the first embedded resource in a select (`name(…)`, `alias:name(…)`,
+ * `name!hint(…)`), or undefined when it embeds none.
+ */
+function embeddedResource(raw: string): string | undefined {
+  return /(?:^|,)\s*(?:[^,:()]+:)?([^,:()!]+?)\s*(?:![^,()]+)?\(/.exec(raw)?.[1]?.trim();
+}
 
 function parseSelect(raw: string): SelectItem[] {
   if (raw.trim() === '') return [{ column: '*' }];
@@ -185,7 +201,7 @@ function parseFilter(column: string, raw: string): Filter {
       'filter',
       raw,
       column1,
-      `unexpected "${rest.slice(0, 12)}" expecting "not" or an operator (${FILTER_OPS.join(', ')}) followed by "."`,
+      `unexpected ${rest === '' ? 'end of input' : `"${rest.slice(0, 1)}"`} expecting "not" or operator (eq, gt, ...)`,
     );
   }
   if (op === 'in') return { column, negate, op, value: parseInList(raw, value, column1 + 3) };

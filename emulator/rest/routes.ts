@@ -1,5 +1,5 @@
 import { Hono } from 'hono';
-import { tokenUseRateLimit } from '../auth/rate-limit.js';
+import { restRateLimits } from '../auth/rate-limit.js';
 import type { ServerContext } from '../context.js';
 import { rpcRoutes } from './rpc-calls.js';
 import { answerRestError, invalidPath } from './schema-errors.js';
@@ -17,8 +17,9 @@ export function restRoutes(ctx: ServerContext): Hono {
   const app = new Hono();
   app.onError(answerRestError);
   app.notFound(invalidPath);
-  // Guessing card tokens is limited per client address on every route and method.
-  app.use('*', tokenUseRateLimit(ctx.rateLimits));
+  // Counting a visit, redeeming a code and guessing card tokens are limited per client address,
+  // before anything is read (card tokens on every route and method).
+  for (const limit of restRateLimits(ctx.rateLimits)) app.use('*', limit);
   // /rpc first: `/:table` would not match its two segments, but the order says which wins.
   app.route('/rpc', rpcRoutes(ctx));
   app.route('/', tableReadRoutes(ctx));

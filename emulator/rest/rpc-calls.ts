@@ -1,5 +1,4 @@
 import { Hono, type Context } from 'hono';
-import { invitationRateLimit, visitRateLimit } from '../auth/rate-limit.js';
 import type { RoutineInfo } from '../catalog/schema-cache.js';
 import type { ServerContext } from '../context.js';
 import { type Outcome, contentRange, mergeRange, renderBody, wantsObject } from './answers.js';
@@ -16,10 +15,6 @@ import { buildCall } from './sql.js';
  */
 export function rpcRoutes(ctx: ServerContext): Hono {
   const app = new Hono();
-  // Counting a visit is open to anyone and redeeming a code to anyone signed in: each limited
-  // per client address, before anything is read.
-  app.use('/:fn', visitRateLimit(ctx.rateLimits));
-  app.use('/:fn', invitationRateLimit(ctx.rateLimits));
   app.on(['GET', 'HEAD'], '/:fn', (c) => callRoutine(ctx, c, true));
   app.post('/:fn', (c) => callRoutine(ctx, c, false));
   app.on(['PATCH', 'PUT', 'DELETE'], '/:fn', unsupportedMethod);
@@ -49,7 +44,8 @@ export async function callRoutine(
     ? { kind: 'query', values: groupParams(query.args ?? []) }
     : await readRpcPayload(c, c.req.header('content-type'));
   const routine = await resolveRoutine(ctx, name, payload);
-  const merged = mergeRange(query, read ? parseRangeHeader(c.req.header('range')) : undefined);
+  const range = read ? parseRangeHeader(c.req.header('range')) : undefined;
+  const merged = mergeRange(query, range, ctx.maxRows);
   const statement = buildCall(routine, callArgs(routine, payload), merged);
   // A function the role may not EXECUTE is still in PostgREST's schema cache (it reads the
   // catalog as the login role, not per caller), so the call reaches PostgreSQL, which

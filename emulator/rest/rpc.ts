@@ -44,17 +44,33 @@ export function readPostPayload(contentType: string | undefined, raw: string | B
     } catch {
       throw new RestError(400, 'PGRST102', 'Empty or invalid json');
     }
-    const keys =
-      value !== null && typeof value === 'object' && !Array.isArray(value)
-        ? Object.keys(value)
-        : [];
-    return { kind: 'json', body, keys };
+    return { kind: 'json', body, keys: jsonKeys(value) };
   }
   if (media === 'application/x-www-form-urlencoded') {
     return { kind: 'form', values: groupParams(new URLSearchParams(body)) };
   }
   throw new RestError(400, 'PGRST102', `Content-Type not acceptable: ${media}`);
 }
+
+/**
+ * The argument names of a JSON body: an object's keys; for an array (PostgREST's call per
+ * element), the keys every element shares; none for any other value.
+ * @throws RestError 400 PGRST102 "All object keys must match" (PostgREST 12's answer) for an
+ *   array whose elements are not all objects with the same keys.
+ */
+function jsonKeys(value: unknown): string[] {
+  const isObject = (v: unknown): v is object =>
+    v !== null && typeof v === 'object' && !Array.isArray(v);
+  if (isObject(value)) return Object.keys(value);
+  if (!Array.isArray(value)) return [];
+  const keys = value.map((v) => (isObject(v) ? Object.keys(v).sort().join(',') : undefined));
+  if (keys.some((k) => k === undefined || k !== keys[0])) throw ALL_KEYS_MUST_MATCH();
+  return isObject(value[0]) ? Object.keys(value[0]) : [];
+}
+
+/** PostgREST 12's answer to a JSON array body whose elements differ in keys (or are no objects). */
+export const ALL_KEYS_MUST_MATCH = () =>
+  new RestError(400, 'PGRST102', 'All object keys must match');
 
 /**
  * The most fields one form or query may hold. PostgREST sets no such number, but its form and
@@ -219,23 +235,33 @@ export function noRoutine(
 /** `(a, b, c)`, sorted, the form PostgREST compares parameter lists in. */
 const paramList = (names: string[]) => `(${[...names].sort().join(', ')})`;
 
-/** PostgREST's minimum similarity for a function name hint (v14.6+) and a parameter hint. */
-const NAME_MIN_SCORE = 0.75;
+/**
+ * The minimum similarity of a hint, for a function name and for a parameter list alike: PostgREST
+ * 12 takes the best match of Haskell's fuzzyset (`getOne`), whose minimum score is 0.33.
+ */
+const NAME_MIN_SCORE = 0.33;
 const PARAMS_MIN_SCORE = 0.33;
 
 /**
+ * A string as fuzzyset compares it: lower case, every character but letters, digits, spaces and
+ * commas removed (so an unnamed parameter's `()` is empty, and matches nothing).
+ */
+const fuzzyNormal = (text: string) => text.toLowerCase().replace(/[^\p{L}\p{N}\s,]/gu, '');
+
+/**
  * The candidate most similar to `target` with at least `minScore`, by Levenshtein
- * similarity (1 − distance / longer length). PostgREST uses a fuzzy set (n-gram
- * candidates rescored by Levenshtein); this keeps its rescoring step only, so a hint
- * may differ from PostgREST's for unusual names. Own code: a dozen lines, where a
- * dependency would be needed only for this hint.
+ * similarity (1 − distance / longer length) of the normalised strings (fuzzyNormal); an empty
+ * one matches nothing. PostgREST uses a fuzzy set (n-gram candidates rescored by Levenshtein);
+ * this keeps its normalisation and rescoring, so a hint may differ from PostgREST's for unusual
+ * names. Own code: a dozen lines, where a dependency would be needed only for this hint.
  */
 function closest(candidates: string[], target: string, minScore: number): string | undefined {
   let best: { text: string; score: number } | undefined;
+  const b = fuzzyNormal(target);
   for (const text of candidates) {
-    const a = text.toLowerCase();
-    const b = target.toLowerCase();
-    const score = 1 - levenshtein(a, b) / Math.max(a.length, b.length, 1);
+    const a = fuzzyNormal(text);
+    if (a === '' || b === '') continue;
+    const score = 1 - levenshtein(a, b) / Math.max(a.length, b.length);
     if (score >= minScore && (!best || score > best.score)) best = { text, score };
   }
   return best?.text;

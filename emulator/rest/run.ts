@@ -1,10 +1,9 @@
 import type { Context } from 'hono';
 import type { ServerContext } from '../context.js';
 import { API_LOGIN_ROLE, isDbError } from '../db/index.js';
-import type { ApiLane } from '../db/types.js';
 import type { TableInfo } from '../catalog/schema-cache.js';
 import { type Outcome, wantsObject } from './answers.js';
-import { RestError, fromDbError, tableNotFound } from './errors.js';
+import { RestError, fromDbError, noRelationship, tableNotFound } from './errors.js';
 import { parseQuery, type ParsedQuery } from './query.js';
 import { ANON_ROLE, requestRole, type RequestRole } from './request-role.js';
 import { EXPOSED_SCHEMA, checkProfile } from './schema-errors.js';
@@ -14,15 +13,15 @@ import type { Statement } from './sql.js';
  * The request's role, checked before anything else is read or run: the bearer
  * token's signature, then whether the login role may switch to its role claim.
  * PostgreSQL refuses such a switch with 42501 `permission denied to set role`
- * (PostgREST: 403 for a token) or 22023 `role … does not exist` (PostgREST: 401).
- * @throws RestError 401 for a bad token or an unknown role, 403 for a role the
- * login role is not a member of (a superuser, pg_* roles, authenticator).
+ * (PostgREST: 403 for a token) or 22023 `role … does not exist` (PostgREST 12: 400).
+ * @throws RestError 401 for a bad token, 400 for an unknown role, 403 for a role the
+ * login role is not a member of (a superuser, pg_* roles).
  */
 export async function authorize(ctx: ServerContext, c: Context): Promise<RequestRole> {
   const who = await requestRole(c);
   const access = await ctx.schemaCache.roleAccess(ctx.db, who.role);
   if (access === 'missing') {
-    throw new RestError(401, '22023', `role "${who.role}" does not exist`);
+    throw new RestError(400, '22023', `role "${who.role}" does not exist`);
   }
   if (access === 'denied') {
     throw new RestError(403, '42501', `permission denied to set role "${who.role}"`);
@@ -33,8 +32,8 @@ export async function authorize(ctx: ServerContext, c: Context): Promise<Request
 /**
  * Resolves the request's table (`:table` of public), then runs `build`'s statement as
  * `who` in one transaction (read-only for GET and HEAD).
- * @throws RestError 406 PGRST106 for another profile, 404 PGRST205 for an unknown
- * table, or as {@link execute}.
+ * @throws RestError 406 PGRST106 for another profile, 404 42P01 for an unknown table, 400
+ * PGRST200 for an embedded resource (noRelationship), or as {@link execute}.
  */
 export async function runOnTable(
   ctx: ServerContext,
@@ -48,17 +47,11 @@ export async function runOnTable(
   const table = await ctx.schemaCache.table(ctx.db, EXPOSED_SCHEMA, name);
   if (!table) throw tableNotFound(EXPOSED_SCHEMA, name);
   const query = parseQuery(new URL(c.req.url).searchParams);
+  if (query.embed !== undefined) throw noRelationship(EXPOSED_SCHEMA, name, query.embed);
   const statement = await build(table, query);
   const readOnly = c.req.method === 'GET' || c.req.method === 'HEAD';
-  const lane = readOnly && name === VISITOR_LOOKUP ? 'visitor' : 'shared';
-  return execute(ctx, c, who, `/${name}`, statement, { readOnly, single: wantsObject(c), lane });
+  return execute(ctx, c, who, `/${name}`, statement, { readOnly, single: wantsObject(c) });
 }
-
-/**
- * The one read /go makes before it sends a visitor on (the product's ACTIVE_VIEW): on
- * connections of its own (ApiLane), so that no other request, however many, delays it.
- */
-export const VISITOR_LOOKUP = 'namecard_active';
 
 /**
  * Runs `statement` as `who` in one transaction after PostgREST's settings (role,
@@ -66,7 +59,6 @@ export const VISITOR_LOOKUP = 'namecard_active';
  * PostgREST's answer.
  * @param path the request path below /rest/v1 (`request.path`), e.g. `/rpc/fn`
  * @param opts.single fail with 406 PGRST116 (rolled back) unless exactly one row.
- * @param opts.lane the connections it runs on (default: the shared API pool)
  * @throws RestError for a database error (fromDbError) or PGRST116.
  */
 export async function execute(
@@ -75,7 +67,7 @@ export async function execute(
   who: RequestRole,
   path: string,
   statement: Statement,
-  opts: { readOnly: boolean; single: boolean; lane?: ApiLane },
+  opts: { readOnly: boolean; single: boolean },
 ): Promise<Outcome> {
   const settings = await ctx.schemaCache.roleSettings(ctx.db, who.role);
   const preRequest = await preRequestFunction(ctx);
@@ -90,12 +82,12 @@ export async function execute(
         throw new RestError(
           406,
           'PGRST116',
-          'Cannot coerce the result to a single JSON object',
+          'JSON object requested, multiple (or no) rows returned',
           `The result contains ${outcome.page_count} rows`,
         );
       }
       return outcome;
-    }, opts.lane);
+    });
   } catch (e) {
     if (isDbError(e)) throw fromDbError(e, who.role === ANON_ROLE);
     throw e;

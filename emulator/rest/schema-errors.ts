@@ -1,6 +1,13 @@
 import type { Context } from 'hono';
 import { RestError } from './errors.js';
 
+/** `.single()`'s media type (Accept: application/vnd.pgrst.object+json), as answered. */
+const OBJECT_TYPE = 'application/vnd.pgrst.object+json; charset=utf-8';
+
+/** Whether the request asks for one object (`.single()`). */
+const wantsObject = (c: Context) =>
+  (c.req.header('accept') ?? '').includes('application/vnd.pgrst.object+json');
+
 /** The only schema exposed, as in a default Supabase project. */
 export const EXPOSED_SCHEMA = 'public';
 
@@ -38,7 +45,9 @@ export function errorResponse(c: Context, e: RestError): Response {
         : 'Bearer',
     );
   }
-  c.header('Content-Type', JSON_TYPE);
+  // PostgREST 12 answers `.single()`'s refusal with both media types in Content-Type.
+  const single = e.code === 'PGRST116' && wantsObject(c);
+  c.header('Content-Type', single ? `${JSON_TYPE}, ${OBJECT_TYPE}` : JSON_TYPE);
   return c.body(JSON.stringify(e.toJSON()), e.status);
 }
 
@@ -58,9 +67,9 @@ export function invalidPath(c: Context): Response {
 }
 
 /**
- * A method /rpc/<fn> does not take (PATCH, PUT, DELETE): PostgREST's 405 PGRST117.
- * @throws RestError 405 PGRST117, always.
+ * A method /rpc/<fn> does not take (PATCH, PUT, DELETE): PostgREST 12's 405 PGRST101.
+ * @throws RestError 405 PGRST101, always.
  */
 export function unsupportedMethod(c: Context): never {
-  throw new RestError(405, 'PGRST117', `Unsupported HTTP method: ${c.req.method}`);
+  throw new RestError(405, 'PGRST101', `Cannot use the ${c.req.method} method on RPC`);
 }

@@ -135,9 +135,25 @@ function requireColumns(table: TableInfo, names: readonly string[]): void {
       throw new RestError(
         400,
         'PGRST204',
-        `Could not find the '${name}' column of '${table.name}' in the schema cache`,
+        `Column '${name}' of relation '${table.name}' does not exist`,
       );
     }
+  }
+}
+
+/**
+ * PostgREST 12 filters and orders a function's result after its `select`: a filter or order on a
+ * column the select leaves out names no column there (fixed in PostgREST 13).
+ * @throws RestError 400 42703 `column <relation>.<column> does not exist`, as PostgreSQL words it
+ *   (the filters first, as PostgreSQL reads WHERE before ORDER BY).
+ */
+function unselectedFilter(routine: RoutineInfo, q: ParsedQuery): void {
+  if (q.select.length === 0 || q.select.some((item) => item.column === '*')) return;
+  const selected = new Set(q.select.map((item) => item.column));
+  const named = [...q.filters.map((f) => f.column), ...q.order.map((o) => o.column)];
+  const missing = named.find((column) => !selected.has(column));
+  if (missing !== undefined) {
+    throw new RestError(400, '42703', `column ${routine.relation}.${missing} does not exist`);
   }
 }
 
@@ -241,6 +257,7 @@ export function buildCall(routine: RoutineInfo, args: CallArgs, q: ParsedQuery):
     name: routine.name,
     columns: new Map((routine.columns ?? []).map((c) => [c, { name: c, hasDefault: false }])),
   };
+  unselectedFilter(routine, q);
   const where = whereClause(result, q.filters, params, 'pgrst_call.');
   const order = orderClause(result, q.order, 'pgrst_call.');
   if (!routine.columns) {

@@ -1,6 +1,6 @@
 import { Hono, type Context } from 'hono';
 import type { ServerContext } from '../context.js';
-import { contentRange, mergeRange, renderBody } from './answers.js';
+import { contentLocation, contentRange, mergeRange, renderBody } from './answers.js';
 import { RestError } from './errors.js';
 import { parsePrefer, parseRangeHeader } from './query.js';
 import { authorize, runOnTable } from './run.js';
@@ -25,12 +25,16 @@ export async function readTable(ctx: ServerContext, c: Context): Promise<Respons
   const who = await authorize(ctx, c);
   const result = await runOnTable(ctx, c, who, 'accept-profile', (table, query) => {
     const range = parseRangeHeader(c.req.header('range'));
-    const merged = mergeRange(query, range);
+    const merged = mergeRange(query, range, ctx.maxRows);
     offset = merged.offset ?? 0;
     return buildRead(table, merged, prefer.count !== undefined);
   });
   const total = result.total ?? undefined;
   c.header('Content-Range', contentRange(offset, result.page_count, total));
+  c.header(
+    'Content-Location',
+    contentLocation(c.req.param('table') ?? '', new URL(c.req.url).searchParams),
+  );
   if (prefer.count) c.header('Preference-Applied', `count=${prefer.count}`);
   const status = readStatus(offset, result.page_count, total);
   if (status === 416) {

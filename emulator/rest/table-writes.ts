@@ -19,12 +19,21 @@ export function tableWriteRoutes(ctx: ServerContext): Hono {
   return app;
 }
 
-/** What every write reads from `Prefer` first: whether rows are answered, whether counted. */
-function writePreferences(c: Context): { representation: boolean; counted: boolean } {
-  const prefer = parsePrefer(c.req.header('prefer'));
+/**
+ * What every write reads from `Prefer` first: whether rows are answered, whether counted, and
+ * the `return` asked for (answered in Preference-Applied).
+ */
+function writePreferences(c: Context): {
+  representation: boolean;
+  preferred: { return?: string; counted: boolean };
+} {
+  const header = c.req.header('prefer');
+  const prefer = parsePrefer(header);
+  const counted = prefer.count !== undefined;
+  const asked = /(^|,)\s*return=/.test(header ?? '');
   return {
     representation: prefer.return === 'representation',
-    counted: prefer.count !== undefined,
+    preferred: asked ? { return: prefer.return, counted } : { counted },
   };
 }
 
@@ -34,7 +43,7 @@ function writePreferences(c: Context): { representation: boolean; counted: boole
  * @throws RestError 400 PGRST102 for a body that is not an object or array of objects.
  */
 export async function insertRows(ctx: ServerContext, c: Context): Promise<Response> {
-  const { representation, counted } = writePreferences(c);
+  const { representation, preferred } = writePreferences(c);
   const who = await authorize(ctx, c);
   const refused = await refuseWithoutPrivilege(ctx, c, who, 'INSERT');
   if (refused) return refused;
@@ -56,7 +65,7 @@ export async function insertRows(ctx: ServerContext, c: Context): Promise<Respon
     }
     return buildInsert(table, records, columns, { representation, select: query.select });
   });
-  return mutationResponse(c, result, representation, true, counted);
+  return mutationResponse(c, result, preferred, true);
 }
 
 /**
@@ -65,7 +74,7 @@ export async function insertRows(ctx: ServerContext, c: Context): Promise<Respon
  * @throws RestError 400 PGRST102 for a body that is not one JSON object.
  */
 export async function updateRows(ctx: ServerContext, c: Context): Promise<Response> {
-  const { representation, counted } = writePreferences(c);
+  const { representation, preferred } = writePreferences(c);
   const who = await authorize(ctx, c);
   const refused = await refuseWithoutPrivilege(ctx, c, who, 'UPDATE');
   if (refused) return refused;
@@ -76,7 +85,7 @@ export async function updateRows(ctx: ServerContext, c: Context): Promise<Respon
   const result = await runOnTable(ctx, c, who, 'content-profile', (table, query) =>
     buildUpdate(table, payload as Record<string, unknown>, query, representation),
   );
-  return mutationResponse(c, result, representation, false, counted);
+  return mutationResponse(c, result, preferred, false);
 }
 
 /**
@@ -84,24 +93,25 @@ export async function updateRows(ctx: ServerContext, c: Context): Promise<Respon
  * `Prefer: return=representation`.
  */
 export async function deleteRows(ctx: ServerContext, c: Context): Promise<Response> {
-  const { representation, counted } = writePreferences(c);
+  const { representation, preferred } = writePreferences(c);
   const who = await authorize(ctx, c);
   const refused = await refuseWithoutPrivilege(ctx, c, who, 'DELETE');
   if (refused) return refused;
   const result = await runOnTable(ctx, c, who, 'content-profile', (table, query) =>
     buildDelete(table, query, representation),
   );
-  return mutationResponse(c, result, representation, false, counted);
+  return mutationResponse(c, result, preferred, false);
 }
 
 /**
- * Visitors first: a write the request's role can never make (it holds no INSERT,
+ * Visitors first: an anonymous write anon can never make (it holds no INSERT,
  * UPDATE or DELETE privilege on the table at all) is answered before its body is
  * read, with the error PostgreSQL would raise for it (42501 "permission denied for
- * table …": PostgREST's 401 for anon, 403 otherwise). The connection is closed
- * rather than the rest of the body drained, so a flood of anonymous bodies costs
- * no parsing. Anything else (an unknown table, another profile, a role with the
- * privilege, whom row-level security may still refuse) takes the normal path.
+ * table …": PostgREST's 401 for anon). The connection is closed rather than the rest
+ * of the body drained, so a flood of anonymous bodies costs no parsing. Anything else
+ * (another role, which needs a signed token, an unknown table, another profile, a
+ * privilege row-level security may still refuse) takes the normal path, and gets
+ * PostgreSQL's own answer (a column default it may not run comes before the table).
  * @returns the answer, or undefined when the request may go on.
  */
 export async function refuseWithoutPrivilege(
@@ -111,6 +121,7 @@ export async function refuseWithoutPrivilege(
   privilege: WritePrivilege,
 ): Promise<Response | undefined> {
   const profile = c.req.header('content-profile');
+  if (who.role !== ANON_ROLE) return undefined;
   if (profile !== undefined && profile !== EXPOSED_SCHEMA) return undefined;
   const name = c.req.param('table') ?? '';
   const held = await ctx.schemaCache.hasPrivilege(
@@ -124,10 +135,9 @@ export async function refuseWithoutPrivilege(
   // PostgreSQL's rewriter (55000) before any permission is checked, so views take the
   // normal path and get that answer, as from PostgREST.
   if (!held || held.granted || held.kind !== 'table') return undefined;
-  const isAnon = who.role === ANON_ROLE;
   c.header('Connection', 'close');
   return errorResponse(
     c,
-    new RestError(isAnon ? 401 : 403, '42501', `permission denied for ${held.kind} ${name}`),
+    new RestError(401, '42501', `permission denied for ${held.kind} ${name}`),
   );
 }

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startEmulator, type EmulatorOptions, type RunningEmulator } from '../../emulator/index.js';
-import { createTestDatabase, type TestDatabase } from '../support/emulator.js';
+import { createTestDatabase, type TestDatabase, overPostgres } from '../support/emulator.js';
 import { removeDir, run, summerDate, tempConfigDir } from '../cli/helpers.js';
 import { MAIN_URL, PHOTO_URL, login, rows } from '../cli/emulator.js';
 import { OWNER } from '../support/accounts.js';
@@ -38,7 +38,7 @@ const STORES: Record<string, () => Promise<Partial<EmulatorOptions>>> = {
   PostgreSQL: async () => {
     const database: TestDatabase = await createTestDatabase();
     cleanup = () => database.drop();
-    return { databaseUrl: database.url };
+    return overPostgres(database.url);
   },
 };
 

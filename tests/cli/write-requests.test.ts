@@ -126,7 +126,7 @@ describe('with an access token that has expired or is refused', () => {
     const server = await recordingProxy();
     await signedIn(server);
     // A token that looks valid for an hour by the stored expiry but has expired by its own
-    // claim: PostgREST refuses it (401 PGRST303) before running anything.
+    // claim: PostgREST refuses it (401 PGRST301 "JWT expired") before running anything.
     const file = path.join(cli.dir, 'config.json');
     const stored = JSON.parse(await readFile(file, 'utf8')) as {
       session: { access_token: string };

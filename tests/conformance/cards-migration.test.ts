@@ -13,6 +13,7 @@ import {
   TEST_RATE_LIMITS,
   createTestDatabase,
   type TestDatabase,
+  overPostgres,
 } from '../support/emulator.js';
 
 // The cards migration applied over a deployment's data (issue 40): the one card it had becomes
@@ -131,7 +132,7 @@ describe.each(DB_KINDS)(
       emulator = await startEmulator({
         port: 0,
         rateLimits: TEST_RATE_LIMITS,
-        ...(database ? { databaseUrl: database.url } : { dataDir }),
+        ...(database ? overPostgres(database.url) : { dataDir }),
       });
       owner = await person(emulator, OWNER, { existing: true });
     });

@@ -12,10 +12,12 @@ import { OWNER } from '../support/accounts.js';
 const TEST_FUNCTIONS = `
   create function public.test_statement_timeout() returns text language sql stable
     as $$ select current_setting('statement_timeout') $$;
+  create function public.test_plan_cache_mode() returns text language sql stable
+    as $$ select current_setting('plan_cache_mode') $$;
   create function public.test_sleep(seconds double precision) returns text language sql volatile
     as $$ select pg_sleep(seconds)::text $$;
-  grant execute on function public.test_statement_timeout(), public.test_sleep(double precision)
-    to anon, authenticated;
+  grant execute on function public.test_statement_timeout(), public.test_plan_cache_mode(),
+    public.test_sleep(double precision) to anon, authenticated;
 `;
 
 describe.each(DB_KINDS)('statement time-outs per role over %s', (kind) => {
@@ -25,6 +27,7 @@ describe.each(DB_KINDS)('statement time-outs per role over %s', (kind) => {
   beforeAll(async () => {
     emulator = await startTestEmulator(kind, { owner: OWNER });
     await emulator.query(TEST_FUNCTIONS);
+    await emulator.reloadSchema();
     const res = await fetch(`${emulator.url}/auth/v1/token?grant_type=password`, {
       method: 'POST',
       headers: { apikey: emulator.anonKey, 'Content-Type': 'application/json' },
@@ -51,6 +54,15 @@ describe.each(DB_KINDS)('statement time-outs per role over %s', (kind) => {
     const owner = await call('test_statement_timeout', ownerToken);
     expect(owner.status).toBe(200);
     expect(await owner.json()).toBe('8s');
+  });
+
+  // supabase/schemas/roles.sql: /go's lookup keeps custom plans (a generic one reads far more).
+  test("each request runs with its role's plan_cache_mode: force_custom_plan for anon and authenticated", async () => {
+    for (const token of [undefined, ownerToken]) {
+      const res = await call('test_plan_cache_mode', token);
+      expect(res.status).toBe(200);
+      expect(await res.json()).toBe('force_custom_plan');
+    }
   });
 
   // PGlite runs in one thread and has no timer to cancel a statement: only PostgreSQL can.

@@ -8,6 +8,7 @@ import { startEmulator, type RunningEmulator } from '../../emulator/index.js';
 import { applyMigrations } from '../../emulator/migrations.js';
 import { SCHEMA_VERSION } from '../../shared/core/schema-version.js';
 import { startThrowawayPostgres, type ThrowawayPostgres } from '../support/postgres.js';
+import { overPostgres } from '../support/emulator.js';
 import { layOutSupabase } from '../support/supabase-layout.js';
 
 // On hosted Supabase, `supabase db push` runs the migrations as `postgres`, which is no
@@ -96,7 +97,7 @@ describe('migrations as the non-superuser postgres of a Supabase layout', () => 
   test('the emulator in front of it serves the API as postgres, with anon refused the owner functions', async () => {
     let emulator: RunningEmulator | undefined;
     try {
-      emulator = await startEmulator({ databaseUrl: postgresUrl, port: 0 });
+      emulator = await startEmulator({ ...overPostgres(postgresUrl), port: 0 });
       const headers = { apikey: emulator.anonKey };
       const version = await fetch(`${emulator.url}/rest/v1/rpc/namecard_schema_version`, {
         headers,

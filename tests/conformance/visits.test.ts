@@ -166,7 +166,11 @@ describe.each(DB_KINDS)('visit counts over %s', { timeout: 60_000 }, (kind) => {
       { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: deep },
     );
     expect(res.status).toBe(400);
-    expect(await res.json()).toMatchObject({ code: 'PGRST102', message: 'Empty or invalid json' });
+    // An array body is a call per element, each an object with the same keys (PostgREST 12).
+    expect(await res.json()).toMatchObject({
+      code: 'PGRST102',
+      message: 'All object keys must match',
+    });
     expect(await counts(emulator)).toEqual([]);
   });
 

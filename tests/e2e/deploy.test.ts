@@ -13,6 +13,7 @@ import { serveSite } from '../../scripts/site-server.js';
 import { SCHEMA_VERSION } from '../../shared/core/schema-version.js';
 import { ROOT, removeDir, run, tempConfigDir } from '../cli/helpers.js';
 import { freePort, startThrowawayPostgres, type ThrowawayPostgres } from '../support/postgres.js';
+import { overPostgres } from '../support/emulator.js';
 import { layOutSupabase } from '../support/supabase-layout.js';
 import { followGo, launchBrowser, startCards, type ServedSite, type Visit } from './harness.js';
 
@@ -69,7 +70,7 @@ describe('docs/deploy.md on a Supabase-laid-out PostgreSQL', () => {
     const push = await pushMigrations(postgresUrl);
     expect(push.exitCode, push.stderr).toBe(0);
     expect(push.stdout).toContain('Finished supabase db push.');
-    emulator = await startEmulator({ databaseUrl: postgresUrl, port: 0 });
+    emulator = await startEmulator({ ...overPostgres(postgresUrl), port: 0 });
     cards = await startCards();
     configDir = await tempConfigDir();
   });

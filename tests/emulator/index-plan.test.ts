@@ -2,7 +2,13 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator, type RunningEmulator } from '../../emulator/index.js';
 import { ACTIVE_VIEW, STATUS_VIEW, viewUrl } from '../../shared/core/lookup.js';
-import { DB_KINDS, createTestDatabase, type TestDatabase, MAIN_CARD_SQL } from '../support/emulator.js';
+import {
+  DB_KINDS,
+  createTestDatabase,
+  type TestDatabase,
+  overPostgres,
+  MAIN_CARD_SQL,
+} from '../support/emulator.js';
 
 const ROWS = 1_000_000;
 const FUTURE = 100_000;
@@ -63,7 +69,7 @@ describe.each(DB_KINDS)(
       if (kind === 'postgres') database = await createTestDatabase();
       emulator = await startEmulator({
         port: 0,
-        ...(database ? { databaseUrl: database.url } : {}),
+        ...(database ? overPostgres(database.url) : {}),
       });
       // Loading 10^6 rows into the indexes one by one takes minutes on PGlite: drop the
       // table's secondary indexes and create them again afterwards from their own definitions.

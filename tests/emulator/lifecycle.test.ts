@@ -5,7 +5,12 @@ import { describe, expect, it } from 'vitest';
 import { startEmulator } from '../../emulator/index.js';
 import { MIGRATIONS_DIR } from '../../emulator/migrations.js';
 import { ACTIVE_VIEW, viewUrl } from '../../shared/core/lookup.js';
-import { DB_KINDS, createTestDatabase, startTestEmulator } from '../support/emulator.js';
+import {
+  DB_KINDS,
+  createTestDatabase,
+  startTestEmulator,
+  overPostgres,
+} from '../support/emulator.js';
 import { createTestClient } from '../support/supabase.js';
 import { runTsx } from './run-tsx.js';
 import { OWNER } from '../support/accounts.js';
@@ -48,10 +53,10 @@ describe('emulator lifecycle', { timeout: 120_000 }, () => {
   it('restarting with a new owner password replaces the old one', async () => {
     const database = await createTestDatabase();
     try {
-      await (await startEmulator({ port: 0, databaseUrl: database.url, owner: OWNER })).stop();
+      await (await startEmulator({ port: 0, ...overPostgres(database.url), owner: OWNER })).stop();
       const again = await startEmulator({
         port: 0,
-        databaseUrl: database.url,
+        ...overPostgres(database.url),
         owner: { ...OWNER, password: 'changed-password-2' },
       });
       try {

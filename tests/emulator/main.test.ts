@@ -4,6 +4,16 @@ import { createTestDatabase } from '../support/emulator.js';
 import { createTestClient } from '../support/supabase.js';
 import { runTsx, startMain } from './run-tsx.js';
 
+/** Whether a process with this id runs (signal 0 checks without sending anything). */
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 const OWNER_ENV = {
   NAMECARD_OWNER_EMAIL: 'demo@example.com',
   NAMECARD_OWNER_PASSWORD: 'demo-password-1',
@@ -44,18 +54,44 @@ describe('npm run emulator', { timeout: 120_000 }, () => {
     expect((await child).exitCode).toBe(0);
   });
 
-  it('uses the PostgreSQL server named by DATABASE_URL', async () => {
+  it('uses the PostgreSQL server named by DATABASE_URL, with the real PostgREST behind /rest/v1 when asked (--rest postgrest), and stops it', async () => {
     const database = await createTestDatabase();
     try {
-      const { child, output } = await startMain(['--port', '0', '--quiet'], {
-        DATABASE_URL: database.url,
-      });
-      expect(output()).toContain('PostgreSQL (DATABASE_URL)');
+      const { child, url, output } = await startMain(
+        ['--port', '0', '--quiet', '--rest', 'postgrest'],
+        {
+          DATABASE_URL: database.url,
+        },
+      );
+      expect(output()).toContain('PostgreSQL (DATABASE_URL), /rest/v1 by PostgREST');
+      const pid = Number(/PostgREST, process (\d+)/.exec(output())?.[1]);
+      expect(alive(pid)).toBe(true);
+      const res = await fetch(`${url}/rest/v1/namecard_active?apikey=${LOCAL_ANON_KEY}`);
+      expect(res.status).toBe(200);
+      expect(res.headers.get('server')).toBe('postgrest/12.0.2');
+      expect(res.headers.get('content-location')).toBe('/namecard_active');
+      expect(await res.json()).toEqual([]);
+
       child.kill('SIGTERM');
       expect((await child).exitCode).toBe(0);
+      expect(alive(pid)).toBe(false);
     } finally {
       await database.drop();
     }
+  });
+
+  it('exits 2 naming DATABASE_URL when PostgREST is asked for without a PostgreSQL server', async () => {
+    for (const [args, env] of [
+      [['--memory', '--rest', 'postgrest'], {}],
+      [['--memory'], { NAMECARD_REST: 'postgrest' }],
+    ] as const) {
+      const result = await runTsx('emulator/main.ts', [...args], { env });
+      expect(result.exitCode).toBe(2);
+      expect(result.stderr).toContain('needs DATABASE_URL');
+    }
+    const bad = await runTsx('emulator/main.ts', ['--memory', '--rest', 'kong']);
+    expect(bad.exitCode).toBe(2);
+    expect(bad.stderr).toContain('`--rest` must be `emulator` or `postgrest`, got `kong`');
   });
 
   it('exits 2 with a message naming --port for a bad port', async () => {

@@ -72,13 +72,18 @@ describe('PostgREST query grammar', () => {
     ['in without parentheses', 'id=in.1,2'],
     ['bad is value', 'id=is.maybe'],
     ['bad order direction', 'order=id.up'],
-    ['embedded resource in select', 'select=*,owner(*)'],
     ['sql in select', 'select=id;drop table x'],
   ])('answers 400 PGRST100 for a %s', (_what, qs) => {
     const e = failure(qs);
     expect(e).toBeInstanceOf(RestError);
     expect(e).toMatchObject({ status: 400, code: 'PGRST100' });
     expect(e.message).toMatch(/^"failed to parse /);
+  });
+
+  it('names the first embedded resource of a select, which is answered 400 PGRST200 as by PostgREST', () => {
+    expect(parse('select=*,owner(*)').embed).toBe('owner');
+    expect(parse('select=id,who:created_by!fk(email)').embed).toBe('created_by');
+    expect(parse('select=id,type').embed).toBeUndefined();
   });
 
   it('never treats apikey as a filter', () => {

@@ -53,7 +53,7 @@ describe('REST details', () => {
     expect(((await res.json()) as { code: string }).code).toBe('PGRST106');
   });
 
-  it('answers 401 PGRST303 "JWT expired" for an expired token', async () => {
+  it('answers 401 PGRST301 "JWT expired" for an expired token, as PostgREST 12 does', async () => {
     const expired = await signJwt({
       role: 'authenticated',
       exp: Math.floor(Date.now() / 1000) - 120,
@@ -61,7 +61,7 @@ describe('REST details', () => {
     const res = await rest('/namecard', { headers: { authorization: `Bearer ${expired}` } });
     expect(res.status).toBe(401);
     expect(await res.json()).toEqual({
-      code: 'PGRST303',
+      code: 'PGRST301',
       message: 'JWT expired',
       details: null,
       hint: null,

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator, type RunningEmulator } from '../../emulator/index.js';
 import { explainAsAnon } from '../support/as-anon.js';
 import { loadBenchData } from '../support/bench-data.js';
-import { createTestDatabase, dbNow, type TestDatabase } from '../support/emulator.js';
+import { createTestDatabase, dbNow, type TestDatabase, overPostgres } from '../support/emulator.js';
 import { addBenchTokens, anonCalls } from './anon-calls.js';
 import { readInventory } from './anon-inventory.js';
 
@@ -22,7 +22,7 @@ describe('what each call anon may make costs, at 10^6 entries and 10^3 series (P
 
   beforeAll(async () => {
     database = await createTestDatabase();
-    emulator = await startEmulator({ port: 0, databaseUrl: database.url });
+    emulator = await startEmulator({ port: 0, ...overPostgres(database.url) });
     await loadBenchData(emulator, await dbNow(emulator));
     await addBenchTokens(emulator);
     client = new pg.Client({ connectionString: database.url });

@@ -6,20 +6,24 @@ import { startEmulator, type RunningEmulator } from '../../emulator/index.js';
 import { fetchActiveEntry } from '../../shared/core/lookup.js';
 import { explainAsAnon } from '../support/as-anon.js';
 import { loadBenchData } from '../support/bench-data.js';
-import { createTestDatabase, dbNow, type TestDatabase } from '../support/emulator.js';
+import { createTestDatabase, dbNow, type TestDatabase, overPostgres } from '../support/emulator.js';
 import { anonCalls, type AnonCall } from './anon-calls.js';
 import { readInventory } from './anon-inventory.js';
 
-// Visitors isolated from anon's load, in the `timed` project (vitest.config.ts: it runs last
-// and alone, so that no other test loads the machine while it measures), on PostgreSQL over
-// the bench's largest data: the visitor's lookup keeps p99 ≤ 500 ms while 50 anon clients call
-// the costliest call of docs/security.md's inventory again and again, with its extreme
-// arguments. The per-call bound (50 ms) is a speed goal, measured by the bench.
+// Visitors during anon's load, in the `timed` project (vitest.config.ts: it runs last and alone,
+// so that no other test loads the machine while it measures), on PostgreSQL over the bench's
+// largest data, through PostgREST's one pool as on hosted Supabase (no connections of the
+// visitors' own): while 50 anon clients call the costliest call of docs/security.md's inventory
+// again and again, with its extreme arguments, every lookup of bare /go and of /go/?c=main is
+// answered within /go's own time-out (4 s; past it /go falls back to the card's snapshot). How
+// much the flood slows them is the bench's to measure (bench/anon-flood.ts, docs/performance.md),
+// as is the per-call bound (50 ms).
 
 const RUNS = 5;
 const FLOODERS = 50;
 const FLOOD_MS = 10_000;
-const LOOKUP_P99_MS = 500;
+/** /go's time-out for its lookup (site/src/go), the bound a visitor's lookup is held to here. */
+const GO_TIMEOUT_MS = 4_000;
 
 const median = (values: number[]) =>
   [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
@@ -54,7 +58,7 @@ describe('visitors during an anon flood, at 10^6 entries and 10^3 series (Postgr
 
   beforeAll(async () => {
     database = await createTestDatabase();
-    emulator = await startEmulator({ port: 0, databaseUrl: database.url });
+    emulator = await startEmulator({ port: 0, ...overPostgres(database.url) });
     await loadBenchData(emulator, await dbNow(emulator));
     client = new pg.Client({ connectionString: database.url });
     await client.connect();
@@ -65,7 +69,7 @@ describe('visitors during an anon flood, at 10^6 entries and 10^3 series (Postgr
     await database?.drop();
   });
 
-  it(`keeps the visitor's lookup p99 within ${LOOKUP_P99_MS} ms while ${FLOODERS} anon clients call the costliest entry`, async () => {
+  it(`answers every lookup of bare /go and /go/?c=main within /go's ${GO_TIMEOUT_MS} ms time-out while ${FLOODERS} anon clients call the costliest entry`, async () => {
     const costliest = await costliestCall();
     // Built again at the flood's clock: the earliest instant anon may ask about moves on.
     const call = anonCalls(await dbNow(emulator))[costliest.entry]!.find(
@@ -97,19 +101,21 @@ describe('visitors during an anon flood, at 10^6 entries and 10^3 series (Postgr
       [{ sent: number; byStatus: Record<string, number>; socketErrors: number }]
     >;
     const deadline = Date.now() + FLOOD_MS;
-    const lookups: number[] = [];
-    let failures = 0;
-    while (Date.now() < deadline) {
+    const lookups = { go: [] as number[], card: [] as number[] };
+    const failures = { go: 0, card: 0 };
+    for (let turn = 0; Date.now() < deadline; turn++) {
+      const which = turn % 2 === 0 ? 'go' : 'card';
       const started = performance.now();
       try {
         await fetchActiveEntry({
           supabaseUrl: emulator.url,
           anonKey: emulator.anonKey,
-          timeoutMs: 4_000,
+          timeoutMs: GO_TIMEOUT_MS,
+          ...(which === 'card' ? { card: 'main' } : {}),
         });
-        lookups.push(performance.now() - started);
+        lookups[which].push(performance.now() - started);
       } catch {
-        failures++;
+        failures[which]++;
       }
     }
     const [{ sent, byStatus, socketErrors }] = await done;
@@ -117,12 +123,13 @@ describe('visitors during an anon flood, at 10^6 entries and 10^3 series (Postgr
     // The flood happened, and every call of it was answered.
     expect(sent).toBeGreaterThan(FLOODERS);
     expect({ byStatus, socketErrors }).toEqual({ byStatus: { 200: sent }, socketErrors: 0 });
-    expect(failures).toBe(0);
-    expect(lookups.length).toBeGreaterThan(10);
-    const p99 = quantile(lookups, 0.99);
+    const spread = (ms: number[]) =>
+      `p50 ${quantile(ms, 0.5).toFixed(1)} ms, p99 ${quantile(ms, 0.99).toFixed(1)} ms over ${ms.length}`;
+    expect(lookups.go.length).toBeGreaterThan(5);
+    expect(lookups.card.length).toBeGreaterThan(5);
     expect(
-      p99,
-      `p50 ${quantile(lookups, 0.5).toFixed(1)} ms over ${lookups.length} lookups, flood of ${costliest.entry}`,
-    ).toBeLessThanOrEqual(LOOKUP_P99_MS);
+      failures,
+      `/go ${spread(lookups.go)}; /go/?c=main ${spread(lookups.card)}; flood of ${costliest.entry}`,
+    ).toEqual({ go: 0, card: 0 });
   }, 420_000);
 });

@@ -169,8 +169,8 @@ describe.each(DB_KINDS)('auth data stays private over %s', (kind) => {
       /** PostgREST's code; none where the emulator answers like the gateway (no route). */
       code?: string;
     }[] = [
-      { name: 'auth.users by name', path: 'users?select=*', status: 404, code: 'PGRST205' },
-      { name: 'auth.users qualified', path: 'auth.users', status: 404, code: 'PGRST205' },
+      { name: 'auth.users by name', path: 'users?select=*', status: 404, code: '42P01' },
+      { name: 'auth.users qualified', path: 'auth.users', status: 404, code: '42P01' },
       {
         name: 'auth.users via Accept-Profile: auth',
         path: 'users?select=email,encrypted_password',
@@ -189,7 +189,7 @@ describe.each(DB_KINDS)('auth data stays private over %s', (kind) => {
         name: 'private.namecard_owner by name',
         path: 'namecard_owner',
         status: 404,
-        code: 'PGRST205',
+        code: '42P01',
       },
       {
         name: 'private.namecard_owner via Accept-Profile: private',
@@ -233,7 +233,7 @@ describe.each(DB_KINDS)('auth data stays private over %s', (kind) => {
         name: 'the users behind created_by, embedded',
         path: 'namecard?select=*,created_by(*)',
         status: 400,
-        code: 'PGRST100',
+        code: 'PGRST200',
       },
       {
         name: 'an order by a sub-query',

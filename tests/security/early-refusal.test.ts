@@ -1,12 +1,14 @@
 import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningEmulator } from '../../emulator/index.js';
-import { DB_KINDS, startTestEmulator } from '../support/emulator.js';
+import { startTestEmulator } from '../support/emulator.js';
 
-// Visitors first: a write the caller's role holds no privilege for (anon has no insert
+// Visitors first, in the emulator's own REST layer (PGlite, where every request shares one event
+// loop and one connection): a write the caller's role holds no privilege for (anon has no insert
 // grant on namecard) is answered before its body is read, with PostgREST's answer
 // (401 42501 "permission denied for table namecard" for anon). So a body that never
-// finishes sending costs the server nothing and cannot hold a request open.
+// finishes sending costs the server nothing and cannot hold a request open. PostgREST (every
+// PostgreSQL run) reads the whole body first, at most the gateway's 1 MiB, on a server of its own.
 
 interface Answer {
   status: number;
@@ -53,99 +55,103 @@ function unfinishedPost(
   });
 }
 
-describe.each(DB_KINDS)('writes refused before the body over %s', { timeout: 60_000 }, (kind) => {
-  let emulator: RunningEmulator;
-  beforeAll(async () => {
-    emulator = await startTestEmulator(kind);
-  });
-  afterAll(async () => {
-    await emulator?.stop();
-  });
+describe.each(['pglite'] as const)(
+  'writes refused before the body over %s',
+  { timeout: 60_000 },
+  (kind) => {
+    let emulator: RunningEmulator;
+    beforeAll(async () => {
+      emulator = await startTestEmulator(kind);
+    });
+    afterAll(async () => {
+      await emulator?.stop();
+    });
 
-  it('an anonymous POST /rest/v1/namecard whose body never finishes gets 401 42501 at once', async () => {
-    const answer = await unfinishedPost(
-      `${emulator.url}/rest/v1/namecard`,
-      { apikey: emulator.anonKey, authorization: `Bearer ${emulator.anonKey}` },
-      1024 * 1024,
-      64 * 1024,
-    );
-    expect(answer.status).toBe(401);
-    expect(JSON.parse(answer.body)).toEqual({
-      code: '42501',
-      details: null,
-      hint: null,
-      message: 'permission denied for table namecard',
+    it('an anonymous POST /rest/v1/namecard whose body never finishes gets 401 42501 at once', async () => {
+      const answer = await unfinishedPost(
+        `${emulator.url}/rest/v1/namecard`,
+        { apikey: emulator.anonKey, authorization: `Bearer ${emulator.anonKey}` },
+        1024 * 1024,
+        64 * 1024,
+      );
+      expect(answer.status).toBe(401);
+      expect(JSON.parse(answer.body)).toEqual({
+        code: '42501',
+        details: null,
+        hint: null,
+        message: 'permission denied for table namecard',
+      });
+      expect(answer.headers['www-authenticate']).toBe('Bearer');
+      expect(answer.headers.connection).toBe('close');
+      expect(await emulator.query('select id from public.namecard')).toEqual([]);
     });
-    expect(answer.headers['www-authenticate']).toBe('Bearer');
-    expect(answer.headers.connection).toBe('close');
-    expect(await emulator.query('select id from public.namecard')).toEqual([]);
-  });
 
-  it('the answer is the same one a complete anonymous insert gets', async () => {
-    const res = await fetch(`${emulator.url}/rest/v1/namecard`, {
-      method: 'POST',
-      headers: { apikey: emulator.anonKey, 'content-type': 'application/json' },
-      body: JSON.stringify({ type: 'photo', stamp_end: Date.now() + 60_000 }),
+    it('the answer is the same one a complete anonymous insert gets', async () => {
+      const res = await fetch(`${emulator.url}/rest/v1/namecard`, {
+        method: 'POST',
+        headers: { apikey: emulator.anonKey, 'content-type': 'application/json' },
+        body: JSON.stringify({ type: 'photo', stamp_end: Date.now() + 60_000 }),
+      });
+      expect(res.status).toBe(401);
+      expect(await res.json()).toEqual({
+        code: '42501',
+        details: null,
+        hint: null,
+        message: 'permission denied for table namecard',
+      });
     });
-    expect(res.status).toBe(401);
-    expect(await res.json()).toEqual({
-      code: '42501',
-      details: null,
-      hint: null,
-      message: 'permission denied for table namecard',
-    });
-  });
 
-  it('a role with the privilege still has its body read (a signed-in non-owner is refused by RLS, not early)', async () => {
-    await emulator.createUser('visitor@early.test', 'visitor-password-1');
-    const signIn = await fetch(`${emulator.url}/auth/v1/token?grant_type=password`, {
-      method: 'POST',
-      headers: { apikey: emulator.anonKey, 'content-type': 'application/json' },
-      body: JSON.stringify({ email: 'visitor@early.test', password: 'visitor-password-1' }),
+    it('a role with the privilege still has its body read (a signed-in non-owner is refused by RLS, not early)', async () => {
+      await emulator.createUser('visitor@early.test', 'visitor-password-1');
+      const signIn = await fetch(`${emulator.url}/auth/v1/token?grant_type=password`, {
+        method: 'POST',
+        headers: { apikey: emulator.anonKey, 'content-type': 'application/json' },
+        body: JSON.stringify({ email: 'visitor@early.test', password: 'visitor-password-1' }),
+      });
+      const { access_token: accessToken } = (await signIn.json()) as { access_token: string };
+      const res = await fetch(`${emulator.url}/rest/v1/namecard`, {
+        method: 'POST',
+        headers: {
+          apikey: emulator.anonKey,
+          authorization: `Bearer ${accessToken}`,
+          'content-type': 'application/json',
+        },
+        body: JSON.stringify({ type: 'photo', stamp_end: Date.now() + 60_000 }),
+      });
+      // Row-level security's answer: the statement ran, so the body was read and parsed.
+      expect(res.status).toBe(403);
+      expect(await res.json()).toMatchObject({
+        code: '42501',
+        message: 'new row violates row-level security policy for table "namecard"',
+      });
     });
-    const { access_token: accessToken } = (await signIn.json()) as { access_token: string };
-    const res = await fetch(`${emulator.url}/rest/v1/namecard`, {
-      method: 'POST',
-      headers: {
-        apikey: emulator.anonKey,
-        authorization: `Bearer ${accessToken}`,
-        'content-type': 'application/json',
-      },
-      body: JSON.stringify({ type: 'photo', stamp_end: Date.now() + 60_000 }),
-    });
-    // Row-level security's answer: the statement ran, so the body was read and parsed.
-    expect(res.status).toBe(403);
-    expect(await res.json()).toMatchObject({
-      code: '42501',
-      message: 'new row violates row-level security policy for table "namecard"',
-    });
-  });
 
-  it('a body nested deeper than 512 levels is refused with 400 PGRST102 unparsed, and nothing is stored', async () => {
-    await emulator.createUser('deep@early.test', 'deep-password-1', { owner: true });
-    const signIn = await fetch(`${emulator.url}/auth/v1/token?grant_type=password`, {
-      method: 'POST',
-      headers: { apikey: emulator.anonKey, 'content-type': 'application/json' },
-      body: JSON.stringify({ email: 'deep@early.test', password: 'deep-password-1' }),
+    it('a body nested deeper than 512 levels is refused with 400 PGRST102 unparsed, and nothing is stored', async () => {
+      await emulator.createUser('deep@early.test', 'deep-password-1', { owner: true });
+      const signIn = await fetch(`${emulator.url}/auth/v1/token?grant_type=password`, {
+        method: 'POST',
+        headers: { apikey: emulator.anonKey, 'content-type': 'application/json' },
+        body: JSON.stringify({ email: 'deep@early.test', password: 'deep-password-1' }),
+      });
+      const { access_token: accessToken } = (await signIn.json()) as { access_token: string };
+      const depth = 400_000;
+      const res = await fetch(`${emulator.url}/rest/v1/namecard`, {
+        method: 'POST',
+        headers: {
+          apikey: emulator.anonKey,
+          authorization: `Bearer ${accessToken}`,
+          'content-type': 'application/json',
+        },
+        body: `{"type":"photo","stamp_end":${Date.now() + 60_000},"pad":${'['.repeat(depth)}${']'.repeat(depth)}}`,
+      });
+      expect(res.status).toBe(400);
+      expect(await res.json()).toEqual({
+        code: 'PGRST102',
+        details: 'the body nests arrays and objects deeper than 512 levels',
+        hint: null,
+        message: 'Empty or invalid json',
+      });
+      expect(await emulator.query('select id from public.namecard')).toEqual([]);
     });
-    const { access_token: accessToken } = (await signIn.json()) as { access_token: string };
-    const depth = 400_000;
-    const res = await fetch(`${emulator.url}/rest/v1/namecard`, {
-      method: 'POST',
-      headers: {
-        apikey: emulator.anonKey,
-        authorization: `Bearer ${accessToken}`,
-        'content-type': 'application/json',
-      },
-      body: `{"type":"photo","stamp_end":${Date.now() + 60_000},"pad":${'['.repeat(depth)}${']'.repeat(depth)}}`,
-    });
-    expect(res.status).toBe(400);
-    expect(await res.json()).toEqual({
-      code: 'PGRST102',
-      details: 'the body nests arrays and objects deeper than 512 levels',
-      hint: null,
-      message: 'Empty or invalid json',
-    });
-    expect(await emulator.query('select id from public.namecard')).toEqual([]);
-  });
-});
+  },
+);

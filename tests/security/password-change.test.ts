@@ -11,6 +11,7 @@ import {
   startTestEmulator,
   type DbKind,
   type TestDatabase,
+  overPostgres,
 } from '../support/emulator.js';
 
 // GoTrue signs a user out everywhere when the password is set to a new value
@@ -52,7 +53,7 @@ describe.each(DB_KINDS)('password changes over %s', { timeout: 180_000 }, (kind:
   let dir: string;
   let database: TestDatabase | undefined;
   const where = (): Partial<EmulatorOptions> =>
-    kind === 'pglite' ? { dataDir: path.join(dir, 'db') } : { databaseUrl: database!.url };
+    kind === 'pglite' ? { dataDir: path.join(dir, 'db') } : overPostgres(database!.url);
   const start = (password: string) =>
     startEmulator({
       port: 0,

@@ -4,6 +4,15 @@ import { startEmulator, type EmulatorOptions, type RunningEmulator } from '../..
 
 export type DbKind = 'pglite' | 'postgres';
 
+/**
+ * The emulator's options for the PostgreSQL database at `databaseUrl`, with the real PostgREST
+ * answering `/rest/v1`, as every PostgreSQL run of the tests and the bench has it.
+ */
+export const overPostgres = (databaseUrl: string) => ({
+  databaseUrl,
+  rest: 'postgrest' as const,
+});
+
 /** Every database the emulator supports; suites run `describe.each(DB_KINDS)`. */
 export const DB_KINDS: DbKind[] = ['pglite', 'postgres'];
 
@@ -22,8 +31,10 @@ export const TEST_RATE_LIMITS = {
 /**
  * Starts an emulator on a free port of 127.0.0.1 over a fresh database (sign-in
  * limits raised to TEST_RATE_LIMITS unless `opts.rateLimits` is given):
- * in-memory PGlite, or a new uniquely named database in the PostgreSQL server of
- * `inject('databaseUrl')` (see global-setup.ts), dropped again by `stop()`.
+ * in-memory PGlite with the emulator's own REST layer, or a new uniquely named database in the
+ * PostgreSQL server of `inject('databaseUrl')` (see global-setup.ts) with the real PostgREST
+ * answering `/rest/v1` (unless `opts.rest` says otherwise); `stop()` stops PostgREST and drops
+ * the database again.
  * @throws when the database cannot be created or the emulator does not start.
  */
 export async function startTestEmulator(
@@ -35,7 +46,7 @@ export async function startTestEmulator(
   const database = await createTestDatabase();
   let emulator: RunningEmulator;
   try {
-    emulator = await startEmulator({ ...options, databaseUrl: database.url });
+    emulator = await startEmulator({ ...overPostgres(database.url), ...options });
   } catch (e) {
     await database.drop().catch(() => {});
     throw e;
