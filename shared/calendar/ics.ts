@@ -18,6 +18,7 @@ const BYDAY = ['MO', 'TU', 'WE', 'TH', 'FR', 'SA', 'SU'];
  * controls, %x00-08, %x0A-1F and %x7F; a tab may stay) and the C1 controls (U+0080-U+009F), which
  * a terminal or a calendar would act on: dropped. Line breaks are written as `\\n` before.
  */
+// eslint-disable-next-line no-control-regex -- matching the control characters is the point
 const NOT_TEXT = /[\u0000-\u0008\u000a-\u001f\u007f-\u009f]/g;
 
 /**

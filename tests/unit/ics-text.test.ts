@@ -1,6 +1,7 @@
 import ICAL from 'ical.js';
 import { describe, expect, it } from 'vitest';
 import { calendarFile } from '../../shared/calendar/ics.js';
+import { narrowType } from '../../shared/core/profiles.js';
 
 // The calendar file's TEXT values (SUMMARY, DESCRIPTION) hold only what RFC 5545 section 3.3.11
 // allows: a label the server answers with control characters (ESC, C1, NUL) is written without
@@ -11,7 +12,9 @@ const NOW = Date.parse('2030-06-01T10:00:00Z');
 /** A calendar of one entry of profile `shop` whose label is `label`. */
 const withLabel = (label: string) =>
   calendarFile({
-    entries: [{ id: 7, type: 'shop', stamp_start: NOW + 3_600_000, stamp_end: NOW + 7_200_000 }],
+    entries: [
+      { id: 7, type: narrowType('shop'), stamp_start: NOW + 3_600_000, stamp_end: NOW + 7_200_000 },
+    ],
     series: [],
     now: NOW,
     days: 7,
@@ -24,6 +27,7 @@ describe('the calendar file (.ics) and control characters', () => {
     const summary = file.split('\r\n').find((line) => line.startsWith('SUMMARY:'));
     expect(summary).toBe('SUMMARY:Sale[31m now2J! (shop)');
     // Nothing but the CRLF line ends (and tabs) below U+0020, nothing of DEL and C1.
+    // eslint-disable-next-line no-control-regex -- matching the control characters is the point
     expect(file.replaceAll('\r\n', '')).not.toMatch(/[\u0000-\u0008\u000a-\u001f\u007f-\u009f]/);
     const event = new ICAL.Component(ICAL.parse(file)).getFirstSubcomponent('vevent');
     expect(event?.getFirstPropertyValue('description')).toBe(
