@@ -134,10 +134,13 @@ export async function cancelEntry(
   return cancelOutcome(result.data, result.status);
 }
 
+/** The most day starts one call of `namecard_visit_days` takes: 31 days and the end of the last. */
+export const VISIT_DAYS_PER_CALL = 32;
+
 /**
  * Reads the visit counts summed per day on the server (`public.namecard_visit_days`, the card's
- * members, viewers included): one request whatever the number of visits, at most days × profiles
- * × 3 rows.
+ * members, viewers included): one request a month of days (the server answers at most 31 days a
+ * call, so that what one call costs stays bounded), whatever the number of visits.
  *
  * @param client a supabase-js client of a member (or a card token)
  * @param dayStarts the days' starts, epoch ms ascending, plus the end of the last day (as
@@ -151,15 +154,23 @@ export async function fetchVisitCounts(
   dayStarts: readonly number[],
   card: string,
 ): Promise<VisitCount[]> {
-  const result = await client.rpc('namecard_visit_days', { day_starts: dayStarts, card });
-  if (result.error) throw toError(client, result);
-  const rows = (result.data ?? []) as { day: number; type: string; via: string; visits: number }[];
-  return rows.map((r) => ({
-    bucket: dayStarts[Number(r.day) - 1]!,
-    type: r.type as VisitCount['type'],
-    via: r.via as VisitCount['via'],
-    visits: Number(r.visits),
-  }));
+  const counts: VisitCount[] = [];
+  // Consecutive spans sharing their boundary: each call's last start is the next one's first.
+  for (let first = 0; first < dayStarts.length - 1; first += VISIT_DAYS_PER_CALL - 1) {
+    const starts = dayStarts.slice(first, first + VISIT_DAYS_PER_CALL);
+    const result = await client.rpc('namecard_visit_days', { day_starts: starts, card });
+    if (result.error) throw toError(client, result);
+    const rows = (result.data ?? []) as { day: number; type: string; via: string; visits: number }[];
+    counts.push(
+      ...rows.map((r) => ({
+        bucket: starts[Number(r.day) - 1]!,
+        type: r.type as VisitCount['type'],
+        via: r.via as VisitCount['via'],
+        visits: Number(r.visits),
+      })),
+    );
+  }
+  return counts;
 }
 
 /**

@@ -349,12 +349,14 @@ revoke all on function private.namecard_series_until(private.namecard_series_rul
 -- The occurrences of a card's series in force some time in [from_ms, to_ms), by exact
 -- expansion: series id, profile, start, end as stopped, planned end. An occurrence lasts at most
 -- a day and a clock change, so local days from two before from_ms to one after to_ms hold every
--- one. At most 400 days at a time, each instant within namecard_check_instant's bounds. Private:
--- the card is an id, so that only entry points that checked who asks (namecard_occurrences
--- below, the lookups' exact part, end now) call it. PL/pgSQL with JIT off: opaque to the planner
+-- one. At most 400 days at a time, each instant within namecard_check_instant's bounds; only the
+-- series of only_series when given. Private: the card is an id, so that only entry points that
+-- checked who asks (namecard_occurrences below, the lookups' exact part, end now) call it. PL/pgSQL with JIT off: opaque to the planner
 -- of its callers, whose plans would otherwise carry the expansion's cost estimates and pay JIT
 -- compilation (~250 ms) on every read.
-create or replace function private.namecard_occurrences_of(card bigint, from_ms bigint, to_ms bigint)
+create or replace function private.namecard_occurrences_of(
+  card bigint, from_ms bigint, to_ms bigint, only_series bigint[] DEFAULT NULL::bigint[]
+)
 returns table (id bigint, type text, stamp_start bigint, stamp_end bigint, planned_end bigint)
 language plpgsql
 stable
@@ -387,6 +389,7 @@ begin
     cross join lateral private.namecard_occurrence_end(s, w.start_ms, w.planned_end) as e
     where (s.stopped_at is null or s.stopped_at > from_ms)
       and s.id in (select x.id from public.namecard_series as x where x.card_id = card)
+      and (only_series is null or s.id = any (only_series))
   ) as o
   where o.start_ms < to_ms
     and o.cut_end > o.start_ms
@@ -394,25 +397,78 @@ begin
 end;
 $$;
 
-revoke all on function private.namecard_occurrences_of(bigint, bigint, bigint) from public;
+revoke all on function private.namecard_occurrences_of(bigint, bigint, bigint, bigint[]) from public;
 
 -- Members (viewers and up, a card token too): the occurrences of the card's series in force some
--- time in [from_ms, to_ms), as the expansion answers them (what /manage and `list` show of a
--- series). Security definer: the expansion's parts are nobody else's.
+-- time in [from_ms, to_ms), the first 1000 by start (the API's row cap), as the expansion answers
+-- them (what /manage shows of a series). From the materialised occurrences for the series whose
+-- window holds the whole span (the card's start index, read in start order), by exact expansion
+-- for the others (a window that has not caught up; none in the normal
+-- case): what it costs is the rows answered, not the span times the card's series. Security
+-- definer: the expansion's parts are nobody else's.
 create or replace function public.namecard_occurrences(card text, from_ms bigint, to_ms bigint)
 returns table (id bigint, type text, stamp_start bigint, stamp_end bigint, planned_end bigint)
-language sql
+language plpgsql
 stable
 security definer
 rows 2
 set search_path = ''
+set jit = 'off'
 as $$
-  select o.id, o.type, o.stamp_start, o.stamp_end, o.planned_end
-  from private.namecard_occurrences_of(private.namecard_card_id(card), from_ms, to_ms) as o
+declare
+  cid bigint := private.namecard_card_id(card);
+  uncovered bigint[];
+begin
+  perform private.namecard_check_instant(from_ms, 'from_ms');
+  perform private.namecard_check_instant(to_ms - 1, 'to_ms - 1');
+  if to_ms - from_ms > 400::bigint * 86400000 then
+    raise exception using
+      errcode = '22023',
+      message = format('to_ms may be at most 400 days after from_ms, not %s days',
+        (to_ms - from_ms) / 86400000),
+      hint = 'Ask for a shorter span, or in several calls.';
+  end if;
+  uncovered := array(
+    select x.id from public.namecard_series as x
+    left join private.namecard_series_window as w on w.series_id = x.id
+    where x.card_id = cid
+      and (x.stopped_at is null or x.stopped_at > from_ms)
+      and (w.series_id is null or w.covered_from > from_ms or w.covered_until < to_ms)
+  );
+  return query
+    select c.id, c.type, c.stamp_start, c.stamp_end, c.planned_end
+    from (
+      (
+        select o.series_id as id, s.type, o.stamp_start, e.cut_end as stamp_end, o.planned_end
+        from private.namecard_occurrence as o
+        join private.namecard_series_rule as s on s.id = o.series_id
+        cross join lateral private.namecard_occurrence_end(s, o.stamp_start, o.planned_end) as e
+        -- An occurrence lasts at most a day and a clock change: one in force at from_ms started
+        -- less than two days before it. Read in start order on the card's start index, so that
+        -- the read stops at the 1000th.
+        where o.card_id = cid
+          and o.stamp_start > from_ms - 2 * 86400000
+          and o.stamp_start < to_ms
+          and o.series_id <> all (uncovered)
+          and e.cut_end > o.stamp_start
+          and e.cut_end > from_ms
+        order by o.stamp_start, o.series_id
+        limit 1000
+      )
+      union all
+      (
+        select x.id, x.type, x.stamp_start, x.stamp_end, x.planned_end
+        from private.namecard_occurrences_of(cid, from_ms, to_ms, uncovered) as x
+        where cardinality(uncovered) > 0
+      )
+    ) as c
+    order by c.stamp_start, c.id
+    limit 1000;
+end;
 $$;
 
 comment on function public.namecard_occurrences(text, bigint, bigint) is
-  'Members: occurrences of the card''s (slug) series in force some time in [from_ms, to_ms): id, type, start, end (as stopped), planned end.';
+  'Members: the first 1000 occurrences by start of the card''s (slug) series in force some time in [from_ms, to_ms): id, type, start, end (as stopped), planned end.';
 
 revoke all on function public.namecard_occurrences(text, bigint, bigint) from public;
 grant execute on function public.namecard_occurrences(text, bigint, bigint) to anon, authenticated, service_role;

@@ -44,19 +44,24 @@ create policy namecard_visit_member_read on public.namecard_visit
 -- lookup answers now (the caller cannot choose it), via 'qr' or 'nfc' (anything else: 'link').
 -- Two named text parameters, so that a browser calls it with a CORS-simple POST of a form
 -- (application/x-www-form-urlencoded: via=qr&card=<slug>). An unknown or removed slug counts
--- nothing, answers as any other does (204), and costs what a count costs: the same lookup, lock
--- and read, so that nobody learns by timing which cards exist. A visit is a rough signal: its
--- commit does not wait for the disk (synchronous_commit off, for this transaction only).
+-- nothing, answers as any other does (204), and costs what a count costs: the lookup, the lock and
+-- the read of the counter are made for the card main in its stead, so that nobody learns by
+-- timing which cards exist. A visit is a rough signal: its commit does not wait for the disk
+-- (synchronous_commit off, for this transaction only), which a write of one counter would
+-- otherwise add to a real slug's time.
 -- Security definer: anon holds no privilege on the table.
 create or replace function public.namecard_count_visit(via text, card text)
 returns void
 language plpgsql
 security definer
 set search_path = ''
+set plan_cache_mode = 'force_generic_plan'
 as $$
 #variable_conflict use_column
 declare
   cid bigint := private.namecard_live_card(namecard_count_visit.card);
+  -- The card whose lookup, lock and counter are read: the card named, or main in its stead.
+  read_card bigint := coalesce(cid, private.namecard_live_card('main'));
   channel text := lower(btrim(coalesce(namecard_count_visit.via, '')));
   sent_to text;
   at_ms bigint;
@@ -67,17 +72,18 @@ begin
     channel := 'link';
   end if;
   select a.type into sent_to
-  from private.namecard_in_force_at(cid, (extract(epoch from now()) * 1000)::bigint, 'lookup') as a;
+  from private.namecard_in_force_at(read_card, (extract(epoch from now()) * 1000)::bigint, 'lookup') as a;
   sent_to := coalesce(sent_to, 'main');
   -- One count of a card, profile and channel at a time, the bucket taken from the clock once
   -- the lock is held: buckets then only ever grow, and the newest counter's running total is
   -- the one to add to. Counts of other cards, profiles or channels do not wait.
   perform pg_advisory_xact_lock(
     hashtext('namecard_visit:' || coalesce(cid, 0)::text || ':' || sent_to || ':' || channel));
+  -- (A missing slug takes a lock of its own, key 0: visitors of main do not wait for it.)
   at_ms := (extract(epoch from clock_timestamp()) * 1000)::bigint;
   select v.running into prev_total
   from public.namecard_visit as v
-  where v.card_id = cid and v.type = sent_to and v.via = channel
+  where v.card_id = read_card and v.type = sent_to and v.via = channel
   order by v.bucket desc
   limit 1;
   -- Counters stop at 10^15 (namecard_visit_running_range) rather than fail.
@@ -99,8 +105,10 @@ grant execute on function public.namecard_count_visit(text, text) to anon, authe
 
 -- Members (viewers and up, a card token too): a card's visits summed per day, by profile and
 -- channel; day_starts are the days' starts in epoch ms on 15-minute boundaries, ascending, plus
--- the end of the last (at most 401: 400 days). Two index probes per day and kind (a profile of
--- the card, at most private.namecard_limit('profiles'), and a channel), from the running totals.
+-- the end of the last: at most 32 (a month; a longer span is asked in several calls). Two probes
+-- of the running totals' index per day and kind (a profile of the card, at most
+-- private.namecard_limit('profiles'), and a channel), read from the index alone: what it costs
+-- is bounded by the days and the card's profiles, however many visits there were.
 create or replace function public.namecard_visit_days(day_starts bigint[], card text)
 returns table (day integer, type text, via text, visits bigint)
 language plpgsql
@@ -112,10 +120,11 @@ declare
   cid bigint := private.namecard_card_id(card);
   n integer := coalesce(cardinality(day_starts), 0);
 begin
-  if n > 401 then
+  if n > 32 then
     raise exception using
       errcode = '22023',
-      message = format('day_starts must hold at most 401 values (400 days and the end of the last), not %s', n);
+      message = format('day_starts must hold at most 32 values (31 days and the end of the last), not %s', n),
+      hint = 'Ask for a longer span in several calls.';
   end if;
   if exists (select 1 from unnest(day_starts) as d (v) where d.v is null or d.v % 900000 <> 0) then
     raise exception using
@@ -156,7 +165,7 @@ end;
 $$;
 
 comment on function public.namecard_visit_days(day_starts bigint[], card text) is
-  'Members: visits of the card (slug) summed per day; day_starts are the days'' starts in epoch ms plus the end.';
+  'Members: visits of the card (slug) summed per day; day_starts are the days'' starts in epoch ms plus the end (at most 32).';
 
 revoke all on function public.namecard_visit_days(day_starts bigint[], card text) from public;
 grant execute on function public.namecard_visit_days(day_starts bigint[], card text) to anon, authenticated, service_role;

@@ -132,6 +132,26 @@ describe('namecard stats', () => {
     expect(json.to - json.from).toBe(7 * DAY);
   });
 
+  it('--days 366 counts a year of days, however many calls the server asks it in', async () => {
+    await cli.emulator.query('truncate public.namecard_visit');
+    const now = await store([
+      { ago: 0, type: 'main', via: 'qr', visits: 1 },
+      { ago: 31 * DAY, type: 'photo', via: 'nfc', visits: 2 },
+      { ago: 62 * DAY, type: 'main', via: 'link', visits: 4 },
+      { ago: 365 * DAY, type: 'photo', via: 'qr', visits: 8 },
+    ]);
+    const { exitCode, stdout, stderr } = await namecard(['stats', '--days', '366', '--json']);
+    expect(stderr).toBe('');
+    expect(exitCode).toBe(0);
+    const json = JSON.parse(stdout) as { total: number; days: { day: string; total: number }[] };
+    expect(json.days).toHaveLength(366);
+    expect(json.total).toBe(15);
+    const today = Date.parse(`${utcDay(now)}T00:00:00Z`);
+    const on = (ago: number) => json.days.find((d) => d.day === utcDay(today - ago))?.total;
+    expect([on(0), on(31 * DAY), on(62 * DAY), on(365 * DAY)]).toEqual([1, 2, 4, 8]);
+    await cli.emulator.query('truncate public.namecard_visit');
+  });
+
   it('shows totals and a bar per day, readable at 80 columns and without colour', async () => {
     await store([
       { ago: 0, type: 'main', via: 'qr', visits: 40 },

@@ -415,7 +415,7 @@ AS $function$
 $function$
 ;
 
-CREATE OR REPLACE FUNCTION private.namecard_occurrences_of(card bigint, from_ms bigint, to_ms bigint)
+CREATE OR REPLACE FUNCTION private.namecard_occurrences_of(card bigint, from_ms bigint, to_ms bigint, only_series bigint[] DEFAULT NULL::bigint[])
  RETURNS TABLE(id bigint, type text, stamp_start bigint, stamp_end bigint, planned_end bigint)
  LANGUAGE plpgsql
  STABLE SECURITY DEFINER ROWS 2
@@ -446,6 +446,7 @@ begin
     cross join lateral private.namecard_occurrence_end(s, w.start_ms, w.planned_end) as e
     where (s.stopped_at is null or s.stopped_at > from_ms)
       and s.id in (select x.id from public.namecard_series as x where x.card_id = card)
+      and (only_series is null or s.id = any (only_series))
   ) as o
   where o.start_ms < to_ms
     and o.cut_end > o.start_ms
@@ -849,10 +850,13 @@ CREATE OR REPLACE FUNCTION public.namecard_count_visit(via text, card text)
  LANGUAGE plpgsql
  SECURITY DEFINER
  SET search_path TO ''
+ SET plan_cache_mode TO 'force_generic_plan'
 AS $function$
 #variable_conflict use_column
 declare
   cid bigint := private.namecard_live_card(namecard_count_visit.card);
+  -- The card whose lookup, lock and counter are read: the card named, or main in its stead.
+  read_card bigint := coalesce(cid, private.namecard_live_card('main'));
   channel text := lower(btrim(coalesce(namecard_count_visit.via, '')));
   sent_to text;
   at_ms bigint;
@@ -863,17 +867,18 @@ begin
     channel := 'link';
   end if;
   select a.type into sent_to
-  from private.namecard_in_force_at(cid, (extract(epoch from now()) * 1000)::bigint, 'lookup') as a;
+  from private.namecard_in_force_at(read_card, (extract(epoch from now()) * 1000)::bigint, 'lookup') as a;
   sent_to := coalesce(sent_to, 'main');
   -- One count of a card, profile and channel at a time, the bucket taken from the clock once
   -- the lock is held: buckets then only ever grow, and the newest counter's running total is
   -- the one to add to. Counts of other cards, profiles or channels do not wait.
   perform pg_advisory_xact_lock(
     hashtext('namecard_visit:' || coalesce(cid, 0)::text || ':' || sent_to || ':' || channel));
+  -- (A missing slug takes a lock of its own, key 0: visitors of main do not wait for it.)
   at_ms := (extract(epoch from clock_timestamp()) * 1000)::bigint;
   select v.running into prev_total
   from public.namecard_visit as v
-  where v.card_id = cid and v.type = sent_to and v.via = channel
+  where v.card_id = read_card and v.type = sent_to and v.via = channel
   order by v.bucket desc
   limit 1;
   -- Counters stop at 10^15 (namecard_visit_running_range) rather than fail.
@@ -890,12 +895,61 @@ $function$
 
 CREATE OR REPLACE FUNCTION public.namecard_occurrences(card text, from_ms bigint, to_ms bigint)
  RETURNS TABLE(id bigint, type text, stamp_start bigint, stamp_end bigint, planned_end bigint)
- LANGUAGE sql
+ LANGUAGE plpgsql
  STABLE SECURITY DEFINER ROWS 2
  SET search_path TO ''
+ SET jit TO 'off'
 AS $function$
-  select o.id, o.type, o.stamp_start, o.stamp_end, o.planned_end
-  from private.namecard_occurrences_of(private.namecard_card_id(card), from_ms, to_ms) as o
+declare
+  cid bigint := private.namecard_card_id(card);
+  uncovered bigint[];
+begin
+  perform private.namecard_check_instant(from_ms, 'from_ms');
+  perform private.namecard_check_instant(to_ms - 1, 'to_ms - 1');
+  if to_ms - from_ms > 400::bigint * 86400000 then
+    raise exception using
+      errcode = '22023',
+      message = format('to_ms may be at most 400 days after from_ms, not %s days',
+        (to_ms - from_ms) / 86400000),
+      hint = 'Ask for a shorter span, or in several calls.';
+  end if;
+  uncovered := array(
+    select x.id from public.namecard_series as x
+    left join private.namecard_series_window as w on w.series_id = x.id
+    where x.card_id = cid
+      and (x.stopped_at is null or x.stopped_at > from_ms)
+      and (w.series_id is null or w.covered_from > from_ms or w.covered_until < to_ms)
+  );
+  return query
+    select c.id, c.type, c.stamp_start, c.stamp_end, c.planned_end
+    from (
+      (
+        select o.series_id as id, s.type, o.stamp_start, e.cut_end as stamp_end, o.planned_end
+        from private.namecard_occurrence as o
+        join private.namecard_series_rule as s on s.id = o.series_id
+        cross join lateral private.namecard_occurrence_end(s, o.stamp_start, o.planned_end) as e
+        -- An occurrence lasts at most a day and a clock change: one in force at from_ms started
+        -- less than two days before it. Read in start order on the card's start index, so that
+        -- the read stops at the 1000th.
+        where o.card_id = cid
+          and o.stamp_start > from_ms - 2 * 86400000
+          and o.stamp_start < to_ms
+          and o.series_id <> all (uncovered)
+          and e.cut_end > o.stamp_start
+          and e.cut_end > from_ms
+        order by o.stamp_start, o.series_id
+        limit 1000
+      )
+      union all
+      (
+        select x.id, x.type, x.stamp_start, x.stamp_end, x.planned_end
+        from private.namecard_occurrences_of(cid, from_ms, to_ms, uncovered) as x
+        where cardinality(uncovered) > 0
+      )
+    ) as c
+    order by c.stamp_start, c.id
+    limit 1000;
+end;
 $function$
 ;
 
@@ -1756,7 +1810,7 @@ CREATE OR REPLACE FUNCTION public.namecard_schema_version()
  IMMUTABLE
  SET search_path TO ''
 AS $function$
-  select '20261127135332'::text
+  select '20261127154854'::text
 $function$
 ;
 
@@ -1823,10 +1877,11 @@ declare
   cid bigint := private.namecard_card_id(card);
   n integer := coalesce(cardinality(day_starts), 0);
 begin
-  if n > 401 then
+  if n > 32 then
     raise exception using
       errcode = '22023',
-      message = format('day_starts must hold at most 401 values (400 days and the end of the last), not %s', n);
+      message = format('day_starts must hold at most 32 values (31 days and the end of the last), not %s', n),
+      hint = 'Ask for a longer span in several calls.';
   end if;
   if exists (select 1 from unnest(day_starts) as d (v) where d.v is null or d.v % 900000 <> 0) then
     raise exception using
@@ -1918,19 +1973,11 @@ revoke all on function private.namecard_live_card(card text) from public, anon, 
 
 revoke all on function public.namecard_cards() from public, anon, authenticated, service_role;
 
-revoke all on function public.namecard_status(card text) from public, anon, authenticated, service_role;
-
 revoke all on function private.namecard_series_until(s private.namecard_series_rule) from public, anon, authenticated, service_role;
 
-revoke all on function private.namecard_occurrences_of(card bigint, from_ms bigint, to_ms bigint) from public, anon, authenticated, service_role;
+revoke all on function private.namecard_occurrences_of(card bigint, from_ms bigint, to_ms bigint, only_series bigint[]) from public, anon, authenticated, service_role;
 
 revoke all on function private.namecard_profile_cap() from public, anon, authenticated, service_role;
-
-revoke all on function public.namecard_occurrences(card text, from_ms bigint, to_ms bigint) from public, anon, authenticated, service_role;
-
-revoke all on function private.namecard_series_next_start_in(s private.namecard_series_rule, after_ms bigint, before_ms bigint, from_day date, until_day date) from public, anon, authenticated, service_role;
-
-revoke all on function private.namecard_series_next_start(s private.namecard_series_rule, after_ms bigint, before_ms bigint) from public, anon, authenticated, service_role;
 
 revoke all on function private.namecard_local_instant(local_time timestamp without time zone, time_zone text) from public, anon, authenticated, service_role;
 
@@ -1940,15 +1987,25 @@ revoke all on function private.namecard_series_days(s private.namecard_series_ru
 
 revoke all on function private.namecard_occurrence_end(s private.namecard_series_rule, start_ms bigint, planned_end bigint) from public, anon, authenticated, service_role;
 
+revoke all on function public.namecard_occurrences(card text, from_ms bigint, to_ms bigint) from public, anon, authenticated, service_role;
+
+revoke all on function private.namecard_series_next_start_in(s private.namecard_series_rule, after_ms bigint, before_ms bigint, from_day date, until_day date) from public, anon, authenticated, service_role;
+
+revoke all on function private.namecard_series_next_start(s private.namecard_series_rule, after_ms bigint, before_ms bigint) from public, anon, authenticated, service_role;
+
 revoke all on function private.namecard_series_next_start_of(card bigint, series_id bigint, after_ms bigint) from public, anon, authenticated, service_role;
 
 revoke all on function private.namecard_card_next_start(card bigint, after_ms bigint, newer_than bigint, before_ms bigint) from public, anon, authenticated, service_role;
 
-revoke all on function private.namecard_in_force_at(card bigint, at_ms bigint, series text) from public, anon, authenticated, service_role;
-
 revoke all on function private.namecard_timeline_step(card bigint, t bigint, series text, fast_until bigint) from public, anon, authenticated, service_role;
 
+revoke all on function private.namecard_in_force_at(card bigint, at_ms bigint, series text) from public, anon, authenticated, service_role;
+
 revoke all on function private.namecard_timeline_until(card bigint, at_ms bigint, until_ms bigint, max_segments integer) from public, anon, authenticated, service_role;
+
+revoke all on function public.namecard_caller() from public, anon, authenticated, service_role;
+
+revoke all on function public.namecard_status(card text) from public, anon, authenticated, service_role;
 
 revoke all on function private.namecard_status_of(card bigint) from public, anon, authenticated, service_role;
 
@@ -1957,8 +2014,6 @@ revoke all on function public.namecard_set_series(type text, weekdays smallint[]
 revoke all on function public.namecard_count_visit(via text, card text) from public, anon, authenticated, service_role;
 
 revoke all on function private.namecard_pre_request() from public, anon, authenticated, service_role;
-
-revoke all on function public.namecard_caller() from public, anon, authenticated, service_role;
 
 revoke all on function public.namecard_token_create(name text, card text, role text, valid_seconds integer) from public, anon, authenticated, service_role;
 
@@ -2072,11 +2127,7 @@ grant execute on function public.namecard_cards() to authenticated;
 
 grant execute on function public.namecard_cards() to service_role;
 
-grant execute on function public.namecard_status(card text) to anon;
-
-grant execute on function public.namecard_status(card text) to authenticated;
-
-grant execute on function public.namecard_status(card text) to service_role;
+grant execute on function public.namecard_set(type text, stamp_start bigint, stamp_end bigint, card text) to anon;
 
 grant execute on function public.namecard_occurrences(card text, from_ms bigint, to_ms bigint) to anon;
 
@@ -2084,7 +2135,17 @@ grant execute on function public.namecard_occurrences(card text, from_ms bigint,
 
 grant execute on function public.namecard_occurrences(card text, from_ms bigint, to_ms bigint) to service_role;
 
-grant execute on function public.namecard_set(type text, stamp_start bigint, stamp_end bigint, card text) to anon;
+grant execute on function public.namecard_caller() to anon;
+
+grant execute on function public.namecard_caller() to authenticated;
+
+grant execute on function public.namecard_caller() to service_role;
+
+grant execute on function public.namecard_status(card text) to anon;
+
+grant execute on function public.namecard_status(card text) to authenticated;
+
+grant execute on function public.namecard_status(card text) to service_role;
 
 grant execute on function public.namecard_set_series(type text, weekdays smallint[], start_time time without time zone, end_time time without time zone, time_zone text, card text, first_date date, last_date date) to anon;
 
@@ -2110,12 +2171,6 @@ grant execute on function private.namecard_pre_request() to authenticated;
 
 grant execute on function private.namecard_pre_request() to service_role;
 
-grant execute on function public.namecard_caller() to anon;
-
-grant execute on function public.namecard_caller() to authenticated;
-
-grant execute on function public.namecard_caller() to service_role;
-
 grant execute on function public.namecard_token_create(name text, card text, role text, valid_seconds integer) to authenticated;
 
 grant execute on function public.namecard_token_create(name text, card text, role text, valid_seconds integer) to service_role;
@@ -2134,8 +2189,6 @@ comment on function private.namecard_card_id(card text) is 'The id of the live c
 
 comment on function public.namecard_cards() is 'The caller''s live cards by slug: id, slug, name, role (owner|editor|viewer); a card token''s caller: its one card with the token''s role.';
 
-comment on function public.namecard_status(card text) is 'The status of the card (slug): the server''s now (epoch ms), the active entry or null, the timeline (24 segments at most), the labels of the profiles it names, the destination in force (null: the build''s), and the series with an occurrence ahead; a card with nothing set for an unknown slug.';
-
 comment on function public.namecard_card_add(slug text, name text) is 'Signed in: a new card with this slug (lower case, never given twice) and name (default: the slug); the caller is its owner. At most namecard_limit(cards) a person.';
 
 comment on function public.namecard_card_rename(card text, name text) is 'Owners: gives the card (slug) a new name.';
@@ -2144,21 +2197,25 @@ comment on function public.namecard_card_remove(card text) is 'Owners: removes t
 
 comment on function public.namecard_member_invite(role text, card text, valid_seconds integer) is 'Owners: a one-time invitation code for role on the card (slug), valid for valid_seconds (default 7 days); answers {code, role, card, expires}. Only its sha256 is kept.';
 
-comment on function public.namecard_occurrences(card text, from_ms bigint, to_ms bigint) is 'Members: occurrences of the card''s (slug) series in force some time in [from_ms, to_ms): id, type, start, end (as stopped), planned end.';
+comment on function public.namecard_set(type text, stamp_start bigint, stamp_end bigint, card text) is 'Editors and owners (and editor tokens): stores an entry in the card (slug); answers it and what visitors get now.';
 
 comment on function private.namecard_local_instant(local_time timestamp without time zone, time_zone text) is 'Epoch ms of a wall-clock time in an IANA zone: a gap time with the offset before the change, a fold time the earlier instant.';
+
+comment on function public.namecard_occurrences(card text, from_ms bigint, to_ms bigint) is 'Members: the first 1000 occurrences by start of the card''s (slug) series in force some time in [from_ms, to_ms): id, type, start, end (as stopped), planned end.';
 
 comment on function private.namecard_in_force_at(card bigint, at_ms bigint, series text) is 'The entry or series occurrence of the card in force at epoch ms at_ms (highest id); series (exact | lookup | window | none) from the exact expansion, the materialised occurrences with the expansion as fallback, the materialised occurrences alone, or not at all.';
 
 comment on function private.namecard_timeline_until(card bigint, at_ms bigint, until_ms bigint, max_segments integer) is 'The card''s timeline from epoch ms at_ms, walked until the first segment reaching until_ms (null: no bound), at most max_segments segments.';
+
+comment on function public.namecard_caller() is 'Who calls: {kind: person, email}, {kind: token, name, role, card, card_name, expires} or {kind: anon}.';
+
+comment on function public.namecard_status(card text) is 'The status of the card (slug): the server''s now (epoch ms), the active entry or null, the timeline (24 segments at most), the labels of the profiles it names, the destination in force (null: the build''s), and the series with an occurrence ahead; a card with nothing set for an unknown slug.';
 
 comment on function public.namecard_preview(at_ms bigint[], card text) is 'For each epoch ms in at_ms (at most 10): the entry or series occurrence of the card (slug) in force then, or nulls (main).';
 
 comment on function public.namecard_go(card text) is 'What /go/?c=<slug> visitors get now: the entry in force of the live card of that slug and its destination, or no row (the main site).';
 
 comment on function private.namecard_status_of(card bigint) is 'One row of the card: the server''s now (epoch ms), the active entry or null, the timeline (24 segments at most), the labels of the profiles the timeline names, the destination in force (null: the build''s), and the series with an occurrence ahead (with its next start).';
-
-comment on function public.namecard_set(type text, stamp_start bigint, stamp_end bigint, card text) is 'Editors and owners (and editor tokens): stores an entry in the card (slug); answers it and what visitors get now.';
 
 comment on function public.namecard_set_series(type text, weekdays smallint[], start_time time without time zone, end_time time without time zone, time_zone text, card text, first_date date, last_date date) is 'Editors and owners (and editor tokens): stores a weekly series in the card (slug); answers it and what visitors get now.';
 
@@ -2168,11 +2225,9 @@ comment on function public.namecard_cancel(entry_id bigint, card text) is 'Edito
 
 comment on function public.namecard_count_visit(via text, card text) is 'Counts one visit now of the live card of slug card: for its active profile, via qr|nfc (anything else: link). An unknown slug counts nothing.';
 
-comment on function public.namecard_visit_days(day_starts bigint[], card text) is 'Members: visits of the card (slug) summed per day; day_starts are the days'' starts in epoch ms plus the end.';
+comment on function public.namecard_visit_days(day_starts bigint[], card text) is 'Members: visits of the card (slug) summed per day; day_starts are the days'' starts in epoch ms plus the end (at most 32).';
 
 comment on function private.namecard_pre_request() is 'PostgREST''s pre-request check: with a card token in the header x-namecard-token, the token''s card and role for this transaction, or PT401 (invalid token, token revoked, token expired, card removed, creator not an owner).';
-
-comment on function public.namecard_caller() is 'Who calls: {kind: person, email}, {kind: token, name, role, card, card_name, expires} or {kind: anon}.';
 
 comment on function public.namecard_token_create(name text, card text, role text, valid_seconds integer) is 'Owners: a token (nct_…, shown only in this answer) for the card (slug) with role editor|viewer, valid for valid_seconds (default 90 days; null: never). Answers {token, name, role, card, expires}; only its sha256 is kept.';
 
@@ -2442,6 +2497,14 @@ revoke execute on function public.namecard_cancel(entry_id bigint, card text) fr
 
 revoke execute on function public.namecard_visit_days(day_starts bigint[], card text) from public;
 
+grant execute on function public.namecard_set(type text, stamp_start bigint, stamp_end bigint, card text) to authenticated;
+
+grant execute on function public.namecard_set(type text, stamp_start bigint, stamp_end bigint, card text) to service_role;
+
+grant execute on function public.namecard_remove_profile(profile_name text, card text) to authenticated;
+
+grant execute on function public.namecard_remove_profile(profile_name text, card text) to service_role;
+
 grant execute on function public.namecard_preview(at_ms bigint[], card text) to anon;
 
 grant execute on function public.namecard_preview(at_ms bigint[], card text) to authenticated;
@@ -2454,10 +2517,6 @@ grant execute on function public.namecard_go(card text) to authenticated;
 
 grant execute on function public.namecard_go(card text) to service_role;
 
-grant execute on function public.namecard_set(type text, stamp_start bigint, stamp_end bigint, card text) to authenticated;
-
-grant execute on function public.namecard_set(type text, stamp_start bigint, stamp_end bigint, card text) to service_role;
-
 grant execute on function public.namecard_end_now(card text) to authenticated;
 
 grant execute on function public.namecard_end_now(card text) to service_role;
@@ -2465,10 +2524,6 @@ grant execute on function public.namecard_end_now(card text) to service_role;
 grant execute on function public.namecard_cancel(entry_id bigint, card text) to authenticated;
 
 grant execute on function public.namecard_cancel(entry_id bigint, card text) to service_role;
-
-grant execute on function public.namecard_remove_profile(profile_name text, card text) to authenticated;
-
-grant execute on function public.namecard_remove_profile(profile_name text, card text) to service_role;
 
 grant execute on function public.namecard_visit_days(day_starts bigint[], card text) to authenticated;
 
