@@ -1,17 +1,17 @@
 import { readFileSync } from 'node:fs';
 
-/** One row of docs/security.md's inventory ("What anon may reach"). */
+/** One row of docs/security.md's inventory ("What each caller may reach"). */
 export interface InventoryEntry {
   /** `public.name(argtypes)` for a function, `public.name` for a relation. */
   name: string;
   /** False when the bound column says **open** (no bound by arguments yet). */
   bounded: boolean;
-  /** The most shared buffers a call may read (EXPLAIN (ANALYZE, BUFFERS), as anon). */
+  /** The most shared buffers a call may read (EXPLAIN (ANALYZE, BUFFERS), as its caller). */
   buffers: number;
 }
 
 const SECURITY_MD = new URL('../../docs/security.md', import.meta.url);
-const HEADING = '### What anon may reach';
+const HEADING = '### What each caller may reach';
 
 /**
  * The inventory table of docs/security.md, row by row.
@@ -32,6 +32,6 @@ export function readInventory(): InventoryEntry[] {
     const buffers = Number((cells.at(-1) ?? '').replace(/,/g, ''));
     if (!name || !Number.isInteger(buffers))
       throw new Error(`an inventory row is malformed: ${row}`);
-    return { name, bounded: !cells[3]?.startsWith('**open**'), buffers };
+    return { name, bounded: !cells[4]?.startsWith('**open**'), buffers };
   });
 }
