@@ -7,7 +7,7 @@
  * Every new migration must redefine `namecard_schema_version()` with its own version and bump
  * this constant (tests/unit/schema-version.test.ts fails otherwise).
  */
-export const SCHEMA_VERSION = '20261127154854';
+export const SCHEMA_VERSION = '20261127160039';
 
 /** The function that answers the database's schema version (`GET /rest/v1/rpc/<name>`). */
 export const SCHEMA_VERSION_FUNCTION = 'namecard_schema_version';

@@ -135,7 +135,7 @@ as $$
     when nullif(current_setting('namecard.token_card', true), '') is not null then
       case when private.namecard_role_rank(current_setting('namecard.token_role', true))
           >= private.namecard_role_rank(min_role)
-        then array[current_setting('namecard.token_card', true)::bigint]
+        then array[nullif(current_setting('namecard.token_card', true), '')::bigint]
         else '{}'::bigint[]
       end
     else (
@@ -166,7 +166,7 @@ set search_path = ''
 as $$
   select case
     when nullif(current_setting('namecard.token_card', true), '') is not null then
-      case when current_setting('namecard.token_card', true)::bigint = card
+      case when nullif(current_setting('namecard.token_card', true), '')::bigint = card
         then current_setting('namecard.token_role', true)
       end
     else (

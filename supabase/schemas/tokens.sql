@@ -153,7 +153,7 @@ as $$
         'card', c.slug, 'card_name', c.name, 'expires', k.expires_at)
       from private.namecard_token as k
       join public.namecard_card as c on c.id = k.card_id
-      where k.id = current_setting('namecard.token_id', true)::bigint
+      where k.id = nullif(current_setting('namecard.token_id', true), '')::bigint
     )
     when (select auth.uid()) is not null then (
       select jsonb_build_object('kind', 'person', 'email', u.email)

@@ -8,7 +8,7 @@ language sql
 immutable
 set search_path = ''
 as $$
-  select '20261127154854'::text
+  select '20261127160039'::text
 $$;
 
 comment on function public.namecard_schema_version() is

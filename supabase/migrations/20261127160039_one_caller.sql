@@ -834,7 +834,7 @@ AS $function$
         'card', c.slug, 'card_name', c.name, 'expires', k.expires_at)
       from private.namecard_token as k
       join public.namecard_card as c on c.id = k.card_id
-      where k.id = current_setting('namecard.token_id', true)::bigint
+      where k.id = nullif(current_setting('namecard.token_id', true), '')::bigint
     )
     when (select auth.uid()) is not null then (
       select jsonb_build_object('kind', 'person', 'email', u.email)
@@ -1124,7 +1124,7 @@ AS $function$
     when nullif(current_setting('namecard.token_card', true), '') is not null then
       case when private.namecard_role_rank(current_setting('namecard.token_role', true))
           >= private.namecard_role_rank(min_role)
-        then array[current_setting('namecard.token_card', true)::bigint]
+        then array[nullif(current_setting('namecard.token_card', true), '')::bigint]
         else '{}'::bigint[]
       end
     else (
@@ -1226,7 +1226,7 @@ CREATE OR REPLACE FUNCTION private.namecard_role_on(card bigint)
 AS $function$
   select case
     when nullif(current_setting('namecard.token_card', true), '') is not null then
-      case when current_setting('namecard.token_card', true)::bigint = card
+      case when nullif(current_setting('namecard.token_card', true), '')::bigint = card
         then current_setting('namecard.token_role', true)
       end
     else (
@@ -1810,7 +1810,7 @@ CREATE OR REPLACE FUNCTION public.namecard_schema_version()
  IMMUTABLE
  SET search_path TO ''
 AS $function$
-  select '20261127154854'::text
+  select '20261127160039'::text
 $function$
 ;
 
