@@ -3,11 +3,13 @@ import type { RoutineInfo } from '../catalog/schema-cache.js';
 import type { ServerContext } from '../context.js';
 import { type Outcome, contentRange, mergeRange, renderBody, wantsObject } from './answers.js';
 import { readRpcPayload } from './bodies.js';
-import { parseQuery, parseRangeHeader } from './query.js';
+import { parsePrefer, parseQuery, parseRangeHeader } from './query.js';
 import { callArgs, chooseRoutine, groupParams, noRoutine, type RpcPayload } from './rpc.js';
+import { RestError } from './errors.js';
 import { authorize, execute } from './run.js';
 import { EXPOSED_SCHEMA, JSON_TYPE, checkProfile, unsupportedMethod } from './schema-errors.js';
 import { buildCall } from './sql.js';
+import { readStatus } from './table-reads.js';
 
 /**
  * `/:fn` (mounted at /rpc): calls of any function of public, whatever its name; GET and
@@ -27,9 +29,12 @@ export function rpcRoutes(ctx: ServerContext): Hono {
  * call runs as the request's role, read-only for GET/HEAD and for stable or
  * immutable functions (a write there fails 25006, answered 405). A scalar result
  * is that JSON value, a set an array (select, filters, order, limit, offset and
- * Range apply to rows), void is 204 without a body.
+ * Range apply to rows), void is 204 without a body. `Prefer: count=…` counts the result's
+ * rows as a table read counts its own: Content-Range `first-last/total`,
+ * `Preference-Applied`, 206 for a part of them.
  * @param read true for GET and HEAD (arguments in the query string)
- * @throws RestError as authorize, resolveRoutine and execute.
+ * @throws RestError 416 PGRST103 for an offset past the counted rows; as authorize,
+ *   resolveRoutine and execute.
  */
 export async function callRoutine(
   ctx: ServerContext,
@@ -46,7 +51,11 @@ export async function callRoutine(
   const routine = await resolveRoutine(ctx, name, payload);
   const range = read ? parseRangeHeader(c.req.header('range')) : undefined;
   const merged = mergeRange(query, range, ctx.maxRows);
-  const statement = buildCall(routine, callArgs(routine, payload), merged);
+  const prefer = parsePrefer(c.req.header('prefer'));
+  // PostgREST counts a function's rows exactly, for `estimated` too; `planned` it leaves
+  // uncounted (a function's result has no plan's estimate).
+  const counted = prefer.count === 'exact' || prefer.count === 'estimated';
+  const statement = buildCall(routine, callArgs(routine, payload), merged, counted);
   // A function the role may not EXECUTE is still in PostgREST's schema cache (it reads the
   // catalog as the login role, not per caller), so the call reaches PostgreSQL, which
   // refuses it with 42501 `permission denied for function …`: 401 for anon, 403 otherwise.
@@ -54,13 +63,25 @@ export async function callRoutine(
     readOnly: read || routine.volatility !== 'v',
     single: routine.returnsSet && wantsObject(c),
   });
-  c.header('Content-Range', contentRange(merged.offset ?? 0, result.page_count, undefined));
+  const offset = merged.offset ?? 0;
+  const total = counted ? Number(result.total) : undefined;
+  c.header('Content-Range', contentRange(offset, result.page_count, total));
+  if (prefer.count) c.header('Preference-Applied', `count=${prefer.count}`);
   if (routine.returnsVoid) return c.body(null, 204);
+  const status = readStatus(offset, result.page_count, total);
+  if (status === 416) {
+    throw new RestError(
+      416,
+      'PGRST103',
+      'Requested range not satisfiable',
+      `An offset of ${offset} was requested, but there are only ${total} rows.`,
+    );
+  }
   let body = result.body;
   if (routine.returnsSet) body = renderBody(c, body);
   else c.header('Content-Type', JSON_TYPE);
-  if (c.req.method === 'HEAD') return c.body(null, 200);
-  return c.body(body, 200);
+  if (c.req.method === 'HEAD') return c.body(null, status);
+  return c.body(body, status);
 }
 
 /**

@@ -216,10 +216,17 @@ export type CallArgs =
  * of scalars as an array; a composite result as an object; a set of rows as an
  * array of objects, with `select`, filters, `order`, `limit` and `offset` applied.
  * Only arguments for the parameters in `args` are passed, so the others take their
- * defaults; every value is a bound parameter cast to the declared type.
+ * defaults; every value is a bound parameter cast to the declared type. With `withTotal`
+ * (`Prefer: count=…`) it also answers `total`, the rows of the result that match the filters,
+ * ignoring limit and offset, from the same one call of the function.
  * @throws RestError 400 42703 for a select, filter or order column the result lacks.
  */
-export function buildCall(routine: RoutineInfo, args: CallArgs, q: ParsedQuery): Statement {
+export function buildCall(
+  routine: RoutineInfo,
+  args: CallArgs,
+  q: ParsedQuery,
+  withTotal = false,
+): Statement {
   const params: unknown[] = [];
   const bind = (v: unknown) => {
     params.push(v);
@@ -260,21 +267,36 @@ export function buildCall(routine: RoutineInfo, args: CallArgs, q: ParsedQuery):
   unselectedFilter(routine, q);
   const where = whereClause(result, q.filters, params, 'pgrst_call.');
   const order = orderClause(result, q.order, 'pgrst_call.');
+  const page = `${limit}${offset}`;
   if (!routine.columns) {
-    const source = `select pgrst_call.pgrst_scalar from ${from}(select ${call} as pgrst_scalar) pgrst_call${where}${order}${limit}${offset}`;
+    const source = `select pgrst_call.pgrst_scalar from ${from}(select ${call} as pgrst_scalar) pgrst_call${where}${order}`;
     const agg = routine.returnsSet
       ? `coalesce(json_agg(s.pgrst_scalar), '[]')::text`
       : `coalesce((json_agg(s.pgrst_scalar)->0)::text, 'null')`;
-    return { sql: renderWith(source, agg), params };
+    return { sql: renderCall(source, page, agg, withTotal), params };
   }
-  const source = `select ${selectList(result, q.select, 'pgrst_call.')} from ${from}${call} pgrst_call${where}${order}${limit}${offset}`;
-  if (routine.returnsSet) return { sql: render(source), params };
-  return { sql: renderWith(source, `coalesce((json_agg(s)->0)::text, 'null')`), params };
+  const source = `select ${selectList(result, q.select, 'pgrst_call.')} from ${from}${call} pgrst_call${where}${order}`;
+  const agg = routine.returnsSet
+    ? `coalesce(json_agg(s), '[]')::text`
+    : `coalesce((json_agg(s)->0)::text, 'null')`;
+  return { sql: renderCall(source, page, agg, withTotal), params };
 }
 
-/** Like `render`, with the body aggregated by `agg` over rows `s`. */
-function renderWith(source: string, agg: string): string {
-  return `with pgrst_source as (${source})
+/**
+ * A call's statement: `body` aggregated by `agg` over the rows `s` of `source` narrowed by
+ * `page` (limit and offset), `page_count` those rows and, `withTotal`, `total` the rows of
+ * `source`. The call's rows are read once (a materialised CTE), however often they are counted:
+ * a function that writes runs once.
+ */
+function renderCall(source: string, page: string, agg: string, withTotal: boolean): string {
+  if (!withTotal) {
+    return `with pgrst_source as (${source}${page})
 select (select ${agg} from pgrst_source s) as body,
        (select count(*) from pgrst_source) as page_count`;
+  }
+  return `with pgrst_all as materialized (${source}),
+pgrst_source as (select * from pgrst_all${page})
+select (select ${agg} from pgrst_source s) as body,
+       (select count(*) from pgrst_source) as page_count,
+       (select count(*) from pgrst_all) as total`;
 }

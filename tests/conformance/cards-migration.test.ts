@@ -16,12 +16,16 @@ import {
   overPostgres,
 } from '../support/emulator.js';
 
-// The cards migration applied over a deployment's data (issue 40): the one card it had becomes
-// the first card, `main`, with its owners as owners; every entry, series, stop, profile, visit
-// count and materialised occurrence is that card's; a bare /go/ answers as before; and the
-// requests an older CLI and /manage send (no card named) act on that card as they did.
+// The migrations from the cards migration on, applied over the data of a deployment that had
+// one card: that card becomes the card `main`, with its owners as its owners (members with the
+// role owner); every entry, series, stop, profile, visit count and materialised occurrence is
+// that card's; profile labels holding control characters keep their words; and what visitors
+// and the owners are answered, now through the calls that name the card main, is what they
+// were answered.
 
 const OWNER = 'owner@migration.test';
+/** The columns /go asks of its lookup. */
+const ACTIVE = 'id,type,stamp_start,stamp_end,url';
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
 
@@ -46,6 +50,17 @@ async function migrationsBeforeCards(): Promise<string> {
   return dir;
 }
 
+/**
+ * Labels a deployment before cards could hold (its check asked for 1 to 60 characters, trimmed),
+ * and what they are once the label check holds control characters out: each run of them a space,
+ * the label trimmed, or the profile's name when nothing is left.
+ */
+const CONTROL_LABELS = [
+  { name: 'bell', label: 'Ring\u0007the\u0007bell', cleaned: 'Ring the bell' },
+  { name: 'colour', label: 'Red\u001b[31m text\u009b', cleaned: 'Red [31m text' },
+  { name: 'blank', label: '\u0001\u0002', cleaned: 'blank' },
+];
+
 /** Today's data, as a deployment before cards holds it: written as its owner would have. */
 async function fillOldDeployment(db: Db, now: number): Promise<void> {
   const user = await createUser(db, OWNER, `${OWNER}-password`);
@@ -53,6 +68,12 @@ async function fillOldDeployment(db: Db, now: number): Promise<void> {
   await db.query(
     `insert into public.namecard_profile (name, label, url) values ('shop', 'Shop', 'https://shop.example/')`,
   );
+  for (const { name, label } of CONTROL_LABELS) {
+    await db.query(
+      `insert into public.namecard_profile (name, label, url) values ($1, $2, 'https://card.example/')`,
+      [name, label],
+    );
+  }
   await db.query(
     `insert into public.namecard (type, stamp_start, stamp_end, created_by) values
        ('main', null, $1, $4), ('photo', null, $2, $4), ('shop', $2, $3, $4), ('main', $3, $3 + 3600000, $4)`,
@@ -79,23 +100,31 @@ async function fillOldDeployment(db: Db, now: number): Promise<void> {
   );
 }
 
-/** What a deployment answers, read as the database's superuser. */
-async function answers(query: (sql: string) => Promise<unknown[]>, dayStarts: number[]) {
+/**
+ * What a deployment before cards answers, read as the database's superuser: /go's lookup (the
+ * view it read), the status (the view `status` read), the visits per day, the rows of each table.
+ */
+async function answersBefore(db: Db, dayStarts: number[]) {
   return {
-    active: await query('select id, type, stamp_start, stamp_end, url from public.namecard_active'),
-    status: await query(
-      `select s.labels, s.url, s.series_ahead, (
-         select jsonb_agg(t - 'from') from jsonb_array_elements(s.timeline) as t
-       ) as timeline from public.namecard_status as s`,
+    active: await db.query(
+      'select id, type, stamp_start, stamp_end, url from public.namecard_active',
     ),
-    visits: await query(
+    status: await db.query(
+      `select s.labels, s.url, s.series_ahead, ${TIMELINE} from public.namecard_status as s`,
+    ),
+    visits: await db.query(
       `select day, type, via, visits::int from public.namecard_visit_days(array[${dayStarts.join(',')}]::bigint[])`,
     ),
     rows: await Promise.all(
-      TABLES.map(async (t) => (await query(`select count(*)::int as n from ${t}`))[0]),
+      TABLES.map(async (t) => (await db.query(`select count(*)::int as n from ${t}`))[0]),
     ),
   };
 }
+
+/** A status row's timeline without the first segment's start (the instant it was read). */
+const TIMELINE = `(
+  select jsonb_agg(t - 'from') from jsonb_array_elements(s.timeline) as t
+) as timeline`;
 
 describe.each(DB_KINDS)(
   'the cards migration over a deployment on %s',
@@ -104,7 +133,7 @@ describe.each(DB_KINDS)(
     let emulator: RunningEmulator;
     let database: TestDatabase | undefined;
     let dataDir: string | undefined;
-    let before: Awaited<ReturnType<typeof answers>>;
+    let before: Awaited<ReturnType<typeof answersBefore>>;
     let owner: Person;
     const now = Date.now();
     const dayStarts = [0, 2 * 900000, now - (now % 900000) + DAY];
@@ -123,7 +152,7 @@ describe.each(DB_KINDS)(
         await bootstrap(db);
         await applyMigrations(db, dir);
         await fillOldDeployment(db, now);
-        before = await answers((sql) => db.query(sql), dayStarts);
+        before = await answersBefore(db, dayStarts);
       } finally {
         await db.close();
         await rm(dir, { recursive: true, force: true });
@@ -142,7 +171,7 @@ describe.each(DB_KINDS)(
       if (dataDir) await rm(dataDir, { recursive: true, force: true });
     });
 
-    test('makes the one card the first card, main, its owners owners, every row its own', async () => {
+    test("makes the one card the card main, its owners the card's owners, every row its own", async () => {
       expect(
         await emulator.query('select id, slug, name, removed_at from public.namecard_card'),
       ).toEqual([{ id: 1, slug: 'main', name: 'Main card', removed_at: null }]);
@@ -153,76 +182,85 @@ describe.each(DB_KINDS)(
         ),
       ).toEqual([{ card_id: 1, email: OWNER, role: 'owner' }]);
       for (const [i, table] of TABLES.entries()) {
-        const [counts] = await emulator.query<{ n: number; first: number }>(
-          `select count(*)::int as n, count(*) filter (where card_id = 1)::int as first from ${table}`,
+        const [counts] = await emulator.query<{ n: number; main: number }>(
+          `select count(*)::int as n, count(*) filter (where card_id = 1)::int as main from ${table}`,
         );
         expect(before.rows[i], table).toEqual({ n: expect.any(Number) });
         expect((before.rows[i] as { n: number }).n, table).toBeGreaterThan(0);
         expect(counts, table).toEqual({
           n: (before.rows[i] as { n: number }).n,
-          first: (before.rows[i] as { n: number }).n,
+          main: (before.rows[i] as { n: number }).n,
         });
       }
     });
 
-    test('answers what visitors and the owner were answered before: bare /go, status, visits', async () => {
-      const after = await answers((sql) => emulator.query(sql), dayStarts);
-      expect(after.active).toEqual(before.active);
+    test('keeps the words of a label holding control characters, each run of them a space', async () => {
+      expect(
+        await emulator.query(
+          `select name, label from public.namecard_profile where name = any ($1) order by name`,
+          [CONTROL_LABELS.map((p) => p.name)],
+        ),
+      ).toEqual(
+        CONTROL_LABELS.map(({ name, cleaned }) => ({ name, label: cleaned })).sort((a, b) =>
+          a.name.localeCompare(b.name),
+        ),
+      );
+    });
+
+    test('answers what visitors and the owner were answered: a bare /go, the status, the visits', async () => {
       expect(before.active).toEqual([expect.objectContaining({ type: 'photo' })]);
-      expect(after.status).toEqual(before.status);
-      expect(after.visits).toEqual(before.visits);
       expect(before.visits).toEqual([
         { day: 1, type: 'main', via: 'nfc', visits: 2 },
         { day: 2, type: 'photo', via: 'qr', visits: 1 },
       ]);
-      // Through the API, as /go reads it: the view, and the card's lookup by no slug or `main`.
-      const view = await rest(
-        emulator,
-        null,
-        'GET',
-        'namecard_active?select=id,type,stamp_start,stamp_end,url',
-      );
-      expect(view).toEqual({ status: 200, body: before.active });
-      for (const query of ['', '?card=main']) {
-        expect(await rest(emulator, null, 'GET', `rpc/namecard_go${query}`)).toEqual({
-          status: 200,
-          body: before.active,
-        });
-      }
+      // Through the API, as /go reads it: a bare /go/ asks for the card main.
+      expect(
+        await rest(emulator, null, 'GET', `rpc/namecard_go?card=main&select=${ACTIVE}`),
+      ).toEqual({ status: 200, body: before.active });
+      expect(
+        await emulator.query(
+          `select s.labels, s.url, s.series_ahead, ${TIMELINE}
+           from public.namecard_status('main') as s`,
+        ),
+      ).toEqual(before.status);
+      const visits = await rpc(emulator, owner, 'namecard_visit_days', {
+        day_starts: dayStarts,
+        card: 'main',
+      });
+      expect(visits).toEqual({ status: 200, body: before.visits });
     });
 
-    test('acts on the first card for the requests an older CLI and /manage send', async () => {
-      const access = await rest(emulator, owner, 'GET', 'namecard_access?select=can_set');
-      expect(access).toEqual({ status: 200, body: [{ can_set: true }] });
+    test("the card main's owner acts on it through the calls that name it", async () => {
+      const cards = await rest(emulator, owner, 'GET', 'rpc/namecard_cards');
+      expect(cards).toEqual({
+        status: 200,
+        body: [{ id: 1, slug: 'main', name: 'Main card', role: 'owner' }],
+      });
       const profiles = await rest(
         emulator,
         owner,
         'GET',
-        'namecard_profile?select=name&order=name',
+        'namecard_profile?select=name&card_id=eq.1&name=in.(main,photo,shop)&order=name',
       );
       expect(profiles.body).toEqual([{ name: 'main' }, { name: 'photo' }, { name: 'shop' }]);
       const set = await rpc(emulator, owner, 'namecard_set', {
         type: 'shop',
         stamp_start: null,
         stamp_end: Date.now() + HOUR / 2,
+        card: 'main',
       });
       expect(set.status, JSON.stringify(set.body)).toBe(200);
       const entry = (set.body as { entry: { id: number; card_id: number } }).entry;
       expect(entry.card_id).toBe(1);
       expect(set.body).toMatchObject({ active: { id: entry.id, type: 'shop' } });
-      const visits = await rpc(emulator, owner, 'namecard_visit_days', { day_starts: dayStarts });
-      expect(visits).toEqual({ status: 200, body: before.visits });
-      const cancelled = await rpc(emulator, owner, 'namecard_cancel', { entry_id: entry.id });
+      const cancelled = await rpc(emulator, owner, 'namecard_cancel', {
+        entry_id: entry.id,
+        card: 'main',
+      });
       expect(cancelled.status, JSON.stringify(cancelled.body)).toBe(200);
-      const ended = await rpc(emulator, owner, 'namecard_end_now');
+      const ended = await rpc(emulator, owner, 'namecard_end_now', { card: 'main' });
       expect(ended.status, JSON.stringify(ended.body)).toBe(200);
       expect(ended.body).toMatchObject({ active: null });
-      const inserted = await rest(emulator, owner, 'POST', 'namecard', {
-        type: 'main',
-        stamp_end: Date.now() + HOUR,
-      });
-      expect(inserted.status).toBe(201);
-      expect(inserted.body).toEqual([expect.objectContaining({ type: 'main', card_id: 1 })]);
     });
   },
 );

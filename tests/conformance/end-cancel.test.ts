@@ -6,9 +6,11 @@ import { startWithCallers } from '../support/clients.js';
 import { createTestClient } from '../support/supabase.js';
 import { OWNER } from '../support/accounts.js';
 import { insertFromDbNow } from '../support/entries.js';
+import { MAIN_CARD as card } from '../../shared/core/cards.js';
 
-// End now and cancel through /rest/v1/rpc with supabase-js, on both databases: owners only,
-// on the database's clock, rows marked and never deleted (history stays complete).
+// Set, end now and cancel of the card main through /rest/v1/rpc with supabase-js, on both
+// databases: its members who may write only (the owner here), on the database's clock, rows
+// marked and never deleted (history stays complete).
 
 const HOUR = 3_600_000;
 
@@ -71,7 +73,7 @@ describe.each(DB_KINDS)('end now and cancel over %s', (kind) => {
     const fair = await store('photo', 2 * HOUR, 3 * HOUR);
     const pause = await store('main', null, HOUR / 2);
     const before = await dbNow();
-    const { data, error, status } = await owner.rpc('namecard_end_now');
+    const { data, error, status } = await owner.rpc('namecard_end_now', { card });
     expect(error).toBeNull();
     expect(status).toBe(200);
     // One answer: the entries it stopped, and what visitors get afterwards.
@@ -92,9 +94,11 @@ describe.each(DB_KINDS)('end now and cancel over %s', (kind) => {
       expect(row.stopped_at).toBeGreaterThanOrEqual(before - 1000);
       expect(row.planned_end).toBeGreaterThan(row.stamp_end);
     }
-    const { data: view } = await anon.from('namecard_status').select('timeline');
-    const { timeline } = (view as { timeline: Segment[] }[])[0]!;
-    // The answer's status is the view's, decided at the call's own instant.
+    const { data: read } = await anon
+      .rpc('namecard_status', { card }, { get: true })
+      .select('timeline');
+    const { timeline } = (read as { timeline: Segment[] }[])[0]!;
+    // The answer's status is namecard_status's, decided at the call's own instant.
     expect(answer.active).toBeNull();
     expect(answer.now).toBeGreaterThanOrEqual(before - 1000);
     expect(answer.timeline.slice(1)).toEqual(timeline.slice(1));
@@ -110,7 +114,7 @@ describe.each(DB_KINDS)('end now and cancel over %s', (kind) => {
   test('end now with nothing visitors would notice stores nothing and answers no rows', async () => {
     await store('main', null, HOUR);
     const before = await all();
-    const { data, error } = await owner.rpc('namecard_end_now');
+    const { data, error } = await owner.rpc('namecard_end_now', { card });
     expect(error).toBeNull();
     expect((data as { ended: Mark[] }).ended).toEqual([]);
     expect(await all()).toEqual(before);
@@ -119,13 +123,13 @@ describe.each(DB_KINDS)('end now and cancel over %s', (kind) => {
   test('cancel: a scheduled entry never starts, a running one ends now; both stay, marked', async () => {
     const running = await store('photo', null, HOUR);
     const later = await store('photo', 2 * HOUR, 3 * HOUR);
-    const one = await owner.rpc('namecard_cancel', { entry_id: later });
+    const one = await owner.rpc('namecard_cancel', { entry_id: later, card });
     expect(one.error).toBeNull();
     expect((one.data as { cancelled: Mark }).cancelled).toMatchObject({
       id: later,
       stop_kind: 'cancelled',
     });
-    const two = await owner.rpc('namecard_cancel', { entry_id: running });
+    const two = await owner.rpc('namecard_cancel', { entry_id: running, card });
     expect(two.error).toBeNull();
     const rows = await all();
     expect(rows).toHaveLength(2);
@@ -133,7 +137,7 @@ describe.each(DB_KINDS)('end now and cancel over %s', (kind) => {
     expect(l).toMatchObject({ stop_kind: 'cancelled', stamp_end: l!.stamp_start });
     expect(l!.planned_end).toBeGreaterThan(l!.stamp_end);
     expect(r).toMatchObject({ stop_kind: 'cancelled', stamp_end: r!.stopped_at });
-    const { data } = await anon.from('namecard_active').select('id');
+    const { data } = await anon.rpc('namecard_go', { card }, { get: true }).select('id');
     expect(data).toEqual([]);
   });
 
@@ -143,38 +147,33 @@ describe.each(DB_KINDS)('end now and cancel over %s', (kind) => {
   ])('cancel refuses %s (HTTP %i) and changes nothing', async (_what, make, http, code, words) => {
     const id = await make();
     const before = await all();
-    const { error, status } = await owner.rpc('namecard_cancel', { entry_id: id });
+    const { error, status } = await owner.rpc('namecard_cancel', { entry_id: id, card });
     expect(status).toBe(http);
     expect(error?.code).toBe(code);
     expect(error?.message).toContain(words);
     expect(await all()).toEqual(before);
   });
 
-  // Hosted PostgREST keeps functions the caller may not EXECUTE in its schema cache, so
-  // PostgreSQL refuses the call: 42501, which PostgREST answers 401 for anon.
-  test('anon may run neither: 401 42501 as hosted PostgREST answers, nothing changes', async () => {
+  // The writes name their card: a caller who is no member of it (anon without a card token, a
+  // signed-in stranger) is told that none of their cards has that name, as for a card that does
+  // not exist, and nothing changes.
+  test.each([
+    ['anon', () => anon],
+    ['a signed-in stranger', () => stranger],
+  ])('%s may run neither: 404 PT404 no such card, nothing changes', async (_who, caller) => {
     const id = await store('photo', null, HOUR);
     const before = await all();
-    const end = await anon.rpc('namecard_end_now');
-    expect(end.status).toBe(401);
-    expect(end.error?.code).toBe('42501');
-    expect(end.error?.message).toBe('permission denied for function namecard_end_now');
-    const cancel = await anon.rpc('namecard_cancel', { entry_id: id });
-    expect(cancel.status).toBe(401);
-    expect(cancel.error?.code).toBe('42501');
-    expect(cancel.error?.message).toBe('permission denied for function namecard_cancel');
-    expect(await all()).toEqual(before);
-  });
-
-  test('a signed-in non-owner is refused both: 403 42501, nothing changes', async () => {
-    const id = await store('photo', null, HOUR);
-    const before = await all();
-    const end = await stranger.rpc('namecard_end_now');
-    expect(end.status).toBe(403);
-    expect(end.error?.code).toBe('42501');
-    const cancel = await stranger.rpc('namecard_cancel', { entry_id: id });
-    expect(cancel.status).toBe(403);
-    expect(cancel.error?.code).toBe('42501');
+    for (const refused of [
+      await caller().rpc('namecard_end_now', { card }),
+      await caller().rpc('namecard_cancel', { entry_id: id, card }),
+    ]) {
+      expect(refused.status).toBe(404);
+      expect(refused.error).toMatchObject({
+        code: 'PT404',
+        message: 'None of your cards is called main',
+        details: 'no such card',
+      });
+    }
     expect(await all()).toEqual(before);
   });
 
@@ -186,7 +185,7 @@ describe.each(DB_KINDS)('end now and cancel over %s', (kind) => {
         authorization: `Bearer ${(await owner.auth.getSession()).data.session!.access_token}`,
         'content-type': 'application/json',
       },
-      body: JSON.stringify({ entry_id: 'abc' }),
+      body: JSON.stringify({ entry_id: 'abc', card }),
     });
     expect(res.status).toBe(400);
     expect(((await res.json()) as { code: string }).code).toBe('22P02');
@@ -198,6 +197,7 @@ describe.each(DB_KINDS)('end now and cancel over %s', (kind) => {
       type: 'photo',
       stamp_start: null,
       stamp_end: now + HOUR,
+      card,
     });
     expect(error).toBeNull();
     expect(status).toBe(200);
@@ -212,17 +212,20 @@ describe.each(DB_KINDS)('end now and cancel over %s', (kind) => {
     ]);
   });
 
-  test('set is refused as a direct insert would be: non-owner 42501, anon 401, bad entries by the table', async () => {
+  test('set is refused to whoever is no member of the card (404 PT404) and for entries the table refuses', async () => {
     const now = await dbNow();
-    const entry = { type: 'photo', stamp_start: null, stamp_end: now + HOUR };
-    const stranger_ = await stranger.rpc('namecard_set', entry);
-    expect(stranger_.status).toBe(403);
-    expect(stranger_.error?.code).toBe('42501');
-    const anon_ = await anon.rpc('namecard_set', entry);
-    expect(anon_.status).toBe(401);
-    expect(anon_.error?.code).toBe('42501');
+    const entry = { type: 'photo', stamp_start: null, stamp_end: now + HOUR, card };
+    for (const caller of [stranger, anon]) {
+      const refused = await caller.rpc('namecard_set', entry);
+      expect(refused.status).toBe(404);
+      expect(refused.error?.code).toBe('PT404');
+    }
     const unknown = await owner.rpc('namecard_set', { ...entry, type: 'nosuchprofile' });
-    expect(unknown.error?.code).toMatch(/^23/);
+    expect(unknown.status).toBe(409);
+    expect(unknown.error).toMatchObject({
+      code: '23503',
+      message: 'unknown profile: nosuchprofile',
+    });
     const backwards = await owner.rpc('namecard_set', { ...entry, stamp_start: now + 2 * HOUR });
     expect(backwards.error?.code).toBe('23514');
     expect(await all()).toEqual([]);
@@ -231,23 +234,22 @@ describe.each(DB_KINDS)('end now and cancel over %s', (kind) => {
   // Deterministic: another transaction holds the entry's lock while End now starts, then
   // cancels it and commits. Over PostgreSQL only: PGlite has one connection, so End now could
   // not start before the other transaction ended.
-  test.runIf(kind === 'postgres')(
-    'end now that waited for a cancel stops nothing and answers what the cancel did',
-    async () => {
+  if (kind === 'postgres') {
+    test('end now that waited for a cancel stops nothing and answers what the cancel did', async () => {
       const id = await store('photo', null, 10 * HOUR);
       const [original] = await all();
       const holder = emulator.query(
         `begin;
-         select id from public.namecard where id = ${id} for update;
-         select pg_sleep(0.6);
-         update public.namecard set stopped_at = (extract(epoch from now()) * 1000)::bigint,
-           stop_kind = 'cancelled', planned_end = stamp_end,
-           stamp_end = (extract(epoch from now()) * 1000)::bigint
-         where id = ${id};
-         commit;`,
+           select id from public.namecard where id = ${id} for update;
+           select pg_sleep(0.6);
+           update public.namecard set stopped_at = (extract(epoch from now()) * 1000)::bigint,
+             stop_kind = 'cancelled', planned_end = stamp_end,
+             stamp_end = (extract(epoch from now()) * 1000)::bigint
+           where id = ${id};
+           commit;`,
       );
       await new Promise((resolve) => setTimeout(resolve, 150));
-      const end = await owner.rpc('namecard_end_now');
+      const end = await owner.rpc('namecard_end_now', { card });
       await holder;
       expect(end.error).toBeNull();
       const answer = end.data as { ended: Mark[]; already_stopped: Mark[] };
@@ -257,8 +259,8 @@ describe.each(DB_KINDS)('end now and cancel over %s', (kind) => {
       ]);
       const [row] = await all();
       expect(row).toMatchObject({ stop_kind: 'cancelled', planned_end: original!.stamp_end });
-    },
-  );
+    });
+  }
 
   // Two owners (or the CLI and the web) at once on the same running entry: one of them stops
   // it, the other is told what that one did, and the entry's planned end stays the original.
@@ -270,8 +272,8 @@ describe.each(DB_KINDS)('end now and cancel over %s', (kind) => {
       const id = await store('photo', null, 10 * HOUR);
       const [original] = await all();
       const [end, cancel] = await Promise.all([
-        owner.rpc('namecard_end_now'),
-        second.rpc('namecard_cancel', { entry_id: id }),
+        owner.rpc('namecard_end_now', { card }),
+        second.rpc('namecard_cancel', { entry_id: id, card }),
       ]);
       const [row] = await all();
       // Whatever the order, the row keeps its original end as planned_end.

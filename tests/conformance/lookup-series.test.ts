@@ -1,16 +1,16 @@
 import type { SupabaseClient } from '@supabase/supabase-js';
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import type { RunningEmulator } from '../../emulator/index.js';
-import { DB_KINDS, dbNow, startTestEmulator, MAIN_CARD_SQL } from '../support/emulator.js';
-import { createTestClient } from '../support/supabase.js';
-import { OWNER } from '../support/accounts.js';
+import { MAIN_CARD as card } from '../../shared/core/cards.js';
+import { DB_KINDS, dbNow, MAIN_CARD_SQL } from '../support/emulator.js';
+import { startWithCallers } from '../support/clients.js';
 
-// The lookup /go reads (the view namecard_active, through namecard_lookup_at) takes series
-// occurrences from a materialised table; namecard_active_at expands the series at the instant
-// and is the rule's definition. The two must answer alike at every instant: inside the
-// materialised horizon and outside it (before the series was stored, beyond 400 days, or
-// after the horizon passed with no owner write), around daylight-saving changes, and after
-// end and cancel.
+// The lookup /go reads (rpc/namecard_go, through private.namecard_in_force_at with series
+// `lookup`) takes series occurrences from a materialised table; the same rule with `exact`
+// expands the series at the instant and is the rule's definition. The two must answer alike at
+// every instant: inside the materialised horizon and outside it (before the series was stored,
+// beyond 400 days, or after the horizon passed with no owner write), around daylight-saving
+// changes, and after end and cancel.
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
@@ -34,7 +34,7 @@ describe.each(DB_KINDS)("/go's lookup with series over %s", { timeout: 120_000 }
   let owner: SupabaseClient;
 
   /**
-   * Compares namecard_lookup_at with namecard_active_at at each instant (epoch ms) in one
+   * Compares the card main's lookup with the rule's definition at each instant (epoch ms) in one
    * statement; returns the instants where they differ, with both answers.
    */
   const disagreements = async (instants: number[]) => {
@@ -42,15 +42,15 @@ describe.each(DB_KINDS)("/go's lookup with series over %s", { timeout: 120_000 }
     return emulator.query<{ at: string; lookup: string | null; rule: string | null }>(
       `select i.t::text as at,
          (select row(l.id, l.type, l.stamp_start, l.stamp_end)::text
-            from public.namecard_lookup_at(i.t) as l) as lookup,
+            from private.namecard_in_force_at(${MAIN_CARD_SQL}, i.t, 'lookup') as l) as lookup,
          (select row(a.id, a.type, a.stamp_start, a.stamp_end)::text
-            from public.namecard_active_at(i.t) as a) as rule
+            from private.namecard_in_force_at(${MAIN_CARD_SQL}, i.t, 'exact') as a) as rule
        from unnest($1::bigint[]) as i (t)
        where (select row(l.id, l.type, l.stamp_start, l.stamp_end)::text
-                from public.namecard_lookup_at(i.t) as l)
+                from private.namecard_in_force_at(${MAIN_CARD_SQL}, i.t, 'lookup') as l)
          is distinct from
              (select row(a.id, a.type, a.stamp_start, a.stamp_end)::text
-                from public.namecard_active_at(i.t) as a)`,
+                from private.namecard_in_force_at(${MAIN_CARD_SQL}, i.t, 'exact') as a)`,
       [`{${instants.join(',')}}`],
     );
   };
@@ -58,7 +58,8 @@ describe.each(DB_KINDS)("/go's lookup with series over %s", { timeout: 120_000 }
   const inForce = async (instants: number[]) => {
     const [row] = await emulator.query<{ n: number }>(
       `select count(*)::int as n from unnest($1::bigint[]) as i (t)
-       where exists (select from public.namecard_active_at(i.t))`,
+       where exists (
+         select from private.namecard_in_force_at(${MAIN_CARD_SQL}, i.t, 'exact'))`,
       [`{${instants.join(',')}}`],
     );
     return row!.n;
@@ -76,6 +77,8 @@ describe.each(DB_KINDS)("/go's lookup with series over %s", { timeout: 120_000 }
     );
     return rows.map((r) => Number(r.t));
   };
+  /** The card main's lookup as /go's one GET asks it, as anon. */
+  const lookup = () => anon.rpc('namecard_go', { card }, { get: true }).select('id');
   const hhmm = (minutes: number) =>
     `${String(Math.floor(minutes / 60)).padStart(2, '0')}:${String(minutes % 60).padStart(2, '0')}`;
 
@@ -95,8 +98,8 @@ describe.each(DB_KINDS)("/go's lookup with series over %s", { timeout: 120_000 }
       const last = next() < 0.25 ? Math.floor(next() * 500) : null;
       await emulator.query(
         `insert into public.namecard_series
-           (type, weekdays, start_time, end_time, time_zone, first_date, last_date)
-         values ($1, $2::smallint[], $3::time, $4::time, $5,
+           (card_id, type, weekdays, start_time, end_time, time_zone, first_date, last_date)
+         values (${MAIN_CARD_SQL}, $1, $2::smallint[], $3::time, $4::time, $5,
            current_date + $6::integer,
            current_date + greatest(coalesce($6::integer, $7::integer), $7::integer))`,
         [
@@ -121,10 +124,7 @@ describe.each(DB_KINDS)("/go's lookup with series over %s", { timeout: 120_000 }
   };
 
   beforeAll(async () => {
-    emulator = await startTestEmulator(kind, { owner: OWNER });
-    anon = createTestClient(emulator.url, emulator.anonKey);
-    owner = createTestClient(emulator.url, emulator.anonKey);
-    expect((await owner.auth.signInWithPassword(OWNER)).error).toBeNull();
+    ({ emulator, anon, owner } = await startWithCallers(kind));
   });
   afterAll(() => emulator?.stop());
   beforeEach(async () => {
@@ -133,7 +133,7 @@ describe.each(DB_KINDS)("/go's lookup with series over %s", { timeout: 120_000 }
     await emulator.query('delete from public.namecard');
   });
 
-  test('agrees with namecard_active_at around every daylight-saving change within and beyond the horizon, in four zones', async () => {
+  test("agrees with the rule's definition around every daylight-saving change within and beyond the horizon, in four zones", async () => {
     await storeRandom(27, 24);
     const now = await dbNow(emulator);
     const instants: number[] = [];
@@ -159,7 +159,7 @@ describe.each(DB_KINDS)("/go's lookup with series over %s", { timeout: 120_000 }
     expect(Number(rows!.last)).toBeGreaterThan(now + 390 * DAY);
   });
 
-  test('the view /go reads, as anon, answers the series occurrence namecard_active_at answers now', async () => {
+  test("the lookup /go reads, as anon, answers the series occurrence the rule's definition answers now", async () => {
     const now = await dbNow(emulator);
     const at = new Date(now);
     const minutes = at.getUTCHours() * 60 + at.getUTCMinutes();
@@ -174,16 +174,19 @@ describe.each(DB_KINDS)("/go's lookup with series over %s", { timeout: 120_000 }
       [hhmm((minutes + 1440 - 60) % 1440), hhmm((minutes + 60) % 1440)],
     );
     const id = Number(series!.id);
-    const { data, error } = await anon.from('namecard_active').select('id,type');
+    const { data, error } = await anon
+      .rpc('namecard_go', { card }, { get: true })
+      .select('id,type');
     expect(error).toBeNull();
     expect(data).toEqual([{ id, type: 'photo' }]);
     const [rule] = await emulator.query<{ id: string }>(
-      'select id::text from public.namecard_active_at((extract(epoch from now()) * 1000)::bigint)',
+      `select id::text from private.namecard_in_force_at(
+         ${MAIN_CARD_SQL}, (extract(epoch from now()) * 1000)::bigint, 'exact')`,
     );
     expect(Number(rule!.id)).toBe(id);
   });
 
-  test('after end (the series stays) and cancel (it stops for good), the lookup agrees with namecard_active_at', async () => {
+  test("after end (the series stays) and cancel (it stops for good), the lookup agrees with the rule's definition", async () => {
     const now = await dbNow(emulator);
     // Now's wall-clock time in Berlin, in minutes after midnight.
     const [hour, minute] = new Intl.DateTimeFormat('en-GB', {
@@ -204,18 +207,19 @@ describe.each(DB_KINDS)("/go's lookup with series over %s", { timeout: 120_000 }
       time_zone: 'Europe/Berlin',
       first_date: null,
       last_date: null,
+      card,
     };
     const { data: set, error: setError } = await owner.rpc('namecard_set_series', args);
     expect(setError).toBeNull();
     const id = (set as { series: { id: number } }).series.id;
     const around = (t: number) =>
       Array.from({ length: 24 * 9 }, (_, i) => t - 4 * DAY + i * 30 * 60_000 + 7_000);
-    expect((await anon.from('namecard_active').select('id')).data).toEqual([{ id }]);
+    expect((await lookup()).data).toEqual([{ id }]);
 
-    const ended = await owner.rpc('namecard_end_now');
+    const ended = await owner.rpc('namecard_end_now', { card });
     expect(ended.error).toBeNull();
     const afterEnd = await dbNow(emulator);
-    expect((await anon.from('namecard_active').select('id')).data).toEqual([]);
+    expect((await lookup()).data).toEqual([]);
     expect(await disagreements(around(afterEnd))).toEqual([]);
     // The series stays: tomorrow's occurrence is in force, by both.
     const [tomorrow] = await emulator.query<{ id: string }>(
@@ -232,16 +236,19 @@ describe.each(DB_KINDS)("/go's lookup with series over %s", { timeout: 120_000 }
     });
     expect(secondError).toBeNull();
     const secondId = (second as { series: { id: number } }).series.id;
-    expect((await anon.from('namecard_active').select('id')).data).toEqual([{ id: secondId }]);
+    expect((await lookup()).data).toEqual([{ id: secondId }]);
     for (const target of [secondId, id]) {
-      const cancelled = await owner.rpc('namecard_cancel', { entry_id: target });
+      const cancelled = await owner.rpc('namecard_cancel', { entry_id: target, card });
       expect(cancelled.error).toBeNull();
     }
     const afterCancel = await dbNow(emulator);
-    expect((await anon.from('namecard_active').select('id')).data).toEqual([]);
+    expect((await lookup()).data).toEqual([]);
     expect(await disagreements(around(afterCancel))).toEqual([]);
     expect(
-      await emulator.query(`select id from private.namecard_in_force_at(${MAIN_CARD_SQL}, $1, 'lookup')`, [afterCancel + DAY]),
+      await emulator.query(
+        `select id from private.namecard_in_force_at(${MAIN_CARD_SQL}, $1, 'lookup')`,
+        [afterCancel + DAY],
+      ),
     ).toEqual([]);
     // Yesterday's occurrences are history, by both: the newer series won then.
     const [yesterday] = await emulator.query<{ id: string }>(
@@ -275,7 +282,8 @@ describe.each(DB_KINDS)("/go's lookup with series over %s", { timeout: 120_000 }
     expect(await disagreements(instants)).toEqual([]);
     expect(await inForce(instants)).toBeGreaterThan(30);
 
-    // Any owner write (here a one-off entry through namecard_set's table) moves the horizon.
+    // Any write of an entry (here one stored straight in the table namecard_set writes) moves
+    // the horizon.
     await emulator.query(
       `insert into public.namecard (card_id, type, stamp_start, stamp_end) values (${MAIN_CARD_SQL}, 'photo', $1, $2)`,
       [now + 1000 * DAY, now + 1001 * DAY],

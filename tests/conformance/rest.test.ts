@@ -1,119 +1,163 @@
 import type { SupabaseClient } from '@supabase/supabase-js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { RunningEmulator } from '../../emulator/index.js';
+import { MAIN_CARD } from '../../shared/core/cards.js';
 import { DB_KINDS } from '../support/emulator.js';
 import { startWithCallers } from '../support/clients.js';
+import { cardRowId, insertEntry } from '../support/entries.js';
+
+// The PostgREST subset the product uses (table reads with filters, order, limit and counts,
+// table writes, the gateway's key check and CORS) and row-level security over it: a card's
+// rows are its members' alone.
 
 const HOUR = 3_600_000;
+const SHOP_URL = 'https://shop.example/';
 
 describe.each(DB_KINDS)('PostgREST subset and RLS over %s', (kind) => {
   let emulator: RunningEmulator;
   let anon: SupabaseClient;
   let owner: SupabaseClient;
   let ownerId: string;
+  let ownerToken: string;
   let visitor: SupabaseClient;
+  /** The card main's id, which its rows name in card_id. */
+  let mainId: number;
+  const profileCount = async () =>
+    Number(
+      (await emulator.query<{ n: number }>('select count(*) as n from public.namecard_profile'))[0]!
+        .n,
+    );
   const rowCount = async () =>
     Number(
       (await emulator.query<{ n: number }>('select count(*) as n from public.namecard'))[0]!.n,
     );
 
   beforeAll(async () => {
-    ({ emulator, anon, owner, ownerId, stranger: visitor } = await startWithCallers(kind));
+    ({
+      emulator,
+      anon,
+      owner,
+      ownerId,
+      ownerToken,
+      stranger: visitor,
+    } = await startWithCallers(kind));
+    mainId = await cardRowId(emulator);
   });
   afterAll(() => emulator?.stop());
 
+  // Writes through the REST tables, on the one table members write that way: a card's
+  // profiles (owners only). Entries are written by rpc/namecard_set alone.
   describe('insert', () => {
+    const shop = () => ({ card_id: mainId, name: 'shop', label: 'Shop', url: SHOP_URL });
+    // A profile's DELETE only marks it removed (its trigger): gone for good, past the triggers.
+    beforeEach(() =>
+      emulator.query(
+        `begin;
+         set local session_replication_role = replica;
+         delete from public.namecard_profile where name = 'shop';
+         commit;`,
+      ),
+    );
+
     it('refuses an anonymous insert with 401 and 42501', async () => {
-      const { error, status, data } = await anon
-        .from('namecard')
-        .insert({ stamp_end: Date.now() + HOUR, type: 'photo' })
-        .select();
+      const { error, status, data } = await anon.from('namecard_profile').insert(shop()).select();
       expect(status).toBe(401);
       expect(data).toBeNull();
       expect(error).toMatchObject({
         code: '42501',
-        message: 'permission denied for table namecard',
+        message: 'permission denied for table namecard_profile',
       });
     });
 
     it('refuses a signed-in non-owner with 403 and the RLS message', async () => {
-      const before = await rowCount();
-      const { error, status } = await visitor
-        .from('namecard')
-        .insert({ stamp_end: Date.now() + HOUR, type: 'photo' })
-        .select();
+      const before = await profileCount();
+      const { error, status } = await visitor.from('namecard_profile').insert(shop()).select();
       expect(status).toBe(403);
       expect(error).toMatchObject({
         code: '42501',
-        message: 'new row violates row-level security policy for table "namecard"',
+        message: 'new row violates row-level security policy for table "namecard_profile"',
         details: null,
         hint: null,
       });
-      expect(await rowCount()).toBe(before);
+      expect(await profileCount()).toBe(before);
     });
 
     it('lets the owner insert: 201 with the stored row, created_by = the owner', async () => {
-      const stamp_end = Date.now() + HOUR;
       const { data, error, status } = await owner
-        .from('namecard')
-        .insert({ stamp_end, type: 'photo' })
+        .from('namecard_profile')
+        .insert(shop())
         .select()
         .single();
       expect(error).toBeNull();
       expect(status).toBe(201);
-      expect(data).toMatchObject({ stamp_end, type: 'photo', created_by: ownerId });
-      expect(typeof data!.id).toBe('number');
+      expect(data).toMatchObject({ ...shop(), removed_at: null, created_by: ownerId });
       expect(Date.parse(data!.created_at)).not.toBeNaN();
       const stored = await emulator.query(
-        'select stamp_end, type, created_by from public.namecard where id = $1',
-        [data!.id],
+        `select card_id, name, label, url, created_by from public.namecard_profile
+         where name = 'shop'`,
       );
-      expect(stored).toEqual([{ stamp_end, type: 'photo', created_by: ownerId }]);
+      expect(stored).toEqual([{ ...shop(), created_by: ownerId }]);
     });
 
     it('answers 201 with an empty body for return=minimal', async () => {
-      const { error, status, data } = await owner
-        .from('namecard')
-        .insert({ stamp_end: Date.now() + HOUR, type: 'main' });
+      const { error, status, data } = await owner.from('namecard_profile').insert(shop());
       expect(error).toBeNull();
       expect(status).toBe(201);
       expect(data).toBeNull();
     });
 
-    // Entries name a row of the profile table (no longer a literal check): an unknown one is
-    // refused as a missing reference is, 409 23503, naming it.
-    it('rejects a type that is not one of the profiles with 409 23503', async () => {
-      const { error, status } = await owner
-        .from('namecard')
-        .insert({ stamp_end: Date.now() + HOUR, type: 'video' });
-      expect(status).toBe(409);
-      expect(error?.code).toBe('23503');
-      expect(error?.message).toBe('unknown profile: video');
-    });
-
-    it('rejects a missing stamp_end with 400 23502', async () => {
-      const { error, status } = await owner.from('namecard').insert({ type: 'main' });
+    it('rejects a missing label with 400 23502', async () => {
+      const { label: _label, ...row } = shop();
+      const { error, status } = await owner.from('namecard_profile').insert(row);
       expect(status).toBe(400);
       expect(error?.code).toBe('23502');
     });
 
     it('rejects an unknown column with 400 PGRST204', async () => {
       const { error, status } = await owner
-        .from('namecard')
-        .insert({ stamp_end: Date.now() + HOUR, type: 'main', colour: 'red' });
+        .from('namecard_profile')
+        .insert({ ...shop(), colour: 'red' });
       expect(status).toBe(400);
       expect(error).toMatchObject({
         code: 'PGRST204',
-        message: "Column 'colour' of relation 'namecard' does not exist",
+        message: "Column 'colour' of relation 'namecard_profile' does not exist",
       });
     });
 
     it('does not let the owner choose created_by', async () => {
       const { error, status } = await owner
-        .from('namecard')
-        .insert({ stamp_end: Date.now() + HOUR, type: 'main', created_by: ownerId });
+        .from('namecard_profile')
+        .insert({ ...shop(), created_by: ownerId });
       expect(status).toBe(403);
       expect(error?.code).toBe('42501');
+      expect(await profileCount()).toBe(2);
+    });
+
+    it("refuses every direct insert of an entry, the owner's too (403 42501): entries are set by rpc/namecard_set", async () => {
+      const before = await rowCount();
+      const { error, status } = await owner
+        .from('namecard')
+        .insert({ card_id: mainId, stamp_end: Date.now() + HOUR, type: 'photo' });
+      expect(status).toBe(403);
+      expect(error).toMatchObject({
+        code: '42501',
+        message: 'permission denied for table namecard',
+      });
+      expect(await rowCount()).toBe(before);
+    });
+
+    // Entries name a row of the profile table: an unknown one is refused as a missing
+    // reference is, 409 23503, naming it.
+    it("rejects an entry whose type is not one of the card's profiles with 409 23503", async () => {
+      const { error, status } = await owner.rpc('namecard_set', {
+        type: 'video',
+        stamp_start: null,
+        stamp_end: Date.now() + HOUR,
+        card: MAIN_CARD,
+      });
+      expect(status).toBe(409);
+      expect(error?.code).toBe('23503');
+      expect(error?.message).toBe('unknown profile: video');
     });
   });
 
@@ -121,26 +165,26 @@ describe.each(DB_KINDS)('PostgREST subset and RLS over %s', (kind) => {
     it('finds the newest active entry with the server-side filter, order and limit', async () => {
       const now = Date.now();
       await emulator.query('truncate public.namecard');
-      await emulator.query(
-        `insert into public.namecard (stamp_end, type) values ($1, 'photo'), ($2, 'main'), ($3, 'photo'), ($4, 'main')`,
-        [now + HOUR, now + 2 * HOUR, now - HOUR, now - 2 * HOUR],
-      );
-      // anon reads only the visitor's columns: `select=*` names created_by and created_at.
-      const all = await anon
+      for (const [type, end] of [
+        ['photo', now + HOUR],
+        ['main', now + 2 * HOUR],
+        ['photo', now - HOUR],
+        ['main', now - 2 * HOUR],
+      ] as const) {
+        await insertEntry(emulator, type, null, end);
+      }
+      // anon is no member of any card: row-level security leaves it no row, whatever it asks.
+      const asAnon = await anon
         .from('namecard')
         .select('*')
         .gt('stamp_end', now)
         .order('id', { ascending: false })
         .limit(1);
-      expect(all.status).toBe(401);
-      expect(all.data).toBeNull();
-      expect(all.error).toMatchObject({
-        code: '42501',
-        message: 'permission denied for table namecard',
-      });
-      const { data, error, status } = await anon
+      expect(asAnon).toMatchObject({ status: 200, data: [], error: null });
+      const { data, error, status } = await owner
         .from('namecard')
         .select('id,type,stamp_start,stamp_end')
+        .eq('card_id', mainId)
         .gt('stamp_end', now)
         .order('id', { ascending: false })
         .limit(1);
@@ -153,7 +197,7 @@ describe.each(DB_KINDS)('PostgREST subset and RLS over %s', (kind) => {
         stamp_end: now + 2 * HOUR,
         type: 'main',
       });
-      // The signed-in owner still reads every column.
+      // The owner, a member, reads every column.
       const full = await owner
         .from('namecard')
         .select('*')
@@ -162,7 +206,6 @@ describe.each(DB_KINDS)('PostgREST subset and RLS over %s', (kind) => {
         .limit(1);
       expect(full.error).toBeNull();
       expect(full.data![0]).toMatchObject({ stamp_end: now + 2 * HOUR, type: 'main' });
-      // card_id: every table gained its card (issue 40).
       expect(Object.keys(full.data![0]!).sort()).toEqual([
         'card_id',
         'created_at',
@@ -178,7 +221,7 @@ describe.each(DB_KINDS)('PostgREST subset and RLS over %s', (kind) => {
     });
 
     it('returns an empty array when no entry is active', async () => {
-      const { data, error } = await anon
+      const { data, error } = await owner
         .from('namecard')
         .select('id,type,stamp_start,stamp_end')
         .gt('stamp_end', Date.now() + 10 * HOUR)
@@ -201,33 +244,25 @@ describe.each(DB_KINDS)('PostgREST subset and RLS over %s', (kind) => {
         .order('stamp_end', { ascending: true });
       expect(error).toBeNull();
       expect(data).toEqual([{ type: 'main' }, { type: 'main' }]);
-      // anon's filters are limited to its columns as well: a filter on created_by is refused.
-      const refused = await anon.from('namecard').select('type').is('created_by', null);
-      expect(refused.status).toBe(401);
-      expect(refused.error?.code).toBe('42501');
-      const visitor = await anon
+      // anon's same read: row-level security leaves it no row to filter.
+      const asAnon = await anon
         .from('namecard')
         .select('type')
         .in('type', ['main', 'photo'])
-        .neq('type', 'photo')
-        .eq('type', 'main')
-        .gte('stamp_end', 1)
-        .lte('stamp_end', Date.now() + 100 * HOUR)
-        .is('stamp_start', null)
-        .order('stamp_end', { ascending: true });
-      expect(visitor.error).toBeNull();
-      expect(visitor.data).toEqual([{ type: 'main' }, { type: 'main' }]);
+        .is('created_by', null);
+      expect(asAnon).toMatchObject({ status: 200, data: [], error: null });
     });
 
     it('sends Content-Range and, with count=exact, the total and 206 for a partial page', async () => {
+      const asOwner = { apikey: emulator.anonKey, authorization: `Bearer ${ownerToken}` };
       const res = await fetch(`${emulator.url}/rest/v1/namecard?select=id&order=id.asc&limit=2`, {
-        headers: { apikey: emulator.anonKey, prefer: 'count=exact' },
+        headers: { ...asOwner, prefer: 'count=exact' },
       });
       expect(res.status).toBe(206);
       expect(res.headers.get('content-range')).toBe('0-1/4');
       expect(res.headers.get('content-type')).toBe('application/json; charset=utf-8');
 
-      const { count, data } = await anon
+      const { count, data } = await owner
         .from('namecard')
         .select('id,type,stamp_start,stamp_end', { count: 'exact' })
         .range(1, 2);
@@ -235,13 +270,20 @@ describe.each(DB_KINDS)('PostgREST subset and RLS over %s', (kind) => {
       expect(data).toHaveLength(2);
 
       const plain = await fetch(`${emulator.url}/rest/v1/namecard?select=id&limit=1`, {
-        headers: { apikey: emulator.anonKey },
+        headers: asOwner,
       });
       expect(plain.status).toBe(200);
       expect(plain.headers.get('content-range')).toBe('0-0/*');
 
+      // anon counts no row of a card it is no member of.
+      const anonCount = await fetch(`${emulator.url}/rest/v1/namecard?select=id`, {
+        headers: { apikey: emulator.anonKey, prefer: 'count=exact' },
+      });
+      expect(anonCount.headers.get('content-range')).toBe('*/0');
+      expect(await anonCount.json()).toEqual([]);
+
       const empty = await fetch(`${emulator.url}/rest/v1/namecard?select=id&id=eq.-1`, {
-        headers: { apikey: emulator.anonKey },
+        headers: asOwner,
       });
       expect(empty.headers.get('content-range')).toBe('*/*');
       expect(await empty.json()).toEqual([]);
@@ -258,9 +300,11 @@ describe.each(DB_KINDS)('PostgREST subset and RLS over %s', (kind) => {
     });
 
     it('does not expose tables outside the public schema', async () => {
-      const { status, error } = await anon.from('namecard_owner').select('*');
-      expect(status).toBe(404);
-      expect(error?.code).toBe('42P01');
+      for (const table of ['namecard_member', 'namecard_token', 'users']) {
+        const { status, error } = await owner.from(table).select('*');
+        expect(status, table).toBe(404);
+        expect(error?.code, table).toBe('42P01');
+      }
     });
 
     it('answers 400 PGRST100 for a filter that does not parse', async () => {

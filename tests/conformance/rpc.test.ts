@@ -266,6 +266,40 @@ describe.each(DB_KINDS)('functions at /rest/v1/rpc over %s', { timeout: 60_000 }
       expect(head).toMatchObject({ status: 200, error: null, data: null });
     });
 
+    it("counts a function's rows with Prefer: count=exact: the total in Content-Range, 206 for a part, 416 past the end", async () => {
+      await emulator.query('truncate public.rpc_note restart identity');
+      await emulator.query(
+        `insert into public.rpc_note (note, via) values ('a', 'qr'), ('b', 'nfc'), ('c', 'qr')`,
+      );
+      const counted = (query: string, method = 'GET') =>
+        fetch(rpcUrl('rpc_notes', query), { method, headers: { prefer: 'count=exact' } });
+      const all = await counted('select=note');
+      expect(all.status).toBe(200);
+      expect(all.headers.get('content-range')).toBe('0-2/3');
+      expect(all.headers.get('preference-applied')).toBe('count=exact');
+      const part = await counted('select=note,via&via=eq.qr&limit=1&offset=1');
+      expect(part.status).toBe(206);
+      expect(part.headers.get('content-range')).toBe('1-1/2');
+      expect(await part.json()).toEqual([{ note: 'c', via: 'qr' }]);
+      const head = await counted('select=note', 'HEAD');
+      expect(head.headers.get('content-range')).toBe('0-2/3');
+      const past = await counted('offset=5');
+      expect(past.status).toBe(416);
+      expect(await past.json()).toMatchObject({
+        code: 'PGRST103',
+        details: 'An offset of 5 was requested, but there are only 3 rows.',
+      });
+      // A call that writes runs once, however its rows are counted.
+      await emulator.query('truncate public.rpc_note restart identity');
+      const written = await fetch(rpcUrl('rpc_note_add'), {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', prefer: 'count=exact' },
+        body: JSON.stringify({ note: 'once' }),
+      });
+      expect(written.headers.get('content-range')).toBe('0-0/1');
+      expect(await notes()).toEqual([{ id: 1, note: 'once', via: 'link' }]);
+    });
+
     it('passes repeated query parameters, or a JSON array, to a variadic parameter', async () => {
       const res = await fetch(rpcUrl('rpc_sum', 'n=1&n=2&n=39'));
       expect(res.status).toBe(200);

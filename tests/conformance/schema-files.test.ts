@@ -54,8 +54,8 @@ describe('the schema files and the migrations', () => {
       dbs.declared,
       `revoke execute on function public.namecard_schema_version() from anon;
        comment on table public.namecard is 'changed';
-       alter function public.namecard_local_day(bigint, text) set jit = 'on';
-       alter view public.namecard_active reset (security_invoker);`,
+       alter function private.namecard_local_day(bigint, text) set jit = 'on';
+       alter view private.namecard_series_rule reset (security_invoker);`,
     );
     try {
       const statements = await schemaDifference(dbs.migrated, dbs.declared);
@@ -64,19 +64,21 @@ describe('the schema files and the migrations', () => {
       );
       expect(statements).toContain(`comment on table public.namecard is 'changed';`);
       expect(statements).toContain(
-        "alter function public.namecard_local_day(at_ms bigint, time_zone text) set jit = 'on';",
+        "alter function private.namecard_local_day(at_ms bigint, time_zone text) set jit = 'on';",
       );
       expect(await dumpSchema(dbs.declared)).not.toBe(await dumpSchema(dbs.migrated));
       const back = await schemaDifference(dbs.declared, dbs.migrated);
-      expect(back).toContain('alter view public.namecard_active set (security_invoker=true);');
+      expect(back).toContain(
+        'alter view private.namecard_series_rule set (security_invoker=true);',
+      );
     } finally {
       await sql(
         dbs.declared,
         `grant execute on function public.namecard_schema_version() to anon;
          comment on table public.namecard is
            'Name card switches: type main|photo until stamp_end (epoch ms). Newest active entry wins.';
-         alter function public.namecard_local_day(bigint, text) reset all;
-         alter view public.namecard_active set (security_invoker = true);`,
+         alter function private.namecard_local_day(bigint, text) reset all;
+         alter view private.namecard_series_rule set (security_invoker = true);`,
       );
     }
   });

@@ -1,27 +1,19 @@
 import type { SupabaseClient } from '@supabase/supabase-js';
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import type { RunningEmulator } from '../../emulator/index.js';
+import { MAIN_CARD as card } from '../../shared/core/cards.js';
 import { DB_KINDS, dbNow, MAIN_CARD_SQL } from '../support/emulator.js';
 import { startWithCallers } from '../support/clients.js';
 import { insertEntry } from '../support/entries.js';
+import { insertSeries, type StoredSeries } from '../support/series-rows.js';
 
-// Weekly series on both databases: the rule at an instant (namecard_active_at, the lookup /go
-// reads), local times across daylight-saving changes by PostgreSQL's own time-zone database,
-// newest wins across series and entries, the owner's write through /rest/v1/rpc, and end /
-// cancel of a series.
+// Weekly series on both databases: the rule at an instant (private.namecard_in_force_at with
+// the exact expansion, the rule's definition), local times across daylight-saving changes by
+// PostgreSQL's own time-zone database, newest wins across series and entries, the lookup /go
+// reads, the owner's write through /rest/v1/rpc, and end / cancel of a series.
 
 const HOUR = 3_600_000;
 const ms = (iso: string) => Date.parse(iso);
-
-interface SeriesInput {
-  type: string;
-  weekdays: number[];
-  start_time: string;
-  end_time: string;
-  time_zone: string;
-  first_date?: string | null;
-  last_date?: string | null;
-}
 
 describe.each(DB_KINDS)('series over %s', (kind) => {
   let emulator: RunningEmulator;
@@ -29,24 +21,8 @@ describe.each(DB_KINDS)('series over %s', (kind) => {
   let owner: SupabaseClient;
   let stranger: SupabaseClient;
 
-  /** Stores a series directly (as the database's superuser); returns its id. */
-  const storeSeries = async (s: SeriesInput) => {
-    const [row] = await emulator.query<{ id: number }>(
-      `insert into public.namecard_series
-         (type, weekdays, start_time, end_time, time_zone, first_date, last_date)
-       values ($1, $2::smallint[], $3::time, $4::time, $5, $6::date, $7::date) returning id`,
-      [
-        s.type,
-        `{${s.weekdays.join(',')}}`,
-        s.start_time,
-        s.end_time,
-        s.time_zone,
-        s.first_date ?? null,
-        s.last_date ?? null,
-      ],
-    );
-    return Number(row!.id);
-  };
+  /** Stores a series of the card main directly (as the database's owner); returns its id. */
+  const storeSeries = (series: StoredSeries) => insertSeries(emulator, series);
   const storeEntry = (type: string, start: number | null, end: number) =>
     insertEntry(emulator, type, start, end);
   const activeAt = async (at: number) => {
@@ -58,7 +34,7 @@ describe.each(DB_KINDS)('series over %s', (kind) => {
   };
   const localInstant = async (local: string, zone: string) => {
     const [row] = await emulator.query<{ t: string }>(
-      'select public.namecard_local_instant($1::timestamp, $2) as t',
+      'select private.namecard_local_instant($1::timestamp, $2) as t',
       [local, zone],
     );
     return Number(row!.t);
@@ -152,7 +128,8 @@ describe.each(DB_KINDS)('series over %s', (kind) => {
     expect(await activeAt(ms('2030-06-07T20:30:00Z'))).toBeNull();
     expect(await activeAt(ms('2030-06-14T17:00:00Z'))).toBeNull();
     const [row] = await emulator.query<{ to: string }>(
-      `select "to" from public.namecard_timeline_at($1, 5) where type = 'photo'`,
+      `select "to" from private.namecard_timeline_until(${MAIN_CARD_SQL}, $1, null, 5)
+       where type = 'photo'`,
       [ms('2030-06-05T00:00:00Z')],
     );
     expect(Number(row!.to)).toBe(ms('2030-06-07T20:30:00Z'));
@@ -169,9 +146,9 @@ describe.each(DB_KINDS)('series over %s', (kind) => {
     expect(await activeAt(now)).toEqual({ id: after, type: 'main' });
   });
 
-  test("/go's lookup (one GET on namecard_active as anon) answers the series occurrence in force", async () => {
+  test("/go's lookup (one GET of rpc/namecard_go as anon) answers the series occurrence in force", async () => {
     const id = await aroundNow('photo');
-    const { data, error } = await anon.from('namecard_active').select('*');
+    const { data, error } = await anon.rpc('namecard_go', { card }, { get: true }).select('*');
     expect(error).toBeNull();
     expect(data).toEqual([expect.objectContaining({ id, type: 'photo', url: null })]);
   });
@@ -187,6 +164,7 @@ describe.each(DB_KINDS)('series over %s', (kind) => {
       time_zone: 'UTC',
       first_date: null,
       last_date: null,
+      card,
     });
     expect(error).toBeNull();
     const answer = data as {
@@ -199,18 +177,20 @@ describe.each(DB_KINDS)('series over %s', (kind) => {
     expect(rows.map((r) => Number(r.id))).toEqual([answer.series.id]);
   });
 
-  test('only owners set a series: anon 401, a signed-in stranger 42501, nothing stored', async () => {
+  test("only the card's members who may write set a series: anon and a stranger are told no such card, nothing stored", async () => {
     const args = {
       type: 'photo',
       weekdays: [6],
       start_time: '10:00',
       end_time: '18:00',
       time_zone: 'Europe/Berlin',
+      card,
     };
-    const a = await anon.rpc('namecard_set_series', args);
-    expect(a.status).toBe(401);
-    const s = await stranger.rpc('namecard_set_series', args);
-    expect(s.error?.code).toBe('42501');
+    for (const caller of [anon, stranger]) {
+      const refused = await caller.rpc('namecard_set_series', args);
+      expect(refused.status).toBe(404);
+      expect(refused.error?.code).toBe('PT404');
+    }
     expect(await emulator.query('select id from public.namecard_series')).toEqual([]);
   });
 
@@ -235,6 +215,7 @@ describe.each(DB_KINDS)('series over %s', (kind) => {
       time_zone: 'Europe/Berlin',
       first_date: null,
       last_date: null,
+      card,
       ...change,
     });
     expect(error?.code).toBe(code);
@@ -244,7 +225,7 @@ describe.each(DB_KINDS)('series over %s', (kind) => {
 
   test('end during an occurrence stops that occurrence and keeps the series', async () => {
     const id = await aroundNow('photo');
-    const { data, error } = await owner.rpc('namecard_end_now');
+    const { data, error } = await owner.rpc('namecard_end_now', { card });
     expect(error).toBeNull();
     const answer = data as { ended: { id: number; series?: boolean }[]; active: unknown };
     expect(answer.ended).toEqual([
@@ -264,7 +245,7 @@ describe.each(DB_KINDS)('series over %s', (kind) => {
 
   test('cancel of a series stops it for good, keeping its past occurrences', async () => {
     const id = await aroundNow('photo');
-    const { data, error } = await owner.rpc('namecard_cancel', { entry_id: id });
+    const { data, error } = await owner.rpc('namecard_cancel', { entry_id: id, card });
     expect(error).toBeNull();
     const answer = data as { cancelled: { id: number; series: boolean; stop_kind: string } };
     expect(answer.cancelled).toMatchObject({ id, series: true, stop_kind: 'cancelled' });
@@ -273,7 +254,7 @@ describe.each(DB_KINDS)('series over %s', (kind) => {
     expect(await activeAt(now + 24 * HOUR)).toBeNull();
     // Yesterday's occurrence is history: still in force at that time.
     expect(await activeAt(now - 24 * HOUR)).toEqual({ id, type: 'photo' });
-    const again = await owner.rpc('namecard_cancel', { entry_id: id });
+    const again = await owner.rpc('namecard_cancel', { entry_id: id, card });
     expect(again.status).toBe(409);
     expect(again.error?.message).toBe(`Series ${id} was already cancelled`);
   });
@@ -289,7 +270,7 @@ describe.each(DB_KINDS)('series over %s', (kind) => {
       end_time: '18:00',
       time_zone: 'Europe/Berlin',
     });
-    const { error } = await owner.rpc('namecard_remove_profile', { profile_name: 'shop' });
+    const { error } = await owner.rpc('namecard_remove_profile', { profile_name: 'shop', card });
     expect(error?.message).toBe(`profile shop is in use by entries series ${id}`);
   });
 });

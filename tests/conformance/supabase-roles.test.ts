@@ -94,7 +94,7 @@ describe('migrations as the non-superuser postgres of a Supabase layout', () => 
     }
   });
 
-  test('the emulator in front of it serves the API as postgres, with anon refused the owner functions', async () => {
+  test("the emulator in front of it serves the API as postgres, with anon refused the owners' functions and a made-up card token", async () => {
     let emulator: RunningEmulator | undefined;
     try {
       emulator = await startEmulator({ ...overPostgres(postgresUrl), port: 0 });
@@ -104,12 +104,28 @@ describe('migrations as the non-superuser postgres of a Supabase layout', () => 
       });
       expect(version.status).toBe(200);
       expect(await version.json()).toBe(SCHEMA_VERSION);
-      const end = await fetch(`${emulator.url}/rest/v1/rpc/namecard_end_now`, {
+      const tokens = await fetch(`${emulator.url}/rest/v1/rpc/namecard_tokens`, {
         method: 'POST',
-        headers,
+        headers: { ...headers, 'Content-Type': 'application/json' },
+        body: JSON.stringify({ card: 'main' }),
       });
-      expect(end.status).toBe(401);
-      expect(((await end.json()) as { code: string }).code).toBe('42501');
+      expect(tokens.status).toBe(401);
+      expect(await tokens.json()).toMatchObject({
+        code: '42501',
+        message: 'permission denied for function namecard_tokens',
+      });
+      // PostgREST runs the pre-request check the migrations set on authenticator.
+      const set = await fetch(`${emulator.url}/rest/v1/rpc/namecard_set`, {
+        method: 'POST',
+        headers: {
+          ...headers,
+          'Content-Type': 'application/json',
+          'x-namecard-token': `nct_${'x'.repeat(32)}`,
+        },
+        body: JSON.stringify({ type: 'photo', stamp_start: null, stamp_end: 1, card: 'main' }),
+      });
+      expect(set.status).toBe(401);
+      expect(await set.json()).toMatchObject({ code: 'PT401', details: 'invalid token' });
       // A user made as GoTrue makes it (by the emulator, as postgres) signs in.
       await emulator.createUser('owner@layout.test', 'layout-owner-password', { owner: true });
       const signIn = await fetch(`${emulator.url}/auth/v1/token?grant_type=password`, {

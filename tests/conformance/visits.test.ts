@@ -1,13 +1,16 @@
 import type { SupabaseClient } from '@supabase/supabase-js';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import type { RunningEmulator } from '../../emulator/index.js';
-import { DB_KINDS, startTestEmulator } from '../support/emulator.js';
+import { MAIN_CARD as card } from '../../shared/core/cards.js';
+import { DB_KINDS, MAIN_CARD_SQL, startTestEmulator } from '../support/emulator.js';
 import { startWithCallers } from '../support/clients.js';
+import { insertFromDbNow } from '../support/entries.js';
 
-// Visit counts: anon counts one visit with a CORS-simple POST (text/plain body, the
-// anon key as ?apikey=, no other header) to /rest/v1/rpc/namecard_count_visit; the profile
-// counted is the one namecard_active answers, whatever the body says; only owners read the
-// counts; the emulator limits counting per client address.
+// Visit counts: anon counts one visit of a card with a CORS-simple POST (a form naming the
+// channel and the card, the anon key as ?apikey=, no other header) to
+// /rest/v1/rpc/namecard_count_visit; the profile counted is the one namecard_go answers for that
+// card, whatever the body says; only the card's members read the counts; the emulator limits
+// counting per client address.
 
 const BUCKET_MS = 15 * 60_000;
 
@@ -18,15 +21,15 @@ interface Count {
   visits: number;
 }
 
-/** One visit as /go sends it: POST text/plain, apikey in the query, no other header. */
-async function countVisit(emulator: RunningEmulator, body: string, from?: string) {
+/**
+ * One visit of the card main as /go sends it: POST of a form (`via=qr&card=main`), apikey in the
+ * query, no other header.
+ */
+async function countVisit(emulator: RunningEmulator, via: string, from?: string) {
   return fetch(`${emulator.url}/rest/v1/rpc/namecard_count_visit?apikey=${emulator.anonKey}`, {
     method: 'POST',
-    headers: {
-      'Content-Type': 'text/plain;charset=UTF-8',
-      ...(from ? { 'X-Forwarded-For': from } : {}),
-    },
-    body,
+    headers: from ? { 'X-Forwarded-For': from } : {},
+    body: new URLSearchParams({ via, card }),
   });
 }
 
@@ -51,7 +54,7 @@ describe.each(DB_KINDS)('visit counts over %s', { timeout: 60_000 }, (kind) => {
     await emulator.query('truncate public.namecard_visit; truncate public.namecard');
   });
 
-  test('anon counts visits by channel with a text/plain POST; anything but qr/nfc is link', async () => {
+  test('anon counts visits by channel with a form POST; anything but qr/nfc is link', async () => {
     const before = Date.now();
     for (const body of ['qr', 'qr', 'nfc', '', 'link', 'email', ' QR ']) {
       const res = await countVisit(emulator, body);
@@ -75,10 +78,24 @@ describe.each(DB_KINDS)('visit counts over %s', { timeout: 60_000 }, (kind) => {
     }
   });
 
+  test('a visit of a slug no live card has answers 204 like any other and counts nothing', async () => {
+    for (const slug of ['never-given', 'MAIN ', 'x']) {
+      const res = await fetch(
+        `${emulator.url}/rest/v1/rpc/namecard_count_visit?apikey=${emulator.anonKey}`,
+        { method: 'POST', body: new URLSearchParams({ via: 'qr', card: slug }) },
+      );
+      expect(res.status, slug).toBe(204);
+    }
+    // A slug is matched as a link names it: lower case, blanks around ignored.
+    expect((await counts(emulator)).map(({ type, via, visits }) => [type, via, visits])).toEqual([
+      ['main', 'qr', 1],
+    ]);
+  });
+
   test('counts sent together are all kept, the running total with them', async () => {
     await emulator.query(
-      `insert into public.namecard_visit (bucket, type, via, visits, running)
-       values (0, 'main', 'qr', 7, 7)`,
+      `insert into public.namecard_visit (card_id, bucket, type, via, visits, running)
+       values (${MAIN_CARD_SQL}, 0, 'main', 'qr', 7, 7)`,
     );
     const answers = await Promise.all(Array.from({ length: 30 }, () => countVisit(emulator, 'qr')));
     expect(answers.map((r) => r.status)).toEqual(Array(30).fill(204));
@@ -90,11 +107,8 @@ describe.each(DB_KINDS)('visit counts over %s', { timeout: 60_000 }, (kind) => {
     ]);
   });
 
-  test('counts the profile namecard_active answers, whatever the body says', async () => {
-    await emulator.query(
-      `insert into public.namecard (type, stamp_end)
-       values ('photo', (extract(epoch from now()) * 1000)::bigint + 3600000)`,
-    );
+  test('counts the profile namecard_go answers, whatever the body says', async () => {
+    await insertFromDbNow(emulator, 'photo', null, 3_600_000);
     expect((await countVisit(emulator, 'main')).status).toBe(204);
     expect((await countVisit(emulator, 'qr')).status).toBe(204);
     expect(
@@ -109,19 +123,17 @@ describe.each(DB_KINDS)('visit counts over %s', { timeout: 60_000 }, (kind) => {
       {
         method: 'POST',
         headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
-        body: 'type=main&via=qr',
+        body: 'type=main&via=qr&card=main',
       },
     );
     expect(form.status).toBe(404);
     expect((await counts(emulator)).reduce((n, r) => n + r.visits, 0)).toBe(2);
   });
 
-  test('anon and a signed-in non-owner read no counts; the owner reads them', async () => {
+  test('anon and a signed-in non-member read no counts; the owner reads them', async () => {
     await countVisit(emulator, 'nfc');
     const asAnon = await anon.from('namecard_visit').select('bucket,type,via,visits');
-    expect(asAnon.data).toBeNull();
-    expect(asAnon.status).toBe(401);
-    expect(asAnon.error?.code).toBe('42501');
+    expect(asAnon).toMatchObject({ data: [], error: null, status: 200 });
 
     const asStranger = await stranger.from('namecard_visit').select('bucket,type,via,visits');
     expect(asStranger).toMatchObject({ data: [], error: null, status: 200 });
@@ -133,30 +145,32 @@ describe.each(DB_KINDS)('visit counts over %s', { timeout: 60_000 }, (kind) => {
     });
   });
 
-  test('namecard_visit_days sums the buckets per given day for owners only', async () => {
+  test("namecard_visit_days sums the buckets per given day for the card's members only", async () => {
     const day = 86_400_000;
     const start = Date.UTC(2030, 5, 1);
     await emulator.query(
-      `insert into public.namecard_visit (bucket, type, via, visits, running) values
-         ($1, 'main', 'qr', 2, 2), ($2, 'main', 'qr', 3, 5), ($3, 'photo', 'nfc', 4, 4),
-         ($4, 'main', 'link', 9, 9)`,
+      `insert into public.namecard_visit (card_id, bucket, type, via, visits, running)
+       select ${MAIN_CARD_SQL}, v.* from (values
+         ($1::bigint, 'main', 'qr', 2, 2), ($2, 'main', 'qr', 3, 5), ($3, 'photo', 'nfc', 4, 4),
+         ($4, 'main', 'link', 9, 9)) as v`,
       // Day 1's first and last bucket, day 2's first, and one bucket past the end.
       [start, start + day - BUCKET_MS, start + day, start + 2 * day],
     );
     const days = [start, start + day, start + 2 * day];
-    const asOwner = await owner.rpc('namecard_visit_days', { day_starts: days });
+    const asOwner = await owner.rpc('namecard_visit_days', { day_starts: days, card });
     expect(asOwner.error).toBeNull();
     expect(asOwner.data).toEqual([
       { day: 1, type: 'main', via: 'qr', visits: 5 },
       { day: 2, type: 'photo', via: 'nfc', visits: 4 },
     ]);
-    const asStranger = await stranger.rpc('namecard_visit_days', { day_starts: days });
-    expect(asStranger).toMatchObject({ data: [], error: null });
-    // anon has no EXECUTE: PostgreSQL's 42501, which PostgREST answers 401 for anon.
-    const asAnon = await anon.rpc('namecard_visit_days', { day_starts: days });
-    expect(asAnon.data).toBeNull();
-    expect(asAnon.status).toBe(401);
-    expect(asAnon.error?.code).toBe('42501');
+    // Whoever is no member of the card (a stranger, anon without a card token) is told that
+    // none of their cards has that name.
+    for (const caller of [stranger, anon]) {
+      const refused = await caller.rpc('namecard_visit_days', { day_starts: days, card });
+      expect(refused.data).toBeNull();
+      expect(refused.status).toBe(404);
+      expect(refused.error).toMatchObject({ code: 'PT404', details: 'no such card' });
+    }
   });
 
   test('a JSON body to the counting function is parsed bounded: too deep is 400, nothing counted', async () => {
@@ -177,11 +191,11 @@ describe.each(DB_KINDS)('visit counts over %s', { timeout: 60_000 }, (kind) => {
   test('no one writes the counts through the table, and anon calls no other function here', async () => {
     const insert = await anon
       .from('namecard_visit')
-      .insert({ bucket: 0, type: 'main', via: 'qr', visits: 1000 });
+      .insert({ card_id: 1, bucket: 0, type: 'main', via: 'qr', visits: 1000 });
     expect(insert.status).toBe(401);
     const ownerInsert = await owner
       .from('namecard_visit')
-      .insert({ bucket: 0, type: 'main', via: 'qr', visits: 1000 });
+      .insert({ card_id: 1, bucket: 0, type: 'main', via: 'qr', visits: 1000 });
     expect(ownerInsert.status).toBe(403);
     const ownerUpdate = await owner.from('namecard_visit').update({ visits: 5 }).eq('via', 'qr');
     expect(ownerUpdate.status).toBe(403);
@@ -195,40 +209,25 @@ describe.each(DB_KINDS)('visit counts over %s', { timeout: 60_000 }, (kind) => {
        order by 1`,
     );
     // Besides counting, anon may run only what the inventory of docs/security.md lists
-    // (tests/security/anon-inventory.test.ts): namecard_instant_allowed(bigint), the bound of
-    // the instants anon may ask about; namecard_preview(bigint[],text), at most 10 such instants;
-    // namecard_profile_labels(text[]) and namecard_profile_url(text), the label and destination
-    // of a profile visitors can meet now or later; namecard_series_in_force(bigint), the
-    // lookup's series part from the materialised occurrences at one bounded instant; and
-    // namecard_status_now(), the status with no argument. All of these answer for the first card
-    // only. Since cards (issue 40): namecard_go(text), /go's lookup of a card by its slug, and
-    // namecard_count_card_visit(text,text), its count, which answer what /go needs and nothing of
-    // a slug never given; namecard_card_status(text) and namecard_preview(bigint[],text), which
-    // answer the first card's to anyone (as the view and preview did) and another card's to its
-    // members only. Since card tokens (issue 41): the functions that take a token first and
-    // act on its card only (docs/security.md, "Card tokens"); the names in code-point order.
+    // (tests/security/anon-inventory.test.ts): what visitors of any card's link may learn
+    // (namecard_go, namecard_status, namecard_preview: an unknown slug answers as a card with
+    // nothing set), who calls and their cards (namecard_caller, namecard_cards: none for anon),
+    // and the members' functions, which a card token (a request of the anon role with the header
+    // x-namecard-token) calls as a member of its card and which refuse anon without one (no such
+    // card); the names in code-point order.
     expect(granted.map((r) => r.fn).sort()).toEqual([
-      'namecard_card_status(text)',
-      'namecard_count_card_visit(text,text)',
-      'namecard_count_visit(text)',
+      'namecard_caller()',
+      'namecard_cancel(bigint,text)',
+      'namecard_cards()',
+      'namecard_count_visit(text,text)',
+      'namecard_end_now(text)',
       'namecard_go(text)',
-      'namecard_instant_allowed(bigint)',
+      'namecard_occurrences(text,bigint,bigint)',
       'namecard_preview(bigint[],text)',
-      'namecard_profile_labels(text[])',
-      'namecard_profile_url(text)',
-      'namecard_series_in_force(bigint)',
-      'namecard_status_now()',
-      'namecard_token_cancel(text,bigint)',
-      'namecard_token_end_now(text)',
-      'namecard_token_entries(text,integer)',
-      'namecard_token_preview(text,bigint[])',
-      'namecard_token_profiles(text)',
-      'namecard_token_series(text)',
-      'namecard_token_set(text,text,bigint,bigint)',
-      'namecard_token_set_series(text,text,smallint[],time without time zone,time without time zone,text,date,date)',
-      'namecard_token_status(text)',
-      'namecard_token_visit_days(text,bigint[])',
-      'namecard_token_whoami(text)',
+      'namecard_set(text,bigint,bigint,text)',
+      'namecard_set_series(text,smallint[],time without time zone,time without time zone,text,text,date,date)',
+      'namecard_status(text)',
+      'namecard_visit_days(bigint[],text)',
     ]);
   });
 });
@@ -260,7 +259,7 @@ describe.each(DB_KINDS)('the visit limit over %s', { timeout: 60_000 }, (kind) =
     expect((await counts(emulator)).reduce((n, r) => n + r.visits, 0)).toBe(6);
     // The limit is for counting only: lookups from the limited address go on.
     const lookup = await fetch(
-      `${emulator.url}/rest/v1/namecard_active?select=id,type&apikey=${emulator.anonKey}`,
+      `${emulator.url}/rest/v1/rpc/namecard_go?card=main&select=id,type&apikey=${emulator.anonKey}`,
       { headers: { 'X-Forwarded-For': '203.0.113.9' } },
     );
     expect(lookup.status).toBe(200);

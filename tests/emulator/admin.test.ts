@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startEmulator } from '../../emulator/index.js';
+import { MAIN_CARD } from '../../shared/core/cards.js';
 import { createTestClient } from '../support/supabase.js';
 import { runTsx } from './run-tsx.js';
 
@@ -22,7 +23,7 @@ describe('npm run emulator:admin', { timeout: 180_000 }, () => {
     await rm(path.dirname(dir), { recursive: true, force: true, maxRetries: 5 });
   });
 
-  it('adds an owner whose password comes from stdin, never echoing it; the owner can then insert', async () => {
+  it('adds an owner of the card main whose password comes from stdin, never echoing it; the owner can then set it', async () => {
     const added = await admin(
       ['add-user', 'Owner@Example.com', '--owner', '--password-stdin'],
       'owner-password-1\n',
@@ -39,10 +40,14 @@ describe('npm run emulator:admin', { timeout: 180_000 }, () => {
         password: 'owner-password-1',
       });
       expect(signIn.error).toBeNull();
-      const insert = await supabase
-        .from('namecard')
-        .insert({ stamp_end: Date.now() + 60_000, type: 'main' });
-      expect(insert.status).toBe(201);
+      const set = await supabase.rpc('namecard_set', {
+        type: 'main',
+        stamp_start: null,
+        stamp_end: Date.now() + 60_000,
+        card: MAIN_CARD,
+      });
+      expect(set.error).toBeNull();
+      expect(set.status).toBe(200);
     } finally {
       await emulator.stop();
     }

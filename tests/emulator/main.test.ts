@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { LOCAL_ANON_KEY } from '../../emulator/index.js';
+import { MAIN_CARD } from '../../shared/core/cards.js';
 import { createTestDatabase } from '../support/emulator.js';
 import { createTestClient } from '../support/supabase.js';
 import { runTsx, startMain } from './run-tsx.js';
@@ -35,11 +36,14 @@ describe('npm run emulator', { timeout: 120_000 }, () => {
       password: OWNER_ENV.NAMECARD_OWNER_PASSWORD,
     });
     expect(error).toBeNull();
-    const insert = await supabase
-      .from('namecard')
-      .insert({ stamp_end: Date.now() + 60_000, type: 'photo' })
-      .select();
-    expect(insert.status).toBe(201);
+    const set = await supabase.rpc('namecard_set', {
+      type: 'photo',
+      stamp_start: null,
+      stamp_end: Date.now() + 60_000,
+      card: MAIN_CARD,
+    });
+    expect(set.error).toBeNull();
+    expect(set.status).toBe(200);
 
     child.kill('SIGTERM');
     const result = await child;
@@ -66,10 +70,10 @@ describe('npm run emulator', { timeout: 120_000 }, () => {
       expect(output()).toContain('PostgreSQL (DATABASE_URL), /rest/v1 by PostgREST');
       const pid = Number(/PostgREST, process (\d+)/.exec(output())?.[1]);
       expect(alive(pid)).toBe(true);
-      const res = await fetch(`${url}/rest/v1/namecard_active?apikey=${LOCAL_ANON_KEY}`);
+      const res = await fetch(`${url}/rest/v1/namecard?select=id&apikey=${LOCAL_ANON_KEY}`);
       expect(res.status).toBe(200);
       expect(res.headers.get('server')).toBe('postgrest/12.0.2');
-      expect(res.headers.get('content-location')).toBe('/namecard_active');
+      expect(res.headers.get('content-location')).toBe('/namecard?select=id');
       expect(await res.json()).toEqual([]);
 
       child.kill('SIGTERM');

