@@ -2122,6 +2122,8 @@ grant execute on function public.namecard_token_create(name text, card text, rol
 
 grant usage on schema private to anon;
 
+grant usage on schema private to service_role;
+
 comment on view private.namecard_series_rule is 'Each series'' rule: profile, ISO weekdays, local start and end, zone, first and last date, cancel.';
 
 comment on table public.namecard_card is 'Cards: slug (the public name in the card''s link /go/?c=<slug>; main is a bare /go/), name.';
