@@ -60,12 +60,12 @@ describe.each(DB_KINDS)(
         card: 'alpha',
       });
       expect(made.status, JSON.stringify(made.body)).toBe(200);
-      callers = [
-        ["another card's owner", ownerA],
-        ['an account of no card', stranger],
-        ['anon', null],
-        ["another card's token", { cardToken: (made.body as { token: string }).token }],
-      ];
+      callers = {
+        "another card's owner": ownerA,
+        'an account of no card': stranger,
+        anon: null,
+        "another card's token": { cardToken: (made.body as { token: string }).token },
+      };
     });
     afterAll(() => emulator?.stop());
 
