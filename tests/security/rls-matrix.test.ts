@@ -286,14 +286,12 @@ describe.each(DB_KINDS)('RLS on public.namecard over %s', (kind) => {
     });
 
     test('the owner cannot write created_by through the table: 403 42501, nothing stored', async () => {
-      const { status, error } = await clients.owner
-        .from('namecard')
-        .insert({
-          card_id: cardId,
-          stamp_end: Date.now() + HOUR,
-          type: 'photo',
-          created_by: ownerId,
-        });
+      const { status, error } = await clients.owner.from('namecard').insert({
+        card_id: cardId,
+        stamp_end: Date.now() + HOUR,
+        type: 'photo',
+        created_by: ownerId,
+      });
       expect(status).toBe(403);
       expect(error).toMatchObject({ code: '42501', message: PERMISSION_DENIED });
       await expectRowsUnchanged();
