@@ -25,9 +25,10 @@ export interface RateLimits {
    */
   invitations: number;
   /**
-   * Refused uses of a card token (a POST to /rest/v1/rpc/namecard_token_<use> answered 4xx or
-   * 5xx: an unknown, revoked or expired token) per address per window; default 30, as sign-ins.
-   * Uses that succeed are not counted, so a busy script is never limited by its own calls. The
+   * Refused card tokens (any request to /rest/v1 with the header x-namecard-token, by any
+   * method, that the pre-request check refuses: an unknown, malformed, revoked or expired token)
+   * per address per window; default 30, as sign-ins. A request whose token works is not counted,
+   * whatever it answers, so a busy script is never limited by its own calls. The
    * emulator's own limit: on hosted Supabase a guess costs one indexed probe of the hash, and a
    * token's 192 bits keep guessing hopeless.
    */

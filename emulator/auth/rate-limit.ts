@@ -101,13 +101,33 @@ export function invitationRateLimit(limits: RateLimits): MiddlewareHandler {
 export const TOKEN_HEADER = 'x-namecard-token';
 
 /**
+ * Whether the answer to a request with a card token is anything but the pre-request check's
+ * refusal of the token (401 PT401: unknown, malformed, revoked, expired…). A 401 is also
+ * PostgREST's answer to a privilege the anon role lacks (42501: a viewer token's write), which
+ * a token that works may meet; a 401 without a body to tell (HEAD) counts as a refusal.
+ */
+async function tokenAccepted(c: Context): Promise<boolean> {
+  if (c.res.status !== 401) return true;
+  const text = await c.res
+    .clone()
+    .text()
+    .catch(() => '');
+  try {
+    return (JSON.parse(text) as { code?: unknown }).code !== 'PT401';
+  } catch {
+    return false;
+  }
+}
+
+/**
  * Middleware for the REST routes: counts refused card tokens (a request with the header
- * x-namecard-token answered 401: an unknown, revoked or expired token, whatever the function,
- * table or method) per address, as GoTrue counts sign-ins, and answers 429
- * `over_request_rate_limit` once an address is over `limits.tokens` in the window, before the body
- * is read or the database touched. A request whose token works is not counted, whatever else it
- * answers, so that a script holding a good token is not slowed by its own calls; someone guessing
- * secrets (192 bits) is. The emulator's own rule (see RateLimits.tokens).
+ * x-namecard-token refused by the pre-request check, 401 PT401: an unknown, revoked or expired
+ * token, whatever the function, table or method) per address, as GoTrue counts sign-ins, and
+ * answers 429 `over_request_rate_limit` once an address is over `limits.tokens` in the window,
+ * before the body is read or the database touched. A request whose token works is not counted,
+ * whatever else it answers (a viewer token's refused write too), so that a script holding a good
+ * token is not slowed by its own calls; someone guessing secrets (192 bits) is. The emulator's
+ * own rule (see RateLimits.tokens).
  */
 export function tokenUseRateLimit(limits: RateLimits): MiddlewareHandler {
   return rateLimiter({
@@ -115,7 +135,7 @@ export function tokenUseRateLimit(limits: RateLimits): MiddlewareHandler {
     limit: limits.tokens,
     standardHeaders: false,
     skipSuccessfulRequests: true,
-    requestWasSuccessful: (c) => c.res.status !== 401,
+    requestWasSuccessful: tokenAccepted,
     keyGenerator: (c) => `token:${clientAddress(c, limits.header)}`,
     skip: (c) => c.req.header(TOKEN_HEADER) === undefined,
     handler: overLimit,

@@ -1,4 +1,5 @@
 import { Hono, type Context } from 'hono';
+import { TOKEN_HEADER } from '../auth/rate-limit.js';
 import type { WritePrivilege } from '../catalog/schema-cache.js';
 import type { ServerContext } from '../context.js';
 import { mutationResponse } from './answers.js';
@@ -111,7 +112,9 @@ export async function deleteRows(ctx: ServerContext, c: Context): Promise<Respon
  * of the body drained, so a flood of anonymous bodies costs no parsing. Anything else
  * (another role, which needs a signed token, an unknown table, another profile, a
  * privilege row-level security may still refuse) takes the normal path, and gets
- * PostgreSQL's own answer (a column default it may not run comes before the table).
+ * PostgreSQL's own answer (a column default it may not run comes before the table). So does
+ * a request with a card token: the pre-request check answers it first, as in PostgREST (a
+ * wrong token is 401 PT401 whatever it asks, and counts against the token limit).
  * @returns the answer, or undefined when the request may go on.
  */
 export async function refuseWithoutPrivilege(
@@ -121,7 +124,7 @@ export async function refuseWithoutPrivilege(
   privilege: WritePrivilege,
 ): Promise<Response | undefined> {
   const profile = c.req.header('content-profile');
-  if (who.role !== ANON_ROLE) return undefined;
+  if (who.role !== ANON_ROLE || c.req.header(TOKEN_HEADER) !== undefined) return undefined;
   if (profile !== undefined && profile !== EXPOSED_SCHEMA) return undefined;
   const name = c.req.param('table') ?? '';
   const held = await ctx.schemaCache.hasPrivilege(

@@ -3,10 +3,10 @@
 -- card tokens and the check of every request that carries one: tokens.sql.
 
 -- What the API must not reach lives in schema private: members, invitations, tokens and the
--- workers that security-definer entry points call. The API roles may use the schema only to
--- call what is granted them there (the pre-request check PostgREST runs before every request,
--- the service's too; the row-level security helpers); everything else in it is nobody's to call
--- or read.
+-- workers that security-definer entry points call. The API roles may use the schema only to call
+-- what is granted them there (the pre-request check PostgREST runs before every request, as the
+-- request's role, service_role's included; the row-level security helpers); everything else in
+-- it is nobody's to call or read.
 create schema if not exists private;
 revoke all on schema private from public;
 grant usage on schema private to anon, authenticated, service_role;

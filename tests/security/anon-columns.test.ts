@@ -1,13 +1,16 @@
 import type { SupabaseClient } from '@supabase/supabase-js';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { RunningEmulator } from '../../emulator/index.js';
-import { ACTIVE_VIEW, STATUS_VIEW, VIEW_COLUMNS, viewUrl } from '../../shared/core/lookup.js';
+import { MAIN_CARD } from '../../shared/core/cards.js';
+import { GO_FUNCTION, STATUS_FUNCTION, lookupUrl } from '../../shared/core/lookup.js';
 import { startWithCallers } from '../support/clients.js';
 import { DB_KINDS } from '../support/emulator.js';
+import { cardRowId } from '../support/entries.js';
 
-// What a visitor (anon) may read: the entry's id, type, start and end, through the table or
-// the views, never the owner's user id (created_by) or created_at. Column privileges refuse a
-// query that names another column with 42501, which PostgREST answers 401 for anon.
+// What a visitor (anon) may read of the entries: what /go needs, the entry in force (id, type,
+// start, end) and its destination, through the lookups namecard_go and namecard_status, never
+// the owner's user id (created_by), created_at or the stop marks. Read from the table, the
+// entries are their card's members' only: anon gets no row, whatever columns it names.
 
 const HOUR = 3_600_000;
 
@@ -30,13 +33,19 @@ describe.each(DB_KINDS)("anon's columns over %s", (kind) => {
   beforeAll(async () => {
     ({ emulator, anon, owner, ownerId, stranger } = await startWithCallers(kind));
     const stamp_end = Date.now() + HOUR;
-    const { data, error } = await owner
-      .from('namecard')
-      .insert({ stamp_end, type: 'photo' })
-      .select('id')
-      .single();
+    const { data, error } = await owner.rpc('namecard_set', {
+      type: 'photo',
+      stamp_start: null,
+      stamp_end,
+      card: MAIN_CARD,
+    });
     expect(error).toBeNull();
-    entry = { id: data!.id as number, type: 'photo', stamp_start: null, stamp_end };
+    entry = {
+      id: (data as { entry: { id: number } }).entry.id,
+      type: 'photo',
+      stamp_start: null,
+      stamp_end,
+    };
   });
   afterAll(() => emulator?.stop());
 
@@ -48,57 +57,54 @@ describe.each(DB_KINDS)("anon's columns over %s", (kind) => {
     'namecard?select=id,created_by',
     `namecard?select=id&created_by=eq.${'00000000-0000-0000-0000-000000000000'}`,
     'namecard?select=id&order=created_at.desc',
-  ])('anon is refused %s: 401 42501, no owner id in the answer', async (path) => {
+    'namecard?select=id,type,stamp_start,stamp_end',
+  ])('anon reads %s: no row, no owner id in the answer', async (path) => {
     const { status, text, json } = await asAnon(path);
-    expect(status).toBe(401);
-    expect(json).toMatchObject({ code: '42501', message: 'permission denied for table namecard' });
+    expect(status).toBe(200);
+    expect(json).toEqual([]);
     expect(text).not.toContain(ownerId);
   });
 
-  test('anon is refused created_by through supabase-js too', async () => {
+  test('anon reads no created_by through supabase-js either', async () => {
     const { status, error, data } = await anon.from('namecard').select('id,created_by');
-    expect(status).toBe(401);
-    expect(data).toBeNull();
-    expect(error?.code).toBe('42501');
+    expect(error).toBeNull();
+    expect(status).toBe(200);
+    expect(data).toEqual([]);
   });
 
-  test('anon reads the four visitor columns from the table and both views', async () => {
-    expect(await asAnon(`namecard?select=${VIEW_COLUMNS}`)).toMatchObject({
-      status: 200,
-      json: [entry],
-    });
-    const { data, error } = await anon.from('namecard').select(VIEW_COLUMNS);
-    expect(error).toBeNull();
-    expect(data).toEqual([entry]);
-    const active = await fetch(viewUrl(emulator.url, emulator.anonKey, ACTIVE_VIEW));
-    expect(active.status).toBe(200);
+  test("anon's lookups answer the four visitor columns and the destination, nothing else", async () => {
+    const go = await fetch(lookupUrl(emulator.url, emulator.anonKey, GO_FUNCTION, MAIN_CARD));
+    expect(go.status).toBe(200);
     // With the destination of its profile: null while it follows the build's settings.
-    expect(await active.json()).toEqual([{ ...entry, url: null }]);
-    const status = await fetch(viewUrl(emulator.url, emulator.anonKey, STATUS_VIEW));
+    expect(await go.json()).toEqual([{ ...entry, url: null }]);
+    // Asked for every column, the lookup still has only these.
+    const all = await asAnon(`rpc/${GO_FUNCTION}?card=${MAIN_CARD}`);
+    expect(all.json).toEqual([{ ...entry, url: null }]);
+    const status = await fetch(
+      lookupUrl(emulator.url, emulator.anonKey, STATUS_FUNCTION, MAIN_CARD),
+    );
     expect(status.status).toBe(200);
-    const [row] = (await status.json()) as { active: unknown; timeline: unknown[] }[];
+    const text = await status.text();
+    const [row] = JSON.parse(text) as { active: unknown; timeline: unknown[] }[];
     expect(row?.active).toEqual(entry);
     expect(row?.timeline).toEqual(expect.arrayContaining([expect.objectContaining({ to: null })]));
+    expect(text).not.toContain(ownerId);
   });
 
-  test("anon cannot read the owners' stop marks (stopped_at, stop_kind, planned_end): 401 42501", async () => {
+  test("anon reads none of the owners' stop marks (stopped_at, stop_kind, planned_end)", async () => {
     for (const column of ['stopped_at', 'stop_kind', 'planned_end']) {
       const { status, json } = await asAnon(`namecard?select=${column}`);
-      expect(status, column).toBe(401);
-      expect((json as { code?: string }).code, column).toBe('42501');
+      expect(status, column).toBe(200);
+      expect(json, column).toEqual([]);
+      const go = await asAnon(`rpc/${GO_FUNCTION}?card=${MAIN_CARD}&select=${column}`);
+      expect(go.status, column).toBe(400);
     }
   });
 
-  test('anon cannot read namecard_access: 401 42501', async () => {
-    const { status, json } = await asAnon('namecard_access?select=can_set');
-    expect(status).toBe(401);
-    expect(json).toMatchObject({
-      code: '42501',
-      message: 'permission denied for view namecard_access',
-    });
-    const viaJs = await anon.from('namecard_access').select('can_set');
-    expect(viaJs.status).toBe(401);
-    expect(viaJs.error?.code).toBe('42501');
+  test("anon's list of cards is empty: namecard_cards tells anon of no card and no role", async () => {
+    const { status, json } = await asAnon('rpc/namecard_cards');
+    expect(status).toBe(200);
+    expect(json).toEqual([]);
   });
 
   test('the signed-in owner reads every column, created_by included', async () => {
@@ -109,22 +115,21 @@ describe.each(DB_KINDS)("anon's columns over %s", (kind) => {
         ...entry,
         created_by: ownerId,
         created_at: expect.any(String),
-        // The stop marks of the timeline migration, null while the entry was never stopped.
+        // The stop marks, null while the entry was never stopped.
         stopped_at: null,
         stop_kind: null,
         planned_end: null,
-        // Its card since cards came (issue 40): an entry stored with no card is the first card's.
-        card_id: 1,
+        card_id: await cardRowId(emulator),
       },
     ]);
   });
 
-  test('namecard_access says can_set=true for the owner and false for a signed-in non-owner', async () => {
-    const mine = await owner.from('namecard_access').select('can_set');
+  test('namecard_cards answers the owner role on main to the owner, and no card to a signed-in non-member', async () => {
+    const mine = await owner.rpc('namecard_cards');
     expect(mine.error).toBeNull();
-    expect(mine.data).toEqual([{ can_set: true }]);
-    const theirs = await stranger.from('namecard_access').select('can_set');
+    expect(mine.data).toEqual([expect.objectContaining({ slug: MAIN_CARD, role: 'owner' })]);
+    const theirs = await stranger.rpc('namecard_cards');
     expect(theirs.error).toBeNull();
-    expect(theirs.data).toEqual([{ can_set: false }]);
+    expect(theirs.data).toEqual([]);
   });
 });

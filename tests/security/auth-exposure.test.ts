@@ -160,7 +160,7 @@ describe.each(DB_KINDS)('auth data stays private over %s', (kind) => {
       { who: 'service_role', bearer: emulator.serviceRoleKey },
     ];
 
-    /** Requests that would reveal users, hashes or the owner list if anything were exposed. */
+    /** Requests that would reveal users, hashes or the members if anything were exposed. */
     const PROBES: {
       name: string;
       path: string;
@@ -186,34 +186,37 @@ describe.each(DB_KINDS)('auth data stays private over %s', (kind) => {
         code: 'PGRST106',
       },
       {
-        name: 'private.namecard_owner by name',
-        path: 'namecard_owner',
+        name: 'private.namecard_member by name',
+        path: 'namecard_member',
         status: 404,
         code: '42P01',
       },
       {
-        name: 'private.namecard_owner via Accept-Profile: private',
-        path: 'namecard_owner',
+        name: 'private.namecard_member via Accept-Profile: private',
+        path: 'namecard_member',
         init: { headers: { 'accept-profile': 'private' } },
         status: 406,
         code: 'PGRST106',
       },
       {
-        name: 'an insert into private.namecard_owner',
-        path: 'namecard_owner',
+        name: 'an insert into private.namecard_member',
+        path: 'namecard_member',
         init: {
           method: 'POST',
           headers: { 'content-profile': 'private', 'content-type': 'application/json' },
-          body: JSON.stringify({ user_id: '00000000-0000-0000-0000-000000000000' }),
+          body: JSON.stringify({
+            card_id: 1,
+            user_id: '00000000-0000-0000-0000-000000000000',
+            role: 'owner',
+          }),
         },
         status: 406,
         code: 'PGRST106',
       },
       {
-        // Real PostgREST: 404 PGRST202 (no such function in the exposed schema); the emulator
-        // has no RPC at all and answers the gateway's 404.
-        name: 'the owner check as an RPC',
-        path: 'rpc/is_namecard_owner',
+        // A function of schema private is no function of the exposed schema: 404.
+        name: 'the role check as an RPC',
+        path: 'rpc/namecard_role_on',
         init: { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' },
         status: 404,
       },
@@ -260,8 +263,8 @@ describe.each(DB_KINDS)('auth data stays private over %s', (kind) => {
           if (code) expect((JSON.parse(text) as { code: string }).code, who).toBe(code);
           expectNothingLeaked(text, [OWNER.email, STRANGER.email], who);
         }
-        const owners = await emulator.query('select user_id from private.namecard_owner');
-        expect(owners).toEqual([{ user_id: ownerId }]);
+        const members = await emulator.query('select user_id, role from private.namecard_member');
+        expect(members).toEqual([{ user_id: ownerId, role: 'owner' }]);
       },
     );
 

@@ -2,6 +2,7 @@ import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningEmulator } from '../../emulator/index.js';
 import { startTestEmulator } from '../support/emulator.js';
+import { cardRowId } from '../support/entries.js';
 
 // Visitors first, in the emulator's own REST layer (PGlite, where every request shares one event
 // loop and one connection): a write the caller's role holds no privilege for (anon has no insert
@@ -101,7 +102,7 @@ describe.each(['pglite'] as const)(
       });
     });
 
-    it('a role with the privilege still has its body read (a signed-in non-owner is refused by RLS, not early)', async () => {
+    it('a role with the privilege still has its body read (a signed-in non-member adding a profile is refused by RLS, not early)', async () => {
       await emulator.createUser('visitor@early.test', 'visitor-password-1');
       const signIn = await fetch(`${emulator.url}/auth/v1/token?grant_type=password`, {
         method: 'POST',
@@ -109,20 +110,25 @@ describe.each(['pglite'] as const)(
         body: JSON.stringify({ email: 'visitor@early.test', password: 'visitor-password-1' }),
       });
       const { access_token: accessToken } = (await signIn.json()) as { access_token: string };
-      const res = await fetch(`${emulator.url}/rest/v1/namecard`, {
+      const res = await fetch(`${emulator.url}/rest/v1/namecard_profile`, {
         method: 'POST',
         headers: {
           apikey: emulator.anonKey,
           authorization: `Bearer ${accessToken}`,
           'content-type': 'application/json',
         },
-        body: JSON.stringify({ type: 'photo', stamp_end: Date.now() + 60_000 }),
+        body: JSON.stringify({
+          card_id: await cardRowId(emulator),
+          name: 'shop',
+          label: 'Shop',
+          url: 'https://shop.example/',
+        }),
       });
       // Row-level security's answer: the statement ran, so the body was read and parsed.
       expect(res.status).toBe(403);
       expect(await res.json()).toMatchObject({
         code: '42501',
-        message: 'new row violates row-level security policy for table "namecard"',
+        message: 'new row violates row-level security policy for table "namecard_profile"',
       });
     });
 
@@ -135,14 +141,15 @@ describe.each(['pglite'] as const)(
       });
       const { access_token: accessToken } = (await signIn.json()) as { access_token: string };
       const depth = 400_000;
-      const res = await fetch(`${emulator.url}/rest/v1/namecard`, {
+      // A table the owner may write: profiles (entries are written through functions only).
+      const res = await fetch(`${emulator.url}/rest/v1/namecard_profile`, {
         method: 'POST',
         headers: {
           apikey: emulator.anonKey,
           authorization: `Bearer ${accessToken}`,
           'content-type': 'application/json',
         },
-        body: `{"type":"photo","stamp_end":${Date.now() + 60_000},"pad":${'['.repeat(depth)}${']'.repeat(depth)}}`,
+        body: `{"card_id":${await cardRowId(emulator)},"name":"deep","label":"Deep","url":"https://deep.example/","pad":${'['.repeat(depth)}${']'.repeat(depth)}}`,
       });
       expect(res.status).toBe(400);
       expect(await res.json()).toEqual({
@@ -151,7 +158,9 @@ describe.each(['pglite'] as const)(
         hint: null,
         message: 'Empty or invalid json',
       });
-      expect(await emulator.query('select id from public.namecard')).toEqual([]);
+      expect(
+        await emulator.query(`select name from public.namecard_profile where name = 'deep'`),
+      ).toEqual([]);
     });
   },
 );

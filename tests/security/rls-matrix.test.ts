@@ -4,13 +4,15 @@ import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest'
 import type { RunningEmulator } from '../../emulator/index.js';
 import { startWithCallers } from '../support/clients.js';
 import { DB_KINDS, MAIN_CARD_SQL } from '../support/emulator.js';
+import { cardRowId } from '../support/entries.js';
 import { createTestClient } from '../support/supabase.js';
 
-// Who may do what to public.namecard through the REST API, on both databases: everyone reads
-// (anon only the visitor's columns), only a listed owner inserts, nobody updates or deletes.
-// Each refusal carries PostgREST's status and code (42501: 401 for anon, 403 for a signed-in
-// role) and leaves the rows as they were. Every operation is tried twice: with a raw HTTP
-// request and with supabase-js, as the product sends it.
+// Who may do what to public.namecard through the REST API, on both databases: a card's members
+// read its entries, anyone else reads none (an empty list, whatever columns they name); nobody
+// inserts, updates or deletes through the table (set, end and cancel are functions that check the
+// caller's role first). Each refusal carries PostgREST's status and code (42501: 401 for anon, 403
+// for a signed-in role) and leaves the rows as they were. Every operation is tried twice: with a
+// raw HTTP request and with supabase-js, as the product sends it.
 
 const HOUR = 3_600_000;
 
@@ -18,7 +20,6 @@ type Who = 'anon' | 'non-owner' | 'owner';
 type Op = 'select' | 'insert' | 'update' | 'delete';
 
 const PERMISSION_DENIED = 'permission denied for table namecard';
-const RLS_REFUSED = 'new row violates row-level security policy for table "namecard"';
 
 interface Expected {
   who: Who;
@@ -30,15 +31,14 @@ interface Expected {
 }
 
 const MATRIX: Expected[] = [
-  // anon reads only the visitor's columns (id, type, stamp_start, stamp_end): `select=*` names
-  // created_by and created_at, so Postgres refuses it before reading a row.
-  { who: 'anon', op: 'select', status: 401, code: '42501', message: PERMISSION_DENIED },
+  // Every reader gets 200: row-level security leaves a non-member no row to see.
+  { who: 'anon', op: 'select', status: 200 },
   { who: 'non-owner', op: 'select', status: 200 },
   { who: 'owner', op: 'select', status: 200 },
-  // anon has no insert grant at all; a signed-in non-owner has the grant but fails the policy.
+  // No API role has an insert grant: the owner sets through namecard_set.
   { who: 'anon', op: 'insert', status: 401, code: '42501', message: PERMISSION_DENIED },
-  { who: 'non-owner', op: 'insert', status: 403, code: '42501', message: RLS_REFUSED },
-  { who: 'owner', op: 'insert', status: 201 },
+  { who: 'non-owner', op: 'insert', status: 403, code: '42501', message: PERMISSION_DENIED },
+  { who: 'owner', op: 'insert', status: 403, code: '42501', message: PERMISSION_DENIED },
   // No role has update or delete grants: Postgres refuses before looking at any row.
   { who: 'anon', op: 'update', status: 401, code: '42501', message: PERMISSION_DENIED },
   { who: 'non-owner', op: 'update', status: 403, code: '42501', message: PERMISSION_DENIED },
@@ -70,6 +70,8 @@ describe.each(DB_KINDS)('RLS on public.namecard over %s', (kind) => {
   const tokens = {} as Record<Who, string>;
   const clients = {} as Record<Who, SupabaseClient>;
   let seeded: Row[];
+  /** The card main's id, which every insert names. */
+  let cardId: number;
 
   const rows = () =>
     emulator.query<Row>(
@@ -85,14 +87,17 @@ describe.each(DB_KINDS)('RLS on public.namecard over %s', (kind) => {
     clients.owner = callers.owner;
     tokens['non-owner'] = callers.strangerToken;
     clients['non-owner'] = callers.stranger;
+    cardId = await cardRowId(emulator);
   });
   afterAll(() => emulator?.stop());
 
-  // Two entries, one active and one expired, written by the owner (as the superuser).
+  // Two entries of the card main, one active and one expired, written by the owner (as the
+  // superuser).
   beforeEach(async () => {
     await emulator.query('truncate public.namecard restart identity');
     await emulator.query(
-      `insert into public.namecard (card_id, stamp_end, type, created_by) values (${MAIN_CARD_SQL}, $1, 'photo', $3), ($2, 'main', $3)`,
+      `insert into public.namecard (card_id, stamp_end, type, created_by)
+       values (${MAIN_CARD_SQL}, $1, 'photo', $3), (${MAIN_CARD_SQL}, $2, 'main', $3)`,
       [Date.now() + HOUR, Date.now() - HOUR, ownerId],
     );
     seeded = await rows();
@@ -106,7 +111,7 @@ describe.each(DB_KINDS)('RLS on public.namecard over %s', (kind) => {
       insert: {
         method: 'POST',
         query: 'select=*',
-        body: { stamp_end: Date.now() + 2 * HOUR, type: 'main' },
+        body: { card_id: cardId, stamp_end: Date.now() + 2 * HOUR, type: 'main' },
       },
       update: { method: 'PATCH', query: `id=eq.${target}&select=*`, body: { type: 'main' } },
       delete: { method: 'DELETE', query: `id=eq.${target}&select=*`, body: undefined },
@@ -139,7 +144,10 @@ describe.each(DB_KINDS)('RLS on public.namecard over %s', (kind) => {
     const target = seeded[0]!.id;
     const { status, error, data } = await {
       select: () => table.select('*').order('id'),
-      insert: () => table.insert({ stamp_end: Date.now() + 2 * HOUR, type: 'main' }).select('*'),
+      insert: () =>
+        table
+          .insert({ card_id: cardId, stamp_end: Date.now() + 2 * HOUR, type: 'main' })
+          .select('*'),
       update: () => table.update({ type: 'main' }).eq('id', target).select('*'),
       delete: () => table.delete().eq('id', target).select('*'),
     }[op]();
@@ -169,8 +177,8 @@ describe.each(DB_KINDS)('RLS on public.namecard over %s', (kind) => {
       const send = (who: Who, op: Op) =>
         via === 'HTTP' ? viaHttp(who, op) : viaSupabaseJs(who, op);
 
-      test.each(MATRIX.filter((m) => m.op === 'select' && !m.code))(
-        '$who can select every entry: $status',
+      test.each(MATRIX.filter((m) => m.op === 'select'))(
+        '$who selects: $status, every entry for a member of the card, none for anyone else',
         async (expected) => {
           const outcome = await send(expected.who, 'select');
           expectOutcome(outcome, expected, via);
@@ -181,7 +189,8 @@ describe.each(DB_KINDS)('RLS on public.namecard over %s', (kind) => {
               type: r.type,
               created_by: r.created_by,
             })),
-          ).toEqual(asApiRows(seeded));
+          ).toEqual(expected.who === 'owner' ? asApiRows(seeded) : []);
+          if (expected.who !== 'owner') expect(JSON.stringify(outcome.data)).not.toContain(ownerId);
           await expectRowsUnchanged();
         },
       );
@@ -194,7 +203,7 @@ describe.each(DB_KINDS)('RLS on public.namecard over %s', (kind) => {
         },
       );
 
-      test("anon can select the visitor's columns of every entry: 200", async () => {
+      test("anon reads no entry through the visitor's columns either: 200, empty", async () => {
         const columns = 'id,type,stamp_start,stamp_end';
         const outcome =
           via === 'HTTP'
@@ -207,29 +216,27 @@ describe.each(DB_KINDS)('RLS on public.namecard over %s', (kind) => {
                 return { status, error, data };
               })();
         expectOutcome(outcome, { who: 'anon', op: 'select', status: 200 }, via);
-        expect(outcome.data).toEqual(
-          seeded.map((r) => ({
-            id: r.id,
-            type: r.type,
-            stamp_start: null,
-            stamp_end: r.stamp_end,
-          })),
-        );
+        expect(outcome.data).toEqual([]);
         await expectRowsUnchanged();
-      });
-
-      test('the owner can insert: 201 with the stored row, created_by = the owner', async () => {
-        const outcome = await send('owner', 'insert');
-        expectOutcome(outcome, { who: 'owner', op: 'insert', status: 201 }, via);
-        const after = await rows();
-        expect(after.slice(0, seeded.length)).toEqual(seeded);
-        expect(after).toHaveLength(seeded.length + 1);
-        const added = after.at(-1)!;
-        expect(added).toMatchObject({ type: 'main', created_by: ownerId });
-        expect(outcome.data).toEqual([expect.objectContaining({ id: added.id, type: 'main' })]);
       });
     });
   }
+
+  test('the owner sets through namecard_set: the stored row, created_by = the owner', async () => {
+    const { data, error } = await clients.owner.rpc('namecard_set', {
+      type: 'main',
+      stamp_start: null,
+      stamp_end: Date.now() + 2 * HOUR,
+      card: 'main',
+    });
+    expect(error).toBeNull();
+    const after = await rows();
+    expect(after.slice(0, seeded.length)).toEqual(seeded);
+    expect(after).toHaveLength(seeded.length + 1);
+    const added = after.at(-1)!;
+    expect(added).toMatchObject({ type: 'main', created_by: ownerId });
+    expect(data).toMatchObject({ entry: { id: added.id, type: 'main' } });
+  });
 
   describe('refusals do not depend on how the request is shaped', () => {
     const writes: { who: Who; op: 'update' | 'delete'; status: number }[] = [
@@ -269,19 +276,22 @@ describe.each(DB_KINDS)('RLS on public.namecard over %s', (kind) => {
           prefer: 'return=minimal',
         },
         body: JSON.stringify([
-          { stamp_end: Date.now() + HOUR, type: 'photo' },
-          { stamp_end: Date.now() + HOUR, type: 'main' },
+          { card_id: cardId, stamp_end: Date.now() + HOUR, type: 'photo' },
+          { card_id: cardId, stamp_end: Date.now() + HOUR, type: 'main' },
         ]),
       });
       expect(res.status).toBe(403);
-      expect(await res.json()).toMatchObject({ code: '42501', message: RLS_REFUSED });
+      expect(await res.json()).toMatchObject({ code: '42501', message: PERMISSION_DENIED });
       await expectRowsUnchanged();
     });
 
-    test('the owner cannot write created_by (column grant): 403 42501, nothing stored', async () => {
-      const { status, error } = await clients.owner
-        .from('namecard')
-        .insert({ stamp_end: Date.now() + HOUR, type: 'photo', created_by: ownerId });
+    test('the owner cannot write created_by through the table: 403 42501, nothing stored', async () => {
+      const { status, error } = await clients.owner.from('namecard').insert({
+        card_id: cardId,
+        stamp_end: Date.now() + HOUR,
+        type: 'photo',
+        created_by: ownerId,
+      });
       expect(status).toBe(403);
       expect(error).toMatchObject({ code: '42501', message: PERMISSION_DENIED });
       await expectRowsUnchanged();
@@ -297,7 +307,7 @@ describe.each(DB_KINDS)('RLS on public.namecard over %s', (kind) => {
           authorization: `Bearer ${bearer}`,
           'content-type': 'application/json',
         },
-        body: JSON.stringify({ stamp_end: Date.now() + HOUR, type: 'photo' }),
+        body: JSON.stringify({ card_id: cardId, stamp_end: Date.now() + HOUR, type: 'photo' }),
       });
 
     test("a token claiming the owner's identity but signed with another key: 401 PGRST301", async () => {

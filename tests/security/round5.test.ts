@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningEmulator } from '../../emulator/index.js';
+import { MAIN_CARD } from '../../shared/core/cards.js';
 import { DB_KINDS, startTestEmulator, MAIN_CARD_SQL } from '../support/emulator.js';
 
-// Security round 5 (issue 38), findings 1 to 5, each as the attacker tried it, on both
-// databases: anon can no longer make the database expand an arbitrary range or walk the
-// timeline as far as it likes, a signed-out session writes nothing by plain REST, no value a
-// table allows stops the status, the lookups or the owner's writes, and a card has at most 100
-// live series. docs/security.md ("Round 5") says what each fix is.
+// What bounds the work anyone may ask of the database, each rule as an attacker tries it, on both
+// databases: anon cannot make the database expand an arbitrary range or walk the timeline as far
+// as it likes, a signed-out session writes nothing by plain REST, no value a table allows stops
+// the status, the lookups or the owners' writes, and a card has at most 100 live series.
 
 const OWNER = { email: 'owner@round5.test', password: 'owner-password-5' };
 const DAY = 86_400_000;
@@ -67,35 +67,37 @@ describe.each(DB_KINDS)('security round 5 over %s', { timeout: 300_000 }, (kind)
   });
   afterAll(() => emulator?.stop());
 
-  describe('finding 1: no anon function expands an arbitrary range', () => {
-    it("refuses anon namecard_occurrences with 401 42501, PostgREST's answer to a function anon may not run", async () => {
+  describe('no anon function expands an arbitrary range', () => {
+    it("refuses anon namecard_occurrences with 404 PT404: a series' expansion is its card's members'", async () => {
       const now = await dbNow();
-      const answer = await rpc('namecard_occurrences', { from_ms: now, to_ms: now + DAY });
-      expect(answer.status).toBe(401);
-      expect(refusal(answer).code).toBe('42501');
+      const answer = await rpc('namecard_occurrences', {
+        card: MAIN_CARD,
+        from_ms: now,
+        to_ms: now + DAY,
+      });
+      expect(answer.status).toBe(404);
+      expect(refusal(answer)).toMatchObject({ code: 'PT404', details: 'no such card' });
     });
 
-    it("refuses the rule itself to anon: namecard_in_force_at answers 401 42501 (its exact branch is not anon's), namecard_active_at too", async () => {
+    it('the rule itself is no function of the API: namecard_in_force_at and the exact expansion answer 404', async () => {
       const now = await dbNow();
-      // Since cards (issue 40) the rule takes its card first (1: the first card, anon's).
+      // The rule takes its card's id first (1: the card main).
       for (const [fn, args] of [
-        ['namecard_in_force_at', { card: 1, at_ms: now, materialised: true }],
-        ['namecard_in_force_at', { card: 1, at_ms: 0, materialised: false }],
-        ['namecard_active_at', { at_ms: now }],
+        ['namecard_in_force_at', { card: 1, at_ms: now, series: 'lookup' }],
+        ['namecard_in_force_at', { card: 1, at_ms: 0, series: 'exact' }],
+        ['namecard_series_at_of', { card: 1, at_ms: now }],
+        ['namecard_occurrences_of', { card: 1, from_ms: 0, to_ms: END_OF_2199 - 1 }],
       ] as const) {
         const answer = await rpc(fn, args);
-        expect(answer.status, JSON.stringify(args)).toBe(401);
-        expect(refusal(answer).code, fn).toBe('42501');
+        expect(answer.status, JSON.stringify(args)).toBe(404);
+        expect(refusal(answer).code, fn).toBe('PGRST202');
       }
     });
 
     it('refuses, as anon, every lookup at an instant over a day back or past 2199 (400 22023 naming it)', async () => {
       const now = await dbNow();
       const calls: [string, (at: number) => unknown][] = [
-        ['namecard_lookup_at', (at) => ({ at_ms: at })],
-        ['namecard_series_in_force', (at) => ({ at_ms: at })],
-        ['namecard_preview', (at) => ({ at_ms: [at] })],
-        ['namecard_instant_allowed', (at) => ({ at_ms: at })],
+        ['namecard_preview', (at) => ({ at_ms: [at], card: MAIN_CARD })],
       ];
       for (const [fn, args] of calls) {
         for (const at of [0, now - 400 * DAY, now - 2 * DAY, END_OF_2199]) {
@@ -114,45 +116,44 @@ describe.each(DB_KINDS)('security round 5 over %s', { timeout: 300_000 }, (kind)
     });
   });
 
-  describe("finding 2: the walk is not anon's, preview asks about at most 10 instants", () => {
-    it("refuses anon namecard_timeline_until (and the walk's other entries) with 401 42501", async () => {
+  describe("the walk is not anon's, preview asks about at most 10 instants", () => {
+    it('the timeline walk and its steps are no functions of the API: 404', async () => {
       const now = await dbNow();
       for (const [fn, args] of [
-        // Since cards (issue 40) the walk takes its card first (1: the first card).
+        // The walk takes its card's id first (1: the card main).
         ['namecard_timeline_until', { card: 1, at_ms: now, until_ms: null, max_segments: 1000 }],
-        ['namecard_timeline_at', { at_ms: now, max_segments: 1000 }],
-        ['namecard_active_at', { at_ms: now }],
-        ['namecard_series_next_start', { after_ms: now, newer_than: -1, before_ms: null }],
-        ['namecard_series_at', { at_ms: now }],
+        ['namecard_timeline_step', { card: 1, t: now, series: 'lookup', fast_until: now }],
+        ['namecard_card_next_start', { card: 1, after_ms: now, newer_than: -1, before_ms: null }],
+        ['namecard_timeline_text', { card: 1, now_ms: now, horizon: END_OF_2199 - 1 }],
       ] as const) {
         const answer = await rpc(fn, args);
-        expect(answer.status, fn).toBe(401);
-        expect(refusal(answer).code, fn).toBe('42501');
+        expect(answer.status, fn).toBe(404);
+        expect(refusal(answer).code, fn).toBe('PGRST202');
       }
     });
 
     it('refuses preview with 11 instants (400 22023) and answers 10', async () => {
       const now = await dbNow();
       const instants = Array.from({ length: 11 }, (_, i) => now + (i + 1) * 3_600_000);
-      const eleven = await rpc('namecard_preview', { at_ms: instants });
+      const eleven = await rpc('namecard_preview', { at_ms: instants, card: MAIN_CARD });
       expect(eleven.status).toBe(400);
       expect(refusal(eleven)).toMatchObject({
         code: '22023',
         message: 'at_ms must hold at most 10 instants, not 11',
       });
-      const ten = await rpc('namecard_preview', { at_ms: instants.slice(0, 10) });
+      const ten = await rpc('namecard_preview', { at_ms: instants.slice(0, 10), card: MAIN_CARD });
       expect(ten.status).toBe(200);
       expect(ten.body).toHaveLength(10);
     });
 
     it('refuses a preview instant past 2199 (400 22023)', async () => {
-      const answer = await rpc('namecard_preview', { at_ms: [END_OF_2199] });
+      const answer = await rpc('namecard_preview', { at_ms: [END_OF_2199], card: MAIN_CARD });
       expect(answer.status).toBe(400);
       expect(refusal(answer).code).toBe('22023');
     });
   });
 
-  describe('finding 3: a signed-out session writes nothing by plain REST', () => {
+  describe('a signed-out session writes nothing by plain REST', () => {
     it('after POST /auth/v1/logout?scope=global the old access token stores and changes nothing', async () => {
       const token = await signIn();
       const before = await emulator.query(
@@ -185,12 +186,17 @@ describe.each(DB_KINDS)('security round 5 over %s', { timeout: 300_000 }, (kind)
       expect(out.status).toBe(204);
 
       const now = await dbNow();
+      const card_id = 1;
       const inserts: [string, unknown][] = [
-        ['namecard', { type: 'photo', stamp_end: now + DAY }],
-        ['namecard_profile', { name: 'stolen', label: 'Stolen', url: 'https://evil.example/' }],
+        ['namecard', { card_id, type: 'photo', stamp_end: now + DAY }],
+        [
+          'namecard_profile',
+          { card_id, name: 'stolen', label: 'Stolen', url: 'https://evil.example/' },
+        ],
         [
           'namecard_series',
           {
+            card_id,
             type: 'photo',
             weekdays: [1, 2, 3, 4, 5, 6, 7],
             start_time: '00:00',
@@ -201,7 +207,8 @@ describe.each(DB_KINDS)('security round 5 over %s', { timeout: 300_000 }, (kind)
       ];
       for (const [table, body] of inserts) {
         const answer = await rest(table, { body, token, prefer: 'return=representation' });
-        // The owner's insert policy asks for a live session: 42501, PostgREST's 403.
+        // The owners' insert policy asks for a live session, and nobody inserts entries or series
+        // through the table at all: 42501, PostgREST's 403.
         expect(answer.status, table).toBe(403);
         expect(refusal(answer).code, table).toBe('42501');
       }
@@ -218,7 +225,7 @@ describe.each(DB_KINDS)('security round 5 over %s', { timeout: 300_000 }, (kind)
       }
       const set = await rpc(
         'namecard_set',
-        { type: 'photo', stamp_start: null, stamp_end: now + DAY },
+        { type: 'photo', stamp_start: null, stamp_end: now + DAY, card: MAIN_CARD },
         token,
       );
       expect(set.status).toBe(401);
@@ -233,7 +240,7 @@ describe.each(DB_KINDS)('security round 5 over %s', { timeout: 300_000 }, (kind)
     });
   });
 
-  describe('finding 4: no value a table allows stops the status, the lookups or the writes', () => {
+  describe('no value a table allows stops the status, the lookups or the writes', () => {
     const SERIES = {
       type: 'photo',
       weekdays: [6],
@@ -242,18 +249,29 @@ describe.each(DB_KINDS)('security round 5 over %s', { timeout: 300_000 }, (kind)
       time_zone: 'Europe/Berlin',
     };
 
-    it('refuses a series whose first date is 294276-12-25 (400 23514), by plain REST and by RPC', async () => {
+    it('refuses a series whose first date is 294276-12-25 (400 23514); plain REST stores no series at all', async () => {
       const token = await signIn();
-      const plain = await rest('namecard_series', {
-        body: { ...SERIES, first_date: '294276-12-25' },
+      const far = await rpc(
+        'namecard_set_series',
+        { ...SERIES, first_date: '294276-12-25', card: MAIN_CARD },
         token,
-      });
-      expect(plain.status).toBe(400);
-      expect(refusal(plain)).toMatchObject({ code: '23514' });
-      expect(refusal(plain).message).toContain('namecard_series_dates_range');
-      const call = await rpc('namecard_set_series', { ...SERIES, last_date: '2200-01-01' }, token);
+      );
+      expect(far.status).toBe(400);
+      expect(refusal(far)).toMatchObject({ code: '23514' });
+      expect(refusal(far).message).toContain('namecard_series_dates_range');
+      const call = await rpc(
+        'namecard_set_series',
+        { ...SERIES, last_date: '2200-01-01', card: MAIN_CARD },
+        token,
+      );
       expect(call.status).toBe(400);
       expect(refusal(call).code).toBe('23514');
+      const plain = await rest('namecard_series', {
+        body: { ...SERIES, card_id: 1, first_date: '294276-12-25' },
+        token,
+      });
+      expect(plain.status).toBe(403);
+      expect(refusal(plain).code).toBe('42501');
       expect(await emulator.query('select id from public.namecard_series')).toEqual([]);
     });
 
@@ -262,22 +280,25 @@ describe.each(DB_KINDS)('security round 5 over %s', { timeout: 300_000 }, (kind)
       await emulator.query(`
         insert into public.namecard_profile (card_id, name, label, url)
         values (${MAIN_CARD_SQL}, 'worst', repeat('W', 60), 'https://worst.example/' || repeat('a', 2026));
-        insert into public.namecard (type, stamp_start, stamp_end) values
-          ('worst', 0, ${last}), ('worst', null, ${last}), ('photo', ${last - 1}, ${last}),
-          ('worst', 0, 1);
+        insert into public.namecard (card_id, type, stamp_start, stamp_end)
+        select ${MAIN_CARD_SQL}, x.type, x.s, x.e
+        from (values ('worst', 0::bigint, ${last}::bigint), ('worst', null, ${last}),
+          ('photo', ${last - 1}, ${last}), ('worst', 0, 1)) as x (type, s, e);
         insert into public.namecard (card_id, type, stamp_start, stamp_end, stopped_at, stop_kind, planned_end)
         values (${MAIN_CARD_SQL}, 'photo', 0, 1, ${last}, 'ended', ${last}),
-          ('photo', null, ${last}, 0, 'cancelled', ${last});
+          (${MAIN_CARD_SQL}, 'photo', null, ${last}, 0, 'cancelled', ${last});
         insert into public.namecard_series
-          (type, weekdays, start_time, end_time, time_zone, first_date, last_date, stopped_at, stop_kind)
-        values
+          (card_id, type, weekdays, start_time, end_time, time_zone, first_date, last_date, stopped_at, stop_kind)
+        select ${MAIN_CARD_SQL}, x.*
+        from (values
           -- Past midnight in the most westerly zone: its last occurrence ends in 2200 (UTC).
-          ('worst', '{1,2,3,4,5,6,7}', '23:59', '00:00', 'Etc/GMT+12', '1970-01-01', '2199-12-31', null, null),
+          ('worst', '{1,2,3,4,5,6,7}'::smallint[], '23:59'::time, '00:00'::time, 'Etc/GMT+12', '1970-01-01'::date, '2199-12-31'::date, null::bigint, null),
           -- A whole day every day, endless, in the most easterly zone.
           ('worst', '{1,2,3,4,5,6,7}', '00:00', '00:00', 'Pacific/Kiritimati', null, null, null, null),
           ('photo', '{7}', '02:00', '02:30', 'Australia/Lord_Howe', '2199-12-31', '2199-12-31', null, null),
           ('worst', '{1}', '10:00', '11:00', 'Europe/Berlin', '1970-01-01', '2199-12-31', ${last}, 'cancelled'),
-          ('worst', '{2}', '10:00', '11:00', 'Europe/Berlin', '1970-01-01', '2199-12-31', 0, 'cancelled');
+          ('worst', '{2}', '10:00', '11:00', 'Europe/Berlin', '1970-01-01', '2199-12-31', 0, 'cancelled')
+        ) as x;
         insert into public.namecard_series_stop (card_id, series_id, occurrence_start, stopped_at)
         select ${MAIN_CARD_SQL}, s.id, 0, ${last} from public.namecard_series as s;
         insert into public.namecard_visit (card_id, bucket, type, via, visits, running)
@@ -291,52 +312,53 @@ describe.each(DB_KINDS)('security round 5 over %s', { timeout: 300_000 }, (kind)
       const ok = (what: string, answer: Answer) => {
         expect(answer.status, `${what}: ${JSON.stringify(answer.body)}`).toBeLessThan(300);
       };
+      const card = MAIN_CARD;
       // What anyone may read or call.
-      ok('namecard_active', await rest('namecard_active'));
-      const status = await rest('namecard_status');
+      ok('namecard_go', await rest(`rpc/namecard_go?card=${card}`));
+      const status = await rest(`rpc/namecard_status?card=${card}`);
       ok('namecard_status', status);
       expect((status.body as { timeline: unknown[] }[])[0]!.timeline.length).toBeGreaterThan(0);
-      ok('preview', await rpc('namecard_preview', { at_ms: [now, now + DAY, last] }));
-      ok('lookup', await rpc('namecard_lookup_at', { at_ms: last }));
-      ok('series_in_force', await rpc('namecard_series_in_force', { at_ms: last }));
-      ok('labels', await rpc('namecard_profile_labels', { names: ['main', 'photo', 'worst'] }));
-      ok('url', await rpc('namecard_profile_url', { profile_name: 'worst' }));
+      ok('preview', await rpc('namecard_preview', { at_ms: [now, now + DAY, last], card }));
       ok('schema_version', await rpc('namecard_schema_version', {}));
       ok('entries (signed out)', await rest('namecard?select=id,type,stamp_start,stamp_end'));
       ok('series (signed out)', await rest('namecard_series?select=id,first_date,last_date'));
       ok('stops (signed out)', await rest('namecard_series_stop?select=series_id,stopped_at'));
       const counted = await fetch(
         `${emulator.url}/rest/v1/rpc/namecard_count_visit?apikey=${emulator.anonKey}`,
-        { method: 'POST', headers: { 'content-type': 'text/plain;charset=UTF-8' }, body: 'qr' },
+        {
+          method: 'POST',
+          headers: { 'content-type': 'application/x-www-form-urlencoded' },
+          body: `via=qr&card=${card}`,
+        },
       );
       expect(counted.status).toBe(204);
       // The owner's reads and writes.
-      ok('status (owner)', await rest('namecard_status', { token }));
+      ok('status (owner)', await rest(`rpc/namecard_status?card=${card}`, { token }));
       ok('list (owner)', await rest('namecard?select=*&order=id.desc', { token }));
-      ok('visit_days', await rpc('namecard_visit_days', { day_starts: [0, 900_000] }, token));
+      ok('visit_days', await rpc('namecard_visit_days', { day_starts: [0, 900_000], card }, token));
       ok(
         'occurrences',
-        await rpc('namecard_occurrences', { from_ms: now, to_ms: now + DAY }, token),
+        await rpc('namecard_occurrences', { from_ms: now, to_ms: now + DAY, card }, token),
       );
       const set = await rpc(
         'namecard_set',
-        { type: 'photo', stamp_start: null, stamp_end: now + DAY },
+        { type: 'photo', stamp_start: null, stamp_end: now + DAY, card },
         token,
       );
       ok('set', set);
       ok(
         'set_series',
-        await rpc('namecard_set_series', { ...SERIES, last_date: '2199-12-31' }, token),
+        await rpc('namecard_set_series', { ...SERIES, last_date: '2199-12-31', card }, token),
       );
-      ok('end_now', await rpc('namecard_end_now', {}, token));
+      ok('end_now', await rpc('namecard_end_now', { card }, token));
       const [series] = await emulator.query<{ id: number }>(
         'select id from public.namecard_series where stopped_at is null order by id limit 1',
       );
-      ok('cancel', await rpc('namecard_cancel', { entry_id: Number(series!.id) }, token));
+      ok('cancel', await rpc('namecard_cancel', { entry_id: Number(series!.id), card }, token));
       ok('profile', await rest('namecard_profile?name=eq.worst', { token }));
     });
 
-    it("answers every call of another card (issue 40) after the worst values are stored in that card's rows", async () => {
+    it("answers every call of any card after the worst values are stored in that card's rows", async () => {
       const last = END_OF_2199 - 1;
       const token = await signIn();
       expect((await rpc('namecard_card_add', { slug: 'worst-card' }, token)).status).toBe(200);
@@ -379,7 +401,7 @@ describe.each(DB_KINDS)('security round 5 over %s', { timeout: 300_000 }, (kind)
       // What /go asks for the slug, as anon: the lookup and the count.
       ok('go', await rest(`rpc/namecard_go?card=${card}`));
       const counted = await fetch(
-        `${emulator.url}/rest/v1/rpc/namecard_count_card_visit?apikey=${emulator.anonKey}`,
+        `${emulator.url}/rest/v1/rpc/namecard_count_visit?apikey=${emulator.anonKey}`,
         {
           method: 'POST',
           headers: { 'content-type': 'application/x-www-form-urlencoded' },
@@ -388,8 +410,8 @@ describe.each(DB_KINDS)('security round 5 over %s', { timeout: 300_000 }, (kind)
       );
       expect(counted.status).toBe(204);
       // The owner's reads and writes of that card.
-      const status = await rpc('namecard_card_status', { card }, token);
-      ok('card_status', status);
+      const status = await rpc('namecard_status', { card }, token);
+      ok('status', status);
       expect((status.body as { timeline: unknown[] }[])[0]!.timeline.length).toBeGreaterThan(0);
       ok('preview', await rpc('namecard_preview', { at_ms: [now, now + DAY, last], card }, token));
       ok('visit_days', await rpc('namecard_visit_days', { day_starts: [0, 900_000], card }, token));
@@ -425,7 +447,7 @@ describe.each(DB_KINDS)('security round 5 over %s', { timeout: 300_000 }, (kind)
     });
   });
 
-  describe('finding 5: at most 100 live series', () => {
+  describe('at most 100 live series a card', () => {
     it('refuses the 101st live series naming the limit and how to cancel, and the status answers with 100', async () => {
       const token = await signIn();
       // A clean card: only this test's series count.
@@ -446,7 +468,7 @@ describe.each(DB_KINDS)('security round 5 over %s', { timeout: 300_000 }, (kind)
       };
       const refused = await rpc(
         'namecard_set_series',
-        { ...series, time_zone: 'Europe/Berlin' },
+        { ...series, time_zone: 'Europe/Berlin', card: MAIN_CARD },
         token,
       );
       expect(refused.status).toBe(400);
@@ -455,17 +477,18 @@ describe.each(DB_KINDS)('security round 5 over %s', { timeout: 300_000 }, (kind)
         message: 'a card has at most 100 live weekly series, and this one has 100',
         hint: 'Cancel one first: namecard list shows their ids, namecard cancel <id> stops one.',
       });
+      // Nor does plain REST store one: nobody inserts series through the table.
       const plain = await rest('namecard_series', {
-        body: { ...series, time_zone: 'Europe/Berlin' },
+        body: { ...series, time_zone: 'Europe/Berlin', card_id: 1 },
         token,
       });
-      expect(plain.status).toBe(400);
-      expect(refusal(plain).code).toBe('23514');
+      expect(plain.status).toBe(403);
+      expect(refusal(plain).code).toBe('42501');
       const [count] = await emulator.query<{ live: number }>(
         'select count(*)::int as live from public.namecard_series where stopped_at is null',
       );
       expect(count!.live).toBe(100);
-      const status = await rest('namecard_status');
+      const status = await rest(`rpc/namecard_status?card=${MAIN_CARD}`);
       expect(status.status).toBe(200);
       const [row] = status.body as { series_ahead: unknown[]; timeline: unknown[] }[];
       expect(row!.series_ahead).toHaveLength(100);
@@ -474,15 +497,22 @@ describe.each(DB_KINDS)('security round 5 over %s', { timeout: 300_000 }, (kind)
       const [first] = await emulator.query<{ id: number }>(
         'select id from public.namecard_series where stopped_at is null order by id limit 1',
       );
-      expect((await rpc('namecard_cancel', { entry_id: Number(first!.id) }, token)).status).toBe(
-        200,
-      );
       expect(
-        (await rpc('namecard_set_series', { ...series, time_zone: 'Europe/Berlin' }, token)).status,
+        (await rpc('namecard_cancel', { entry_id: Number(first!.id), card: MAIN_CARD }, token))
+          .status,
+      ).toBe(200);
+      expect(
+        (
+          await rpc(
+            'namecard_set_series',
+            { ...series, time_zone: 'Europe/Berlin', card: MAIN_CARD },
+            token,
+          )
+        ).status,
       ).toBe(200);
     });
 
-    it("counts per card since cards (issue 40): a full card does not stop another's series, and the other's 101st is refused", async () => {
+    it("counts per card: a full card does not stop another's series, and the other's 101st is refused", async () => {
       const token = await signIn();
       const fill = (card: string, n: number) =>
         emulator.query(
@@ -506,10 +536,14 @@ describe.each(DB_KINDS)('security round 5 over %s', { timeout: 300_000 }, (kind)
       expect((await rpc('namecard_card_add', { slug: 'second-card' }, token)).status).toBe(200);
       await fill('main', 100 - (await liveOf('main')));
       expect(await liveOf('main')).toBe(100);
-      const first = await rpc('namecard_set_series', { ...series, time_zone: 'UTC' }, token);
+      const first = await rpc(
+        'namecard_set_series',
+        { ...series, time_zone: 'UTC', card: MAIN_CARD },
+        token,
+      );
       expect(first.status).toBe(400);
       expect(refusal(first).code).toBe('23514');
-      // The first card is full; the second card still takes series, up to its own 100.
+      // The card main is full; the second card still takes series, up to its own 100.
       const second = { ...series, time_zone: 'UTC', card: 'second-card' };
       expect((await rpc('namecard_set_series', second, token)).status).toBe(200);
       await fill('second-card', 99);

@@ -1,5 +1,7 @@
 import { afterEach, describe, expect, test } from 'vitest';
 import type { RunningEmulator } from '../../emulator/index.js';
+import { MAIN_CARD } from '../../shared/core/cards.js';
+import { GO_FUNCTION, lookupUrl } from '../../shared/core/lookup.js';
 import { DB_KINDS, startTestEmulator } from '../support/emulator.js';
 import { OWNER } from '../support/accounts.js';
 
@@ -122,15 +124,9 @@ describe.each(DB_KINDS)('sign-in limits over %s', { timeout: 60_000 }, (kind) =>
   // not block the server, so lookups stay fast while 100 sign-ins are being checked.
   test('anonymous lookups answer within 300 ms each during 100 parallel sign-ins', async () => {
     emulator = await startTestEmulator(kind, { owner: OWNER });
-    const [view] = await emulator.query<{ name: string | null }>(
-      `select coalesce(to_regclass('public.namecard_active')::text, 'namecard') as name`,
-    );
-    const table = (view?.name ?? 'namecard').replace(/^public\./, '');
     const lookup = async () => {
       const started = performance.now();
-      const res = await fetch(`${emulator!.url}/rest/v1/${table}?select=*&limit=1`, {
-        headers: { apikey: emulator!.anonKey },
-      });
+      const res = await fetch(lookupUrl(emulator!.url, emulator!.anonKey, GO_FUNCTION, MAIN_CARD));
       await res.text();
       return { status: res.status, ms: performance.now() - started };
     };

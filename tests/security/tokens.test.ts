@@ -1,28 +1,32 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { RunningEmulator } from '../../emulator/index.js';
-import { join, makeCard, nowMs, person, rpc, type Answer, type Person } from '../support/cards.js';
+import {
+  cardRows,
+  expectRefused,
+  join,
+  makeCard,
+  nowMs,
+  person,
+  rest,
+  rpc,
+  type Answer,
+  type Person,
+  type TokenCaller,
+} from '../support/cards.js';
 import { DB_KINDS, startTestEmulator } from '../support/emulator.js';
 
-// Card tokens (issue 41), through the API as a script uses them, on both databases: a token
-// acts on its card with its role and needs no session; a token of card A cannot read or write
-// card B; a viewer token cannot write; a revoked, expired token, or one whose card was removed
-// or whose creator no longer owns the card, does nothing and the answer says which, while an
-// unknown secret answers as a malformed one; only owners create, list and revoke tokens; no
-// role reads the table; the emulator logs no token; last use is marked at most once a minute.
+// Card tokens through the API as a script uses them, on both databases: a token travels in the
+// header x-namecard-token with the anon key alone, and is then a member of its one card with its
+// role, calling the members' own functions and tables; a token of card A cannot read or write
+// card B; a viewer token cannot write (42501 needs editor); a revoked or expired token, or one
+// whose card was removed or whose creator no longer owns the card, does nothing and the answer
+// says which (401 PT401), while an unknown secret answers as a malformed one; a token with a
+// session is refused (400 PT400); only owners create, list and revoke tokens; no role reads the
+// table; the emulator logs no token; last use is marked at most once a minute.
 
 const HOUR = 3_600_000;
 const TOKEN_FORM = /^nct_[A-Za-z0-9_-]{32}$/;
-
-/** Every table that holds a card's data, and the tokens, to check that a refusal changed none. */
-const SNAPSHOT = `select jsonb_build_object(
-  'entries', (select jsonb_agg(n order by n.id) from public.namecard as n),
-  'series', (select jsonb_agg(s order by s.id) from public.namecard_series as s),
-  'stops', (select jsonb_agg(x order by x.series_id, x.occurrence_start) from public.namecard_series_stop as x),
-  'profiles', (select jsonb_agg(p order by p.card_id, p.name) from public.namecard_profile as p),
-  'members', (select jsonb_agg(m order by m.card_id, m.user_id) from private.namecard_member as m),
-  'tokens', (select jsonb_agg(k order by k.id) from private.namecard_token as k)
-) as rows`;
 
 describe.each(DB_KINDS)('card tokens over %s', { timeout: 180_000 }, (kind) => {
   let emulator: RunningEmulator;
@@ -32,24 +36,16 @@ describe.each(DB_KINDS)('card tokens over %s', { timeout: 180_000 }, (kind) => {
   let editor: Person;
   let ownerB: Person;
   let entryB: number;
+  let cardA: number;
 
-  const snapshot = async () => (await emulator.query<{ rows: unknown }>(SNAPSHOT))[0]!.rows;
-  const anon = (fn: string, args: Record<string, unknown>) => rpc(emulator, null, fn, args);
-
-  /** Runs `act`, checks the refusal's status, code and detail, and that no row changed. */
-  async function refused(
-    act: () => Promise<Answer>,
-    status: number,
-    code: string,
-    details?: string,
-  ) {
-    const before = await snapshot();
-    const answer = await act();
-    expect(answer.status, JSON.stringify(answer.body)).toBe(status);
-    expect(answer.body).toMatchObject({ code, ...(details === undefined ? {} : { details }) });
-    expect(await snapshot()).toEqual(before);
-    return answer;
-  }
+  const snapshot = () => cardRows(emulator);
+  const refused = (act: () => Promise<Answer>, status: number, code: string, details?: string) =>
+    expectRefused(emulator, act, status, code, details);
+  /** A script's caller: the token in its header, the anon key, no session. */
+  const as = (secret: string): TokenCaller => ({ cardToken: secret });
+  /** The card's status as a token reads it: one GET, as `namecard status` sends it. */
+  const status = (secret: string, card = 'alpha') =>
+    rest(emulator, as(secret), 'GET', `rpc/namecard_status?card=${card}`);
 
   /** A token made by `owner` on `card`; answers the create call's body. */
   async function token(
@@ -72,7 +68,7 @@ describe.each(DB_KINDS)('card tokens over %s', { timeout: 180_000 }, (kind) => {
       at('editor'),
       at('owner-b'),
     ]);
-    await makeCard(emulator, ownerA, 'alpha', 'Alpha studio');
+    cardA = await makeCard(emulator, ownerA, 'alpha', 'Alpha studio');
     await makeCard(emulator, ownerB, 'beta');
     await join(emulator, ownerA, coOwner, 'alpha', 'owner');
     await join(emulator, ownerA, editor, 'alpha', 'editor');
@@ -107,14 +103,15 @@ describe.each(DB_KINDS)('card tokens over %s', { timeout: 180_000 }, (kind) => {
     expect(again.token).not.toBe(made.token);
   });
 
-  test('with an editor token and no session, anon sets, ends and cancels its card', async () => {
+  test("with an editor token and no session, a script sets, ends and cancels its card through the members' functions", async () => {
     const { token: secret } = await token(ownerA, 'alpha', 'ci-editor');
+    const script = as(secret);
     const now = await nowMs(emulator);
-    const set = await anon('namecard_token_set', {
-      token: secret,
+    const set = await rpc(emulator, script, 'namecard_set', {
       type: 'photo',
       stamp_start: null,
       stamp_end: now + HOUR,
+      card: 'alpha',
     });
     expect(set.status, JSON.stringify(set.body)).toBe(200);
     const entry = (set.body as { entry: { id: number; card_id: number } }).entry;
@@ -126,150 +123,199 @@ describe.each(DB_KINDS)('card tokens over %s', { timeout: 180_000 }, (kind) => {
     );
     expect(stored).toEqual({ slug: 'alpha', created_by: null });
 
-    const status = await anon('namecard_token_status', { token: secret });
-    expect(status.status).toBe(200);
-    expect(status.body).toMatchObject([{ active: { id: entry.id } }]);
+    const read = await status(secret);
+    expect(read.status).toBe(200);
+    expect(read.body).toMatchObject([{ active: { id: entry.id } }]);
 
-    const ended = await anon('namecard_token_end_now', { token: secret });
+    const ended = await rpc(emulator, script, 'namecard_end_now', { card: 'alpha' });
     expect(ended.status, JSON.stringify(ended.body)).toBe(200);
     expect(ended.body).toMatchObject({
       ended: [{ id: entry.id, stop_kind: 'ended' }],
       active: null,
     });
 
-    const later = await anon('namecard_token_set', {
-      token: secret,
+    const later = await rpc(emulator, script, 'namecard_set', {
       type: 'photo',
       stamp_start: now + HOUR,
       stamp_end: now + 2 * HOUR,
+      card: 'alpha',
     });
     const laterId = (later.body as { entry: { id: number } }).entry.id;
-    const cancelled = await anon('namecard_token_cancel', { token: secret, entry_id: laterId });
+    const cancelled = await rpc(emulator, script, 'namecard_cancel', {
+      entry_id: laterId,
+      card: 'alpha',
+    });
     expect(cancelled.status, JSON.stringify(cancelled.body)).toBe(200);
     expect(cancelled.body).toMatchObject({ cancelled: { id: laterId, stop_kind: 'cancelled' } });
 
-    const series = await anon('namecard_token_set_series', {
-      token: secret,
+    const series = await rpc(emulator, script, 'namecard_set_series', {
       type: 'photo',
       weekdays: [6],
       start_time: '10:00',
       end_time: '18:00',
       time_zone: 'Europe/Berlin',
+      card: 'alpha',
     });
     expect(series.status, JSON.stringify(series.body)).toBe(200);
 
-    const entries = await anon('namecard_token_entries', { token: secret, max_rows: 5 });
+    const entries = await rest(
+      emulator,
+      script,
+      'GET',
+      `namecard?select=id&card_id=eq.${cardA}&order=id.desc&limit=5`,
+    );
+    expect(entries.status).toBe(200);
     expect((entries.body as { id: number }[]).map((e) => e.id)).toEqual([laterId, entry.id]);
-    const who = await anon('namecard_token_whoami', { token: secret });
-    expect(who.body).toMatchObject({ card: 'alpha', name: 'ci-editor', role: 'editor' });
+    const who = await rpc(emulator, script, 'namecard_caller');
+    expect(who.body).toMatchObject({
+      kind: 'token',
+      card: 'alpha',
+      name: 'ci-editor',
+      role: 'editor',
+    });
+    const cards = await rpc(emulator, script, 'namecard_cards');
+    expect(cards.body).toEqual([expect.objectContaining({ slug: 'alpha', role: 'editor' })]);
   });
 
   test('a token of card A cannot read or write card B, nor members, profiles or tokens', async () => {
     const { token: secret } = await token(ownerA, 'alpha', 'only-alpha');
-    // No token function takes a card: naming one is no function PostgREST knows.
-    await refused(
-      () => anon('namecard_token_cancel', { token: secret, entry_id: entryB, card: 'beta' }),
+    const script = as(secret);
+    // Card B is none of the token's cards: refused as a slug never given.
+    const named = await refused(
+      () => rpc(emulator, script, 'namecard_cancel', { entry_id: entryB, card: 'beta' }),
       404,
-      'PGRST202',
+      'PT404',
+      'no such card',
+    );
+    const never = await rpc(emulator, script, 'namecard_cancel', {
+      entry_id: entryB,
+      card: 'never-given',
+    });
+    expect(JSON.stringify(named.body).replace('beta', 'never-given')).toBe(
+      JSON.stringify(never.body),
     );
     // B's entry id is no entry of A's card.
     const missed = await refused(
-      () => anon('namecard_token_cancel', { token: secret, entry_id: entryB }),
+      () => rpc(emulator, script, 'namecard_cancel', { entry_id: entryB, card: 'alpha' }),
       404,
       'PT404',
     );
     expect(missed.body).toMatchObject({ message: `There is no entry ${entryB}` });
-    const entries = await anon('namecard_token_entries', { token: secret, max_rows: 1000 });
-    expect((entries.body as { id: number }[]).map((e) => e.id)).not.toContain(entryB);
+    for (const table of [
+      'namecard',
+      'namecard_series',
+      'namecard_series_stop',
+      'namecard_profile',
+      'namecard_visit',
+    ]) {
+      const rows = await rest(emulator, script, 'GET', `${table}?select=card_id`);
+      expect(rows.status, table).toBe(200);
+      expect(
+        (rows.body as { card_id: number }[]).filter((r) => r.card_id !== cardA),
+        table,
+      ).toEqual([]);
+    }
+    const stamp_end = Date.now() + HOUR;
     for (const [fn, args] of [
       ['namecard_members', { card: 'alpha' }],
       ['namecard_tokens', { card: 'alpha' }],
-      ['namecard_token_create', { name: 'x', card: 'alpha', token: secret }],
+      ['namecard_token_create', { name: 'x', card: 'alpha' }],
       ['namecard_token_revoke', { name: 'only-alpha', card: 'alpha' }],
-      ['namecard_set', { type: 'photo', stamp_start: null, stamp_end: 1, card: 'alpha' }],
+      ['namecard_member_invite', { role: 'owner', card: 'alpha' }],
+      ['namecard_remove_profile', { profile_name: 'photo', card: 'alpha' }],
+      ['namecard_card_add', { slug: 'by-token' }],
+      ['namecard_set', { type: 'photo', stamp_start: null, stamp_end, card: 'beta' }],
+      ['namecard_end_now', { card: 'beta' }],
     ] as const) {
       const before = await snapshot();
-      const answer = await anon(fn, args);
+      const answer = await rpc(emulator, script, fn, args);
       expect(answer.status, `${fn}: ${JSON.stringify(answer.body)}`).toBeGreaterThanOrEqual(400);
+      expect(JSON.stringify(answer.body), fn).not.toContain(secret);
       expect(await snapshot()).toEqual(before);
+    }
+    for (const [path, body] of [
+      [
+        'namecard_profile',
+        { card_id: cardA, name: 'evil', label: 'Evil', url: 'https://e.example/' },
+      ],
+      ['namecard', { card_id: cardA, type: 'photo', stamp_end }],
+    ] as const) {
+      await refused(() => rest(emulator, script, 'POST', path, body), 401, '42501');
     }
   });
 
-  test('a viewer token reads its card and writes nothing (needs editor)', async () => {
+  test('a viewer token reads its card and writes nothing (42501 needs editor)', async () => {
     const { token: secret } = await token(ownerA, 'alpha', 'viewer-bot', { role: 'viewer' });
-    expect((await anon('namecard_token_status', { token: secret })).status).toBe(200);
-    expect((await anon('namecard_token_entries', { token: secret })).status).toBe(200);
+    const script = as(secret);
+    expect((await status(secret)).status).toBe(200);
+    expect((await rest(emulator, script, 'GET', 'namecard?select=id')).status).toBe(200);
+    const visits = await rpc(emulator, script, 'namecard_visit_days', {
+      day_starts: [0, 900000],
+      card: 'alpha',
+    });
+    expect(visits.status, JSON.stringify(visits.body)).toBe(200);
     const [newest] = await emulator.query<{ id: number }>(
-      `select max(n.id) as id from public.namecard as n where n.card_id = (
-        select c.id from public.namecard_card as c where c.slug = 'alpha')`,
+      `select max(n.id) as id from public.namecard as n where n.card_id = $1`,
+      [cardA],
     );
     for (const [fn, args] of [
-      ['namecard_token_set', { type: 'photo', stamp_start: null, stamp_end: Date.now() + HOUR }],
-      ['namecard_token_end_now', {}],
-      ['namecard_token_cancel', { entry_id: Number(newest!.id) }],
+      ['namecard_set', { type: 'photo', stamp_start: null, stamp_end: Date.now() + HOUR }],
+      ['namecard_end_now', {}],
+      ['namecard_cancel', { entry_id: Number(newest!.id) }],
       [
-        'namecard_token_set_series',
+        'namecard_set_series',
         { type: 'photo', weekdays: [1], start_time: '10:00', end_time: '11:00', time_zone: 'UTC' },
       ],
     ] as const) {
       // 42501 is PostgREST's 401 for the anon role (a token's requests are anon's).
       const answer = await refused(
-        () => anon(fn, { token: secret, ...args }),
+        () => rpc(emulator, script, fn, { ...args, card: 'alpha' }),
         401,
         '42501',
         'needs editor',
       );
+      expect(answer.body).toMatchObject({ message: `permission denied for function ${fn}` });
       expect(JSON.stringify(answer.body)).not.toContain(secret);
     }
   });
 
   test('a revoked token stops at the next request, and its name may be given again', async () => {
     const { token: secret } = await token(ownerA, 'alpha', 'to-revoke');
-    expect((await anon('namecard_token_status', { token: secret })).status).toBe(200);
+    expect((await status(secret)).status).toBe(200);
     const revoked = await rpc(emulator, ownerA, 'namecard_token_revoke', {
       name: 'to-revoke',
       card: 'alpha',
     });
     expect(revoked.status, JSON.stringify(revoked.body)).toBe(200);
     expect(revoked.body).toMatchObject({ name: 'to-revoke', card: 'alpha' });
-    await refused(
-      () => anon('namecard_token_status', { token: secret }),
-      401,
-      'PT401',
-      'token revoked',
-    );
+    await refused(() => status(secret), 401, 'PT401', 'token revoked');
     await refused(
       () =>
-        anon('namecard_token_set', {
-          token: secret,
+        rpc(emulator, as(secret), 'namecard_set', {
           type: 'photo',
           stamp_start: null,
           stamp_end: Date.now() + HOUR,
+          card: 'alpha',
         }),
       401,
       'PT401',
       'token revoked',
     );
     const again = await token(ownerA, 'alpha', 'to-revoke');
-    expect((await anon('namecard_token_status', { token: again.token })).status).toBe(200);
-    await refused(
-      () => anon('namecard_token_status', { token: secret }),
-      401,
-      'PT401',
-      'token revoked',
-    );
+    expect((await status(again.token)).status).toBe(200);
+    await refused(() => status(secret), 401, 'PT401', 'token revoked');
   });
 
   test('an expired token does nothing, and says so', async () => {
     const { token: secret, expires } = await token(ownerA, 'alpha', 'short', { valid_seconds: 60 });
     expect(Date.parse(expires!) - (await nowMs(emulator))).toBeLessThanOrEqual(61_000);
-    expect((await anon('namecard_token_status', { token: secret })).status).toBe(200);
+    expect((await status(secret)).status).toBe(200);
     // The minute passes (the database's clock cannot be moved; the row's expiry can).
     await emulator.query(
       `update private.namecard_token set expires_at = now() - interval '1 second' where name = 'short'`,
     );
     const answer = await refused(
-      () => anon('namecard_token_end_now', { token: secret }),
+      () => rpc(emulator, as(secret), 'namecard_end_now', { card: 'alpha' }),
       401,
       'PT401',
       'token expired',
@@ -283,27 +329,17 @@ describe.each(DB_KINDS)('card tokens over %s', { timeout: 180_000 }, (kind) => {
     expect((await rpc(emulator, ownerA, 'namecard_card_remove', { card: 'gamma' })).status).toBe(
       200,
     );
-    await refused(
-      () => anon('namecard_token_status', { token: gamma.token }),
-      401,
-      'PT401',
-      'card removed',
-    );
+    await refused(() => status(gamma.token, 'gamma'), 401, 'PT401', 'card removed');
 
     const byCo = await token(coOwner, 'alpha', 'co-owner-bot');
-    expect((await anon('namecard_token_status', { token: byCo.token })).status).toBe(200);
+    expect((await status(byCo.token)).status).toBe(200);
     const demoted = await rpc(emulator, ownerA, 'namecard_member_role', {
       email: coOwner.email,
       role: 'editor',
       card: 'alpha',
     });
     expect(demoted.status, JSON.stringify(demoted.body)).toBe(200);
-    await refused(
-      () => anon('namecard_token_status', { token: byCo.token }),
-      401,
-      'PT401',
-      'creator not an owner',
-    );
+    await refused(() => status(byCo.token), 401, 'PT401', 'creator not an owner');
     const listed = await rpc(emulator, ownerA, 'namecard_tokens', { card: 'alpha' });
     expect(listed.body).toEqual(
       expect.arrayContaining([
@@ -312,29 +348,56 @@ describe.each(DB_KINDS)('card tokens over %s', { timeout: 180_000 }, (kind) => {
     );
   });
 
-  test('an unknown secret answers exactly as a malformed one: nothing says a token existed', async () => {
-    const unknown = `nct_${'A'.repeat(32)}`;
-    const a = await refused(
-      () => anon('namecard_token_status', { token: unknown }),
+  test('an unknown secret answers exactly as a malformed or empty one: nothing says a token existed', async () => {
+    const unknown = await refused(
+      () => status(`nct_${'A'.repeat(32)}`),
       401,
       'PT401',
       'invalid token',
     );
-    const b = await refused(
-      () => anon('namecard_token_status', { token: 'hello' }),
-      401,
-      'PT401',
-      'invalid token',
-    );
-    const c = await refused(
+    for (const made of ['hello', '', `nct_${'A'.repeat(31)}!`, `nct_${'A'.repeat(33)}`]) {
+      const answer = await refused(() => status(made), 401, 'PT401', 'invalid token');
+      expect(answer.body, JSON.stringify(made)).toEqual(unknown.body);
+    }
+    // Whatever the function or table: the same refusal.
+    const set = await refused(
       () =>
-        anon('namecard_token_set', { token: null, type: 'photo', stamp_start: null, stamp_end: 1 }),
+        rpc(emulator, as(`nct_${'B'.repeat(32)}`), 'namecard_set', {
+          type: 'photo',
+          stamp_start: null,
+          stamp_end: 1,
+          card: 'alpha',
+        }),
       401,
       'PT401',
       'invalid token',
     );
-    expect(a.body).toEqual(b.body);
-    expect(a.body).toEqual(c.body);
+    expect(set.body).toEqual(unknown.body);
+  });
+
+  test('a token sent with a session is refused (400 PT400), whatever the token', async () => {
+    const { token: secret } = await token(ownerA, 'alpha', 'with-session');
+    for (const sent of [secret, `nct_${'C'.repeat(32)}`]) {
+      const answer = await refused(
+        async () => {
+          const res = await fetch(`${emulator.url}/rest/v1/rpc/namecard_end_now`, {
+            method: 'POST',
+            headers: {
+              apikey: emulator.anonKey,
+              authorization: `Bearer ${editor.token}`,
+              'x-namecard-token': sent,
+              'content-type': 'application/json',
+            },
+            body: JSON.stringify({ card: 'alpha' }),
+          });
+          return { status: res.status, body: (await res.json()) as unknown };
+        },
+        400,
+        'PT400',
+        'token with a session',
+      );
+      expect(JSON.stringify(answer.body)).not.toContain(sent);
+    }
   });
 
   test('only owners create, list and revoke; the list never holds the secret or its hash', async () => {
@@ -380,24 +443,25 @@ describe.each(DB_KINDS)('card tokens over %s', { timeout: 180_000 }, (kind) => {
   });
 
   test('last use is marked at most once a minute', async () => {
-    const { token: secret } = await token(ownerA, 'alpha', 'clocked', { role: 'viewer' });
+    const { token: secret } = await token(ownerA, 'alpha', 'clocked');
     const lastUse = async () =>
       (
         await emulator.query<{ at: string | null }>(
           `select last_used_at::text as at from private.namecard_token where name = 'clocked' and revoked_at is null`,
         )
       )[0]!.at;
+    const use = () => rpc(emulator, as(secret), 'namecard_end_now', { card: 'alpha' });
     expect(await lastUse()).toBeNull();
-    expect((await anon('namecard_token_status', { token: secret })).status).toBe(200);
+    expect((await use()).status).toBe(200);
     const first = await lastUse();
     expect(first).not.toBeNull();
-    expect((await anon('namecard_token_whoami', { token: secret })).status).toBe(200);
+    expect((await use()).status).toBe(200);
     expect(await lastUse()).toBe(first);
     await emulator.query(
       `update private.namecard_token set last_used_at = last_used_at - interval '61 seconds' where name = 'clocked'`,
     );
     const moved = await lastUse();
-    expect((await anon('namecard_token_whoami', { token: secret })).status).toBe(200);
+    expect((await use()).status).toBe(200);
     expect(await lastUse()).not.toBe(moved);
   });
 
