@@ -2,7 +2,7 @@
 -- person's password. A token is `nct_` and 32 base64url characters (192 bits from PostgreSQL's
 -- strong random source); the server keeps only its sha256, shown once by namecard_token_create.
 -- Owners create, list and revoke them:
---   namecard_token_create(name, role, card, valid_seconds)   owner: {token, name, role, card, expires}
+--   namecard_token_create(name, card, role, valid_seconds)   owner: {token, name, role, card, expires}
 --   namecard_tokens(card)                                     owner: name, role, created, creator, expiry, last use
 --   namecard_token_revoke(name, card)                         owner
 -- A token is a caller, not a door: a script sends it in the header `x-namecard-token` (never in a
