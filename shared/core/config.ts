@@ -66,19 +66,21 @@ export interface NamecardConfig extends TargetConfig {
   allowedOrigins: AllowedOrigins;
 }
 
-function httpUrl(setting: SettingName, value: string, example: string): URL {
-  let url: URL | undefined;
+/** `value` as an http(s) URL without credentials, or undefined for anything else. */
+function plainHttpUrl(value: string): URL | undefined {
+  let url: URL;
   try {
     url = new URL(value);
   } catch {
-    url = undefined;
+    return undefined;
   }
-  if (
-    !url ||
-    (url.protocol !== 'http:' && url.protocol !== 'https:') ||
-    url.username ||
-    url.password
-  ) {
+  const http = url.protocol === 'http:' || url.protocol === 'https:';
+  return http && !url.username && !url.password ? url : undefined;
+}
+
+function httpUrl(setting: SettingName, value: string, example: string): URL {
+  const url = plainHttpUrl(value);
+  if (!url) {
     throw new ConfigError(
       setting,
       `\`${setting}\` must be an http(s) URL such as ${example}, got \`${value}\``,
@@ -251,20 +253,8 @@ function parseAllowedOrigins(value: string | undefined, mainUrl: string): Allowe
     .filter(Boolean);
   if (parts.includes('*')) return '*';
   for (const part of parts) {
-    let url: URL | undefined;
-    try {
-      url = new URL(part);
-    } catch {
-      url = undefined;
-    }
-    if (
-      !url ||
-      (url.protocol !== 'http:' && url.protocol !== 'https:') ||
-      url.username ||
-      url.password ||
-      url.href !== `${url.origin}/` ||
-      !/^[a-z]+:\/\/[^/]+\/?$/i.test(part)
-    ) {
+    const url = plainHttpUrl(part);
+    if (!url || url.href !== `${url.origin}/` || !/^[a-z]+:\/\/[^/]+\/?$/i.test(part)) {
       throw new ConfigError(
         'NAMECARD_ALLOWED_ORIGINS',
         `\`NAMECARD_ALLOWED_ORIGINS\` must be origins such as https://me.example,https://shop.example (scheme and host, no path), or *, got \`${part}\``,
