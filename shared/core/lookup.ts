@@ -191,10 +191,15 @@ export type StatusSeries = Pick<
   'id' | 'type' | 'weekdays' | 'start_time' | 'end_time' | 'time_zone' | 'first_date' | 'last_date'
 > & { next: number };
 
-function isStatusSeries(value: unknown): value is StatusSeries {
+/**
+ * True when `value` holds a series' rule: a numeric id, a profile's name, ISO weekdays (1-7), the
+ * local start and end and an IANA time zone as text. The one shape check of a series, for the
+ * status here and the owner's series in series.ts (this module is the visitor's page's; series.ts
+ * is not).
+ */
+export function hasSeriesRule(value: unknown): value is Record<string, unknown> {
   if (typeof value !== 'object' || value === null) return false;
   const r = value as Record<string, unknown>;
-  const date = (v: unknown) => v === null || v === undefined || typeof v === 'string';
   return (
     Number.isFinite(r.id) &&
     typeof r.type === 'string' &&
@@ -202,10 +207,17 @@ function isStatusSeries(value: unknown): value is StatusSeries {
     r.weekdays.every((d) => Number.isInteger(d) && (d as number) >= 1 && (d as number) <= 7) &&
     typeof r.start_time === 'string' &&
     typeof r.end_time === 'string' &&
-    typeof r.time_zone === 'string' &&
-    date(r.first_date) &&
-    date(r.last_date) &&
-    Number.isFinite(r.next)
+    typeof r.time_zone === 'string'
+  );
+}
+
+function isStatusSeries(value: unknown): value is StatusSeries {
+  const date = (v: unknown) => v === null || v === undefined || typeof v === 'string';
+  return (
+    hasSeriesRule(value) &&
+    date(value.first_date) &&
+    date(value.last_date) &&
+    Number.isFinite(value.next)
   );
 }
 

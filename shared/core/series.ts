@@ -1,4 +1,5 @@
 import { InputError } from './errors.js';
+import { hasSeriesRule } from './lookup.js';
 import { formatWhen, toWallClock } from './format.js';
 import { MAIN_PROFILE, type StoredType } from './profiles.js';
 import { didYouMean, nearestName } from './suggest.js';
@@ -10,15 +11,15 @@ import type { Segment } from './timeline.js';
 // each occurrence is then an entry for the one rule (shared/core/timeline.ts): newest wins, by
 // id, and series take their ids from the entries' own sequence, so an id names one or the other.
 
-/** One row of `public.namecard_series` as the REST API returns it. */
-export interface SeriesRow {
-  /** From the entries' id sequence: newest wins across entries and series. */
-  id: number;
+/**
+ * A weekly series' rule, as the owner gives it, as it is stored and as the status answers it.
+ */
+export interface SeriesRule<Type extends string = string> {
   /** The profile visitors get during an occurrence. */
-  type: StoredType;
-  /** ISO weekdays, 1 = Monday … 7 = Sunday, ascending. */
+  type: Type;
+  /** ISO weekdays, 1 = Monday … 7 = Sunday (stored ascending, each once). */
   weekdays: number[];
-  /** Local start, `HH:MM` or `HH:MM:SS` as PostgreSQL answers a `time`. */
+  /** Local start, `HH:MM` (`HH:MM:SS` as PostgreSQL answers a `time`). */
   start_time: string;
   /** Local end; at or before the start means the next day. */
   end_time: string;
@@ -28,6 +29,12 @@ export interface SeriesRow {
   first_date: string | null;
   /** Last local date an occurrence may start on (`YYYY-MM-DD`), or null. */
   last_date: string | null;
+}
+
+/** One row of `public.namecard_series` as the REST API returns it. */
+export interface SeriesRow extends SeriesRule<StoredType> {
+  /** From the entries' id sequence: newest wins across entries and series. */
+  id: number;
   /** Epoch ms the series was cancelled (occurrences end there), or null. */
   stopped_at: number | null;
   stop_kind?: 'cancelled' | null;
@@ -163,12 +170,6 @@ export function describeWeekdays(weekdays: readonly number[]): string {
 export function shortTime(time: string): string {
   return time.slice(0, 5);
 }
-
-/** The rule of a series, as the status and the owner's reads both answer it. */
-export type SeriesRule = Pick<
-  SeriesRow,
-  'type' | 'weekdays' | 'start_time' | 'end_time' | 'time_zone' | 'first_date' | 'last_date'
->;
 
 /**
  * A series' rule in words, without its profile: `every Sat 10:00–18:00` (the zone and dates
@@ -325,15 +326,5 @@ export function foldSeries(timeline: readonly Segment[], series: readonly Series
  * True when `row` has the shape of a series row (the owner's read or a write's answer).
  */
 export function isSeriesRow(row: unknown): row is SeriesRow {
-  if (typeof row !== 'object' || row === null) return false;
-  const r = row as Record<string, unknown>;
-  return (
-    Number.isFinite(r.id) &&
-    typeof r.type === 'string' &&
-    Array.isArray(r.weekdays) &&
-    r.weekdays.every((d) => Number.isInteger(d) && (d as number) >= 1 && (d as number) <= 7) &&
-    typeof r.start_time === 'string' &&
-    typeof r.end_time === 'string' &&
-    typeof r.time_zone === 'string'
-  );
+  return hasSeriesRule(row);
 }

@@ -2,31 +2,13 @@ import { ApiError } from '../core/errors.js';
 import { parseStatus, type CardStatus } from '../core/lookup.js';
 import { isWellFormed, narrowRow } from '../core/rules.js';
 import type { NamecardRow } from '../core/types.js';
-import { isSeriesRow, type SeriesRow, type SeriesStop } from '../core/series.js';
+import { isSeriesRow, type SeriesRow, type SeriesRule, type SeriesStop } from '../core/series.js';
 import { cardIdOf } from './cards.js';
 import { toError, type DataClient } from './errors.js';
 
 // The owner's calls for weekly series through supabase-js: set one (with the status after it)
 // and read them with their stopped occurrences. Cancel is `cancelEntry` (data.ts): ids are
 // shared, so `namecard_cancel` takes an entry's or a series' id.
-
-/** A new series, as the owner gave it. */
-export interface NewSeries {
-  /** A profile's name. */
-  type: string;
-  /** ISO weekdays, 1 = Monday … 7 = Sunday. */
-  weekdays: number[];
-  /** `HH:MM`, local. */
-  start_time: string;
-  /** `HH:MM`, local; at or before the start runs past midnight. */
-  end_time: string;
-  /** IANA time zone. */
-  time_zone: string;
-  /** `YYYY-MM-DD` or null. */
-  first_date: string | null;
-  /** `YYYY-MM-DD` or null. */
-  last_date: string | null;
-}
 
 /** A stored series row with its `type` narrowed; times as `HH:MM`. */
 function readSeries(row: SeriesRow): SeriesRow {
@@ -52,7 +34,7 @@ function readSeries(row: SeriesRow): SeriesRow {
  */
 export async function setSeries(
   client: DataClient,
-  series: NewSeries,
+  series: SeriesRule,
   card: string,
 ): Promise<{ series: SeriesRow; status: CardStatus }> {
   const result = await client.rpc('namecard_set_series', { ...series, card });

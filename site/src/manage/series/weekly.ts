@@ -2,7 +2,8 @@ import { nextOccurrences } from '../../../../shared/calendar/series.js';
 import { InputError } from '../../../../shared/core/errors.js';
 import { localTimeZone } from '../../../../shared/core/format.js';
 import { seriesWords, type SeriesRow } from '../../../../shared/core/series.js';
-import { setSeries, type NewSeries } from '../../../../shared/supabase/series.js';
+import type { SeriesRule } from '../../../../shared/core/series.js';
+import { setSeries } from '../../../../shared/supabase/series.js';
 import { supabase } from '../../supabase.js';
 import { describeAfter } from '../entries/describe.js';
 import type { CardState } from '../entries/useCardState.js';
@@ -26,7 +27,7 @@ const DATE = /^\d{4}-\d{2}-\d{2}$/;
 export function seriesFromForm(
   field: (name: string) => string,
   days: readonly string[],
-): NewSeries {
+): SeriesRule {
   const weekdays = days.map(Number).filter((d) => d >= 1 && d <= 7);
   if (weekdays.length === 0) {
     throw new InputError(
@@ -102,7 +103,7 @@ export function seriesLine(series: SeriesRow, label: string, now: number): strin
  * @throws ApiError, NetworkError: nothing was stored
  */
 export async function storeSeries(
-  series: NewSeries,
+  series: SeriesRule,
   label: string,
   refresh: () => Promise<CardState | undefined>,
   card: string,
