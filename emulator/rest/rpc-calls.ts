@@ -1,15 +1,14 @@
 import { Hono, type Context } from 'hono';
 import type { RoutineInfo } from '../catalog/schema-cache.js';
 import type { ServerContext } from '../context.js';
-import { type Outcome, contentRange, mergeRange, renderBody, wantsObject } from './answers.js';
+import { type Outcome, mergeRange, renderBody, wantsObject } from './answers.js';
 import { readRpcPayload } from './bodies.js';
 import { parsePrefer, parseQuery, parseRangeHeader } from './query.js';
 import { callArgs, chooseRoutine, groupParams, noRoutine, type RpcPayload } from './rpc.js';
-import { RestError } from './errors.js';
 import { authorize, execute } from './run.js';
 import { EXPOSED_SCHEMA, JSON_TYPE, checkProfile, unsupportedMethod } from './schema-errors.js';
 import { buildCall } from './sql.js';
-import { readStatus } from './table-reads.js';
+import { answerRange } from './table-reads.js';
 
 /**
  * `/:fn` (mounted at /rpc): calls of any function of public, whatever its name; GET and
@@ -65,18 +64,8 @@ export async function callRoutine(
   });
   const offset = merged.offset ?? 0;
   const total = counted ? Number(result.total) : undefined;
-  c.header('Content-Range', contentRange(offset, result.page_count, total));
-  if (prefer.count) c.header('Preference-Applied', `count=${prefer.count}`);
+  const status = answerRange(c, offset, result.page_count, total, prefer.count);
   if (routine.returnsVoid) return c.body(null, 204);
-  const status = readStatus(offset, result.page_count, total);
-  if (status === 416) {
-    throw new RestError(
-      416,
-      'PGRST103',
-      'Requested range not satisfiable',
-      `An offset of ${offset} was requested, but there are only ${total} rows.`,
-    );
-  }
   let body = result.body;
   if (routine.returnsSet) body = renderBody(c, body);
   else c.header('Content-Type', JSON_TYPE);

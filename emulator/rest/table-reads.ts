@@ -29,15 +29,38 @@ export async function readTable(ctx: ServerContext, c: Context): Promise<Respons
     offset = merged.offset ?? 0;
     return buildRead(table, merged, prefer.count !== undefined);
   });
-  const total = result.total ?? undefined;
-  c.header('Content-Range', contentRange(offset, result.page_count, total));
   c.header(
     'Content-Location',
     contentLocation(c.req.param('table') ?? '', new URL(c.req.url).searchParams),
   );
-  if (prefer.count) c.header('Preference-Applied', `count=${prefer.count}`);
-  const status = readStatus(offset, result.page_count, total);
-  if (status === 416) {
+  const status = answerRange(c, offset, result.page_count, result.total ?? undefined, prefer.count);
+  const body = renderBody(c, result.body);
+  if (c.req.method === 'HEAD') return c.body(null, status);
+  return c.body(body, status);
+}
+
+/**
+ * A read's range as PostgREST gives it: Content-Range (`first-last/total`, `*` without a count),
+ * the count preference honoured in Preference-Applied, and the status: 200 without a count or for
+ * every row, 206 for a part of the counted rows.
+ * @param c the request's context, whose headers are set
+ * @param offset the first row asked for, 0-based
+ * @param pageCount the rows answered
+ * @param total the counted rows, or undefined without `Prefer: count`
+ * @param count the `Prefer: count=` asked for, if any
+ * @throws RestError 416 PGRST103 for an offset past the counted rows
+ */
+export function answerRange(
+  c: Context,
+  offset: number,
+  pageCount: number,
+  total: number | undefined,
+  count: string | undefined,
+): 200 | 206 {
+  c.header('Content-Range', contentRange(offset, pageCount, total));
+  if (count) c.header('Preference-Applied', `count=${count}`);
+  if (total === undefined) return 200;
+  if (offset > total && total > 0) {
     throw new RestError(
       416,
       'PGRST103',
@@ -45,26 +68,5 @@ export async function readTable(ctx: ServerContext, c: Context): Promise<Respons
       `An offset of ${offset} was requested, but there are only ${total} rows.`,
     );
   }
-  const body = renderBody(c, result.body);
-  if (c.req.method === 'HEAD') return c.body(null, status);
-  return c.body(body, status);
-}
-
-/**
- * A read's status as PostgREST gives it: 200 without a count or for every row, 206 for a
- * part of the counted rows, 416 for an offset past them.
- * @param offset the first row asked for, 0-based
- * @param pageCount the rows answered
- * @param total the counted rows, or undefined without `Prefer: count`
- */
-export function readStatus(
-  offset: number,
-  pageCount: number,
-  total: number | undefined,
-): 200 | 206 | 416 {
-  if (total === undefined) return 200;
-  const last = offset + pageCount - 1;
-  if (offset > total && total > 0) return 416;
-  if (1 + last - offset < total) return 206;
-  return 200;
+  return pageCount < total ? 206 : 200;
 }
