@@ -20,7 +20,7 @@ export const MAIN_CARD = 'main';
  * Makes the user with this id an owner of the card main (a member with role owner; a member
  * already is raised to owner).
  */
-export async function addOwner(db: Queryable, userId: string): Promise<void> {
+export async function addOwner(db: Pick<Queryable, 'query'>, userId: string): Promise<void> {
   await db.query(
     `insert into private.namecard_member as m (card_id, user_id, role)
      select c.id, $1, 'owner' from public.namecard_card as c where c.slug = $2

@@ -1,4 +1,11 @@
-import { anonCalls } from '../security/anon-calls.js';
+import { MAIN_CARD } from '../../shared/core/cards.js';
+import { TOKEN_HEADER } from '../../shared/core/tokens.js';
+import {
+  BENCH_TOKENS,
+  callerCalls,
+  type Caller,
+  type CallerIds,
+} from '../security/caller-calls.js';
 
 // The requests the product sends to /rest/v1, each recorded once as method, path, headers and
 // body, and the attacks of the security suites: what tests/conformance/differential.test.ts
@@ -6,17 +13,27 @@ import { anonCalls } from '../security/anon-calls.js';
 // data. `{{name}}` is a placeholder filled at run time, per server: `{{anonKey}}`, an access token
 // (`{{owner}}`, `{{editor}}`, `{{viewer}}`, `{{stranger}}`), an instant (`{{now+2h}}`: epoch ms
 // from the test's start, the same for both servers) or a value an earlier answer gave
-// (`capture`: an invitation code, a card token's secret).
+// (`capture`: an invitation code, a card token's secret). A card token is a caller of its own:
+// its secret travels in the header x-namecard-token beside the anon key, with no session.
 
 /** Who sends a request, and so which headers it carries. */
 export type Sender =
-  /** supabase-js (the CLI's program, /manage, /login): apikey, Authorization, profile headers. */
+  /**
+   * supabase-js (the CLI's program, /manage, /login): apikey, the session's access token as the
+   * bearer (the anon key with none, as for a card token), profile headers.
+   */
   | 'supabase-js'
-  /** The CLI's light path (node:http): apikey, Authorization, profile headers. */
+  /**
+   * The CLI's light path (node:http): apikey, profile headers, and the access token as the
+   * bearer only for a person (a card token's request carries none).
+   */
   | 'light'
-  /** /go in a browser: CORS-simple, the key as `?apikey=`, no header of its own. */
+  /**
+   * A plain fetch of a lookup (/go, `namecard status`, /manage's status): CORS-simple, the key as
+   * `?apikey=`, the access token as the bearer only for a person signed in.
+   */
   | 'browser'
-  /** An attacker's hand-made request: exactly the headers given. */
+  /** An attacker's or a probe's hand-made request: exactly the headers given. */
   | 'raw';
 
 /** One recorded request. */
@@ -26,7 +43,7 @@ export interface CorpusRequest {
   /** Where it comes from: the command, page or security suite that sends it. */
   from: string;
   sender: Sender;
-  /** The access token placeholder it is sent with (supabase-js and light), or none (anon). */
+  /** The access token placeholder of the person it is sent as, or none (anon, a card token). */
   as?:
     | 'owner'
     | 'editor'
@@ -38,8 +55,9 @@ export interface CorpusRequest {
     | 'rolePostgres'
     | 'roleUnknown';
   method: 'GET' | 'HEAD' | 'POST' | 'PATCH' | 'DELETE' | 'PUT';
-  /** Below the API URL, with the query string, e.g. `/rest/v1/namecard_active?select=*`. */
+  /** Below the API URL, with the query string, e.g. `/rest/v1/rpc/namecard_go?card=main`. */
   path: string;
+  /** The request's own headers: a card token's x-namecard-token, a Prefer, a hand-made set. */
   headers?: Record<string, string>;
   /** A JSON body (stringified as supabase-js does), or the raw text of one. */
   body?: unknown;
@@ -48,6 +66,10 @@ export interface CorpusRequest {
   /** SQL run as the superuser on both servers before the request (data no API call makes). */
   before?: string;
 }
+
+/** The card ids the recorded requests filter on: main, made by the migrations, then studio. */
+const MAIN_ID = 1;
+const STUDIO_ID = 2;
 
 const ACTIVE = 'id,type,stamp_start,stamp_end,url';
 const STATUS = 'now,active,timeline,labels,url,series_ahead';
@@ -58,6 +80,9 @@ const SERIES_COLUMNS =
   'id,type,weekdays,start_time,end_time,time_zone,first_date,last_date,stopped_at';
 
 type Who = CorpusRequest['as'];
+
+/** The headers of a card token's request: its secret (or a placeholder for it). */
+const token = (secret: string) => ({ [TOKEN_HEADER]: secret });
 
 /** A supabase-js `.rpc(fn, args)` (POST, JSON body). */
 const rpc = (
@@ -76,7 +101,17 @@ const rpc = (
   body: args,
 });
 
-/** A supabase-js read of a table or view. */
+/** A supabase-js `.rpc(fn, {}, { get: true })`: a read of a function by GET. */
+const rpcRead = (name: string, from: string, as: Who, fn: string): CorpusRequest => ({
+  name,
+  from,
+  sender: 'supabase-js',
+  ...(as ? { as } : {}),
+  method: 'GET',
+  path: `/rest/v1/rpc/${fn}`,
+});
+
+/** A supabase-js read of a table. */
 const read = (name: string, from: string, as: Who, query: string): CorpusRequest => ({
   name,
   from,
@@ -86,138 +121,167 @@ const read = (name: string, from: string, as: Who, query: string): CorpusRequest
   path: `/rest/v1/${query}`,
 });
 
+/** `request` made by a card token (its secret or a placeholder for it) instead of a person. */
+const byToken = (request: CorpusRequest, secret: string): CorpusRequest => {
+  const { as: _person, ...rest } = request;
+  return { ...rest, headers: { ...request.headers, ...token(secret) } };
+};
+
+/** A lookup as shared/core/lookup.ts fetches it (lookupUrl): the card's slug, the key in the URL. */
+const lookup = (
+  name: string,
+  from: string,
+  fn: 'namecard_go' | 'namecard_status',
+  card: string,
+  as?: Who,
+): CorpusRequest => ({
+  name,
+  from,
+  sender: 'browser',
+  ...(as ? { as } : {}),
+  method: 'GET',
+  path: `/rest/v1/rpc/${fn}?card=${card}&select=${fn === 'namecard_go' ? ACTIVE : STATUS}&apikey={{anonKey}}`,
+});
+
+/** /go's visit count (site/src/go/count-visit.ts): a form POST with no preflight. */
+const countVisit = (name: string, form: string): CorpusRequest => ({
+  name,
+  from: '/go (site/src/go/count-visit.ts)',
+  sender: 'browser',
+  method: 'POST',
+  path: '/rest/v1/rpc/namecard_count_visit?apikey={{anonKey}}',
+  headers: { 'content-type': 'application/x-www-form-urlencoded;charset=UTF-8' },
+  body: form,
+});
+
+/** The card's entries as listEntries reads them (shared/supabase/data.ts). */
+const entries = (cardId: number, extra = '') =>
+  `namecard?select=${OWNER_COLUMNS}&card_id=eq.${cardId}${extra}&order=id.desc`;
+
 /** The product's requests, in the order they are sent (writes change what later ones read). */
 export const PRODUCT_REQUESTS: CorpusRequest[] = [
-  // /go, as a visitor's browser sends it: the view, a card's lookup, the visit counts.
+  // /go, as a visitor's browser sends it: the card's lookup, the visit count.
+  lookup(
+    'go: lookup of main, nothing in force',
+    '/go (a bare /go/ is main)',
+    'namecard_go',
+    'main',
+  ),
+  lookup('go: lookup of an unknown card', '/go/?c=nobody', 'namecard_go', 'nobody'),
+  countVisit('go: visit count of main', 'via=qr&card=main'),
+  countVisit('go: visit count of an unknown card', 'via=nfc&card=nobody'),
+  // The owner at the terminal (the program's supabase-js calls, the light path) and on /manage.
+  rpcRead(
+    'cli: cards',
+    'card choice (listCards), namecard card list, /manage',
+    'owner',
+    'namecard_cards',
+  ),
+  rpcRead('cli: whoami', 'namecard whoami (fetchCaller)', 'owner', 'namecard_caller'),
   {
-    name: 'go: lookup, nothing in force',
-    from: '/go (shared/core/lookup.ts viewUrl)',
-    sender: 'browser',
+    name: 'cli: cards (light)',
+    from: 'card choice on the light path (cli/light/light-caller.ts)',
+    sender: 'light',
+    as: 'owner',
     method: 'GET',
-    path: `/rest/v1/namecard_active?select=${ACTIVE}&apikey={{anonKey}}`,
+    path: '/rest/v1/rpc/namecard_cards',
   },
-  {
-    name: 'go: card lookup of main',
-    from: '/go/?c=main (cardViewUrl)',
-    sender: 'browser',
-    method: 'GET',
-    path: `/rest/v1/rpc/namecard_go?card=main&select=${ACTIVE}&apikey={{anonKey}}`,
-  },
-  {
-    name: 'go: card lookup of an unknown card',
-    from: '/go/?c=nobody (cardViewUrl)',
-    sender: 'browser',
-    method: 'GET',
-    path: `/rest/v1/rpc/namecard_go?card=nobody&select=${ACTIVE}&apikey={{anonKey}}`,
-  },
-  {
-    name: 'go: visit count (text/plain)',
-    from: '/go (site/src/go/count-visit.ts)',
-    sender: 'browser',
-    method: 'POST',
-    path: '/rest/v1/rpc/namecard_count_visit?apikey={{anonKey}}',
-    headers: { 'content-type': 'text/plain;charset=UTF-8' },
-    body: 'qr',
-  },
-  {
-    name: 'go: card visit count (form)',
-    from: '/go/?c=main (count-visit.ts)',
-    sender: 'browser',
-    method: 'POST',
-    path: '/rest/v1/rpc/namecard_count_card_visit?apikey={{anonKey}}',
-    headers: { 'content-type': 'application/x-www-form-urlencoded;charset=UTF-8' },
-    body: 'via=nfc&card=main',
-  },
-  // The owner at the terminal (the program's supabase-js calls) and on /manage.
-  rpc('cli: cards', 'namecard card list, /manage', 'owner', 'namecard_cards'),
-  read('manage: may I set', '/manage (canSetCard)', 'owner', 'namecard_access?select=can_set'),
   read(
     'cli: profiles',
-    'namecard profile list, /manage',
+    'namecard profile list, namecard set, /manage (listProfiles)',
     'owner',
-    `namecard_profile?select=${PROFILE_COLUMNS}&order=name.asc`,
+    `namecard_profile?select=${PROFILE_COLUMNS}&card_id=eq.${MAIN_ID}&removed_at=is.null&order=name.asc`,
   ),
   read(
-    'cli: profiles by name',
-    'namecard set (profilesByName)',
+    'cli: profiles with the removed',
+    'namecard stats, namecard profile list --removed, /manage visits',
     'owner',
-    `namecard_profile?select=${PROFILE_COLUMNS}&name=in.(main,photo)`,
+    `namecard_profile?select=${PROFILE_COLUMNS}&card_id=eq.${MAIN_ID}&order=name.asc`,
+  ),
+  read(
+    'cli: labels',
+    'a write naming added profiles (completeLabels, labelQuery)',
+    'owner',
+    `namecard_profile?select=${PROFILE_COLUMNS}&card_id=eq.${MAIN_ID}&name=in.(main,photo)`,
   ),
   rpc('cli: set photo', 'namecard set photo …', 'owner', 'namecard_set', {
     type: 'photo',
     stamp_start: null,
     stamp_end: '{{now+2h}}',
-  }),
-  rpc('cli: set later', 'namecard set main --from …', 'owner', 'namecard_set', {
-    type: 'main',
-    stamp_start: '{{now+3h}}',
-    stamp_end: '{{now+4h}}',
+    card: MAIN_CARD,
   }),
   {
-    name: 'cli: status (light)',
-    from: 'namecard status (cli/light)',
+    name: 'cli: set later (light)',
+    from: 'namecard set main --from … (cli/light/caller-light.ts)',
     sender: 'light',
     as: 'owner',
-    method: 'GET',
-    path: `/rest/v1/namecard_status?select=${STATUS}`,
-  },
-  {
-    name: 'go: lookup, an entry in force',
-    from: '/go',
-    sender: 'browser',
-    method: 'GET',
-    path: `/rest/v1/namecard_active?select=${ACTIVE}&apikey={{anonKey}}`,
-  },
-  {
-    name: 'cli: status signed out',
-    from: 'namecard status (no session)',
-    sender: 'browser',
-    method: 'GET',
-    path: `/rest/v1/namecard_status?select=${STATUS}&apikey={{anonKey}}`,
-  },
-  read(
-    'cli: list',
-    'namecard list',
-    'owner',
-    `namecard?select=${OWNER_COLUMNS}&order=id.desc&limit=20`,
-  ),
-  read(
-    'cli: list signed out',
-    'namecard list (no session)',
-    undefined,
-    'namecard?select=id,type,stamp_start,stamp_end&order=id.desc&limit=20',
-  ),
-  read(
-    'cli: calendar entries',
-    'namecard calendar',
-    'owner',
-    `namecard?select=${OWNER_COLUMNS}&stamp_end=gt.{{now}}&order=id.desc&limit=1000`,
-  ),
-  {
-    name: 'cli: insert an entry',
-    from: 'insertEntry (shared/supabase/data.ts)',
-    sender: 'supabase-js',
-    as: 'owner',
     method: 'POST',
-    path: `/rest/v1/namecard?select=${OWNER_COLUMNS}`,
-    headers: { prefer: 'return=representation' },
-    body: { type: 'main', stamp_end: '{{now+5h}}', stamp_start: '{{now+4h}}' },
+    path: '/rest/v1/rpc/namecard_set',
+    body: { type: 'main', stamp_start: '{{now+3h}}', stamp_end: '{{now+4h}}', card: MAIN_CARD },
   },
-  rpc('cli: preview', 'namecard preview', 'owner', 'namecard_preview', {
-    at_ms: ['{{now+1h}}', '{{now+3h}}'],
-    card: null,
-  }),
-  rpc('cli: visit days', 'namecard stats, /manage', 'owner', 'namecard_visit_days', {
+  lookup('cli: status', 'namecard status (readStatus)', 'namecard_status', 'main'),
+  lookup(
+    'manage: status',
+    '/manage (fetchStatus with the session)',
+    'namecard_status',
+    'main',
+    'owner',
+  ),
+  lookup('go: lookup of main, an entry in force', '/go', 'namecard_go', 'main'),
+  lookup(
+    "go: the owner's lookup of main",
+    '/go in the owner’s browser',
+    'namecard_go',
+    'main',
+    'owner',
+  ),
+  read('cli: list', 'namecard list, /manage history', 'owner', `${entries(MAIN_ID)}&limit=20`),
+  read(
+    'cli: entries not ended',
+    'namecard calendar, /manage (listEntries endingAfter)',
+    'owner',
+    `${entries(MAIN_ID, '&stamp_end=gt.{{now}}')}&limit=1000`,
+  ),
+  {
+    name: 'cli: preview',
+    from: 'namecard preview (cli/commands/preview.ts)',
+    sender: 'raw',
+    method: 'POST',
+    path: '/rest/v1/rpc/namecard_preview',
+    headers: {
+      apikey: '{{anonKey}}',
+      authorization: 'Bearer {{anonKey}}',
+      'content-type': 'application/json',
+    },
+    body: { at_ms: ['{{now+1h}}', '{{now+3h}}'], card: MAIN_CARD },
+  },
+  rpc('cli: visit days', 'namecard stats, /manage visits', 'owner', 'namecard_visit_days', {
     day_starts: ['{{now-1d}}', '{{now+1h}}'],
+    card: MAIN_CARD,
   }),
-  rpc('cli: cancel', 'namecard cancel 2', 'owner', 'namecard_cancel', { entry_id: 2 }),
+  rpc('cli: cancel', 'namecard cancel 2', 'owner', 'namecard_cancel', {
+    entry_id: 2,
+    card: MAIN_CARD,
+  }),
   rpc('cli: cancel again', 'namecard cancel 2 (twice)', 'owner', 'namecard_cancel', {
     entry_id: 2,
+    card: MAIN_CARD,
   }),
-  rpc('cli: cancel unknown', 'namecard cancel 999', 'owner', 'namecard_cancel', { entry_id: 999 }),
-  rpc('cli: end now', 'namecard end', 'owner', 'namecard_end_now'),
-  rpc('cli: end now, nothing in force', 'namecard end (again)', 'owner', 'namecard_end_now'),
-  rpc('cli: set series', 'namecard series add', 'owner', 'namecard_set_series', {
+  rpc('cli: cancel unknown', 'namecard cancel 999', 'owner', 'namecard_cancel', {
+    entry_id: 999,
+    card: MAIN_CARD,
+  }),
+  rpc('cli: end now', 'namecard end', 'owner', 'namecard_end_now', { card: MAIN_CARD }),
+  {
+    name: 'cli: end now, nothing in force (light)',
+    from: 'namecard end, again (cli/light/caller-light.ts)',
+    sender: 'light',
+    as: 'owner',
+    method: 'POST',
+    path: '/rest/v1/rpc/namecard_end_now',
+    body: { card: MAIN_CARD },
+  },
+  rpc('cli: set series', 'namecard series add, /manage weekly', 'owner', 'namecard_set_series', {
     type: 'photo',
     weekdays: [1, 3],
     start_time: '09:00',
@@ -225,23 +289,31 @@ export const PRODUCT_REQUESTS: CorpusRequest[] = [
     time_zone: 'Europe/Berlin',
     first_date: '2031-01-01',
     last_date: null,
+    card: MAIN_CARD,
   }),
   read(
     'cli: series',
-    'namecard series list',
+    'namecard series list, /manage (listSeries)',
     'owner',
-    `namecard_series?select=${SERIES_COLUMNS}&order=id.desc&limit=1000`,
+    `namecard_series?select=${SERIES_COLUMNS}&card_id=eq.${MAIN_ID}&order=id.desc&limit=1000`,
   ),
   read(
     'cli: series stops',
-    'namecard series list',
+    'namecard series list, /manage (listSeries)',
     'owner',
-    'namecard_series_stop?select=series_id,occurrence_start,stopped_at',
+    `namecard_series_stop?select=series_id,occurrence_start,stopped_at&card_id=eq.${MAIN_ID}&limit=10000`,
   ),
-  rpc('manage: occurrences', '/manage timeline', 'owner', 'namecard_occurrences', {
-    from_ms: '{{now}}',
-    to_ms: '{{now+7d}}',
-  }),
+  rpc(
+    'manage: occurrences',
+    '/manage timeline, namecard calendar',
+    'owner',
+    'namecard_occurrences',
+    {
+      card: MAIN_CARD,
+      from_ms: '{{now}}',
+      to_ms: '{{now+7d}}',
+    },
+  ),
   rpc(
     'cli: set series, bad weekdays',
     'namecard series add (refused)',
@@ -255,6 +327,7 @@ export const PRODUCT_REQUESTS: CorpusRequest[] = [
       time_zone: 'Europe/Berlin',
       first_date: '2031-01-01',
       last_date: null,
+      card: MAIN_CARD,
     },
   ),
   // Profiles (CLI and /manage).
@@ -266,7 +339,7 @@ export const PRODUCT_REQUESTS: CorpusRequest[] = [
     method: 'POST',
     path: `/rest/v1/namecard_profile?select=${PROFILE_COLUMNS}`,
     headers: { prefer: 'return=representation' },
-    body: { name: 'talk', label: 'Talk', url: 'https://card.example/talk' },
+    body: { name: 'talk', label: 'Talk', url: 'https://card.example/talk', card_id: MAIN_ID },
   },
   {
     name: 'cli: add profile again',
@@ -276,20 +349,21 @@ export const PRODUCT_REQUESTS: CorpusRequest[] = [
     method: 'POST',
     path: `/rest/v1/namecard_profile?select=${PROFILE_COLUMNS}`,
     headers: { prefer: 'return=representation' },
-    body: { name: 'talk', label: 'Talk', url: 'https://card.example/talk' },
+    body: { name: 'talk', label: 'Talk', url: 'https://card.example/talk', card_id: MAIN_ID },
   },
   {
     name: 'manage: edit profile',
-    from: '/manage profile edit (updateProfile)',
+    from: '/manage profile edit, namecard profile edit (editProfile)',
     sender: 'supabase-js',
     as: 'owner',
     method: 'PATCH',
-    path: `/rest/v1/namecard_profile?name=eq.talk&removed_at=is.null&select=${PROFILE_COLUMNS}`,
+    path: `/rest/v1/namecard_profile?name=eq.talk&card_id=eq.${MAIN_ID}&removed_at=is.null&select=${PROFILE_COLUMNS}`,
     headers: { prefer: 'return=representation' },
     body: { label: 'Talks' },
   },
   rpc('cli: remove profile', 'namecard profile remove', 'owner', 'namecard_remove_profile', {
     profile_name: 'talk',
+    card: MAIN_CARD,
   }),
   {
     name: 'cli: add removed profile back',
@@ -297,7 +371,7 @@ export const PRODUCT_REQUESTS: CorpusRequest[] = [
     sender: 'supabase-js',
     as: 'owner',
     method: 'PATCH',
-    path: `/rest/v1/namecard_profile?name=eq.talk&removed_at=not.is.null&select=${PROFILE_COLUMNS}`,
+    path: `/rest/v1/namecard_profile?name=eq.talk&card_id=eq.${MAIN_ID}&removed_at=not.is.null&select=${PROFILE_COLUMNS}`,
     headers: { prefer: 'return=representation' },
     body: { label: 'Talk', url: 'https://card.example/talk', removed_at: null },
   },
@@ -311,10 +385,7 @@ export const PRODUCT_REQUESTS: CorpusRequest[] = [
     'namecard card add studio (again)',
     'owner',
     'namecard_card_add',
-    {
-      slug: 'studio',
-      name: null,
-    },
+    { slug: 'studio', name: null },
   ),
   rpc('cli: rename card', 'namecard card rename', 'owner', 'namecard_card_rename', {
     card: 'studio',
@@ -335,20 +406,44 @@ export const PRODUCT_REQUESTS: CorpusRequest[] = [
     }),
     capture: { viewerCode: 'code' },
   },
-  rpc('cli: accept (editor)', 'namecard member accept', 'editor', 'namecard_member_accept', {
-    code: '{{editorCode}}',
+  rpc('cli: invite to revoke', 'namecard member invite', 'owner', 'namecard_member_invite', {
+    role: 'viewer',
+    card: 'studio',
   }),
-  rpc('cli: accept (viewer)', 'namecard member accept', 'viewer', 'namecard_member_accept', {
-    code: '{{viewerCode}}',
+  rpc('cli: open invitations', 'namecard member invites', 'owner', 'namecard_member_invites', {
+    card: 'studio',
   }),
+  rpc(
+    'cli: revoke an invitation',
+    'namecard member revoke-invite 3',
+    'owner',
+    'namecard_member_revoke_invite',
+    { invitation_id: 3, card: 'studio' },
+  ),
+  rpc(
+    'cli: accept (editor)',
+    'namecard member accept, /manage',
+    'editor',
+    'namecard_member_accept',
+    {
+      code: '{{editorCode}}',
+    },
+  ),
+  rpc(
+    'cli: accept (viewer)',
+    'namecard member accept, /manage',
+    'viewer',
+    'namecard_member_accept',
+    {
+      code: '{{viewerCode}}',
+    },
+  ),
   rpc(
     'cli: accept a used code',
     'namecard member accept (again)',
     'stranger',
     'namecard_member_accept',
-    {
-      code: '{{editorCode}}',
-    },
+    { code: '{{editorCode}}' },
   ),
   rpc('cli: members', 'namecard member list', 'owner', 'namecard_members', { card: 'studio' }),
   rpc('cli: members as viewer', 'namecard member list (viewer)', 'viewer', 'namecard_members', {
@@ -365,28 +460,16 @@ export const PRODUCT_REQUESTS: CorpusRequest[] = [
     'namecard set --card studio (viewer)',
     'viewer',
     'namecard_set',
-    {
-      type: 'photo',
-      stamp_start: null,
-      stamp_end: '{{now+2h}}',
-      card: 'studio',
-    },
+    { type: 'photo', stamp_start: null, stamp_end: '{{now+2h}}', card: 'studio' },
   ),
-  rpc('cli: card status', 'namecard status --card studio', 'viewer', 'namecard_card_status', {
-    card: 'studio',
-  }),
-  {
-    name: 'go: card lookup of studio',
-    from: '/go/?c=studio',
-    sender: 'browser',
-    method: 'GET',
-    path: `/rest/v1/rpc/namecard_go?card=studio&select=${ACTIVE}&apikey={{anonKey}}`,
-  },
+  lookup('cli: status of a card', 'namecard status --card studio', 'namecard_status', 'studio'),
+  lookup('go: lookup of studio', '/go/?c=studio', 'namecard_go', 'studio'),
+  rpcRead("cli: a viewer's cards", 'card choice (listCards)', 'viewer', 'namecard_cards'),
   read(
     'cli: list of a card',
     'namecard list --card studio',
     'editor',
-    `namecard?select=${OWNER_COLUMNS}&card_id=eq.2&order=id.desc&limit=20`,
+    `${entries(STUDIO_ID)}&limit=20`,
   ),
   rpc('cli: member role', 'namecard member role', 'owner', 'namecard_member_role', {
     email: 'viewer@differential.test',
@@ -402,74 +485,157 @@ export const PRODUCT_REQUESTS: CorpusRequest[] = [
     'namecard member remove (self)',
     'owner',
     'namecard_member_remove',
+    { email: 'owner@differential.test', card: 'studio' },
+  ),
+  // Card tokens: made and listed by an owner, then a script's calls with the token alone.
+  {
+    ...rpc(
+      'cli: token create',
+      'namecard token create, /manage tokens',
+      'owner',
+      'namecard_token_create',
+      {
+        name: 'ci',
+        role: 'editor',
+        card: 'studio',
+        valid_seconds: 86400,
+      },
+    ),
+    capture: { cardToken: 'token' },
+  },
+  {
+    ...rpc(
+      'cli: viewer token create',
+      'namecard token create --role viewer',
+      'owner',
+      'namecard_token_create',
+      { name: 'watch', role: 'viewer', card: 'studio' },
+    ),
+    capture: { viewerToken: 'token' },
+  },
+  rpc('cli: tokens', 'namecard token list, /manage tokens', 'owner', 'namecard_tokens', {
+    card: 'studio',
+  }),
+  byToken(
+    rpcRead('token: whoami', 'NAMECARD_TOKEN=… namecard whoami', undefined, 'namecard_caller'),
+    '{{cardToken}}',
+  ),
+  byToken(
+    rpcRead('token: cards', 'NAMECARD_TOKEN=… card choice', undefined, 'namecard_cards'),
+    '{{cardToken}}',
+  ),
+  byToken(
+    rpc('token: set', 'NAMECARD_TOKEN=… namecard set', undefined, 'namecard_set', {
+      type: 'main',
+      stamp_start: '{{now+6h}}',
+      stamp_end: '{{now+7h}}',
+      card: 'studio',
+    }),
+    '{{cardToken}}',
+  ),
+  byToken(
+    read(
+      'token: list',
+      'NAMECARD_TOKEN=… namecard list',
+      undefined,
+      `${entries(STUDIO_ID)}&limit=20`,
+    ),
+    '{{cardToken}}',
+  ),
+  byToken(
     {
-      email: 'owner@differential.test',
+      name: 'token: profiles (light)',
+      from: 'NAMECARD_TOKEN=… namecard profile list (cli/light/caller-light.ts)',
+      sender: 'light',
+      method: 'GET',
+      path: `/rest/v1/namecard_profile?select=${PROFILE_COLUMNS}&card_id=eq.${STUDIO_ID}&removed_at=is.null&order=name.asc`,
+    },
+    '{{cardToken}}',
+  ),
+  byToken(
+    {
+      name: 'token: end now (light)',
+      from: 'NAMECARD_TOKEN=… namecard end (cli/light/caller-light.ts)',
+      sender: 'light',
+      method: 'POST',
+      path: '/rest/v1/rpc/namecard_end_now',
+      body: { card: 'studio' },
+    },
+    '{{cardToken}}',
+  ),
+  byToken(
+    rpc('token: visit days', 'NAMECARD_TOKEN=… namecard stats', undefined, 'namecard_visit_days', {
+      day_starts: ['{{now-1d}}', '{{now+1h}}'],
+      card: 'studio',
+    }),
+    '{{viewerToken}}',
+  ),
+  byToken(
+    rpc('token: viewer sets', 'NAMECARD_TOKEN=… namecard set (viewer)', undefined, 'namecard_set', {
+      type: 'photo',
+      stamp_start: null,
+      stamp_end: '{{now+2h}}',
+      card: 'studio',
+    }),
+    '{{viewerToken}}',
+  ),
+  rpc(
+    'cli: token revoke',
+    'namecard token revoke, /manage tokens',
+    'owner',
+    'namecard_token_revoke',
+    {
+      name: 'ci',
       card: 'studio',
     },
   ),
-  // Card tokens.
-  {
-    ...rpc('cli: token create', 'namecard token create', 'owner', 'namecard_token_create', {
-      name: 'ci',
-      role: 'editor',
-      card: 'studio',
-      valid_seconds: 86400,
-    }),
-    capture: { cardToken: 'token' },
-  },
-  rpc('cli: tokens', 'namecard token list, /manage Tokens', 'owner', 'namecard_tokens', {
-    card: 'studio',
-  }),
-  rpc('cli: token whoami', 'NAMECARD_TOKEN=… namecard whoami', undefined, 'namecard_token_whoami', {
-    token: '{{cardToken}}',
-  }),
-  rpc('cli: token set', 'NAMECARD_TOKEN=… namecard set', undefined, 'namecard_token_set', {
-    token: '{{cardToken}}',
-    type: 'main',
-    stamp_start: '{{now+6h}}',
-    stamp_end: '{{now+7h}}',
-  }),
-  rpc('cli: token status', 'NAMECARD_TOKEN=… namecard status', undefined, 'namecard_token_status', {
-    token: '{{cardToken}}',
-  }),
-  rpc('cli: token entries', 'NAMECARD_TOKEN=… namecard list', undefined, 'namecard_token_entries', {
-    token: '{{cardToken}}',
-    max_rows: 20,
-  }),
-  rpc('cli: token end', 'NAMECARD_TOKEN=… namecard end', undefined, 'namecard_token_end_now', {
-    token: '{{cardToken}}',
-  }),
-  rpc('cli: token revoke', 'namecard token revoke', 'owner', 'namecard_token_revoke', {
-    name: 'ci',
-    card: 'studio',
-  }),
-  rpc('cli: revoked token', 'NAMECARD_TOKEN=… (revoked)', undefined, 'namecard_token_status', {
-    token: '{{cardToken}}',
-  }),
+  byToken(
+    rpcRead('token: revoked', 'NAMECARD_TOKEN=… (revoked)', undefined, 'namecard_cards'),
+    '{{cardToken}}',
+  ),
   rpc('cli: remove card', 'namecard card remove', 'owner', 'namecard_card_remove', {
     card: 'studio',
   }),
   rpc(
-    'cli: removed card',
-    'namecard status --card studio (removed)',
+    'cli: a removed card',
+    'namecard series list --card studio (removed)',
     'editor',
-    'namecard_card_status',
-    {
-      card: 'studio',
-    },
+    'namecard_occurrences',
+    { card: 'studio', from_ms: '{{now}}', to_ms: '{{now+7d}}' },
+  ),
+  lookup('go: lookup of a removed card', '/go/?c=studio (removed)', 'namecard_go', 'studio'),
+  byToken(
+    rpcRead(
+      'token: of a removed card',
+      'NAMECARD_TOKEN=… (card removed)',
+      undefined,
+      'namecard_cards',
+    ),
+    '{{viewerToken}}',
   ),
   // doctor's probe and /login (a session's first read).
   {
     name: 'doctor: schema version',
-    from: 'namecard doctor (cli/transport/probe.ts)',
-    sender: 'browser',
+    from: 'namecard doctor (cli/commands/doctor.ts)',
+    sender: 'raw',
     method: 'GET',
-    path: '/rest/v1/rpc/namecard_schema_version?apikey={{anonKey}}',
+    path: '/rest/v1/rpc/namecard_schema_version',
+    headers: {
+      apikey: '{{anonKey}}',
+      authorization: 'Bearer {{anonKey}}',
+      accept: 'application/json',
+    },
   },
-  rpc('login: cards after sign-in', '/login then /manage', 'stranger', 'namecard_cards'),
+  rpcRead('login: cards after sign-in', '/login then /manage', 'stranger', 'namecard_cards'),
 ];
 
-/** The security suites' attacks: a stranger, anon, a forged or expired token, hostile bodies. */
+/** The headers of a hand-made request as the owner. */
+const OWNER_RAW = { apikey: '{{anonKey}}', authorization: 'Bearer {{owner}}' };
+
+/**
+ * The security suites' attacks: a stranger, anon, a forged or expired access token, a wrong card
+ * token, hostile bodies.
+ */
 export const ATTACK_REQUESTS: CorpusRequest[] = [
   read(
     'rls: stranger reads entries',
@@ -489,13 +655,19 @@ export const ATTACK_REQUESTS: CorpusRequest[] = [
     undefined,
     'namecard_profile?select=*',
   ),
+  read(
+    'rls: stranger reads visits',
+    'tests/security/cards-matrix.test.ts',
+    'stranger',
+    'namecard_visit?select=*',
+  ),
   {
     name: 'rls: anon inserts',
-    from: 'tests/security/rls-matrix.test.ts',
+    from: 'tests/security/early-refusal.test.ts',
     sender: 'supabase-js',
     method: 'POST',
     path: '/rest/v1/namecard',
-    body: { type: 'photo', stamp_end: '{{now+1h}}' },
+    body: { card_id: MAIN_ID, type: 'photo', stamp_end: '{{now+1h}}' },
   },
   {
     name: 'rls: stranger inserts',
@@ -505,7 +677,26 @@ export const ATTACK_REQUESTS: CorpusRequest[] = [
     method: 'POST',
     path: '/rest/v1/namecard?select=*',
     headers: { prefer: 'return=representation' },
-    body: { type: 'photo', stamp_end: '{{now+1h}}' },
+    body: { card_id: MAIN_ID, type: 'photo', stamp_end: '{{now+1h}}' },
+  },
+  {
+    name: 'rls: owner inserts an entry directly',
+    from: 'tests/security/cards-matrix.test.ts',
+    sender: 'supabase-js',
+    as: 'owner',
+    method: 'POST',
+    path: '/rest/v1/namecard',
+    body: { card_id: MAIN_ID, type: 'photo', stamp_end: '{{now+1h}}' },
+  },
+  {
+    name: 'rls: stranger adds a profile to main',
+    from: 'tests/security/foreign-card-writes.test.ts',
+    sender: 'supabase-js',
+    as: 'stranger',
+    method: 'POST',
+    path: `/rest/v1/namecard_profile?select=${PROFILE_COLUMNS}`,
+    headers: { prefer: 'return=representation' },
+    body: { card_id: MAIN_ID, name: 'evil', label: 'Evil', url: 'https://evil.example/' },
   },
   {
     name: 'rls: owner deletes',
@@ -525,12 +716,13 @@ export const ATTACK_REQUESTS: CorpusRequest[] = [
   },
   {
     name: 'rls: owner chooses created_by',
-    from: 'tests/conformance/rest.test.ts',
+    from: 'tests/security/rls-matrix.test.ts',
     sender: 'supabase-js',
     as: 'owner',
     method: 'POST',
     path: '/rest/v1/namecard',
     body: {
+      card_id: MAIN_ID,
       type: 'photo',
       stamp_end: '{{now+1h}}',
       created_by: '00000000-0000-4000-8000-000000000004',
@@ -543,37 +735,43 @@ export const ATTACK_REQUESTS: CorpusRequest[] = [
     as: 'owner',
     method: 'POST',
     path: '/rest/v1/namecard',
-    body: { type: 'photo', stamp_end: '{{now+1h}}', colour: 'red' },
+    body: { card_id: MAIN_ID, type: 'photo', stamp_end: '{{now+1h}}', colour: 'red' },
   },
   rpc(
     'cards: stranger sets on a card',
     'tests/security/cards-matrix.test.ts',
     'stranger',
     'namecard_set',
-    {
-      type: 'photo',
-      stamp_start: null,
-      stamp_end: '{{now+1h}}',
-      card: 'main',
-    },
+    { type: 'photo', stamp_start: null, stamp_end: '{{now+1h}}', card: MAIN_CARD },
   ),
   rpc(
     'cards: stranger reads members',
     'tests/security/cards-matrix.test.ts',
     'stranger',
     'namecard_members',
-    {
-      card: null,
-    },
+    { card: MAIN_CARD },
   ),
   rpc(
     'cards: anon invites',
     'tests/security/cards-matrix.test.ts',
     undefined,
     'namecard_member_invite',
+    { role: 'owner', card: MAIN_CARD },
+  ),
+  rpc(
+    'cards: anon adds a card',
+    'tests/security/cards-matrix.test.ts',
+    undefined,
+    'namecard_card_add',
+    { slug: 'by-anon', name: null },
+  ),
+  rpc(
+    'cards: main removed',
+    'tests/security/cards-matrix.test.ts',
+    'owner',
+    'namecard_card_remove',
     {
-      role: 'owner',
-      card: null,
+      card: MAIN_CARD,
     },
   ),
   rpc(
@@ -581,31 +779,121 @@ export const ATTACK_REQUESTS: CorpusRequest[] = [
     'tests/security/cards-matrix.test.ts',
     'stranger',
     'namecard_member_accept',
-    {
-      code: `nci_${'A'.repeat(32)}`,
-    },
+    { code: `nci_${'A'.repeat(32)}` },
   ),
   rpc(
-    'tokens: malformed token',
-    'tests/security/tokens.test.ts',
-    undefined,
-    'namecard_token_status',
-    {
-      token: 'not-a-token',
-    },
+    'cards: a slug of no card',
+    'tests/security/foreign-card-writes.test.ts',
+    'owner',
+    'namecard_cancel',
+    { entry_id: 1, card: 'never-given' },
   ),
-  rpc('tokens: unknown token', 'tests/security/tokens.test.ts', undefined, 'namecard_token_set', {
-    token: `nct_${'x'.repeat(32)}`,
-    type: 'photo',
-    stamp_start: null,
-    stamp_end: '{{now+1h}}',
-  }),
+  {
+    ...rpcRead(
+      'tokens: unknown token',
+      'tests/security/tokens.test.ts',
+      undefined,
+      'namecard_cards',
+    ),
+    headers: token(`nct_${'A'.repeat(32)}`),
+  },
+  {
+    ...rpc('tokens: malformed token', 'tests/security/tokens.test.ts', undefined, 'namecard_set', {
+      type: 'photo',
+      stamp_start: null,
+      stamp_end: '{{now+1h}}',
+      card: MAIN_CARD,
+    }),
+    headers: token('hello'),
+  },
+  {
+    name: 'tokens: empty token',
+    from: 'tests/security/tokens.test.ts',
+    sender: 'browser',
+    method: 'GET',
+    path: `/rest/v1/rpc/namecard_status?card=main&select=${STATUS}&apikey={{anonKey}}`,
+    headers: token(''),
+  },
+  {
+    name: 'tokens: a wrong token writes a table',
+    from: 'tests/security/token-limits.test.ts',
+    sender: 'supabase-js',
+    method: 'POST',
+    path: '/rest/v1/namecard_profile',
+    headers: token(`nct_${'B'.repeat(32)}`),
+    body: { card_id: MAIN_ID, name: 'evil', label: 'Evil', url: 'https://evil.example/' },
+  },
+  {
+    ...rpc(
+      'tokens: a token with a session',
+      'tests/security/tokens.test.ts',
+      'editor',
+      'namecard_end_now',
+      {
+        card: MAIN_CARD,
+      },
+    ),
+    headers: token(BENCH_TOKENS.editor),
+  },
+  {
+    name: 'tokens: a token writes a table directly',
+    from: 'tests/security/tokens.test.ts',
+    sender: 'supabase-js',
+    method: 'POST',
+    path: '/rest/v1/namecard',
+    headers: token(BENCH_TOKENS.editor),
+    body: { card_id: MAIN_ID, type: 'photo', stamp_end: '{{now+1h}}' },
+  },
+  {
+    ...rpc(
+      'tokens: a token of another card',
+      'tests/security/tokens.test.ts',
+      undefined,
+      'namecard_end_now',
+      {
+        card: 'studio',
+      },
+    ),
+    headers: token(BENCH_TOKENS.editor),
+  },
+  {
+    ...rpc(
+      'tokens: an editor token makes a token',
+      'tests/security/tokens.test.ts',
+      undefined,
+      'namecard_token_create',
+      {
+        name: 'x',
+        card: MAIN_CARD,
+      },
+    ),
+    headers: token(BENCH_TOKENS.editor),
+  },
+  {
+    ...rpc(
+      'tokens: a viewer token cancels',
+      'tests/security/tokens.test.ts',
+      undefined,
+      'namecard_cancel',
+      {
+        entry_id: 1,
+        card: MAIN_CARD,
+      },
+    ),
+    headers: token(BENCH_TOKENS.viewer),
+  },
   read('exposure: auth.users', 'tests/security/auth-exposure.test.ts', undefined, 'users?select=*'),
   read(
     'exposure: private table',
     'tests/security/auth-exposure.test.ts',
     'owner',
-    'namecard_owner?select=*',
+    'namecard_member?select=*',
+  ),
+  read(
+    'exposure: tokens table',
+    'tests/security/tokens.test.ts',
+    'owner',
+    'namecard_token?select=*',
   ),
   {
     name: 'exposure: other schema',
@@ -614,6 +902,14 @@ export const ATTACK_REQUESTS: CorpusRequest[] = [
     method: 'GET',
     path: '/rest/v1/users?select=*',
     headers: { apikey: '{{anonKey}}', 'accept-profile': 'auth' },
+  },
+  {
+    name: 'exposure: the private schema',
+    from: 'tests/security/grants.test.ts',
+    sender: 'raw',
+    method: 'GET',
+    path: '/rest/v1/namecard_member?select=*',
+    headers: { ...OWNER_RAW, 'accept-profile': 'private' },
   },
   {
     name: 'forged: token signed with another secret',
@@ -648,13 +944,13 @@ export const ATTACK_REQUESTS: CorpusRequest[] = [
       as,
       method: 'POST' as const,
       path: '/rest/v1/namecard',
-      body: { type: 'photo', stamp_end: '{{now+1h}}' },
+      body: { card_id: MAIN_ID, type: 'photo', stamp_end: '{{now+1h}}' },
     },
   ]),
   read(
     'exposure: created_by embedded',
     'tests/security/auth-exposure.test.ts',
-    undefined,
+    'owner',
     'namecard?select=*,created_by(*)',
   ),
   {
@@ -672,20 +968,29 @@ export const ATTACK_REQUESTS: CorpusRequest[] = [
     path: '/rest/v1/rpc/namecard_go?card=main&select=id,type&type=eq.photo&apikey={{anonKey}}',
   },
   {
+    name: 'rpc: the lookup without its card',
+    from: 'tests/conformance/rpc.test.ts',
+    sender: 'browser',
+    method: 'GET',
+    path: `/rest/v1/rpc/namecard_go?select=${ACTIVE}&apikey={{anonKey}}`,
+  },
+  {
     name: 'rows: a read past db-max-rows',
     from: 'namecard list --limit (supabase/config.toml max_rows)',
     sender: 'supabase-js',
+    as: 'owner',
     method: 'GET',
-    path: '/rest/v1/namecard?select=id&order=id.asc',
+    path: `/rest/v1/namecard?select=id&card_id=eq.${MAIN_ID}&order=id.asc`,
     headers: { prefer: 'count=exact' },
-    before: `insert into public.namecard (type, stamp_start, stamp_end)
-      select 'main', 1000000000000 + g, 1000000000001 + g from generate_series(1, 1000) as g`,
+    before: `insert into public.namecard (card_id, type, stamp_start, stamp_end)
+      select ${MAIN_ID}, 'main', 1000000000000 + g, 1000000000001 + g
+      from generate_series(1, 1000) as g`,
   },
   read(
     'rows: a limit past db-max-rows',
     'namecard list --limit 5000',
     'owner',
-    'namecard?select=id&order=id.desc&limit=5000',
+    `${entries(MAIN_ID)}&limit=5000`,
   ),
   {
     name: 'forged: token that is no JWT',
@@ -700,7 +1005,7 @@ export const ATTACK_REQUESTS: CorpusRequest[] = [
     from: 'tests/emulator/keys.test.ts',
     sender: 'raw',
     method: 'GET',
-    path: '/rest/v1/namecard_active?select=id',
+    path: '/rest/v1/rpc/namecard_go?card=main&select=id',
     headers: { apikey: 'sb_publishable_ACJWlzQHlZjBrEguHvfOxg_3BJgxAaH' },
   },
   {
@@ -709,18 +1014,18 @@ export const ATTACK_REQUESTS: CorpusRequest[] = [
     sender: 'raw',
     method: 'GET',
     path: '/rest/v1/namecard?stamp_end=greater.5',
-    headers: { apikey: '{{anonKey}}' },
+    headers: OWNER_RAW,
   },
   read(
     'form: unknown column read',
     'tests/conformance/rest.test.ts',
-    undefined,
+    'owner',
     'namecard?select=colour',
   ),
   read(
     'form: negative limit',
     'tests/security/form-fields.test.ts',
-    undefined,
+    'owner',
     'namecard?select=id&limit=-1',
   ),
   {
@@ -728,8 +1033,8 @@ export const ATTACK_REQUESTS: CorpusRequest[] = [
     from: 'tests/conformance/rest.test.ts',
     sender: 'raw',
     method: 'GET',
-    path: '/rest/v1/namecard?select=id&offset=1000',
-    headers: { apikey: '{{anonKey}}', prefer: 'count=exact' },
+    path: '/rest/v1/namecard?select=id&offset=5000',
+    headers: { ...OWNER_RAW, prefer: 'count=exact' },
   },
   {
     name: 'form: count and range',
@@ -737,14 +1042,14 @@ export const ATTACK_REQUESTS: CorpusRequest[] = [
     sender: 'raw',
     method: 'GET',
     path: '/rest/v1/namecard?select=id&order=id.asc',
-    headers: { apikey: '{{anonKey}}', prefer: 'count=exact', range: '0-1' },
+    headers: { ...OWNER_RAW, prefer: 'count=exact', range: '0-1' },
   },
   {
     name: 'form: HEAD of the lookup',
     from: 'tests/conformance/rest.test.ts',
     sender: 'raw',
     method: 'HEAD',
-    path: `/rest/v1/namecard_active?select=${ACTIVE}&apikey={{anonKey}}`,
+    path: `/rest/v1/rpc/namecard_go?card=main&select=${ACTIVE}&apikey={{anonKey}}`,
   },
   {
     name: 'form: single object of many',
@@ -752,7 +1057,7 @@ export const ATTACK_REQUESTS: CorpusRequest[] = [
     sender: 'raw',
     method: 'GET',
     path: '/rest/v1/namecard?select=id',
-    headers: { apikey: '{{anonKey}}', accept: 'application/vnd.pgrst.object+json' },
+    headers: { ...OWNER_RAW, accept: 'application/vnd.pgrst.object+json' },
   },
   {
     name: 'body: invalid JSON',
@@ -794,43 +1099,58 @@ export const ATTACK_REQUESTS: CorpusRequest[] = [
     a: 1,
   }),
   rpc(
-    'rpc: function anon may not run',
-    'tests/security/anon-inventory.test.ts',
+    'rpc: a members function as anon',
+    'tests/security/caller-inventory.test.ts',
     undefined,
     'namecard_visit_days',
-    {
-      day_starts: ['{{now-1d}}', '{{now}}'],
-    },
+    { day_starts: ['{{now-1d}}', '{{now}}'], card: MAIN_CARD },
   ),
   rpc('rpc: instant too early', 'tests/security/round5.test.ts', undefined, 'namecard_preview', {
     at_ms: ['{{now-3d}}'],
+    card: MAIN_CARD,
   }),
   {
     name: 'rpc: writing function by GET',
     from: 'tests/conformance/rpc.test.ts',
     sender: 'raw',
     method: 'GET',
-    path: '/rest/v1/rpc/namecard_count_visit?via=qr',
+    path: '/rest/v1/rpc/namecard_count_visit?via=qr&card=main',
     headers: { apikey: '{{anonKey}}' },
   },
 ];
 
+/** The headers a caller of tests/security/caller-calls.ts sends its calls with. */
+function callerHeaders(caller: Caller): Record<string, string> {
+  switch (caller.kind) {
+    case 'anon':
+      return {};
+    case 'token':
+      return token(caller.token);
+    case 'person':
+      throw new Error(`the corpus signs in no ${caller.email}: add the account to the test`);
+  }
+}
+
 /**
- * Every bounded entry of anon's inventory called over HTTP with its extreme arguments
- * (tests/security/anon-calls.ts, which the anon flood and cost tests use), as anon.
+ * Every bounded call of the callers' inventory that the visitors' flood sends over HTTP, with
+ * its extreme arguments (tests/security/caller-calls.ts, which the cost and load tests use), as
+ * the caller that may make it: anon, or a card token of main (BENCH_TOKENS, which the test
+ * stores).
  * @param now epoch ms: the instant the calls' bounds are taken from
+ * @param ids the rows the calls' SQL names (only the calls' requests are sent here)
  */
-export function anonAttacks(now: number): CorpusRequest[] {
+export function callerAttacks(now: number, ids: CallerIds): CorpusRequest[] {
   const requests: CorpusRequest[] = [];
-  for (const [entry, calls] of Object.entries(anonCalls(now))) {
+  for (const [entry, calls] of Object.entries(callerCalls(now, ids))) {
     for (const call of calls) {
       if (!call.http) continue;
       requests.push({
-        name: `anon: ${entry} ${call.label}`,
-        from: 'tests/security/anon-calls.ts',
+        name: `${call.as.kind}: ${entry} ${call.label}`,
+        from: 'tests/security/caller-calls.ts',
         sender: 'supabase-js',
-        method: call.http.method as CorpusRequest['method'],
+        method: call.http.method,
         path: `/rest/v1/${call.http.path}`,
+        headers: callerHeaders(call.as),
         ...(call.http.body === undefined ? {} : { body: call.http.body }),
       });
     }

@@ -1,9 +1,7 @@
-import type { SupabaseClient } from '@supabase/supabase-js';
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
-import type { RunningEmulator } from '../../emulator/index.js';
+import { describe, expect, test } from 'vitest';
 import { MAIN_CARD as card } from '../../shared/core/cards.js';
 import { DB_KINDS, dbNow, MAIN_CARD_SQL } from '../support/emulator.js';
-import { startWithCallers } from '../support/clients.js';
+import { useCallersWithoutEntries } from '../support/clients.js';
 
 // The lookup /go reads (rpc/namecard_go, through private.namecard_in_force_at with series
 // `lookup`) takes series occurrences from a materialised table; the same rule with `exact`
@@ -29,9 +27,7 @@ function random(seed: number) {
 }
 
 describe.each(DB_KINDS)("/go's lookup with series over %s", { timeout: 120_000 }, (kind) => {
-  let emulator: RunningEmulator;
-  let anon: SupabaseClient;
-  let owner: SupabaseClient;
+  const world = useCallersWithoutEntries(kind);
 
   /**
    * Compares the card main's lookup with the rule's definition at each instant (epoch ms) in one
@@ -39,7 +35,7 @@ describe.each(DB_KINDS)("/go's lookup with series over %s", { timeout: 120_000 }
    */
   const disagreements = async (instants: number[]) => {
     expect(instants.length).toBeGreaterThan(0);
-    return emulator.query<{ at: string; lookup: string | null; rule: string | null }>(
+    return world.emulator.query<{ at: string; lookup: string | null; rule: string | null }>(
       `select i.t::text as at,
          (select row(l.id, l.type, l.stamp_start, l.stamp_end)::text
             from private.namecard_in_force_at(${MAIN_CARD_SQL}, i.t, 'lookup') as l) as lookup,
@@ -56,7 +52,7 @@ describe.each(DB_KINDS)("/go's lookup with series over %s", { timeout: 120_000 }
   };
   /** How many instants found something in force (so that a comparison is not all "main"). */
   const inForce = async (instants: number[]) => {
-    const [row] = await emulator.query<{ n: number }>(
+    const [row] = await world.emulator.query<{ n: number }>(
       `select count(*)::int as n from unnest($1::bigint[]) as i (t)
        where exists (
          select from private.namecard_in_force_at(${MAIN_CARD_SQL}, i.t, 'exact'))`,
@@ -66,7 +62,7 @@ describe.each(DB_KINDS)("/go's lookup with series over %s", { timeout: 120_000 }
   };
   /** The instants (epoch ms) in [from, to) at which `zone`'s UTC offset changes. */
   const transitions = async (zone: string, from: number, to: number) => {
-    const rows = await emulator.query<{ t: string }>(
+    const rows = await world.emulator.query<{ t: string }>(
       `select (extract(epoch from h) * 1000)::bigint::text as t
        from generate_series(
          date_trunc('hour', to_timestamp($2 / 1000.0)), to_timestamp($3 / 1000.0), interval '30 minutes'
@@ -78,7 +74,7 @@ describe.each(DB_KINDS)("/go's lookup with series over %s", { timeout: 120_000 }
     return rows.map((r) => Number(r.t));
   };
   /** The card main's lookup as /go's one GET asks it, as anon. */
-  const lookup = () => anon.rpc('namecard_go', { card }, { get: true }).select('id');
+  const lookup = () => world.anon.rpc('namecard_go', { card }, { get: true }).select('id');
   const hhmm = (minutes: number) =>
     `${String(Math.floor(minutes / 60)).padStart(2, '0')}:${String(minutes % 60).padStart(2, '0')}`;
 
@@ -96,7 +92,7 @@ describe.each(DB_KINDS)("/go's lookup with series over %s", { timeout: 120_000 }
       // Some with a first date (back or ahead), some with a last date (inside or past the horizon).
       const first = next() < 0.2 ? Math.floor(next() * 400) - 200 : null;
       const last = next() < 0.25 ? Math.floor(next() * 500) : null;
-      await emulator.query(
+      await world.emulator.query(
         `insert into public.namecard_series
            (card_id, type, weekdays, start_time, end_time, time_zone, first_date, last_date)
          values (${MAIN_CARD_SQL}, $1, $2::smallint[], $3::time, $4::time, $5,
@@ -113,9 +109,9 @@ describe.each(DB_KINDS)("/go's lookup with series over %s", { timeout: 120_000 }
         ],
       );
       if (next() < 0.3) {
-        const now = await dbNow(emulator);
+        const now = await dbNow(world.emulator);
         const from = now + Math.floor(next() * 300) * DAY + Math.floor(next() * 24) * HOUR;
-        await emulator.query(
+        await world.emulator.query(
           `insert into public.namecard (card_id, type, stamp_start, stamp_end) values (${MAIN_CARD_SQL}, $1, $2, $3)`,
           ['photo', from, from + Math.floor(1 + next() * 30) * HOUR],
         );
@@ -123,19 +119,9 @@ describe.each(DB_KINDS)("/go's lookup with series over %s", { timeout: 120_000 }
     }
   };
 
-  beforeAll(async () => {
-    ({ emulator, anon, owner } = await startWithCallers(kind));
-  });
-  afterAll(() => emulator?.stop());
-  beforeEach(async () => {
-    await emulator.query('delete from public.namecard_series_stop');
-    await emulator.query('delete from public.namecard_series');
-    await emulator.query('delete from public.namecard');
-  });
-
   test("agrees with the rule's definition around every daylight-saving change within and beyond the horizon, in four zones", async () => {
     await storeRandom(27, 24);
-    const now = await dbNow(emulator);
+    const now = await dbNow(world.emulator);
     const instants: number[] = [];
     for (const zone of ZONES) {
       // From a year back (before the series were stored) to 500 days on (past the horizon).
@@ -152,7 +138,7 @@ describe.each(DB_KINDS)("/go's lookup with series over %s", { timeout: 120_000 }
     // The comparison is not vacuous: series were in force at many of these instants.
     expect(await inForce(instants)).toBeGreaterThan(instants.length / 10);
     // Most of the window is answered from the table: its rows cover the horizon.
-    const [rows] = await emulator.query<{ n: number; last: string }>(
+    const [rows] = await world.emulator.query<{ n: number; last: string }>(
       'select count(*)::int as n, max(stamp_start)::text as last from private.namecard_occurrence',
     );
     expect(rows!.n).toBeGreaterThan(24 * 50);
@@ -160,26 +146,26 @@ describe.each(DB_KINDS)("/go's lookup with series over %s", { timeout: 120_000 }
   });
 
   test("the lookup /go reads, as anon, answers the series occurrence the rule's definition answers now", async () => {
-    const now = await dbNow(emulator);
+    const now = await dbNow(world.emulator);
     const at = new Date(now);
     const minutes = at.getUTCHours() * 60 + at.getUTCMinutes();
     // Every day, an hour either side of now, in UTC; an older entry loses to it.
-    await emulator.query(
+    await world.emulator.query(
       `insert into public.namecard (card_id, type, stamp_start, stamp_end) values (${MAIN_CARD_SQL}, 'main', null, $1)`,
       [now + 10 * HOUR],
     );
-    const [series] = await emulator.query<{ id: string }>(
+    const [series] = await world.emulator.query<{ id: string }>(
       `insert into public.namecard_series (card_id, type, weekdays, start_time, end_time, time_zone)
        values (${MAIN_CARD_SQL}, 'photo', '{1,2,3,4,5,6,7}', $1::time, $2::time, 'UTC') returning id`,
       [hhmm((minutes + 1440 - 60) % 1440), hhmm((minutes + 60) % 1440)],
     );
     const id = Number(series!.id);
-    const { data, error } = await anon
+    const { data, error } = await world.anon
       .rpc('namecard_go', { card }, { get: true })
       .select('id,type');
     expect(error).toBeNull();
     expect(data).toEqual([{ id, type: 'photo' }]);
-    const [rule] = await emulator.query<{ id: string }>(
+    const [rule] = await world.emulator.query<{ id: string }>(
       `select id::text from private.namecard_in_force_at(
          ${MAIN_CARD_SQL}, (extract(epoch from now()) * 1000)::bigint, 'exact')`,
     );
@@ -187,7 +173,7 @@ describe.each(DB_KINDS)("/go's lookup with series over %s", { timeout: 120_000 }
   });
 
   test("after end (the series stays) and cancel (it stops for good), the lookup agrees with the rule's definition", async () => {
-    const now = await dbNow(emulator);
+    const now = await dbNow(world.emulator);
     // Now's wall-clock time in Berlin, in minutes after midnight.
     const [hour, minute] = new Intl.DateTimeFormat('en-GB', {
       timeZone: 'Europe/Berlin',
@@ -209,20 +195,20 @@ describe.each(DB_KINDS)("/go's lookup with series over %s", { timeout: 120_000 }
       last_date: null,
       card,
     };
-    const { data: set, error: setError } = await owner.rpc('namecard_set_series', args);
+    const { data: set, error: setError } = await world.owner.rpc('namecard_set_series', args);
     expect(setError).toBeNull();
     const id = (set as { series: { id: number } }).series.id;
     const around = (t: number) =>
       Array.from({ length: 24 * 9 }, (_, i) => t - 4 * DAY + i * 30 * 60_000 + 7_000);
     expect((await lookup()).data).toEqual([{ id }]);
 
-    const ended = await owner.rpc('namecard_end_now', { card });
+    const ended = await world.owner.rpc('namecard_end_now', { card });
     expect(ended.error).toBeNull();
-    const afterEnd = await dbNow(emulator);
+    const afterEnd = await dbNow(world.emulator);
     expect((await lookup()).data).toEqual([]);
     expect(await disagreements(around(afterEnd))).toEqual([]);
     // The series stays: tomorrow's occurrence is in force, by both.
-    const [tomorrow] = await emulator.query<{ id: string }>(
+    const [tomorrow] = await world.emulator.query<{ id: string }>(
       `select id::text from private.namecard_in_force_at(${MAIN_CARD_SQL}, $1, 'lookup')`,
       [afterEnd + DAY],
     );
@@ -230,7 +216,7 @@ describe.each(DB_KINDS)("/go's lookup with series over %s", { timeout: 120_000 }
 
     // A second series in force now (newer: it wins), cancelled during its occurrence: that
     // occurrence ends then, and neither series is in force afterwards.
-    const { data: second, error: secondError } = await owner.rpc('namecard_set_series', {
+    const { data: second, error: secondError } = await world.owner.rpc('namecard_set_series', {
       ...args,
       type: 'main',
     });
@@ -238,20 +224,20 @@ describe.each(DB_KINDS)("/go's lookup with series over %s", { timeout: 120_000 }
     const secondId = (second as { series: { id: number } }).series.id;
     expect((await lookup()).data).toEqual([{ id: secondId }]);
     for (const target of [secondId, id]) {
-      const cancelled = await owner.rpc('namecard_cancel', { entry_id: target, card });
+      const cancelled = await world.owner.rpc('namecard_cancel', { entry_id: target, card });
       expect(cancelled.error).toBeNull();
     }
-    const afterCancel = await dbNow(emulator);
+    const afterCancel = await dbNow(world.emulator);
     expect((await lookup()).data).toEqual([]);
     expect(await disagreements(around(afterCancel))).toEqual([]);
     expect(
-      await emulator.query(
+      await world.emulator.query(
         `select id from private.namecard_in_force_at(${MAIN_CARD_SQL}, $1, 'lookup')`,
         [afterCancel + DAY],
       ),
     ).toEqual([]);
     // Yesterday's occurrences are history, by both: the newer series won then.
-    const [yesterday] = await emulator.query<{ id: string }>(
+    const [yesterday] = await world.emulator.query<{ id: string }>(
       `select id::text from private.namecard_in_force_at(${MAIN_CARD_SQL}, $1, 'lookup')`,
       [afterCancel - DAY],
     );
@@ -260,17 +246,17 @@ describe.each(DB_KINDS)("/go's lookup with series over %s", { timeout: 120_000 }
 
   test('when the materialised horizon has passed (no owner write for months), the lookup is still exact, and an owner write extends it', async () => {
     await storeRandom(8, 6);
-    const now = await dbNow(emulator);
+    const now = await dbNow(world.emulator);
     // As if the last write had been 500 days ago: the windows end before now.
     // As if the series had been stored long ago and nobody had written since their horizon
     // passed 100 days ago: an empty window, the occurrences up to it in the table.
     const passed = now - 100 * DAY;
-    await emulator.query('delete from private.namecard_occurrence');
-    await emulator.query(
+    await world.emulator.query('delete from private.namecard_occurrence');
+    await world.emulator.query(
       'update private.namecard_series_window set covered_from = $1, covered_until = $1',
       [passed],
     );
-    await emulator.query(
+    await world.emulator.query(
       'select private.namecard_series_fill(series_id, $1, $2) from private.namecard_series_window',
       [passed - 3 * DAY, passed],
     );
@@ -284,11 +270,11 @@ describe.each(DB_KINDS)("/go's lookup with series over %s", { timeout: 120_000 }
 
     // Any write of an entry (here one stored straight in the table namecard_set writes) moves
     // the horizon.
-    await emulator.query(
+    await world.emulator.query(
       `insert into public.namecard (card_id, type, stamp_start, stamp_end) values (${MAIN_CARD_SQL}, 'photo', $1, $2)`,
       [now + 1000 * DAY, now + 1001 * DAY],
     );
-    const [window] = await emulator.query<{ until: string }>(
+    const [window] = await world.emulator.query<{ until: string }>(
       'select min(covered_until)::text as until from private.namecard_series_window',
     );
     expect(Number(window!.until)).toBeGreaterThan(now + 399 * DAY);
@@ -296,16 +282,16 @@ describe.each(DB_KINDS)("/go's lookup with series over %s", { timeout: 120_000 }
   });
   test('a series restored without its window (triggers off) is materialised by the next owner write, and the lookup then agrees', async () => {
     await storeRandom(21, 4);
-    const now = await dbNow(emulator);
+    const now = await dbNow(world.emulator);
     // As a data-only restore of public without private leaves it: series rows, no window,
     // no occurrences.
-    await emulator.query('delete from private.namecard_occurrence');
-    await emulator.query('delete from private.namecard_series_window');
-    await emulator.query(
+    await world.emulator.query('delete from private.namecard_occurrence');
+    await world.emulator.query('delete from private.namecard_series_window');
+    await world.emulator.query(
       `insert into public.namecard (card_id, type, stamp_start, stamp_end) values (${MAIN_CARD_SQL}, 'photo', $1, $2)`,
       [now + 1000 * DAY, now + 1001 * DAY],
     );
-    const [counts] = await emulator.query<{ series: number; windows: number }>(
+    const [counts] = await world.emulator.query<{ series: number; windows: number }>(
       `select (select count(*)::int from public.namecard_series) as series,
               (select count(*)::int from private.namecard_series_window) as windows`,
     );

@@ -1,9 +1,7 @@
-import type { SupabaseClient } from '@supabase/supabase-js';
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
-import type { RunningEmulator } from '../../emulator/index.js';
+import { describe, expect, test } from 'vitest';
 import { MAIN_CARD as card } from '../../shared/core/cards.js';
 import { DB_KINDS, dbNow, MAIN_CARD_SQL } from '../support/emulator.js';
-import { startWithCallers } from '../support/clients.js';
+import { useCallersWithoutEntries } from '../support/clients.js';
 import { insertEntry } from '../support/entries.js';
 import { insertSeries, type StoredSeries } from '../support/series-rows.js';
 
@@ -16,24 +14,21 @@ const HOUR = 3_600_000;
 const ms = (iso: string) => Date.parse(iso);
 
 describe.each(DB_KINDS)('series over %s', (kind) => {
-  let emulator: RunningEmulator;
-  let anon: SupabaseClient;
-  let owner: SupabaseClient;
-  let stranger: SupabaseClient;
+  const world = useCallersWithoutEntries(kind);
 
   /** Stores a series of the card main directly (as the database's owner); returns its id. */
-  const storeSeries = (series: StoredSeries) => insertSeries(emulator, series);
+  const storeSeries = (series: StoredSeries) => insertSeries(world.emulator, series);
   const storeEntry = (type: string, start: number | null, end: number) =>
-    insertEntry(emulator, type, start, end);
+    insertEntry(world.emulator, type, start, end);
   const activeAt = async (at: number) => {
-    const [row] = await emulator.query<{ id: number; type: string }>(
+    const [row] = await world.emulator.query<{ id: number; type: string }>(
       `select id, type from private.namecard_in_force_at(${MAIN_CARD_SQL}, $1, 'exact')`,
       [at],
     );
     return row ? { id: Number(row.id), type: row.type } : null;
   };
   const localInstant = async (local: string, zone: string) => {
-    const [row] = await emulator.query<{ t: string }>(
+    const [row] = await world.emulator.query<{ t: string }>(
       'select private.namecard_local_instant($1::timestamp, $2) as t',
       [local, zone],
     );
@@ -41,7 +36,7 @@ describe.each(DB_KINDS)('series over %s', (kind) => {
   };
   /** A zone-free series (UTC) covering every day from `now - 1 h` to `now + 1 h`. */
   const aroundNow = async (type = 'photo') => {
-    const now = await dbNow(emulator);
+    const now = await dbNow(world.emulator);
     const hhmm = (t: number) => new Date(t).toISOString().slice(11, 16);
     // An hour either side, so the test never runs at an occurrence's edge.
     return storeSeries({
@@ -52,16 +47,6 @@ describe.each(DB_KINDS)('series over %s', (kind) => {
       time_zone: 'UTC',
     });
   };
-
-  beforeAll(async () => {
-    ({ emulator, anon, owner, stranger } = await startWithCallers(kind));
-  });
-  afterAll(() => emulator?.stop());
-  beforeEach(async () => {
-    await emulator.query('delete from public.namecard_series_stop');
-    await emulator.query('delete from public.namecard_series');
-    await emulator.query('delete from public.namecard');
-  });
 
   test('a Sunday 14:00-16:00 series set in Europe/Berlin before the spring change is in force at 14:30 local on the Sunday after it, not at 16:30', async () => {
     // Clocks go forward on Sunday 2030-03-31; the series starts the week before, in winter time.
@@ -127,7 +112,7 @@ describe.each(DB_KINDS)('series over %s', (kind) => {
     expect(await activeAt(ms('2030-06-07T20:00:00Z'))).toEqual({ id, type: 'photo' });
     expect(await activeAt(ms('2030-06-07T20:30:00Z'))).toBeNull();
     expect(await activeAt(ms('2030-06-14T17:00:00Z'))).toBeNull();
-    const [row] = await emulator.query<{ to: string }>(
+    const [row] = await world.emulator.query<{ to: string }>(
       `select "to" from private.namecard_timeline_until(${MAIN_CARD_SQL}, $1, null, 5)
        where type = 'photo'`,
       [ms('2030-06-05T00:00:00Z')],
@@ -136,7 +121,7 @@ describe.each(DB_KINDS)('series over %s', (kind) => {
   });
 
   test('newest wins across entries and series: ids come from one sequence', async () => {
-    const now = await dbNow(emulator);
+    const now = await dbNow(world.emulator);
     const before = await storeEntry('main', null, now + 10 * HOUR);
     const series = await aroundNow('photo');
     expect(series).toBeGreaterThan(before);
@@ -148,15 +133,17 @@ describe.each(DB_KINDS)('series over %s', (kind) => {
 
   test("/go's lookup (one GET of rpc/namecard_go as anon) answers the series occurrence in force", async () => {
     const id = await aroundNow('photo');
-    const { data, error } = await anon.rpc('namecard_go', { card }, { get: true }).select('*');
+    const { data, error } = await world.anon
+      .rpc('namecard_go', { card }, { get: true })
+      .select('*');
     expect(error).toBeNull();
     expect(data).toEqual([expect.objectContaining({ id, type: 'photo', url: null })]);
   });
 
   test('the owner sets a series through rpc/namecard_set_series in one request that answers the status', async () => {
-    const now = await dbNow(emulator);
+    const now = await dbNow(world.emulator);
     const hhmm = (t: number) => new Date(t).toISOString().slice(11, 16);
-    const { data, error } = await owner.rpc('namecard_set_series', {
+    const { data, error } = await world.owner.rpc('namecard_set_series', {
       type: 'photo',
       weekdays: [7, 1, 2, 3, 4, 5, 6, 6],
       start_time: hhmm(now - HOUR),
@@ -173,7 +160,9 @@ describe.each(DB_KINDS)('series over %s', (kind) => {
     };
     expect(answer.series.weekdays).toEqual([1, 2, 3, 4, 5, 6, 7]);
     expect(answer.active).toMatchObject({ id: answer.series.id, type: 'photo' });
-    const rows = await emulator.query<{ id: number }>('select id from public.namecard_series');
+    const rows = await world.emulator.query<{ id: number }>(
+      'select id from public.namecard_series',
+    );
     expect(rows.map((r) => Number(r.id))).toEqual([answer.series.id]);
   });
 
@@ -186,12 +175,12 @@ describe.each(DB_KINDS)('series over %s', (kind) => {
       time_zone: 'Europe/Berlin',
       card,
     };
-    for (const caller of [anon, stranger]) {
+    for (const caller of [world.anon, world.stranger]) {
       const refused = await caller.rpc('namecard_set_series', args);
       expect(refused.status).toBe(404);
       expect(refused.error?.code).toBe('PT404');
     }
-    expect(await emulator.query('select id from public.namecard_series')).toEqual([]);
+    expect(await world.emulator.query('select id from public.namecard_series')).toEqual([]);
   });
 
   test.each([
@@ -207,7 +196,7 @@ describe.each(DB_KINDS)('series over %s', (kind) => {
     [{ first_date: '2030-02-01', last_date: '2030-01-01' }, '23514', 'namecard_series_dates_order'],
     [{ type: 'nope' }, '23503', 'unknown profile: nope'],
   ])('refuses %j (%s), nothing stored', async (change, code, message) => {
-    const { error } = await owner.rpc('namecard_set_series', {
+    const { error } = await world.owner.rpc('namecard_set_series', {
       type: 'photo',
       weekdays: [6],
       start_time: '10:00',
@@ -220,23 +209,23 @@ describe.each(DB_KINDS)('series over %s', (kind) => {
     });
     expect(error?.code).toBe(code);
     expect(error?.message).toContain(message);
-    expect(await emulator.query('select id from public.namecard_series')).toEqual([]);
+    expect(await world.emulator.query('select id from public.namecard_series')).toEqual([]);
   });
 
   test('end during an occurrence stops that occurrence and keeps the series', async () => {
     const id = await aroundNow('photo');
-    const { data, error } = await owner.rpc('namecard_end_now', { card });
+    const { data, error } = await world.owner.rpc('namecard_end_now', { card });
     expect(error).toBeNull();
     const answer = data as { ended: { id: number; series?: boolean }[]; active: unknown };
     expect(answer.ended).toEqual([
       expect.objectContaining({ id, series: true, stop_kind: 'ended' }),
     ]);
     expect(answer.active).toBeNull();
-    const now = await dbNow(emulator);
+    const now = await dbNow(world.emulator);
     expect(await activeAt(now)).toBeNull();
     // Tomorrow's occurrence is still there.
     expect(await activeAt(now + 24 * HOUR)).toEqual({ id, type: 'photo' });
-    const [series] = await emulator.query<{ stop_kind: string | null }>(
+    const [series] = await world.emulator.query<{ stop_kind: string | null }>(
       'select stop_kind from public.namecard_series where id = $1',
       [id],
     );
@@ -245,22 +234,22 @@ describe.each(DB_KINDS)('series over %s', (kind) => {
 
   test('cancel of a series stops it for good, keeping its past occurrences', async () => {
     const id = await aroundNow('photo');
-    const { data, error } = await owner.rpc('namecard_cancel', { entry_id: id, card });
+    const { data, error } = await world.owner.rpc('namecard_cancel', { entry_id: id, card });
     expect(error).toBeNull();
     const answer = data as { cancelled: { id: number; series: boolean; stop_kind: string } };
     expect(answer.cancelled).toMatchObject({ id, series: true, stop_kind: 'cancelled' });
-    const now = await dbNow(emulator);
+    const now = await dbNow(world.emulator);
     expect(await activeAt(now)).toBeNull();
     expect(await activeAt(now + 24 * HOUR)).toBeNull();
     // Yesterday's occurrence is history: still in force at that time.
     expect(await activeAt(now - 24 * HOUR)).toEqual({ id, type: 'photo' });
-    const again = await owner.rpc('namecard_cancel', { entry_id: id, card });
+    const again = await world.owner.rpc('namecard_cancel', { entry_id: id, card });
     expect(again.status).toBe(409);
     expect(again.error?.message).toBe(`Series ${id} was already cancelled`);
   });
 
   test('a profile a live series names cannot be removed', async () => {
-    await emulator.query(
+    await world.emulator.query(
       `insert into public.namecard_profile (card_id, name, label, url) values (${MAIN_CARD_SQL}, 'shop', 'Shop', 'https://me.example/shop')`,
     );
     const id = await storeSeries({
@@ -270,7 +259,10 @@ describe.each(DB_KINDS)('series over %s', (kind) => {
       end_time: '18:00',
       time_zone: 'Europe/Berlin',
     });
-    const { error } = await owner.rpc('namecard_remove_profile', { profile_name: 'shop', card });
+    const { error } = await world.owner.rpc('namecard_remove_profile', {
+      profile_name: 'shop',
+      card,
+    });
     expect(error?.message).toBe(`profile shop is in use by entries series ${id}`);
   });
 });

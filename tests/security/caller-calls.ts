@@ -309,6 +309,27 @@ interface CallerDataEmulator {
 }
 
 /**
+ * Stores BENCH_TOKENS, as the superuser, each on its card by slug (a token of a card the database
+ * does not hold is left out), made by `createdBy`, an owner of those cards: a token is as good as
+ * its maker's right.
+ */
+export async function storeBenchTokens(
+  emulator: Pick<CallerDataEmulator, 'query'>,
+  createdBy: string,
+): Promise<void> {
+  const tokens = Object.entries(BENCH_TOKENS).map(([name, secret]) => ({ name, secret }));
+  await emulator.query(
+    `insert into private.namecard_token (card_id, name, role, hash, created_by)
+     select c.id, t.name, case t.name when 'viewer' then 'viewer' else 'editor' end,
+       sha256(convert_to(t.secret, 'UTF8')), $1
+     from jsonb_to_recordset($2::jsonb) as t (name text, secret text)
+     join public.namecard_card as c
+       on c.slug = case t.name when 'series' then 'series' when 'busy' then 'busy' else 'main' end`,
+    [createdBy, JSON.stringify(tokens)],
+  );
+}
+
+/**
  * Stores, as the superuser, beside the bench's data in the card main (loadBenchData), what the
  * calls are made as and on, each at its limit where there is one (docs/security.md, "Limits"):
  * the owner of main (with 49 live tokens of main, its last one left to make, an open invitation,
@@ -354,16 +375,7 @@ export async function addCallerData(
      union all select id, $1, 'viewer' from public.namecard_card where slug = 'series'`,
     [person],
   );
-  const tokens = Object.entries(BENCH_TOKENS).map(([name, secret]) => ({ name, secret }));
-  await emulator.query(
-    `insert into private.namecard_token (card_id, name, role, hash, created_by)
-     select c.id, t.name, case t.name when 'viewer' then 'viewer' else 'editor' end,
-       sha256(convert_to(t.secret, 'UTF8')), $1
-     from jsonb_to_recordset($2::jsonb) as t (name text, secret text)
-     join public.namecard_card as c
-       on c.slug = case t.name when 'series' then 'series' when 'busy' then 'busy' else 'main' end`,
-    [owner, JSON.stringify(tokens)],
-  );
+  await storeBenchTokens(emulator, owner);
   await emulator.query(
     `insert into private.namecard_token (card_id, name, role, hash, created_by)
      select c.id, 'spare-' || g, 'viewer', sha256(convert_to('spare-' || g, 'UTF8')), $1

@@ -1,5 +1,5 @@
 import type { SupabaseClient } from '@supabase/supabase-js';
-import { expect } from 'vitest';
+import { afterAll, beforeAll, beforeEach, expect } from 'vitest';
 import type { RunningEmulator } from '../../emulator/index.js';
 import { OWNER, STRANGER, type Account } from './accounts.js';
 import { startTestEmulator, type DbKind } from './emulator.js';
@@ -57,4 +57,24 @@ export async function startWithCallers(
     await emulator.stop();
     throw error;
   }
+}
+
+/**
+ * Registers the hooks of a test file whose tests each start with no entry and no series: the
+ * callers of {@link startWithCallers} over `kind`, started once for the file (stopped after it),
+ * and before each test every entry, series and stopped occurrence deleted. The object it answers
+ * is filled in by the hooks: read its fields inside tests and helpers, not when the file loads.
+ */
+export function useCallersWithoutEntries(kind: DbKind): Callers {
+  const callers = {} as Callers;
+  beforeAll(async () => {
+    Object.assign(callers, await startWithCallers(kind));
+  });
+  afterAll(() => callers.emulator?.stop());
+  beforeEach(async () => {
+    await callers.emulator.query('delete from public.namecard_series_stop');
+    await callers.emulator.query('delete from public.namecard_series');
+    await callers.emulator.query('delete from public.namecard');
+  });
+  return callers;
 }
