@@ -50,9 +50,10 @@ comment on column public.namecard.planned_end is
 -- that neither the ended entries (most of the table) nor the ones not started yet are read:
 -- - no start: active while stamp_end > t, a btree range scan over the card's few not ended;
 -- - a start: active while stamp_start <= t < stamp_end, a GiST (btree_gist) over the card, the
---   start and the end, which prunes by all three at once as an R-tree does. Plain comparisons
---   of bigints, not a range's @>: they are leakproof, so that under row-level security (anon
---   reading the first card through the views) they still bound the index scan.
+--   start and the end, which prunes by all three at once as an R-tree does, for a member's read
+--   of the table: plain comparisons of bigints, not a range's @>, are leakproof, so that under
+--   row-level security they still bound the index scan. The rule's own lookups run as the
+--   tables' owner and read the range index below.
 -- The next start after t is a btree on the card and the start; the card's own list a btree on
 -- the card and the id, and what has not ended yet (a face's `endingAfter`) one on the card and
 -- the end. The card first in every one: a card's rows are one range of each, however many
