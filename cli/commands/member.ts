@@ -6,10 +6,9 @@ import { formatStamp } from '../../shared/core/format.js';
 import { didYouMean, nearestName } from '../../shared/core/suggest.js';
 import { commandOf } from '../grammar/commander.js';
 import type { Connection } from '../session/connect.js';
-import type { OnCard } from '../session/cards.js';
+import { actOnRunCard, cardTitle, type OnCard } from '../session/cards.js';
 import { resolveConfig, type CliConfig, type SettingFlags } from '../session/settings.js';
 import { print, printJson } from '../terminal/output.js';
-import { cardTitle } from '../session/cards.js';
 import { terminalSafe } from '../terminal/terminal-safe.js';
 
 // `namecard member list|invite|accept|remove|role`: the people of the run's card (chosen by the
@@ -40,19 +39,6 @@ function parseEmail(value: string): string {
   return email;
 }
 
-/**
- * Runs `act` as the run's caller on the run's card, every refusal naming the card and the role
- * needed (owner, for a refusal that does not say).
- */
-async function onRunCard<T>(
-  config: CliConfig,
-  act: (on: OnCard, connection: Connection) => Promise<T>,
-): Promise<T> {
-  const { onRunCard: onCard } = await import('../session/cards.js');
-  const on = await onCard(config, { need: 'owner' });
-  return on.caller.run((connection) => act(on, connection));
-}
-
 /** The card named in output when the outputs name it: ` of studio`. */
 const ofCard = (config: CliConfig) =>
   config.cardShown === undefined ? '' : ` of ${config.cardShown}`;
@@ -60,10 +46,14 @@ const ofCard = (config: CliConfig) =>
 async function listAction(options: SettingFlags & { json?: true }) {
   const config = resolveConfig(options);
   const { listMembers } = await import('../../shared/supabase/members.js');
-  const { members, shown } = await onRunCard(config, async (on, { client, transport }) => ({
-    members: await transport.guard(() => listMembers(client, on.card.slug)),
-    shown: on.config,
-  }));
+  const { members, shown } = await actOnRunCard(
+    config,
+    'owner',
+    async (on, { client, transport }) => ({
+      members: await transport.guard(() => listMembers(client, on.card.slug)),
+      shown: on.config,
+    }),
+  );
   if (options.json) {
     printJson(members);
     return;
@@ -82,7 +72,7 @@ async function inviteAction(
   const validSeconds = parseExpires(options.expires);
   const config = resolveConfig(options);
   const { inviteMember } = await import('../../shared/supabase/members.js');
-  const invitation = await onRunCard(config, (on, { client, transport }) =>
+  const invitation = await actOnRunCard(config, 'owner', (on, { client, transport }) =>
     transport.guard(() => inviteMember(client, role, { card: on.card.slug, validSeconds }), {
       act: 'member change',
     }),
@@ -104,10 +94,14 @@ async function inviteAction(
 async function invitesAction(options: SettingFlags & { json?: true }) {
   const config = resolveConfig(options);
   const { listInvitations } = await import('../../shared/supabase/members.js');
-  const { invitations, shown } = await onRunCard(config, async (on, { client, transport }) => ({
-    invitations: await transport.guard(() => listInvitations(client, on.card.slug)),
-    shown: on.config,
-  }));
+  const { invitations, shown } = await actOnRunCard(
+    config,
+    'owner',
+    async (on, { client, transport }) => ({
+      invitations: await transport.guard(() => listInvitations(client, on.card.slug)),
+      shown: on.config,
+    }),
+  );
   if (options.json) {
     printJson(invitations);
     return;
@@ -145,7 +139,7 @@ async function revokeInviteAction(idArg: string, options: SettingFlags) {
   const id = parseInvitationId(idArg);
   const config = resolveConfig(options);
   const { revokeInvitation } = await import('../../shared/supabase/members.js');
-  const revoked = await onRunCard(config, (on, { client, transport }) =>
+  const revoked = await actOnRunCard(config, 'owner', (on, { client, transport }) =>
     transport.guard(() => revokeInvitation(client, id, on.card.slug), { act: 'member change' }),
   );
   print(
@@ -211,7 +205,7 @@ async function changeAction(emailArg: string, roleArg: string | undefined, optio
   const role = roleArg === undefined ? undefined : parseCardRole(roleArg, '<role>');
   const config = resolveConfig(options);
   const { removeMember, setMemberRole } = await import('../../shared/supabase/members.js');
-  const change = await onRunCard(config, async (on, connection) => {
+  const change = await actOnRunCard(config, 'owner', async (on, connection) => {
     const { client, transport } = connection;
     try {
       return await transport.guard(

@@ -9,9 +9,8 @@ import {
   type TokenSummary,
 } from '../../shared/core/tokens.js';
 import { commandOf } from '../grammar/commander.js';
-import type { Connection } from '../session/connect.js';
-import type { OnCard } from '../session/cards.js';
-import { resolveConfig, type CliConfig, type SettingFlags } from '../session/settings.js';
+import { actOnRunCard } from '../session/cards.js';
+import { resolveConfig, type SettingFlags } from '../session/settings.js';
 import { print, printJson } from '../terminal/output.js';
 import { terminalSafe } from '../terminal/terminal-safe.js';
 
@@ -53,19 +52,6 @@ function parseExpires(value: string | undefined): number | null {
   return seconds;
 }
 
-/**
- * Runs `act` as the run's caller on the run's card, every refusal naming the card and the role
- * needed (a card token is refused by the server: tokens are managed by owners).
- */
-async function onRunCard<T>(
-  config: CliConfig,
-  act: (on: OnCard, connection: Connection) => Promise<T>,
-): Promise<T> {
-  const { onRunCard: onCard } = await import('../session/cards.js');
-  const on = await onCard(config, { need: 'owner' });
-  return on.caller.run((connection) => act(on, connection));
-}
-
 async function createAction(
   nameArg: string,
   options: SettingFlags & { role?: string; expires?: string; json?: true },
@@ -75,7 +61,7 @@ async function createAction(
   const validSeconds = parseExpires(options.expires);
   const config = resolveConfig(options);
   const { createToken } = await import('../../shared/supabase/tokens.js');
-  const made = await onRunCard(config, (on, { client, transport }) =>
+  const made = await actOnRunCard(config, 'owner', (on, { client, transport }) =>
     transport.guard(() => createToken(client, name, { role, card: on.card.slug, validSeconds }), {
       act: 'token change',
     }),
@@ -119,10 +105,14 @@ function tokenLine(t: TokenSummary, width: number): string {
 async function listAction(options: SettingFlags & { json?: true }) {
   const config = resolveConfig(options);
   const { listTokens } = await import('../../shared/supabase/tokens.js');
-  const { tokens, shown } = await onRunCard(config, async (on, { client, transport }) => ({
-    tokens: await transport.guard(() => listTokens(client, on.card.slug)),
-    shown: on.config.cardShown,
-  }));
+  const { tokens, shown } = await actOnRunCard(
+    config,
+    'owner',
+    async (on, { client, transport }) => ({
+      tokens: await transport.guard(() => listTokens(client, on.card.slug)),
+      shown: on.config.cardShown,
+    }),
+  );
   if (options.json) {
     printJson(tokens);
     return;
@@ -141,7 +131,7 @@ async function revokeAction(nameArg: string, options: SettingFlags) {
   const name = parseName(nameArg);
   const config = resolveConfig(options);
   const { revokeToken } = await import('../../shared/supabase/tokens.js');
-  const revoked = await onRunCard(config, (on, { client, transport }) =>
+  const revoked = await actOnRunCard(config, 'owner', (on, { client, transport }) =>
     transport.guard(() => revokeToken(client, name, on.card.slug), { act: 'token change' }),
   );
   print(

@@ -140,6 +140,20 @@ export async function onRunCard(
 }
 
 /**
+ * Runs `act` as the run's caller on the run's card ({@link onRunCard}), every refusal naming the
+ * card, and `need` where the server's refusal does not say the role (a card token is refused by
+ * the server where the calls need an owner).
+ */
+export async function actOnRunCard<T>(
+  config: CliConfig,
+  need: CardRole,
+  act: (on: OnCard, connection: Connection) => Promise<T>,
+): Promise<T> {
+  const on = await onRunCard(config, { need });
+  return on.caller.run((connection) => act(on, connection));
+}
+
+/**
  * The run's card for a public read (`preview`, `link`, `qr`: anyone may read any card's), and
  * the caller when there is one (a card token, CI credentials, a stored session), which chooses
  * the card when none is named and may complete the output (a profile's label); signed out, the
