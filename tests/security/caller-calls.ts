@@ -33,9 +33,7 @@ export const BENCH_PEOPLE = {
 
 /** Who makes a call: anon, a card token, or a signed-in person. */
 export type Caller =
-  | { kind: 'anon' }
-  | { kind: 'token'; token: string }
-  | { kind: 'person'; email: string };
+  { kind: 'anon' } | { kind: 'token'; token: string } | { kind: 'person'; email: string };
 
 /** One call of an entry: who makes it, what it runs, and the request that runs it. */
 export interface CallerCall {
@@ -76,7 +74,11 @@ export function callerCalls(now: number, ids: CallerIds): Record<string, CallerC
   const card = (slug: keyof CallerIds['cards']) => ids.cards[slug];
   return {
     'private.namecard_cards_where(text)': [
-      { label: "an owner's cards", as: owner, sql: `select private.namecard_cards_where('viewer')` },
+      {
+        label: "an owner's cards",
+        as: owner,
+        sql: `select private.namecard_cards_where('viewer')`,
+      },
       { label: "a token's card", as: editor, sql: `select private.namecard_cards_where('editor')` },
     ],
     'private.namecard_pre_request()': [
@@ -94,6 +96,12 @@ export function callerCalls(now: number, ids: CallerIds): Record<string, CallerC
         as: viewer,
         sql: `select * from public.namecard where card_id = ${card('main')} and stamp_end > ${now} order by id desc limit 1000`,
       },
+      {
+        label:
+          "every card's entries sorted by profile, by anyone (no card named: no index serves it)",
+        as: anon,
+        sql: 'select * from public.namecard order by type limit 1000',
+      },
     ],
     'public.namecard_caller()': [
       { label: 'a token', as: editor, sql: 'select public.namecard_caller()' },
@@ -107,7 +115,11 @@ export function callerCalls(now: number, ids: CallerIds): Record<string, CallerC
       },
     ],
     'public.namecard_card': [
-      { label: "a person's cards", as: owner, sql: 'select * from public.namecard_card limit 1000' },
+      {
+        label: "a person's cards",
+        as: owner,
+        sql: 'select * from public.namecard_card limit 1000',
+      },
     ],
     'public.namecard_card_add(text,text)': [
       {
@@ -126,7 +138,11 @@ export function callerCalls(now: number, ids: CallerIds): Record<string, CallerC
       { label: "an owner's cards", as: owner, sql: 'select * from public.namecard_cards()' },
     ],
     'public.namecard_count_visit(text,text)': [
-      { label: 'a visit of main', as: anon, sql: `select public.namecard_count_visit('qr', 'main')` },
+      {
+        label: 'a visit of main',
+        as: anon,
+        sql: `select public.namecard_count_visit('qr', 'main')`,
+      },
       {
         label: 'a slug never given',
         as: anon,
@@ -163,10 +179,18 @@ export function callerCalls(now: number, ids: CallerIds): Record<string, CallerC
       },
     ],
     'public.namecard_member_invite(text,text,integer)': [
-      { label: 'an editor', as: owner, sql: `select public.namecard_member_invite('editor', 'main')` },
+      {
+        label: 'an editor',
+        as: owner,
+        sql: `select public.namecard_member_invite('editor', 'main')`,
+      },
     ],
     'public.namecard_member_invites(text)': [
-      { label: "main's open codes", as: owner, sql: `select * from public.namecard_member_invites('main')` },
+      {
+        label: "main's open codes",
+        as: owner,
+        sql: `select * from public.namecard_member_invites('main')`,
+      },
     ],
     'public.namecard_member_remove(text,text)': [
       {
@@ -197,7 +221,11 @@ export function callerCalls(now: number, ids: CallerIds): Record<string, CallerC
         label: '400 days of 100 live series',
         as: viewer,
         sql: `select * from public.namecard_occurrences('main', ${earliest}, ${earliest + 400 * DAY})`,
-        http: rpc('namecard_occurrences', { card: 'main', from_ms: earliest, to_ms: earliest + 400 * DAY }),
+        http: rpc('namecard_occurrences', {
+          card: 'main',
+          from_ms: earliest,
+          to_ms: earliest + 400 * DAY,
+        }),
       },
     ],
     'public.namecard_preview(bigint[],text)': [
@@ -249,13 +277,19 @@ export function callerCalls(now: number, ids: CallerIds): Record<string, CallerC
         label: 'an entry for an hour, and the status after it',
         as: editor,
         sql: `select public.namecard_set('photo', null, ${now + 3_600_000}, 'main')`,
-        http: rpc('namecard_set', { type: 'photo', stamp_start: null, stamp_end: now + 3_600_000, card: 'main' }),
+        http: rpc('namecard_set', {
+          type: 'photo',
+          stamp_start: null,
+          stamp_end: now + 3_600_000,
+          card: 'main',
+        }),
       },
     ],
     'public.namecard_set_series(text,smallint[],time without time zone,time without time zone,text,text,date,date)':
       [
         {
-          label: 'a daily series (400 days materialised) beside 99 live ones, and the status after it',
+          label:
+            'a daily series (400 days materialised) beside 99 live ones, and the status after it',
           as: { kind: 'token', token: BENCH_TOKENS.series },
           sql: `select public.namecard_set_series('photo', array[1,2,3,4,5,6,7]::smallint[], '10:00', '18:00', 'Europe/Berlin', 'series')`,
         },
@@ -305,7 +339,11 @@ export function callerCalls(now: number, ids: CallerIds): Record<string, CallerC
 /** What storing the callers' data needs of an emulator. */
 interface CallerDataEmulator {
   query: (sql: string, params?: unknown[]) => Promise<unknown>;
-  createUser: (email: string, password: string, opts?: { owner?: boolean }) => Promise<{ id: string }>;
+  createUser: (
+    email: string,
+    password: string,
+    opts?: { owner?: boolean },
+  ) => Promise<{ id: string }>;
 }
 
 /**
@@ -321,7 +359,9 @@ export async function addCallerData(
   emulator: CallerDataEmulator,
   now: number,
 ): Promise<{ people: Record<keyof typeof BENCH_PEOPLE, string>; ids: CallerIds }> {
-  const owner = (await emulator.createUser(BENCH_PEOPLE.owner, 'bench-owner-password', { owner: true })).id;
+  const owner = (
+    await emulator.createUser(BENCH_PEOPLE.owner, 'bench-owner-password', { owner: true })
+  ).id;
   const person = (await emulator.createUser(BENCH_PEOPLE.person, 'bench-person-password')).id;
   await emulator.query(
     `with cards as (
