@@ -1,12 +1,12 @@
 import { configDefaults, defineConfig } from 'vitest/config';
 
 /**
- * Test files with a timing bound ("lookups answer within 300 ms during a sign-in flood"; every
- * visitor's lookup answered within /go's 4 s time-out during an anon flood). They run last and
- * alone, so that the other test files (browsers, many CLI processes) do not load the 2-core
- * machine while they measure.
+ * Test files that flood the emulator ("lookups answer within 300 ms during a sign-in flood";
+ * every visitor answered what the card's lookup answers while 50 clients send the costliest
+ * bounded call). They run last and alone, so that the other test files (browsers, many CLI
+ * processes) do not load the 2-core machine meanwhile, and their floods load no other test.
  */
-const TIMED = ['tests/security/sign-in-limits.test.ts', 'tests/security/anon-load.test.ts'];
+const TIMED = ['tests/security/sign-in-limits.test.ts', 'tests/security/visitor-load.test.ts'];
 
 // One run covers unit, conformance (emulator over PGlite and PostgreSQL), CLI and browser tests.
 // The global setup starts a throwaway PostgreSQL server on loopback (or uses

@@ -1,13 +1,15 @@
 // The anon clients of bench/anon-flood.ts, in a worker thread of their own so that their
 // requests never delay the lookups timed on the main thread. Plain JavaScript (like
 // flood-clients.mjs) so the worker needs no loader. workerData: { url, method, body, anonKey,
-// bearer (an access token; default the anon key), clients, seconds }; posts back
-// { sent, byStatus, socketErrors } when the time is up. bench/member-flood.ts sends a signed-in
-// account's calls with it too.
+// bearer (an access token; default the anon key), headers (more headers: a card token's
+// x-namecard-token, sent with the anon key as its bearer, as supabase-js sends it), clients,
+// seconds }; posts back { sent, byStatus, socketErrors } when the time is up.
+// bench/member-flood.ts sends a signed-in account's calls with it too, and
+// tests/security/visitor-load.test.ts any caller's.
 import { request } from 'node:http';
 import { parentPort, workerData } from 'node:worker_threads';
 
-const { url, method, body, anonKey, bearer, clients, seconds } = workerData;
+const { url, method, body, anonKey, bearer, headers = {}, clients, seconds } = workerData;
 const payload = body === undefined ? undefined : Buffer.from(JSON.stringify(body));
 
 /** One request, as PostgREST's clients send it; resolves with the status or 'error'. */
@@ -18,6 +20,7 @@ function call() {
       headers: {
         apikey: anonKey,
         authorization: `Bearer ${bearer ?? anonKey}`,
+        ...headers,
         ...(payload
           ? { 'content-type': 'application/json', 'content-length': payload.length }
           : {}),

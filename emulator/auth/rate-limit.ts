@@ -123,23 +123,38 @@ async function tokenAccepted(c: Context): Promise<boolean> {
  * Middleware for the REST routes: counts refused card tokens (a request with the header
  * x-namecard-token refused by the pre-request check, 401 PT401: an unknown, revoked or expired
  * token, whatever the function, table or method) per address, as GoTrue counts sign-ins, and
- * answers 429 `over_request_rate_limit` once an address is over `limits.tokens` in the window,
- * before the body is read or the database touched. A request whose token works is not counted,
- * whatever else it answers (a viewer token's refused write too), so that a script holding a good
- * token is not slowed by its own calls; someone guessing secrets (192 bits) is. The emulator's
- * own rule (see RateLimits.tokens).
+ * answers 429 `over_request_rate_limit` once an address has been refused `limits.tokens` times
+ * in the window, before the body is read or the database touched. Only a refusal is counted,
+ * once its answer is known: a request whose token works never is, whatever else it answers (a
+ * viewer token's refused write too), however many of them are in flight at once, so that a
+ * script holding a good token is not slowed by its own calls; someone guessing secrets (192
+ * bits) is. (A limiter that counts every request on arrival and takes the good ones back when
+ * they are answered refuses a script's calls while more than the limit are in flight.) The
+ * emulator's own rule (see RateLimits.tokens).
  */
 export function tokenUseRateLimit(limits: RateLimits): MiddlewareHandler {
-  return rateLimiter({
-    windowMs: limits.windowSeconds * 1000,
-    limit: limits.tokens,
-    standardHeaders: false,
-    skipSuccessfulRequests: true,
-    requestWasSuccessful: tokenAccepted,
-    keyGenerator: (c) => `token:${clientAddress(c, limits.header)}`,
-    skip: (c) => c.req.header(TOKEN_HEADER) === undefined,
-    handler: overLimit,
-  });
+  const windowMs = limits.windowSeconds * 1000;
+  const refused = new Map<string, { count: number; resetAt: number }>();
+  /** The address's window now, a new one when the last has passed. */
+  const windowOf = (address: string) => {
+    const now = Date.now();
+    const current = refused.get(address);
+    if (current && current.resetAt > now) return current;
+    // Windows of addresses not seen again are dropped once many have gathered.
+    if (refused.size >= 10_000) {
+      for (const [key, { resetAt }] of refused) if (resetAt <= now) refused.delete(key);
+    }
+    const fresh = { count: 0, resetAt: now + windowMs };
+    refused.set(address, fresh);
+    return fresh;
+  };
+  return async (c, next) => {
+    if (c.req.header(TOKEN_HEADER) === undefined) return next();
+    const address = clientAddress(c, limits.header);
+    if (windowOf(address).count >= limits.tokens) return overLimit(c);
+    await next();
+    if (!(await tokenAccepted(c))) windowOf(address).count++;
+  };
 }
 
 /**

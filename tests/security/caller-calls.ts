@@ -33,9 +33,7 @@ export const BENCH_PEOPLE = {
 
 /** Who makes a call: anon, a card token, or a signed-in person. */
 export type Caller =
-  | { kind: 'anon' }
-  | { kind: 'token'; token: string }
-  | { kind: 'person'; email: string };
+  { kind: 'anon' } | { kind: 'token'; token: string } | { kind: 'person'; email: string };
 
 /** One call of an entry: who makes it, what it runs, and the request that runs it. */
 export interface CallerCall {
@@ -58,25 +56,31 @@ const rpc = (fn: string, body: unknown) => ({ path: `rpc/${fn}`, method: 'POST',
 
 /** The rows the calls name by id: the cards by slug, and main's open invitation. */
 export interface CallerIds {
-  cards: Record<'main' | 'series' | 'busy', number>;
+  cards: Record<'main' | 'series' | 'busy' | 'ended', number>;
   invitation: number;
 }
 
 /**
  * The extreme calls of every entry at the database's clock `now` (epoch ms), keyed by the
- * inventory's names. The earliest instant anon may ask about is a day back, taken a minute inside
- * the bound; the latest, the end of 2199.
+ * inventory's names. The earliest instant anon (and a card token) may ask about is a day back, a
+ * signed-in person 400 days back, each taken a minute inside the bound; the latest, the end of
+ * 2199.
  * @param ids the ids of the rows the calls name (addCallerData answers them)
  */
 export function callerCalls(now: number, ids: CallerIds): Record<string, CallerCall[]> {
   const earliest = now - DAY + 60_000;
+  const earliestPerson = now - 400 * DAY + 60_000;
   const instants = (at: number) => `array_fill(${at}::bigint, array[10])`;
   const dayStart = Math.floor(now / 900_000) * 900_000;
   const month = `array(select ${dayStart}::bigint - g * ${DAY}::bigint from generate_series(31, 0, -1) as g)`;
   const card = (slug: keyof CallerIds['cards']) => ids.cards[slug];
   return {
     'private.namecard_cards_where(text)': [
-      { label: "an owner's cards", as: owner, sql: `select private.namecard_cards_where('viewer')` },
+      {
+        label: "an owner's cards",
+        as: owner,
+        sql: `select private.namecard_cards_where('viewer')`,
+      },
       { label: "a token's card", as: editor, sql: `select private.namecard_cards_where('editor')` },
     ],
     'private.namecard_pre_request()': [
@@ -94,6 +98,12 @@ export function callerCalls(now: number, ids: CallerIds): Record<string, CallerC
         as: viewer,
         sql: `select * from public.namecard where card_id = ${card('main')} and stamp_end > ${now} order by id desc limit 1000`,
       },
+      {
+        label:
+          "every card's entries sorted by profile, by anyone (no card named: no index serves it)",
+        as: anon,
+        sql: 'select * from public.namecard order by type limit 1000',
+      },
     ],
     'public.namecard_caller()': [
       { label: 'a token', as: editor, sql: 'select public.namecard_caller()' },
@@ -107,7 +117,11 @@ export function callerCalls(now: number, ids: CallerIds): Record<string, CallerC
       },
     ],
     'public.namecard_card': [
-      { label: "a person's cards", as: owner, sql: 'select * from public.namecard_card limit 1000' },
+      {
+        label: "a person's cards",
+        as: owner,
+        sql: 'select * from public.namecard_card limit 1000',
+      },
     ],
     'public.namecard_card_add(text,text)': [
       {
@@ -126,11 +140,20 @@ export function callerCalls(now: number, ids: CallerIds): Record<string, CallerC
       { label: "an owner's cards", as: owner, sql: 'select * from public.namecard_cards()' },
     ],
     'public.namecard_count_visit(text,text)': [
-      { label: 'a visit of main', as: anon, sql: `select public.namecard_count_visit('qr', 'main')` },
+      {
+        label: 'a visit of main',
+        as: anon,
+        sql: `select public.namecard_count_visit('qr', 'main')`,
+      },
       {
         label: 'a slug never given',
         as: anon,
         sql: `select public.namecard_count_visit('qr', 'never-given')`,
+      },
+      {
+        label: 'a visit of a card whose 100 occurrences in force were ended',
+        as: anon,
+        sql: `select public.namecard_count_visit('qr', 'ended')`,
       },
     ],
     'public.namecard_end_now(text)': [
@@ -154,6 +177,12 @@ export function callerCalls(now: number, ids: CallerIds): Record<string, CallerC
         http: { path: 'rpc/namecard_go?card=main', method: 'GET' },
       },
       { label: 'a slug never given', as: anon, sql: `select * from public.namecard_go('never')` },
+      {
+        label: 'a card whose 100 occurrences in force were ended',
+        as: anon,
+        sql: `select * from public.namecard_go('ended')`,
+        http: { path: 'rpc/namecard_go?card=ended', method: 'GET' },
+      },
     ],
     'public.namecard_member_accept(text)': [
       {
@@ -163,10 +192,18 @@ export function callerCalls(now: number, ids: CallerIds): Record<string, CallerC
       },
     ],
     'public.namecard_member_invite(text,text,integer)': [
-      { label: 'an editor', as: owner, sql: `select public.namecard_member_invite('editor', 'main')` },
+      {
+        label: 'an editor',
+        as: owner,
+        sql: `select public.namecard_member_invite('editor', 'main')`,
+      },
     ],
     'public.namecard_member_invites(text)': [
-      { label: "main's open codes", as: owner, sql: `select * from public.namecard_member_invites('main')` },
+      {
+        label: "main's open codes",
+        as: owner,
+        sql: `select * from public.namecard_member_invites('main')`,
+      },
     ],
     'public.namecard_member_remove(text,text)': [
       {
@@ -197,7 +234,16 @@ export function callerCalls(now: number, ids: CallerIds): Record<string, CallerC
         label: '400 days of 100 live series',
         as: viewer,
         sql: `select * from public.namecard_occurrences('main', ${earliest}, ${earliest + 400 * DAY})`,
-        http: rpc('namecard_occurrences', { card: 'main', from_ms: earliest, to_ms: earliest + 400 * DAY }),
+        http: rpc('namecard_occurrences', {
+          card: 'main',
+          from_ms: earliest,
+          to_ms: earliest + 400 * DAY,
+        }),
+      },
+      {
+        label: "a member's 400 days from 400 days back (before the materialised window: expanded)",
+        as: owner,
+        sql: `select * from public.namecard_occurrences('main', ${earliestPerson}, ${earliestPerson + 400 * DAY})`,
       },
     ],
     'public.namecard_preview(bigint[],text)': [
@@ -211,6 +257,16 @@ export function callerCalls(now: number, ids: CallerIds): Record<string, CallerC
         as: anon,
         sql: `select * from public.namecard_preview(${instants(LAST_INSTANT)}, 'main')`,
         http: rpc('namecard_preview', { at_ms: Array(10).fill(LAST_INSTANT), card: 'main' }),
+      },
+      {
+        label: '10 × 400 days back, by anyone signed in (every entry ended since is read)',
+        as: person,
+        sql: `select * from public.namecard_preview(${instants(earliestPerson)}, 'main')`,
+      },
+      {
+        label: '10 × now, of a card whose 100 occurrences in force were ended',
+        as: anon,
+        sql: `select * from public.namecard_preview(${instants(now)}, 'ended')`,
       },
     ],
     'public.namecard_profile': [
@@ -249,13 +305,19 @@ export function callerCalls(now: number, ids: CallerIds): Record<string, CallerC
         label: 'an entry for an hour, and the status after it',
         as: editor,
         sql: `select public.namecard_set('photo', null, ${now + 3_600_000}, 'main')`,
-        http: rpc('namecard_set', { type: 'photo', stamp_start: null, stamp_end: now + 3_600_000, card: 'main' }),
+        http: rpc('namecard_set', {
+          type: 'photo',
+          stamp_start: null,
+          stamp_end: now + 3_600_000,
+          card: 'main',
+        }),
       },
     ],
     'public.namecard_set_series(text,smallint[],time without time zone,time without time zone,text,text,date,date)':
       [
         {
-          label: 'a daily series (400 days materialised) beside 99 live ones, and the status after it',
+          label:
+            'a daily series (400 days materialised) beside 99 live ones, and the status after it',
           as: { kind: 'token', token: BENCH_TOKENS.series },
           sql: `select public.namecard_set_series('photo', array[1,2,3,4,5,6,7]::smallint[], '10:00', '18:00', 'Europe/Berlin', 'series')`,
         },
@@ -266,6 +328,12 @@ export function callerCalls(now: number, ids: CallerIds): Record<string, CallerC
         as: anon,
         sql: `select * from public.namecard_status('main')`,
         http: { path: 'rpc/namecard_status?card=main', method: 'GET' },
+      },
+      {
+        label: 'a card whose 100 occurrences in force were ended',
+        as: anon,
+        sql: `select * from public.namecard_status('ended')`,
+        http: { path: 'rpc/namecard_status?card=ended', method: 'GET' },
       },
     ],
     'public.namecard_token_create(text,text,text,integer)': [
@@ -305,7 +373,11 @@ export function callerCalls(now: number, ids: CallerIds): Record<string, CallerC
 /** What storing the callers' data needs of an emulator. */
 interface CallerDataEmulator {
   query: (sql: string, params?: unknown[]) => Promise<unknown>;
-  createUser: (email: string, password: string, opts?: { owner?: boolean }) => Promise<{ id: string }>;
+  createUser: (
+    email: string,
+    password: string,
+    opts?: { owner?: boolean },
+  ) => Promise<{ id: string }>;
 }
 
 /**
@@ -333,8 +405,10 @@ export async function storeBenchTokens(
  * Stores, as the superuser, beside the bench's data in the card main (loadBenchData), what the
  * calls are made as and on, each at its limit where there is one (docs/security.md, "Limits"):
  * the owner of main (with 49 live tokens of main, its last one left to make, an open invitation,
- * visit counters for 31 days of each profile and channel); `series`, a card with 99 live daily
- * series; `busy`, a card whose 100 daily series are all in force now; a person who has made 19
+ * visit counters for 31 days of each profile and channel, the latest occurrence over of each
+ * live series ended early); `series`, a card with 99 live daily
+ * series; `busy`, a card whose 100 daily series are all in force now; `ended`, one whose 100
+ * daily series' occurrences in force were all stopped by `end`; a person who has made 19
  * cards (their last one left to make) and is a viewer of `series`; and BENCH_TOKENS.
  * @returns the people's user ids by BENCH_PEOPLE's keys, and the ids the calls name
  */
@@ -342,12 +416,14 @@ export async function addCallerData(
   emulator: CallerDataEmulator,
   now: number,
 ): Promise<{ people: Record<keyof typeof BENCH_PEOPLE, string>; ids: CallerIds }> {
-  const owner = (await emulator.createUser(BENCH_PEOPLE.owner, 'bench-owner-password', { owner: true })).id;
+  const owner = (
+    await emulator.createUser(BENCH_PEOPLE.owner, 'bench-owner-password', { owner: true })
+  ).id;
   const person = (await emulator.createUser(BENCH_PEOPLE.person, 'bench-person-password')).id;
   await emulator.query(
     `with cards as (
        insert into public.namecard_card (slug, name, created_by)
-       values ('series', 'Series', $1), ('busy', 'Busy', $1) returning id
+       values ('series', 'Series', $1), ('busy', 'Busy', $1), ('ended', 'Ended', $1) returning id
      ), members as (
        insert into private.namecard_member (card_id, user_id, role) select id, $1, 'owner' from cards
      )
@@ -363,7 +439,16 @@ export async function addCallerData(
   await emulator.query(
     `insert into public.namecard_series (card_id, type, weekdays, start_time, end_time, time_zone)
      select c.id, 'main', '{1,2,3,4,5,6,7}', '00:00', '00:00', 'UTC'
-     from public.namecard_card as c, generate_series(1, 100) as g where c.slug = 'busy'`,
+     from public.namecard_card as c, generate_series(1, 100) as g where c.slug in ('busy', 'ended')`,
+  );
+  // `ended`: its 100 occurrences in force were stopped by `end` a minute ago.
+  await emulator.query(
+    `insert into public.namecard_series_stop (card_id, series_id, occurrence_start, stopped_at)
+     select o.card_id, o.series_id, o.stamp_start, greatest(o.stamp_start, $1::bigint - 60000)
+     from private.namecard_occurrence as o
+     join public.namecard_card as c on c.id = o.card_id and c.slug = 'ended'
+     where o.stamp_start <= $1 and o.planned_end > $1`,
+    [now],
   );
   await emulator.query(
     `with made as (
@@ -397,10 +482,22 @@ export async function addCallerData(
      cross join generate_series(($1::bigint - 32 * ${DAY}::bigint) / 900000 * 900000, $1::bigint, 10800000::bigint) as b`,
     [now],
   );
+  // What `end` leaves behind in a card in use: the latest occurrence over of each live series of
+  // main, ended a minute after it began.
+  await emulator.query(
+    `insert into public.namecard_series_stop (card_id, series_id, occurrence_start, stopped_at)
+     select o.card_id, o.series_id, max(o.stamp_start), max(o.stamp_start) + 60000
+     from private.namecard_occurrence as o
+     join public.namecard_series as s on s.id = o.series_id and s.stopped_at is null
+     join public.namecard_card as c on c.id = o.card_id and c.slug = 'main'
+     where o.planned_end < $1
+     group by o.card_id, o.series_id`,
+    [now],
+  );
   await emulator.query('vacuum analyze');
   const rows = (await emulator.query(
     `select (select jsonb_object_agg(slug, id) from public.namecard_card
-       where slug in ('main', 'series', 'busy')) as cards,
+       where slug in ('main', 'series', 'busy', 'ended')) as cards,
        (select max(id) from private.namecard_invitation) as invitation`,
   )) as { cards: CallerIds['cards']; invitation: number }[];
   const { cards, invitation } = rows[0]!;

@@ -122,6 +122,17 @@ describe.each(DB_KINDS)('card token guesses over %s', { timeout: 90_000 }, (kind
     }
   });
 
+  test("a script's own calls are never limited, however many are in flight at once", async () => {
+    const from = freshAddress();
+    const status = requests[0]!;
+    const answers = await Promise.all(
+      Array.from({ length: 4 * LIMIT }, () => send(status, editorToken, from)),
+    );
+    expect(answers.map((a) => a.status)).toEqual(Array(4 * LIMIT).fill(200));
+    // The address has no refusal counted: its first guesses are refused as guesses.
+    expect((await send(status, guess(0), from)).status).toBe(401);
+  });
+
   test('every wrong token counts against its address, by any function and method; tokens that work never do', async () => {
     const from = freshAddress();
     // A script's own calls, twice the limit, are never counted: its reads and writes, and its

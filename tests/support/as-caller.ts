@@ -1,4 +1,5 @@
 import pg from 'pg';
+import { TOKEN_HEADER } from '../../shared/core/tokens.js';
 
 /** The figures of one EXPLAIN (ANALYZE, BUFFERS) of a statement run as an API caller. */
 export interface Explained {
@@ -14,9 +15,19 @@ export interface Explained {
  * person (authenticated, with their user id in the JWT's claims).
  */
 export type ApiCaller =
-  | { kind: 'anon' }
-  | { kind: 'token'; token: string }
-  | { kind: 'person'; userId: string };
+  { kind: 'anon' } | { kind: 'token'; token: string } | { kind: 'person'; userId: string };
+
+/**
+ * The headers a request of `caller` carries besides the anon key (`apikey`, and as the bearer):
+ * a card token's header; none for anon.
+ * @throws for a person, whose request carries an access token a test signs in for
+ */
+export function requestHeadersOf(caller: ApiCaller): Record<string, string> {
+  if (caller.kind === 'person') {
+    throw new Error("a person's request needs their access token: sign them in first");
+  }
+  return caller.kind === 'token' ? { [TOKEN_HEADER]: caller.token } : {};
+}
 
 /**
  * Runs `sql` as `caller` on `client` (a superuser connection to the database the emulator uses),
