@@ -63,8 +63,8 @@ export function isActiveAt(row: NamecardRow, at: number): boolean {
 /**
  * The active entry among `rows` at `now`: an entry is active from its `stamp_start` (or from
  * when it was stored, when null) until just before its `stamp_end`, and among active entries
- * the one with the highest `id` wins. Malformed rows are ignored. The database's view
- * `namecard_active` applies the same rule with the server's clock; this is for reasoning about
+ * the one with the highest `id` wins. Malformed rows are ignored. The database applies the
+ * same rule with the server's clock (`namecard_go`, `namecard_status`); this is for reasoning about
  * rows the client already has (shared/core/timeline.ts applies it at every instant).
  *
  * @param rows rows of `public.namecard`, in any order

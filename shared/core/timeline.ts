@@ -4,9 +4,9 @@ import type { NamecardRow } from './types.js';
 
 // The card's timeline: the spec's rule (an entry is active at t when it has started and not
 // ended; among active entries the highest id wins; none means main) applied at every instant
-// from a moment on. The database answers the same timeline by its own clock (the function
-// public.namecard_timeline_at and the view namecard_timeline); a property test checks the two
-// against each other at random instants. This is the dependency-free copy for faces that
+// from a moment on. The database answers the same timeline by its own clock (the walk
+// private.namecard_timeline_until, which namecard_status answers); a property test checks the
+// two against each other at random instants. This is the dependency-free copy for faces that
 // reason about rows they already have: each entry's state, and /manage moving "now" along.
 
 /** What visitors get during one stretch of time. */
@@ -64,7 +64,7 @@ export function runs(rows: readonly unknown[], at: number): Run[] {
 /**
  * The timeline from `at` on: what visitors get, as segments in time order, consecutive
  * segments of different types, the last one `main` and open-ended. The same answer as the
- * database's `namecard_timeline_at(at, max)`.
+ * database's walk (`private.namecard_timeline_until`, as `namecard_status` answers it).
  *
  * @param rows rows of `public.namecard` (see {@link runs} for which rows must be there)
  * @param at epoch ms
@@ -119,7 +119,7 @@ interface StopMarks {
  *
  * @param rows rows of `public.namecard`; the newest rows must all be there (a list "newest
  *   first, limit N" is fine)
- * @param at epoch ms: the server's now when known (the timeline view's first `from`)
+ * @param at epoch ms: the server's now when known (the status' timeline's first `from`)
  * @param others rows that take part in the rule but get no state of their own: the weekly
  *   series' occurrences (an entry they cover is never shown, or comes back after them)
  * @returns the states by row id

@@ -177,7 +177,9 @@ describe('docs/deploy.md on a Supabase-laid-out PostgreSQL', () => {
     });
     const results = JSON.parse(stdout) as { check: string; status: string; detail: string }[];
     expect(results.filter((r) => r.status !== 'ok')).toEqual([]);
-    expect(results.find((r) => r.check === 'owner')?.detail).toBe(`${USER.email} is an owner`);
+    expect(results.find((r) => r.check === 'caller')?.detail).toBe(
+      `${USER.email} is an owner of the card main`,
+    );
     expect(exitCode).toBe(0);
 
     browser = await launchBrowser();

@@ -38,6 +38,8 @@ export interface E2eOptions {
   cards?: boolean;
   /** More build settings, e.g. NAMECARD_BASE_PATH; they win over the fixture's own. */
   siteEnv?: Record<string, string | undefined>;
+  /** How the static server serves the site, e.g. `{ antiFraming: false }` (a host with no headers). */
+  siteServer?: Parameters<typeof buildAndServeSite>[1];
   /** Options of each test's browser context, e.g. `{ timezoneId: 'Asia/Tokyo' }`. */
   context?: BrowserContextOptions;
   /** Runs on each test's new context before its page opens (bindings, init scripts). */
@@ -70,8 +72,8 @@ export interface E2eFixture {
  * returns it; the fields fill in as the hooks run.
  *
  * Once per describe (`beforeAll`; stopped in `afterAll`, in reverse order): the API (`api`),
- * the demo card pages (`cards`), the site built against both (`siteEnv` adds settings) and
- * Chromium. Before each test: the rows emptied (`clearRows`), a new browser context
+ * the demo card pages (`cards`), the site built against both (`siteEnv` adds settings,
+ * `siteServer` says how it is served) and Chromium. Before each test: the rows emptied (`clearRows`), a new browser context
  * (`context`, then `setUpContext`) and its page; after each test the context is closed.
  *
  * Hooks the file registers after this call run after the fixture's `beforeAll`/`beforeEach`
@@ -122,12 +124,15 @@ export function useE2eFixture(options: E2eOptions = {}): E2eFixture {
       parts.cards = cards;
       mainUrl = cards.url;
     }
-    const site = await buildAndServeSite({
-      SUPABASE_URL: parts.apiUrl as string,
-      SUPABASE_ANON_KEY: (parts.emulator as RunningEmulator | undefined)?.anonKey,
-      NAMECARD_MAIN_URL: mainUrl,
-      ...options.siteEnv,
-    });
+    const site = await buildAndServeSite(
+      {
+        SUPABASE_URL: parts.apiUrl as string,
+        SUPABASE_ANON_KEY: (parts.emulator as RunningEmulator | undefined)?.anonKey,
+        NAMECARD_MAIN_URL: mainUrl,
+        ...options.siteEnv,
+      },
+      options.siteServer,
+    );
     stops.push(site.stop);
     parts.site = site;
     const browser = await launchBrowser();

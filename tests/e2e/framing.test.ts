@@ -1,16 +1,7 @@
-import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import type { RunningEmulator } from '../../emulator/index.js';
 import { listen, type RunningServer } from '../../scripts/http-server.js';
-import { startTestEmulator } from '../support/emulator.js';
-import {
-  buildAndServeSite,
-  launchBrowser,
-  screenshot,
-  signIn,
-  startCards,
-  type ServedSite,
-} from './harness.js';
+import { screenshot, signIn } from './harness.js';
+import { useE2eFixture } from './fixture.js';
 import { OWNER } from '../support/accounts.js';
 
 // Clickjacking: an owner signed in on the site opens a page of another origin (here another
@@ -20,54 +11,32 @@ import { OWNER } from '../support/accounts.js';
 // Framing does not depend on the database: PGlite only.
 
 describe('/login and /manage inside another origin’s frame', () => {
-  let emulator: RunningEmulator;
-  let cards: RunningServer;
-  let site: ServedSite;
+  const e2e = useE2eFixture({ siteServer: { antiFraming: false } });
   let framer: RunningServer;
-  let browser: Browser;
-  let context: BrowserContext;
-  let page: Page;
 
   beforeAll(async () => {
-    emulator = await startTestEmulator('pglite', { owner: OWNER });
-    cards = await startCards();
-    site = await buildAndServeSite(
-      {
-        SUPABASE_URL: emulator.url,
-        SUPABASE_ANON_KEY: emulator.anonKey,
-        NAMECARD_MAIN_URL: cards.url,
-      },
-      { antiFraming: false },
-    );
     // The other origin: a page whose only content is a frame of the route in `?route=`.
     framer = await listen((req, res) => {
       const route = new URL(req.url ?? '/', 'http://x').searchParams.get('route') ?? 'manage/';
       res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' });
       res.end(
         `<!doctype html><title>Win a prize</title><h1>Click the button!</h1>` +
-          `<iframe src="${site.route(route)}" width="900" height="1000"></iframe>`,
+          `<iframe src="${e2e.site.route(route)}" width="900" height="1000"></iframe>`,
       );
     });
-    browser = await launchBrowser();
-    context = await browser.newContext();
-    page = await context.newPage();
   });
   afterAll(async () => {
-    await context?.close();
-    await browser?.close();
     await framer?.stop();
-    await site?.stop();
-    await cards?.stop();
-    await emulator?.stop();
   });
 
   test('the static server really sends no anti-framing header', async () => {
-    const res = await fetch(site.route('manage/'));
+    const res = await fetch(e2e.site.route('manage/'));
     expect(res.headers.get('content-security-policy')).toBeNull();
     expect(res.headers.get('x-frame-options')).toBeNull();
   });
 
   test('a signed-in owner sees "Set the card!" in /manage’s own window, and no usable one in a frame of another origin', async () => {
+    const { page, site } = e2e;
     await signIn(page, site, OWNER);
     await expect
       .poll(() => page.getByRole('button', { name: 'Set the card!' }).isEnabled(), {
@@ -91,6 +60,7 @@ describe('/login and /manage inside another origin’s frame', () => {
   });
 
   test('/login in a frame of another origin shows no sign-in form', async () => {
+    const { page } = e2e;
     await page.goto(`${framer.url}?route=login/`);
     const frame = page.frameLocator('iframe');
     await frame
@@ -101,6 +71,8 @@ describe('/login and /manage inside another origin’s frame', () => {
   });
 
   test('the link opens /manage in its own window, where it works', async () => {
+    const { page, site, context } = e2e;
+    await signIn(page, site, OWNER);
     await page.goto(`${framer.url}?route=manage/`);
     const frame = page.frameLocator('iframe');
     const [opened] = await Promise.all([

@@ -391,7 +391,13 @@ describe('npm start on a LAN', { timeout: 240_000 }, () => {
         );
         expect(signedIn.stderr).toBe('');
         expect(signedIn.exitCode).toBe(0);
-        const link = await cli(['link'], env);
+        // The link is of the signed-in caller's card, chosen from its cards: the session goes
+        // over plain http: to this LAN address only with the flag, on each run.
+        const refused = await cli(['link'], env);
+        expect(refused.stdout).toBe('');
+        expect(refused.stderr).toContain('--allow-insecure-http');
+        const link = await cli(['link', '--allow-insecure-http'], env);
+        expect(link.stderr).toBe('');
         expect(link.stdout.trim()).toBe(`http://${host.address}:4173/go/`);
       } finally {
         await rm(configDir, { recursive: true, force: true });

@@ -4,9 +4,9 @@ import { narrowType } from '../../shared/core/profiles.js';
 import type { SeriesRow } from '../../shared/core/series.js';
 import { applyChange, plannedTimeline } from '../../shared/core/timeline.js';
 
-// What /manage draws and what its End now and Cancel questions promise (issue 39): one
-// function, plannedTimeline, over the entries and the series' occurrences, with the change made
-// as the server makes it (namecard_end_now, namecard_cancel).
+// What /manage draws and what its End now and Cancel questions promise are one function,
+// plannedTimeline, over the entries and the series' occurrences, with the change made as the
+// server makes it (namecard_end_now, namecard_cancel).
 
 const HOUR = 3_600_000;
 const photo = narrowType('photo');

@@ -7,8 +7,8 @@ import {
 } from '../../shared/core/profile-words.js';
 import { labelWithName, profileLabel } from '../../shared/core/profiles.js';
 
-// The profile words both faces share (issue 39): one display name, and the server's refusals of
-// a profile change read by code and detail, never by the database's sentence.
+// The profile words both faces share: one display name, and the server's refusals of a profile
+// change read by code and detail, never by the database's sentence.
 
 describe('a profile’s display name', () => {
   it('is its row’s label, else the built-in one, else its name', () => {

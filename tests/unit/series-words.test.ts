@@ -4,7 +4,7 @@ import { narrowType } from '../../shared/core/profiles.js';
 import { foldSeries, inOccurrence, seriesWords, type SeriesRow } from '../../shared/core/series.js';
 import type { Segment } from '../../shared/core/timeline.js';
 
-// A weekly series said once (issue 39): foldSeries keeps the changes worth a line of their own,
+// A weekly series said once: foldSeries keeps the changes worth a line of their own,
 // inOccurrence tells an occurrence from a segment with Intl alone, and seriesWords names every
 // zone a line's times are in.
 

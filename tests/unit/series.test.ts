@@ -22,7 +22,7 @@ describe('weekdays as typed', () => {
     ['mon-fri', [1, 2, 3, 4, 5]],
     ['fri-mon', [1, 5, 6, 7]],
     ['SUN,mon-tue', [1, 2, 7]],
-    // Whole names too, in any case (issue 39).
+    // Whole names too, in any case.
     ['saturday', [6]],
     ['Saturday,SUNDAY', [6, 7]],
     ['monday-Friday', [1, 2, 3, 4, 5]],
