@@ -1,14 +1,24 @@
 // Measurement 7: visitors during floods. Over the bench's largest data (10^6 entries, 10^3 series
-// of which 100 live, 64 profiles: tests/support/bench-data.ts), every call the inventory of
-// docs/security.md lets anon make is timed with its extreme arguments (tests/security/anon-calls.ts)
-// over HTTP; then the visitor's lookups (`fetchActiveEntry`: bare /go's and /go/?c=main's GET of
-// rpc/namecard_go, both of the card main, in turn) are timed one request at a time, first on a quiet
-// emulator, then while 50 anon clients (in a worker thread) call the costliest of them again and
-// again, then while a signed-in account floods its own costliest call (member-flood.ts).
+// of which 100 live, 50 profiles: tests/support/bench-data.ts) and what every caller's calls need
+// (addCallerData: tokens, cards at their limits), every call the inventory of docs/security.md
+// bounds that changes nothing is timed with its extreme arguments (tests/security/caller-calls.ts)
+// over HTTP, each as the caller that may make it (anon, or a card token: its header with the anon
+// key); then the visitor's lookups (`fetchActiveEntry`: bare /go's and /go/?c=main's GET of
+// rpc/namecard_go, both of the card main, in turn) are timed one request at a time, first on a
+// quiet emulator, then while 50 clients (in a worker thread) send the slowest of those calls again
+// and again as its caller, then while a signed-in account floods its own costliest call
+// (member-flood.ts).
 import { once } from 'node:events';
 import { Worker } from 'node:worker_threads';
-import { anonCalls, type AnonCall } from '../tests/security/anon-calls.js';
-import { readInventory } from '../tests/security/anon-inventory.js';
+import { TOKEN_HEADER } from '../shared/core/tokens.js';
+import {
+  addCallerData,
+  callerCalls,
+  unchangingEntries,
+  type CallerCall,
+  type CallerIds,
+} from '../tests/security/caller-calls.js';
+import { readInventory } from '../tests/security/caller-inventory.js';
 import { loadBenchData, type BenchSizes } from '../tests/support/bench-data.js';
 import { spawnEmulator, type BenchEmulator, type DbKind } from './emulator.js';
 import {
@@ -25,17 +35,22 @@ export interface AnonFloodSettings extends BenchSizes {
   seconds: number;
 }
 
-/** One anon call's median time over HTTP (request to answer), ms. */
+/** One bounded call's median time over HTTP (request to answer), ms, as its caller. */
 export interface AnonCallTime {
   entry: string;
   label: string;
+  /** Who sent it: anon, or a card token. */
+  caller: 'anon' | 'token';
   ms: number;
   status: number;
 }
 
 export interface AnonFloodResult extends AnonFloodSettings {
   db: DbKind;
-  /** Every anon call with a request, slowest first. */
+  /**
+   * Every bounded call that changes nothing with a request that anon or a card token sends,
+   * slowest first.
+   */
   calls: AnonCallTime[];
   /** The call the clients flood with (the slowest). */
   flooded: AnonCallTime;
@@ -50,51 +65,86 @@ export interface AnonFloodResult extends AnonFloodSettings {
   member: MemberFloodResult;
 }
 
-/** Sends one anon call's request; resolves with its status. */
-async function send(emulator: BenchEmulator, http: NonNullable<AnonCall['http']>) {
-  const res = await fetch(`${emulator.url}/rest/v1/${http.path}`, {
-    method: http.method,
+/** A call anon or a card token sends over HTTP (a person's needs a session: none has a request). */
+type SentCall = CallerCall & {
+  http: NonNullable<CallerCall['http']>;
+  as: { kind: 'anon' | 'token' };
+};
+
+const isSent = (call: CallerCall): call is SentCall =>
+  call.http !== undefined && call.as.kind !== 'person';
+
+/** The headers a call's caller sends besides the anon key: a card token's header. */
+const callerHeaders = (call: SentCall): Record<string, string> =>
+  call.as.kind === 'token' ? { [TOKEN_HEADER]: call.as.token } : {};
+
+/** Sends one call's request as its caller; resolves with its status. */
+async function send(emulator: BenchEmulator, call: SentCall) {
+  const { path, method, body } = call.http;
+  const res = await fetch(`${emulator.url}/rest/v1/${path}`, {
+    method,
     headers: {
       apikey: emulator.anonKey,
       authorization: `Bearer ${emulator.anonKey}`,
       'content-type': 'application/json',
+      ...callerHeaders(call),
     },
-    ...(http.body === undefined ? {} : { body: JSON.stringify(http.body) }),
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
   });
   await res.arrayBuffer();
   return res.status;
 }
 
-/** Each bounded inventory entry's calls that have a request, timed 5 times, slowest first. */
-async function timeCalls(emulator: BenchEmulator): Promise<AnonCallTime[]> {
+/** The database's clock now (epoch ms). */
+async function dbClock(emulator: BenchEmulator): Promise<number> {
   const [{ now }] = (await emulator.query<{ now: number }>(
     'select (extract(epoch from clock_timestamp()) * 1000)::bigint as now',
   )) as [{ now: number }];
-  const calls = anonCalls(Number(now));
+  return Number(now);
+}
+
+/**
+ * The calls with a request of each bounded inventory entry that changes nothing (a write's would
+ * cost its first call only, and change what visitors get), timed 5 times, slowest first.
+ */
+async function timeCalls(emulator: BenchEmulator, ids: CallerIds): Promise<AnonCallTime[]> {
+  const bounded = readInventory().filter((e) => e.bounded);
+  const unchanging = await unchangingEntries(
+    emulator,
+    bounded.map((e) => e.name),
+  );
+  const calls = callerCalls(await dbClock(emulator), ids);
   const times: AnonCallTime[] = [];
-  for (const entry of readInventory().filter((e) => e.bounded)) {
-    for (const call of calls[entry.name] ?? []) {
-      if (!call.http) continue;
-      let status = await send(emulator, call.http);
+  for (const entry of bounded.filter((e) => unchanging.has(e.name))) {
+    for (const call of (calls[entry.name] ?? []).filter(isSent)) {
+      let status = await send(emulator, call);
       const samples: number[] = [];
       for (let i = 0; i < 5; i++) {
         const start = process.hrtime.bigint();
-        status = await send(emulator, call.http);
+        status = await send(emulator, call);
         samples.push(msSince(start));
       }
-      times.push({ entry: entry.name, label: call.label, ms: round(median(samples)), status });
+      const caller = call.as.kind;
+      times.push({
+        entry: entry.name,
+        label: call.label,
+        caller,
+        ms: round(median(samples)),
+        status,
+      });
     }
   }
   return times.sort((a, b) => b.ms - a.ms);
 }
 
-/** The flood: `settings.clients` anon clients calling `call` while lookups are timed. */
-async function flood(emulator: BenchEmulator, call: AnonCall, settings: AnonFloodSettings) {
+/** The flood: `settings.clients` clients sending `call` as its caller while lookups are timed. */
+async function flood(emulator: BenchEmulator, call: SentCall, settings: AnonFloodSettings) {
   const worker = new Worker(new URL('./anon-flood-clients.mjs', import.meta.url), {
     workerData: {
-      url: `${emulator.url}/rest/v1/${call.http!.path}`,
-      method: call.http!.method,
-      body: call.http!.body,
+      url: `${emulator.url}/rest/v1/${call.http.path}`,
+      method: call.http.method,
+      body: call.http.body,
+      headers: callerHeaders(call),
       anonKey: emulator.anonKey,
       clients: settings.clients,
       seconds: settings.seconds,
@@ -111,8 +161,9 @@ async function flood(emulator: BenchEmulator, call: AnonCall, settings: AnonFloo
 }
 
 /**
- * Loads the data into a fresh emulator (a database of its own on `server` for PostgreSQL),
- * times every anon call, then the visitor's lookups quiet and under the flood of the slowest.
+ * Loads the data into a fresh emulator (a database of its own on `server` for PostgreSQL) with
+ * every caller's (addCallerData), times every bounded call a caller sends over HTTP, then the
+ * visitor's lookups quiet and under the flood of the slowest, sent as its caller.
  */
 export async function measureAnonFlood(
   db: DbKind,
@@ -124,21 +175,26 @@ export async function measureAnonFlood(
   const emulator = await spawnEmulator(db, database?.url);
   try {
     const started = process.hrtime.bigint();
-    const [{ now }] = (await emulator.query<{ now: number }>(
-      'select (extract(epoch from now()) * 1000)::bigint as now',
-    )) as [{ now: number }];
-    await loadBenchData(emulator, Number(now), settings);
+    const now = await dbClock(emulator);
+    await loadBenchData(emulator, now, settings);
+    const { ids } = await addCallerData(
+      {
+        query: (sql, params) => emulator.query(sql, params),
+        createUser: (email, password, opts) =>
+          emulator.createUser(email, password, opts?.owner ?? false),
+      },
+      now,
+    );
     log(`${db} anon: data loaded in ${(msSince(started) / 1000).toFixed(1)} s`);
-    const calls = await timeCalls(emulator);
+    const calls = await timeCalls(emulator, ids);
     const flooded = calls[0]!;
-    // Built again at the clock of the flood: the earliest instant anon may ask about moves on.
-    const [{ later }] = (await emulator.query<{ later: number }>(
-      'select (extract(epoch from clock_timestamp()) * 1000)::bigint as later',
-    )) as [{ later: number }];
-    const floodCall = anonCalls(Number(later))[flooded.entry]!.find(
-      (c) => c.label === flooded.label,
-    )!;
-    log(`${db} anon: slowest call ${flooded.entry} (${flooded.label}) ${flooded.ms} ms`);
+    // Built again at the clock of the flood: the earliest instant a caller may ask about moves on.
+    const floodCall = callerCalls(await dbClock(emulator), ids)
+      [flooded.entry]!.filter(isSent)
+      .find((c) => c.label === flooded.label)!;
+    log(
+      `${db} anon: slowest call ${flooded.entry} (${flooded.label}, as ${flooded.caller}) ${flooded.ms} ms`,
+    );
     let deadline = Date.now() + 1000;
     await visitorLookups(emulator, () => Date.now() > deadline);
     deadline = Date.now() + settings.seconds * 1000;

@@ -1,11 +1,13 @@
 // Measurement 7, second part: visitors while any signed-in account floods the API with the
-// costliest call it can make. Any account may make a card of its own and give it profiles, and
-// the costliest call a member has is the card's visits per day (`namecard_visit_days` with its
-// most day starts, 401: two index probes per day, profile and channel, whatever the visits), so
-// the flood is 50 clients calling it for their own card with 64 profiles. Over PostgreSQL every
-// request, the visitor's lookups too, goes through PostgREST's one pool (docs/emulator.md): the
-// lookups of bare /go and of /go/?c=main, both `rpc/namecard_go` of the card main (a bare /go/
-// asks for main), are timed alike, one at a time, alternating.
+// costliest call it can make again and again. Any account may make a card of its own and give it
+// the most live weekly series a card may have (100), and the costliest call that changes nothing
+// a member has is the card's series occurrences over 400 days from 400 days back
+// (`namecard_occurrences`: before the materialised window every series is expanded exactly, work
+// in memory that costs seconds; docs/security.md), so the flood is 50 clients calling it for
+// their own card with its token. Over PostgreSQL every request, the visitor's lookups too, goes
+// through PostgREST's one pool (docs/emulator.md): the lookups of bare /go and of /go/?c=main,
+// both `rpc/namecard_go` of the card main (a bare /go/ asks for main), are timed alike, one at a
+// time, alternating.
 import { once } from 'node:events';
 import { Worker } from 'node:worker_threads';
 import { MAIN_CARD } from '../shared/core/cards.js';
@@ -41,10 +43,10 @@ export interface MemberFloodResult {
   socketErrors: number;
 }
 
-/** The profiles the flooding account gives its card (the bench data's count). */
-const PROFILES = 64;
-/** A member's most day starts for `namecard_visit_days` (400 days and the end of the last). */
-const DAY_STARTS = 401;
+/** The live weekly series the flooding account gives its card: a card's most. */
+const SERIES = 100;
+/** How far back and how long a span a signed-in member may ask about (days). */
+const DAYS = 400;
 const DAY = 86_400_000;
 /** The card the account makes, and /go/?c= asks for the first card's slug. */
 const FLOOD_CARD = 'flood';
@@ -105,7 +107,8 @@ async function asMember(emulator: BenchEmulator, token: string, path: string, bo
 
 /**
  * An account as anyone may have one (made by the service, as sign-ups are closed), signed in;
- * through the API it makes its own card and gives it PROFILES profiles.
+ * through the API it makes its own card and gives it SERIES daily series of 8 hours, starting at
+ * every hour in turn.
  * @returns its access token
  */
 async function floodingAccount(emulator: BenchEmulator): Promise<string> {
@@ -121,29 +124,32 @@ async function floodingAccount(emulator: BenchEmulator): Promise<string> {
     slug: FLOOD_CARD,
     name: 'Flood',
   });
-  const [card] = await emulator.query<{ id: number }>(
-    'select id from public.namecard_card where slug = $1',
-    [FLOOD_CARD],
-  );
-  const profiles = Array.from({ length: PROFILES - 2 }, (_, i) => ({
-    card_id: card!.id,
-    name: `f${i}`,
-    label: `Flood ${i}`,
-    url: `https://card.example/f${i}`,
-  }));
-  const added = await asMember(emulator, token, 'namecard_profile', profiles);
-  if (made !== 200 || added !== 201) throw new Error(`member set-up answered ${made}, ${added}`);
+  if (made !== 200) throw new Error(`namecard_card_add answered ${made}`);
+  for (let i = 0; i < SERIES; i++) {
+    const hour = (h: number) => `${String(h % 24).padStart(2, '0')}:00`;
+    const stored = await asMember(emulator, token, 'rpc/namecard_set_series', {
+      type: 'photo',
+      weekdays: [1, 2, 3, 4, 5, 6, 7],
+      start_time: hour(i),
+      end_time: hour(i + 8),
+      time_zone: 'Europe/Berlin',
+      card: FLOOD_CARD,
+    });
+    if (stored !== 200) throw new Error(`namecard_set_series answered ${stored}`);
+  }
   return token;
 }
 
-/** The costliest call: the visits of the account's card for 400 days (day starts at midnight UTC). */
+/**
+ * The costliest call: the occurrences of the account's card over DAYS days from DAYS days back
+ * (ten minutes inside the bound, which moves on while the flood runs), at the database's clock `now` (epoch ms).
+ */
 function costliestCall(now: number) {
-  const first = Math.floor(now / DAY) * DAY - (DAY_STARTS - 2) * DAY;
-  const dayStarts = Array.from({ length: DAY_STARTS }, (_, i) => first + i * DAY);
+  const from = now - DAYS * DAY + 600_000;
   return {
-    label: `namecard_visit_days, ${DAY_STARTS} day starts, a card of ${PROFILES} profiles`,
-    path: 'rpc/namecard_visit_days',
-    body: { day_starts: dayStarts, card: FLOOD_CARD },
+    label: `namecard_occurrences, ${DAYS} days from ${DAYS} days back, a card of ${SERIES} daily series`,
+    path: 'rpc/namecard_occurrences',
+    body: { card: FLOOD_CARD, from_ms: from, to_ms: from + DAYS * DAY },
   };
 }
 
@@ -157,7 +163,10 @@ export async function measureMemberFlood(
   settings: { clients: number; seconds: number },
 ): Promise<MemberFloodResult> {
   const token = await floodingAccount(emulator);
-  const call = costliestCall(Date.now());
+  const [{ now }] = (await emulator.query<{ now: number }>(
+    'select (extract(epoch from clock_timestamp()) * 1000)::bigint as now',
+  )) as [{ now: number }];
+  const call = costliestCall(Number(now));
   const times: number[] = [];
   let status = 0;
   for (let i = 0; i < 3; i++) {

@@ -370,6 +370,27 @@ export function callerCalls(now: number, ids: CallerIds): Record<string, CallerC
   };
 }
 
+/**
+ * Of the inventory's `names`, those whose calls change nothing: the relations (their calls here
+ * read) and the functions PostgreSQL knows as stable or immutable. A flood of one costs each
+ * call what the first cost; a write's flood would not (after the first `end`, nothing is left to
+ * end).
+ * @param emulator its superuser `query`
+ */
+export async function unchangingEntries(
+  emulator: { query: (sql: string, params?: unknown[]) => Promise<unknown> },
+  names: readonly string[],
+): Promise<Set<string>> {
+  const rows = (await emulator.query(
+    `select n.name from unnest($1::text[]) as n (name)
+     left join pg_proc as p
+       on p.oid = case when n.name like '%(%' then to_regprocedure(n.name) end
+     where p.oid is null or p.provolatile <> 'v'`,
+    [names],
+  )) as { name: string }[];
+  return new Set(rows.map((r) => r.name));
+}
+
 /** What storing the callers' data needs of an emulator. */
 interface CallerDataEmulator {
   query: (sql: string, params?: unknown[]) => Promise<unknown>;
