@@ -3,7 +3,7 @@
 // each card's entries not started yet; each request is /go's GET of a card's link
 // (`fetchActiveEntry` with `card`: rpc/namecard_go?card=<slug>), a different card every time.
 // It is timed against the bare /go lookup of the smallest single-card table (10^3 entries, the
-// view namecard_active) in the same interleaved rounds; then again with live weekly series
+// card main's rpc/namecard_go) in the same interleaved rounds; then again with live weekly series
 // spread over the cards, the lookups going to the cards that have one.
 import { MAIN_CARD } from '../shared/core/cards.js';
 import { fetchActiveEntry } from '../shared/core/lookup.js';
@@ -28,7 +28,7 @@ export interface CardsSettings {
 export interface CardsCase extends Percentiles {
   rounds: Percentiles[];
   errors: number;
-  /** Lookups (of 20) whose answer differed from namecard_card_active_at's at the same instant. */
+  /** Lookups (of 20) whose answer differed from the rule's definition at the same instant. */
   mismatches: number;
   baseline: Percentiles;
   /** p50 ÷ the baseline's p50. */
@@ -74,7 +74,7 @@ export function fillCards(settings: Pick<CardsSettings, 'cards' | 'perCard'>) {
       `insert into public.namecard_profile (card_id, name, label)
        select c.id, p.name, p.label from public.namecard_card as c
        cross join (values ('main', 'Main Profile'), ('photo', 'Photographer')) as p (name, label)
-       where c.id <> public.namecard_first_card()`,
+       where c.slug <> '${MAIN_CARD}'`,
     );
     // Entry n goes to card 2 + n % cards; its round k = n / cards is its place in that card.
     await emulator.query(
@@ -123,7 +123,7 @@ async function spreadSeries(
   return moved.map((r) => r.slug);
 }
 
-/** One timed read of `fetchActiveEntry` (the view, or a card's lookup), ms. */
+/** One timed read of `fetchActiveEntry` (the card main's lookup, or another card's), ms. */
 async function timed(emulator: BenchEmulator, card?: string): Promise<number> {
   const start = process.hrtime.bigint();
   await fetchActiveEntry({
@@ -135,7 +135,10 @@ async function timed(emulator: BenchEmulator, card?: string): Promise<number> {
   return msSince(start);
 }
 
-/** How many of 20 card lookups answered otherwise than namecard_card_active_at (the rule). */
+/**
+ * How many of 20 card lookups answered otherwise than the rule's definition at the same instant
+ * (private.namecard_in_force_at with the exact expansion of the series).
+ */
 async function countMismatches(emulator: BenchEmulator, slugs: string[]): Promise<number> {
   let mismatches = 0;
   for (let i = 0; i < 20; i++) {
@@ -144,7 +147,7 @@ async function countMismatches(emulator: BenchEmulator, slugs: string[]): Promis
       `select (select g.id from public.namecard_go($1) as g)
          is not distinct from
          (select r.id from public.namecard_card as c
-          cross join lateral public.namecard_card_active_at(c.id, (extract(epoch from now()) * 1000)::bigint) as r
+          cross join lateral private.namecard_in_force_at(c.id, (extract(epoch from now()) * 1000)::bigint, 'exact') as r
           where c.slug = $1) as same`,
       [slug],
     );
@@ -160,9 +163,9 @@ async function countMismatches(emulator: BenchEmulator, slugs: string[]): Promis
 export async function explainGo(emulator: BenchEmulator, slug: string): Promise<Plan> {
   const rows = await emulator.query<Record<string, string>>(
     `explain (analyze, buffers)
-     select a.id, a.type, a.stamp_start, a.stamp_end, public.namecard_card_profile_url(c.id, a.type)
+     select a.id, a.type, a.stamp_start, a.stamp_end, private.namecard_profile_url_of(c.id, a.type)
      from public.namecard_card as c
-     cross join lateral public.namecard_card_lookup_at(c.id, (extract(epoch from now()) * 1000)::bigint) as a
+     cross join lateral private.namecard_in_force_at(c.id, (extract(epoch from now()) * 1000)::bigint, 'lookup') as a
      where c.removed_at is null and c.slug = $1`,
     [slug],
   );
@@ -171,7 +174,7 @@ export async function explainGo(emulator: BenchEmulator, slug: string): Promise<
   return { text, executionMs: match ? Number(match[1]) : Number.NaN };
 }
 
-/** Interleaved rounds of the baseline (the view) and the cards' lookups over `slugs`. */
+/** Interleaved rounds of the baseline (main's lookup) and the cards' lookups over `slugs`. */
 async function rounds(
   baseline: FilledTable,
   cards: FilledTable,

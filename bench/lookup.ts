@@ -1,6 +1,6 @@
 // Measurement 1: the active-entry lookup through the REST API against table size, with
 // no active entry (the common case) and with one. The lookup is the product's: one GET of
-// the view namecard_active (`fetchActiveEntry`). A tenth of each table (10^5 of 10^6) is
+// rpc/namecard_go for the card main (`fetchActiveEntry`), what a bare /go/ sends. A tenth of each table (10^5 of 10^6) is
 // scheduled entries that have not started yet, the newest ids, so a plan walking the
 // primary key would have to read them all. Sizes run side by side: every round visits every
 // size, so drift on the shared machine hits them all alike.
@@ -66,13 +66,13 @@ export interface SeriesPoint extends Percentiles {
   rows: number;
   rounds: Percentiles[];
   errors: number;
-  /** Lookups whose answer differed from namecard_active_at's at the same instant. */
+  /** Lookups whose answer differed from the rule's definition at the same instant. */
   mismatches: number;
   /** The smallest table's lookup (no series) in the same rounds. */
   baseline: Percentiles & { rows: number };
   /** p50 with series ÷ the baseline's p50. */
   ratio: number;
-  /** EXPLAIN of the view's lookup, and of its series part. */
+  /** EXPLAIN of the lookup (namecard_go), and of its series part. */
   plan: Plan;
   seriesPlan: Plan;
 }
@@ -121,7 +121,7 @@ async function timedAnyLookup(table: FilledTable): Promise<number> {
   return msSince(start);
 }
 
-/** Live series a card may have (public.namecard_series_limit(), round 5). */
+/** Live series a card may have (private.namecard_limit('series')). */
 export const LIVE_SERIES_LIMIT = 100;
 
 /**
@@ -172,14 +172,19 @@ export async function addSeries(
   return msSince(start);
 }
 
-/** How many of `n` checks found the view's answer different from namecard_active_at's. */
+/**
+ * How many of `n` checks found the lookup's answer (namecard_go of the card main) different
+ * from the rule's definition at the same instant (private.namecard_in_force_at with the exact
+ * expansion of the series).
+ */
 async function countMismatches(emulator: BenchEmulator, n: number): Promise<number> {
   let mismatches = 0;
   for (let i = 0; i < n; i++) {
     const [row] = await emulator.query<{ same: boolean }>(
-      `select (select a.id from public.namecard_active as a)
+      `select (select g.id from public.namecard_go('${MAIN_CARD}') as g)
          is not distinct from
-         (select r.id from public.namecard_active_at((extract(epoch from now()) * 1000)::bigint) as r)
+         (select r.id from private.namecard_in_force_at(${MAIN_CARD_SQL},
+           (extract(epoch from now()) * 1000)::bigint, 'exact') as r)
          as same`,
     );
     if (!row?.same) mismatches++;

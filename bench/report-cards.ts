@@ -31,9 +31,9 @@ export function cardsTable(r: BenchResults): string[] {
   if (all.length === 0) return [];
   const lines = [
     '',
-    'Lookup of a card by its slug (`rpc/namecard_go?card=<slug>`, a different card each request), beside the single-card lookup (the view) in the same rounds:',
+    'Lookup of a card by its slug (`rpc/namecard_go?card=<slug>`, a different card each request), beside the single-card lookup (of the card main) in the same rounds:',
     '',
-    '| db | cards × entries | case | p50 | p99 | single card: p50 | ratio | in the database | answers ≠ namecard_card_active_at |',
+    '| db | cards × entries | case | p50 | p99 | single card: p50 | ratio | in the database | answers ≠ the rule |',
     '|---|---|---|---:|---:|---:|---:|---:|---:|',
   ];
   for (const c of all) {

@@ -3,10 +3,10 @@ import { startThrowawayPostgres } from '../tests/support/postgres.js';
 import { addSeries, LIVE_SERIES_LIMIT } from './lookup.js';
 import { MAIN_CARD_SQL } from '../tests/support/emulator.js';
 
-// A short, targeted measurement of the timeline walk (public.namecard_timeline_at) at 10^6
-// entries on a throwaway PostgreSQL server: the data of tests/emulator/index-plan.test.ts
-// (ended entries one per minute up to now, 10^5 one-minute entries from an hour on, so the
-// first 24 segments alternate), each call timed by EXPLAIN ANALYZE (planning + execution) with
+// A short, targeted measurement of the timeline walk (private.namecard_timeline_until, of the
+// card main) at 10^6 entries on a throwaway PostgreSQL server: the data of
+// tests/emulator/index-plan.test.ts (ended entries one per minute up to now, 10^5 one-minute
+// entries from an hour on, so the first 24 segments alternate), each call timed by EXPLAIN ANALYZE (planning + execution) with
 // plan_cache_mode = force_custom_plan, as PostgREST runs the API roles.
 //
 // With `series` > 0, that many weekly series are added (the lookup bench's: one to three
@@ -77,8 +77,11 @@ try {
   }
   const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
   for (const [label, sql] of [
-    ['namecard_timeline_at(now, 24)', `select * from public.namecard_timeline_at(${now}, 24)`],
-    ['namecard_status (view)', 'select now, active, timeline from public.namecard_status'],
+    [
+      'namecard_timeline_until(main, now, null, 24)',
+      `select * from private.namecard_timeline_until(${MAIN_CARD_SQL}, ${now}, null, 24)`,
+    ],
+    ['namecard_status(main)', "select now, active, timeline from public.namecard_status('main')"],
   ] as const) {
     const times: number[] = [];
     for (let i = 0; i < calls; i++) times.push(await explain(sql));

@@ -263,7 +263,8 @@ export type CallerKind = 'person' | 'token';
 /**
  * A refusal of a call in the user's words, naming the card and what is needed: a role too low
  * (`needs editor`), a card token asked for what only a person may do (`needs a person`), and a
- * caller who is a member of no card at all (the run's card was then main). Where the refusal
+ * caller who is a member of no card at all (the run's card was then main), and an entry id the
+ * card does not have (ids are of one card). Where the refusal
  * does not say what is needed (row-level security, or a function not granted to a card token's
  * role), `on.need` says it. Any other error is returned as it is.
  *
@@ -295,6 +296,14 @@ export function refusalOnCard(
   if (role && on.card !== undefined) {
     const { message, hint } = roleRefusal(role, on.card, on.caller);
     return refused('needs_role', message, hint);
+  }
+  if (refusal === undefined && refusalOf(error) === 'no_such_entry' && on.card !== undefined) {
+    // An id is of one card: one read off another card's list is not this card's.
+    return refused(
+      'no_such_entry',
+      `${sanitizeServerMessage(error.message)} on the card ${on.card}`,
+      `See the entries of ${on.card} and their ids with \`namecard list --card ${on.card}\``,
+    );
   }
   if (refusal === 'no_such_card' && on.noCards && on.card !== undefined) {
     return refused(

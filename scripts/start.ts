@@ -27,7 +27,7 @@ import { readRateLimitEnv, UsageError as EmulatorUsageError } from '../emulator/
 import { startEmulator } from '../emulator/index.js';
 import { loadEnvFile } from '../shared/core/env-file.js';
 import { channelLink, QR_CODE_OPTIONS } from '../shared/core/card-link.js';
-import { DEFAULT_SUPABASE_URL } from '../shared/core/config.js';
+import { DEFAULT_MAIN_URL, DEFAULT_SUPABASE_URL } from '../shared/core/config.js';
 import { NamecardError } from '../shared/core/errors.js';
 import { resolveTargets } from '../shared/core/rules.js';
 import { cardLinkFrom, siteConfigFrom } from '../site/build/build-config.js';
@@ -463,17 +463,22 @@ async function printRunning(plan: StartPlan, started: Awaited<ReturnType<typeof 
   line('CLI', `node dist/cli/index.js status  ${pc.dim('(namecard --help lists the commands)')}`);
   line('', pc.dim('or `npm install -g .` once, then `namecard status` from anywhere'));
   // The CLI's defaults are the default ports: on others, the CLI is told once, at login, which
-  // keeps the API URL and the site URL with the session for the commands that follow.
+  // keeps the API URL, the site URL and the main URL (the demo pages, which it names as what
+  // visitors get) with the session for the commands that follow.
   // Listening on one LAN address only, the CLI reaches the emulator there, over plain http:
   // to an address that is not loopback, which it refuses unless told it is a test on a LAN.
   const apiMoved = emulatorUrl !== undefined && emulatorUrl !== DEFAULT_SUPABASE_URL;
   const siteMoved = env.NAMECARD_SITE_URL !== process.env.NAMECARD_SITE_URL;
-  if (apiMoved || siteMoved) {
+  const mainMoved =
+    env.NAMECARD_MAIN_URL !== process.env.NAMECARD_MAIN_URL &&
+    env.NAMECARD_MAIN_URL !== DEFAULT_MAIN_URL;
+  if (apiMoved || siteMoved || mainMoved) {
     const lan = emulatorUrl !== undefined && !isLoopbackAddress(new URL(emulatorUrl).hostname);
     // The emulator's demo key is the CLI's default for an API on this machine only: on a LAN
     // address, the CLI is given it (the emulator's key, public by design).
     const prefix = [
       siteMoved && `NAMECARD_SITE_URL=${env.NAMECARD_SITE_URL} `,
+      mainMoved && `NAMECARD_MAIN_URL=${env.NAMECARD_MAIN_URL} `,
       lan && `SUPABASE_ANON_KEY=${env.SUPABASE_ANON_KEY} `,
     ]
       .filter(Boolean)

@@ -207,6 +207,14 @@ export interface CardChoice {
   source: CardSource;
 }
 
+/** How a run stops naming another card than the token's, by where it was named. */
+function conflictRemedy(source: CardSource, tokenCard: string): string {
+  if (source === 'NAMECARD_CARD') return `Set NAMECARD_CARD to ${tokenCard} or unset it`;
+  if (source === 'card use')
+    return `Make ${tokenCard} the current card (\`namecard card use ${tokenCard}\`)`;
+  return `Name ${tokenCard} or no card`;
+}
+
 /** A token run that names another card than the token's own: usage error (exit 2), naming both. */
 export class CardConflictError extends InputError {
   constructor(
@@ -217,7 +225,7 @@ export class CardConflictError extends InputError {
       named.source,
       `the token's card ${tokenCard}`,
       named.slug,
-      `\`${named.source}\` names the card ${named.slug}, but NAMECARD_TOKEN is a token of the card ${tokenCard}: a token acts on its own card only. Name ${tokenCard} or no card, or unset NAMECARD_TOKEN to act as yourself`,
+      `\`${named.source}\` names the card ${named.slug}, but NAMECARD_TOKEN is a token of the card ${tokenCard}: a token acts on its own card only. ${conflictRemedy(named.source, tokenCard)}, or unset NAMECARD_TOKEN to act as yourself`,
     );
     this.name = 'CardConflictError';
   }
@@ -229,7 +237,8 @@ export class CardConflictError extends InputError {
  * (`namecard card use`), then the caller's only card, then `main` where the caller is a member of
  * it, then the first of the caller's cards by slug; with no card at all (signed out, or a member
  * of none), `main`. A card token's caller has one card, the token's: a run that names another
- * (by any of the three) is refused, naming both.
+ * (by any of the three) is refused, naming both; one that names the token's card keeps where it
+ * was named, as any named card (outputs name it).
  *
  * @param given.named the slug named for this run or page, with its source
  * @param given.env `NAMECARD_CARD`, when set
@@ -255,7 +264,7 @@ export function chooseCard(given: {
   if (given.tokenCard !== undefined) {
     if (asked && asked.slug !== given.tokenCard)
       throw new CardConflictError(asked, given.tokenCard);
-    return { slug: given.tokenCard, source: 'the token' };
+    return asked ?? { slug: given.tokenCard, source: 'the token' };
   }
   if (asked) return asked;
   const cards = [...(given.cards ?? [])].sort((a, b) => a.slug.localeCompare(b.slug));

@@ -160,7 +160,12 @@ export async function fetchVisitCounts(
     const starts = dayStarts.slice(first, first + VISIT_DAYS_PER_CALL);
     const result = await client.rpc('namecard_visit_days', { day_starts: starts, card });
     if (result.error) throw toError(client, result);
-    const rows = (result.data ?? []) as { day: number; type: string; via: string; visits: number }[];
+    const rows = (result.data ?? []) as {
+      day: number;
+      type: string;
+      via: string;
+      visits: number;
+    }[];
     counts.push(
       ...rows.map((r) => ({
         bucket: starts[Number(r.day) - 1]!,

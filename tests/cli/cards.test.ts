@@ -155,6 +155,22 @@ describe('namecard card', () => {
     expect(stats.exitCode).toBe(0);
   });
 
+  it("refuses to cancel another card's entry by its id, naming the card it is not on (exit 1), stopping nothing", async () => {
+    const [row] = (await cli.emulator.query(
+      "select n.id from public.namecard as n join public.namecard_card as c on c.id = n.card_id where c.slug = 'main' and n.stop_kind is null order by n.id desc limit 1",
+    )) as { id: number }[];
+    const id = Number(row!.id);
+    const refused = await owner(['cancel', String(id), '--card', 'studio']);
+    expect(refused.exitCode).toBe(1);
+    expect(refused.stderr).toContain(`error: There is no entry ${id} on the card studio`);
+    expect(refused.stderr).toContain('`namecard list --card studio`');
+    const [after] = (await cli.emulator.query(
+      'select stop_kind from public.namecard where id = $1',
+      [id],
+    )) as { stop_kind: string | null }[];
+    expect(after!.stop_kind).toBeNull();
+  });
+
   it('makes a card current with `card use`: commands act on it until another is chosen', async () => {
     const use = await owner(['card', 'use', 'studio']);
     expect(use.exitCode).toBe(0);

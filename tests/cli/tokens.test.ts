@@ -294,10 +294,11 @@ describe('a script with only NAMECARD_TOKEN', () => {
     expect(runs[2]!.stderr).toContain('`NAMECARD_CARD`');
     expect(runs[5]!.stderr).toContain('`card use`');
     expect(await writable()).toEqual(before);
-    // Naming the token's own card is no conflict.
+    // Naming the token's own card is no conflict, and the output names it as any named card.
     const own = await script(editorToken, ['status', '--json', '--card', 'studio']);
     expect(own.stderr).toBe('');
     expect(own.exitCode).toBe(0);
+    expect(JSON.parse(own.stdout)).toMatchObject({ card: 'studio' });
     expect(existsSync(scriptConfig())).toBe(false);
   });
 

@@ -253,19 +253,23 @@ describe('npm start', { timeout: 240_000 }, () => {
       expect(go).toContain(`<link rel="preconnect" href="${apiUrl}" crossorigin`);
       expect(go).toContain(`href="http://127.0.0.1:${demo}/"`);
 
-      // The CLI: the login line npm start printed, then commands without any setting.
-      const login =
-        /CLI login {3}NAMECARD_SITE_URL=(\S+) node dist\/cli\/index\.js (login .+?) {2}/.exec(
-          output,
-        );
-      expect(login?.[1]).toBe(siteUrl);
+      // The CLI: the login line npm start printed (the site and the demo pages moved with their
+      // ports), then commands without any setting.
+      const login = /CLI login {3}(.+?) node dist\/cli\/index\.js (login .+?) {2}/.exec(output);
       expect(login?.[2]).toBe(`login --api-url ${apiUrl}`);
+      const given = Object.fromEntries(
+        login![1]!.split(' ').map((pair) => pair.split(/=(.*)/s).slice(0, 2) as [string, string]),
+      );
+      expect(given).toEqual({
+        NAMECARD_SITE_URL: siteUrl,
+        NAMECARD_MAIN_URL: `http://127.0.0.1:${demo}/`,
+      });
       const configDir = await mkdtemp(join(tmpdir(), 'namecard-start-cli-'));
       try {
         const env = { NAMECARD_CONFIG_DIR: configDir };
         const signedIn = await cli(
           [...login![2]!.split(' '), '--email', 'owner@namecard.local', '--password-stdin'],
-          { ...env, NAMECARD_SITE_URL: login![1] },
+          { ...env, ...given },
           'namecard-demo\n',
         );
         expect(signedIn.stderr).toBe('');
@@ -278,6 +282,9 @@ describe('npm start', { timeout: 240_000 }, () => {
         expect((JSON.parse(status.stdout) as { active: { type: string } }).active.type).toBe(
           'photo',
         );
+        // What visitors get is named by the demo page they land on.
+        const said = await cli(['status'], env);
+        expect(said.stdout).toContain(`http://127.0.0.1:${demo}/photo`);
         const link = await cli(['link'], env);
         expect(link.stdout.trim()).toBe(`${siteUrl}go/`);
       } finally {
@@ -379,6 +386,7 @@ describe('npm start on a LAN', { timeout: 240_000 }, () => {
       );
       expect(settings).toEqual({
         NAMECARD_SITE_URL: `http://${host.address}:4173/`,
+        NAMECARD_MAIN_URL: `http://${host.address}:4174/`,
         SUPABASE_ANON_KEY: LOCAL_ANON_KEY,
       });
       const configDir = await mkdtemp(join(tmpdir(), 'namecard-start-lan-'));

@@ -103,12 +103,15 @@ describe('the card a run or a page acts on', () => {
     expect(choiceNeedsCards({})).toBe(true);
   });
 
-  it("is a card token's own card, and refuses a token run naming another, naming both (exit 2)", () => {
+  it("is a card token's own card, named where it was named, and refuses a token run naming another, naming both (exit 2)", () => {
     expect(chooseCard({ tokenCard: 'studio', cards: cardsOf('studio:editor') })).toEqual({
       slug: 'studio',
       source: 'the token',
     });
-    expect(chooseCard({ env: 'studio', tokenCard: 'studio' }).slug).toBe('studio');
+    expect(chooseCard({ env: 'studio', tokenCard: 'studio' })).toEqual({
+      slug: 'studio',
+      source: 'NAMECARD_CARD',
+    });
     let refused: unknown;
     try {
       chooseCard({ named: { slug: 'main', source: '--card' }, tokenCard: 'studio' });
@@ -119,6 +122,11 @@ describe('the card a run or a page acts on', () => {
     expect(refused).toBeInstanceOf(InputError);
     expect((refused as Error).message).toContain('`--card` names the card main');
     expect((refused as Error).message).toContain('a token of the card studio');
+    expect((refused as Error).message).toContain('Name studio or no card');
+    const current = () => chooseCard({ current: 'main', tokenCard: 'studio' });
+    expect(current).toThrow('Make studio the current card (`namecard card use studio`)');
+    const env = () => chooseCard({ env: 'main', tokenCard: 'studio' });
+    expect(env).toThrow('Set NAMECARD_CARD to studio or unset it');
   });
 });
 
