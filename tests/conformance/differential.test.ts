@@ -264,7 +264,10 @@ describe(
       expect(postgres.emulator.rest).toBe('postgrest');
       const started = Date.now();
       // The ids name rows only in the calls' SQL, which this test does not run: main's suffices.
-      const ids = { cards: { main: mainId, series: mainId, busy: mainId }, invitation: 0 };
+      const ids = {
+        cards: { main: mainId, series: mainId, busy: mainId, ended: mainId },
+        invitation: 0,
+      };
       const corpus = [...PRODUCT_REQUESTS, ...ATTACK_REQUESTS, ...callerAttacks(t0, ids)];
       expect(new Set(corpus.map((r) => r.name)).size).toBe(corpus.length);
       const differing: { name: string; pglite: Answer; postgres: Answer }[] = [];
