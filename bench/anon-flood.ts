@@ -4,8 +4,9 @@
 // bounds that changes nothing is timed with its extreme arguments (tests/security/caller-calls.ts)
 // over HTTP, each as the caller that may make it (anon, or a card token: its header with the anon
 // key); then the visitor's lookups (`fetchActiveEntry`: bare /go's and /go/?c=main's GET of
-// rpc/namecard_go, both of the card main, in turn) are timed one request at a time, first on a
-// quiet emulator, then while 50 clients (in a worker thread) send the slowest of those calls again
+// rpc/namecard_go, both of the card main, in turn) are timed for 50 visitors at once, each one
+// request after another, first on a quiet emulator, then while 20 clients (in a worker thread)
+// send the slowest of those calls again
 // and again as its caller, then while a signed-in account floods its own costliest call
 // (member-flood.ts).
 import { once } from 'node:events';
@@ -31,7 +32,10 @@ import { freshDatabase, type PgServer } from './postgres.js';
 import { median, msSince, round } from './stats.js';
 
 export interface AnonFloodSettings extends BenchSizes {
+  /** The clients sending the flooding call at once. */
   clients: number;
+  /** The visitors looking up /go at once, each one request after another. */
+  visitors: number;
   seconds: number;
 }
 
@@ -154,7 +158,7 @@ async function flood(emulator: BenchEmulator, call: SentCall, settings: AnonFloo
     [{ sent: number; byStatus: Record<string, number>; socketErrors: number }]
   >;
   const deadline = Date.now() + settings.seconds * 1000;
-  const figures = await visitorLookups(emulator, () => Date.now() > deadline);
+  const figures = await visitorLookups(emulator, () => Date.now() > deadline, settings.visitors);
   const [posted] = await done;
   await worker.terminate();
   return { figures, ...posted };
@@ -196,9 +200,9 @@ export async function measureAnonFlood(
       `${db} anon: slowest call ${flooded.entry} (${flooded.label}, as ${flooded.caller}) ${flooded.ms} ms`,
     );
     let deadline = Date.now() + 1000;
-    await visitorLookups(emulator, () => Date.now() > deadline);
+    await visitorLookups(emulator, () => Date.now() > deadline, settings.visitors);
     deadline = Date.now() + settings.seconds * 1000;
-    const quiet = await visitorLookups(emulator, () => Date.now() > deadline);
+    const quiet = await visitorLookups(emulator, () => Date.now() > deadline, settings.visitors);
     const { figures, sent, byStatus, socketErrors } = await flood(emulator, floodCall, settings);
     log(
       `${db} anon: /go p50 ${quiet.go.p50} / p99 ${quiet.go.p99} ms quiet, ${figures.go.p50} / ${figures.go.p99} ms under ${settings.clients} clients; /go/?c= ${quiet.card.p50} / ${quiet.card.p99}, ${figures.card.p50} / ${figures.card.p99} ms (${sent} calls: ${JSON.stringify(byStatus)})`,

@@ -3,11 +3,11 @@
 // the most live weekly series a card may have (100), and the costliest call that changes nothing
 // a member has is the card's series occurrences over 400 days from 400 days back
 // (`namecard_occurrences`: before the materialised window every series is expanded exactly, work
-// in memory that costs seconds; docs/security.md), so the flood is 50 clients calling it for
+// in memory that costs seconds; docs/security.md), so the flood is 20 clients calling it for
 // their own card with its token. Over PostgreSQL every request, the visitor's lookups too, goes
 // through PostgREST's one pool (docs/emulator.md): the lookups of bare /go and of /go/?c=main,
-// both `rpc/namecard_go` of the card main (a bare /go/ asks for main), are timed alike, one at a
-// time, alternating.
+// both `rpc/namecard_go` of the card main (a bare /go/ asks for main), are timed alike, for 50
+// visitors at once, each alternating.
 import { once } from 'node:events';
 import { Worker } from 'node:worker_threads';
 import { MAIN_CARD } from '../shared/core/cards.js';
@@ -63,30 +63,35 @@ function figures(samples: number[], failures: number): LookupFigures {
 }
 
 /**
- * Times the visitor's lookups one request at a time until `until()` is true, bare /go and
- * /go/?c=main in turn (`fetchActiveEntry`, the GET each page sends, 10 s time-out).
+ * Times the visitor's lookups until `until()` is true: `visitors` visitors at once, each sending
+ * one request after another, bare /go and /go/?c=main in turn (`fetchActiveEntry`, the GET each
+ * page sends, 10 s time-out).
  */
 export async function visitorLookups(
   emulator: Pick<BenchEmulator, 'url' | 'anonKey'>,
   until: () => boolean,
+  visitors: number,
 ): Promise<VisitorLookups> {
   const samples = { go: [] as number[], card: [] as number[] };
   const failures = { go: 0, card: 0 };
-  for (let turn = 0; !until(); turn++) {
-    const which = turn % 2 === 0 ? 'go' : 'card';
-    const start = process.hrtime.bigint();
-    try {
-      await fetchActiveEntry({
-        supabaseUrl: emulator.url,
-        anonKey: emulator.anonKey,
-        timeoutMs: 10_000,
-        card: which === 'card' ? VISITOR_CARD : MAIN_CARD,
-      });
-      samples[which].push(msSince(start));
-    } catch {
-      failures[which]++;
+  const visitor = async (first: number) => {
+    for (let turn = first; !until(); turn++) {
+      const which = turn % 2 === 0 ? 'go' : 'card';
+      const start = process.hrtime.bigint();
+      try {
+        await fetchActiveEntry({
+          supabaseUrl: emulator.url,
+          anonKey: emulator.anonKey,
+          timeoutMs: 10_000,
+          card: which === 'card' ? VISITOR_CARD : MAIN_CARD,
+        });
+        samples[which].push(msSince(start));
+      } catch {
+        failures[which]++;
+      }
     }
-  }
+  };
+  await Promise.all(Array.from({ length: visitors }, (_, i) => visitor(i)));
   return { go: figures(samples.go, failures.go), card: figures(samples.card, failures.card) };
 }
 
@@ -160,7 +165,7 @@ function costliestCall(now: number) {
  */
 export async function measureMemberFlood(
   emulator: BenchEmulator,
-  settings: { clients: number; seconds: number },
+  settings: { clients: number; visitors: number; seconds: number },
 ): Promise<MemberFloodResult> {
   const token = await floodingAccount(emulator);
   const [{ now }] = (await emulator.query<{ now: number }>(
@@ -175,7 +180,7 @@ export async function measureMemberFlood(
     times.push(msSince(start));
   }
   let deadline = Date.now() + settings.seconds * 1000;
-  const quiet = await visitorLookups(emulator, () => Date.now() > deadline);
+  const quiet = await visitorLookups(emulator, () => Date.now() > deadline, settings.visitors);
   const worker = new Worker(new URL('./anon-flood-clients.mjs', import.meta.url), {
     workerData: {
       url: `${emulator.url}/rest/v1/${call.path}`,
@@ -191,7 +196,7 @@ export async function measureMemberFlood(
     [{ sent: number; byStatus: Record<string, number>; socketErrors: number }]
   >;
   deadline = Date.now() + settings.seconds * 1000;
-  const flood = await visitorLookups(emulator, () => Date.now() > deadline);
+  const flood = await visitorLookups(emulator, () => Date.now() > deadline, settings.visitors);
   const [posted] = await done;
   await worker.terminate();
   return {

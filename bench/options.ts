@@ -129,7 +129,14 @@ export function settingsFor(quick: boolean) {
         cli: { rounds: 5, warmup: 1 },
         load: { rows: 1e4, connections: 50, seconds: 3, runs: 1 },
         flood: { rows: 1e3, clients: 16, bodyBytes: 1024 * 1024 - 1024, seconds: 3 },
-        anon: { entries: 1e4, futureEntries: 1e3, series: 1e2, clients: 50, seconds: 3 },
+        anon: {
+          entries: 1e4,
+          futureEntries: 1e3,
+          series: 1e2,
+          clients: 20,
+          visitors: 50,
+          seconds: 3,
+        },
       }
     : {
         lookup: {
@@ -151,7 +158,14 @@ export function settingsFor(quick: boolean) {
         cli: { rounds: 21, warmup: 2 },
         load: { rows: 1e6, connections: 50, seconds: 10, runs: 3 },
         flood: { rows: 1e3, clients: 16, bodyBytes: 1024 * 1024 - 1024, seconds: 10 },
-        anon: { entries: 1e6, futureEntries: 1e5, series: 1e3, clients: 50, seconds: 10 },
+        anon: {
+          entries: 1e6,
+          futureEntries: 1e5,
+          series: 1e3,
+          clients: 20,
+          visitors: 50,
+          seconds: 10,
+        },
       };
 }
 
