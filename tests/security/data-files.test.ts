@@ -48,7 +48,9 @@ describe('emulator data files', { timeout: 180_000 }, () => {
     try {
       const emulator = await startEmulator({ port: 0, dataDir });
       try {
-        await emulator.query(`insert into public.namecard (card_id, stamp_end, type) values (${MAIN_CARD_SQL}, 42, 'photo')`);
+        await emulator.query(
+          `insert into public.namecard (card_id, stamp_end, type) values (${MAIN_CARD_SQL}, 42, 'photo')`,
+        );
         expect(await countFiles(dataDir)).toBeGreaterThan(100);
         expect(await widerThanOwner(dataDir)).toEqual([]);
       } finally {
