@@ -2,7 +2,7 @@ import { configDefaults, defineConfig } from 'vitest/config';
 
 /**
  * Test files that flood the emulator ("lookups answer within 300 ms during a sign-in flood";
- * every visitor answered what the card's lookup answers while 50 clients send the costliest
+ * every visitor answered what the card's lookup answers while 20 clients send the costliest
  * bounded call). They run last and alone, so that the other test files (browsers, many CLI
  * processes) do not load the 2-core machine meanwhile, and their floods load no other test.
  */

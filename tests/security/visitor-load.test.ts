@@ -12,14 +12,14 @@ import { readInventory } from './caller-inventory.js';
 // Visitors while a caller floods the API, in the `timed` project (vitest.config.ts: it runs last
 // and alone, so that no other test loads the machine meanwhile), on PostgreSQL over the bench's
 // largest data, through PostgREST's one pool as on hosted Supabase (no connections of the
-// visitors' own): while 50 clients send the costliest call docs/security.md's inventory bounds
+// visitors' own): while 20 clients (the flood the visitors' goal names) send the costliest call docs/security.md's inventory bounds
 // that changes nothing (so that every call of the flood costs what the first did), with its
 // extreme arguments and as the caller that may make it (a card token's call carries
 // x-namecard-token with the anon key), every visitor who opens /go of main or of another card is
 // answered, with what the card's lookup answers. How much the flood slows them is the bench's to
 // measure (bench/anon-flood.ts, docs/performance.md).
 
-const FLOODERS = 50;
+const FLOODERS = 20;
 const FLOOD_SECONDS = 15;
 /** The cards visitors open: a bare /go/ (main) and another card's link (/go/?c=busy). */
 const VISITED = [MAIN_CARD, 'busy'] as const;
