@@ -136,15 +136,38 @@ export function postgrestEnv(
  * await fetch(`${postgrest.url}/namecard_active`); // as anon
  * await postgrest.stop();
  *
+ * Ports it chooses (the admin port, and the server's when `options.port` is not given) are
+ * chosen again, up to three times, when another process took one before PostgREST bound it.
+ *
  * @throws Error with PostgREST's output when it exits before it is ready, or when it is not
  *   ready within 60 s (it is then ended); as postgrestBinary when it is not installed.
  */
 export async function startPostgrest(options: PostgrestOptions): Promise<RunningPostgrest> {
-  const binary = postgrestBinary();
   const maxRows = options.maxRows ?? (await configuredMaxRows());
-  const ports = { server: options.port ?? (await freePort()), admin: await freePort() };
-  const child = spawn(binary, [], {
-    env: postgrestEnv(options.databaseUrl, ports, maxRows),
+  for (let attempt = 1; ; attempt++) {
+    const ports = { server: options.port ?? (await freePort()), admin: await freePort() };
+    try {
+      return await launch(options.databaseUrl, ports, maxRows);
+    } catch (e) {
+      // A free port is free when asked, not when PostgREST binds it: another process (a test
+      // file running beside) may take it in between. Ports of our own choosing are chosen again.
+      const taken = e instanceof Error && e.message.includes('Address in use');
+      if (!taken || attempt >= PORT_ATTEMPTS) throw e;
+    }
+  }
+}
+
+/** How many times PostgREST is started on newly chosen ports when one was taken meanwhile. */
+const PORT_ATTEMPTS = 3;
+
+/** Starts PostgREST on `ports` and waits until it is ready; as startPostgrest. */
+async function launch(
+  databaseUrl: string,
+  ports: { server: number; admin: number },
+  maxRows: number,
+): Promise<RunningPostgrest> {
+  const child = spawn(postgrestBinary(), [], {
+    env: postgrestEnv(databaseUrl, ports, maxRows),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const output = keepOutput(child);
